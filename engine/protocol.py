@@ -1,0 +1,400 @@
+"""The one Game protocol every game implements, and the engine's error types.
+
+The service and the bots talk to games only through :class:`Game`. A game keeps
+its state in whatever compact, mutable representation is fastest for it (see
+STYLE.md: "values at the boundary, speed inside"); everything that leaves the
+engine is plain JSON produced by :meth:`Game.to_json` / :meth:`Game.view`.
+
+Two paths through the rules:
+
+* the checked path for callers: ``apply(state, seat, action)`` runs
+  :meth:`Game.check`, clones the state, steps it and returns the events;
+* the fast path for the search: ``clone(state)`` then ``step(state, action)`` in
+  place, with actions taken from ``legal_actions`` (so no check is needed).
+
+Both paths run the same ``step`` code, so they cannot drift apart.
+
+Actions are game-defined hashable values (usually small ints or tuples) that
+describe only what the whole table sees: e.g. Marriage's "draw from the stock"
+does not name the card drawn. JSON conversion: :meth:`Game.parse_action` and
+:meth:`Game.action_to_json`.
+
+Dealing: a match created with a ``seed`` (or with none of seed/deck/layout)
+deals every later deal itself from the generator kept in the state
+(``rng_state``). A match created from an explicit ``deck`` or ``layout``
+without a ``seed`` is *caller-dealt*: when a deal ends the state waits in phase
+``deal_over`` with ``to_act`` = the next dealer, for ``{"type": "deal",
+"deck": [...]}``.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+JSON = dict[str, Any]
+Action = Hashable
+Event = JSON
+"""An event: ``{"type": "capture" | "trick" | "points" | "deal_over" | "match_over" | ..., ...}``."""
+
+SCHEMA_VERSION = 1
+
+S = TypeVar("S")  # a game's internal state type
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class EngineError(Exception):
+    """Base of every error the engine raises on purpose. ``code`` is the API error code."""
+
+    code = "engine_error"
+
+    def __init__(self, message: str, *, details: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details: dict[str, Any] = dict(details or {})
+
+
+class BadAction(EngineError):
+    """The client sent an action the game cannot read (unknown type or card, missing field)."""
+
+    code = "bad_action"
+
+    def __init__(self, message: str, *, field: str = "action", **kw: Any) -> None:
+        super().__init__(message, **kw)
+        self.field = field
+
+
+class IllegalAction(EngineError):
+    """A well-formed action that a rule forbids here. ``rule`` is the rule id (e.g. ``"R19"``);
+    ``reason`` is the plain-words text from the spec's Errors section."""
+
+    code = "illegal_move"
+
+    def __init__(self, reason: str, *, rule: str | None = None, **kw: Any) -> None:
+        super().__init__(reason, **kw)
+        self.reason = reason
+        self.rule = rule
+
+
+class NotYourTurn(IllegalAction):
+    """An action by a seat other than the one to act."""
+
+    code = "not_your_turn"
+
+
+class InvalidState(EngineError):
+    """An incoming state, view or layout that is not a consistent state of the game."""
+
+    code = "invalid_state"
+
+    def __init__(self, message: str, *, field: str | None = None, **kw: Any) -> None:
+        super().__init__(message, **kw)
+        self.field = field
+
+
+class InvalidSetup(EngineError):
+    """A deal request whose players, options, dealer or deck are not acceptable."""
+
+    code = "invalid_setup"
+
+    def __init__(self, message: str, *, field: str | None = None, **kw: Any) -> None:
+        super().__init__(message, **kw)
+        self.field = field
+
+
+# --------------------------------------------------------------------------- metadata
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of a game: its JSON name, kind, default and allowed values.
+
+    ``kind`` is ``"bool"``, ``"int"`` or ``"choice"``. ``test_values`` are values the
+    generic property suite draws from (ints especially: a target of 10,000 points
+    makes a very long match)."""
+
+    name: str
+    kind: str
+    default: Any
+    description: str
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    test_values: tuple[Any, ...] = ()
+
+    def validate(self, value: Any) -> Any:
+        """The value if it is allowed, else raises InvalidSetup naming the option."""
+        where = f"options.{self.name}"
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise InvalidSetup(f"{where} must be true or false", field=where)
+        elif self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidSetup(f"{where} must be a whole number", field=where)
+            if self.minimum is not None and value < self.minimum:
+                raise InvalidSetup(f"{where} must be at least {self.minimum}", field=where)
+            if self.maximum is not None and value > self.maximum:
+                raise InvalidSetup(f"{where} must be at most {self.maximum}", field=where)
+        elif self.kind == "choice":
+            if value not in self.choices or isinstance(value, bool) != isinstance(
+                self.choices[0], bool
+            ):
+                allowed = ", ".join(repr(c) for c in self.choices)
+                raise InvalidSetup(f"{where} must be one of {allowed}", field=where)
+        return value
+
+    def to_json(self) -> JSON:
+        out: JSON = {
+            "name": self.name,
+            "type": {"bool": "boolean", "int": "integer", "choice": "choice"}[self.kind],
+            "default": self.default,
+            "description": self.description,
+        }
+        if self.choices:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return out
+
+
+@dataclass(frozen=True)
+class ScoreReport:
+    """What ``score`` answers: match totals per side, and the current (or just
+    finished) deal itemised. ``items`` are ``{"side", "points", "item", "rule"}``
+    plus any game-specific keys; their points add up to ``deal_points``."""
+
+    sides: list[list[int]]
+    scores: list[int]
+    deal_no: int
+    deal_points: list[int]
+    items: list[JSON]
+    finished: bool
+    winner: int | None = None
+    extra: JSON = field(default_factory=dict)
+
+    def to_json(self) -> JSON:
+        out: JSON = {
+            "sides": self.sides,
+            "scores": self.scores,
+            "deal_no": self.deal_no,
+            "deal_points": self.deal_points,
+            "items": self.items,
+            "finished": self.finished,
+            "winner": self.winner,
+        }
+        out.update(self.extra)
+        return out
+
+
+# --------------------------------------------------------------------------- the protocol
+
+
+class Game(ABC, Generic[S]):
+    """Base class and contract of a game. Subclasses set the class attributes and
+    implement the abstract methods; the shared behaviour (option parsing, the
+    checked ``apply``, the turn checks) lives here once."""
+
+    id: str
+    title: str
+    player_counts: tuple[int, ...]
+    option_specs: tuple[OptionSpec, ...]
+    verbs: Mapping[str, str]
+    """Action ``type`` -> one line on what it does."""
+
+    # ---- setup ---------------------------------------------------------------
+
+    def parse_options(self, raw: Mapping[str, Any] | None, players: int) -> JSON:
+        """Options with defaults filled in; raises InvalidSetup for an unknown option,
+        a bad value or a combination the spec forbids (see ``check_options``)."""
+        if raw is None:
+            raw = {}
+        if not isinstance(raw, Mapping):
+            raise InvalidSetup("options must be an object", field="options")
+        known = {spec.name: spec for spec in self.option_specs}
+        for name in raw:
+            if name not in known:
+                raise InvalidSetup(f"unknown option {name!r} for {self.id}", field=f"options.{name}")
+        options = {name: spec.validate(raw.get(name, spec.default)) for name, spec in known.items()}
+        self.check_options(options, players)
+        return options
+
+    def check_options(self, options: JSON, players: int) -> None:
+        """Reject combinations of options the spec forbids (InvalidSetup). Default: none."""
+
+    def check_players(self, players: Any) -> int:
+        if isinstance(players, bool) or not isinstance(players, int) or players not in self.player_counts:
+            counts = ", ".join(str(n) for n in self.player_counts)
+            raise InvalidSetup(f"{self.id} is played by {counts} players", field="players")
+        return players
+
+    @abstractmethod
+    def new_state(
+        self,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        dealer: int = 0,
+        *,
+        seed: int | None = None,
+        deck: list[str] | None = None,
+        layout: JSON | None = None,
+    ) -> S:
+        """A new match. Exactly one of: ``seed`` (or nothing: seed 0 is *not* assumed,
+        the service always passes one), an explicit ``deck`` (codes, top first) or an
+        explicit ``layout`` (partial JSON state; ``seed`` may accompany it to make later
+        deals engine-dealt). Raises InvalidSetup / InvalidState."""
+
+    # ---- the turn ------------------------------------------------------------
+
+    @abstractmethod
+    def to_act(self, state: S) -> int | None:
+        """The seat to act, or None when the match is over."""
+
+    @abstractmethod
+    def phase(self, state: S) -> str:
+        """The state's phase name."""
+
+    @abstractmethod
+    def deal_no(self, state: S) -> int:
+        """1-based number of the current deal in the match."""
+
+    @abstractmethod
+    def legal_actions(self, state: S) -> list[Action]:
+        """Every legal action of the seat to act, in the spec's canonical order.
+        Empty only when the match is over or the state waits for a caller's deal."""
+
+    @abstractmethod
+    def check_action(self, state: S, action: Action) -> None:
+        """Game-specific legality of ``action`` for the seat to act (the match is not
+        over and the seat is right). Raises IllegalAction(reason, rule=...)."""
+
+    def check(self, state: S, seat: int, action: Action) -> None:
+        """Raises IllegalAction / NotYourTurn if ``seat`` may not play ``action`` now."""
+        to_act = self.to_act(state)
+        if to_act is None:
+            raise IllegalAction("match is over", rule="match_over")
+        if seat != to_act:
+            raise NotYourTurn(f"not your turn: seat {to_act} is to act", rule="turn")
+        self.check_action(state, action)
+
+    def is_legal(self, state: S, seat: int, action: Action) -> bool:
+        try:
+            self.check(state, seat, action)
+        except IllegalAction:
+            return False
+        return True
+
+    @abstractmethod
+    def clone(self, state: S) -> S:
+        """An independent copy (cheap: the search clones once per iteration)."""
+
+    @abstractmethod
+    def step(self, state: S, action: Action, events: list[Event] | None = None) -> None:
+        """Apply a legal ``action`` in place. Appends events to ``events`` when given
+        (the search passes None and pays nothing for them). Deals the next deal
+        itself from the state's generator when a deal ends in an engine-dealt match."""
+
+    def apply(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]:
+        """The checked path: check, then a new state and the events. ``state`` is untouched."""
+        self.check(state, seat, action)
+        nxt = self.clone(state)
+        events: list[Event] = []
+        self.step(nxt, action, events)
+        return nxt, events
+
+    # ---- actions as JSON -----------------------------------------------------
+
+    @abstractmethod
+    def parse_action(self, state: S, data: Any) -> Action:
+        """Read a JSON action; raises BadAction naming the bad field (unknown type,
+        missing field, a card code that is not in the game's pack...)."""
+
+    @abstractmethod
+    def action_to_json(self, state: S, action: Action) -> JSON:
+        """The JSON form of ``action`` (round-trips through parse_action)."""
+
+    # ---- scores, views, JSON ---------------------------------------------------
+
+    @abstractmethod
+    def score(self, state: S) -> ScoreReport:
+        """Match totals and the current deal's itemised breakdown."""
+
+    @abstractmethod
+    def to_json(self, state: S) -> JSON:
+        """The full state as JSON (every hidden card included)."""
+
+    @abstractmethod
+    def from_json(self, data: Any) -> S:
+        """Validate and load a JSON state; raises InvalidState naming the problem
+        (unknown phase, duplicate or missing cards, wrong hand sizes...)."""
+
+    @abstractmethod
+    def view(self, state: S, seat: int) -> JSON:
+        """What ``seat`` may know, as JSON: the state with every card the seat cannot
+        see replaced by a count, the public history, no generator state. Has
+        ``"seat": seat`` and the same top-level fields as a state otherwise."""
+
+    @abstractmethod
+    def sampler(self, view: JSON) -> Callable[[random.Random], S]:
+        """Validate ``view`` once (InvalidState) and return a function that deals the
+        hidden cards at random, consistent with everything the view shows, into a full
+        state such that ``view(state, seat)`` equals ``view``."""
+
+    def sample(self, view: JSON, rng: random.Random) -> S:
+        return self.sampler(view)(rng)
+
+    @abstractmethod
+    def info_key(self, state: S, seat: int) -> Hashable:
+        """A cheap hashable key of what ``seat`` knows in ``state`` (equal for two states
+        exactly when the seat's views are equal)."""
+
+    # ---- invariants the generic suite checks -----------------------------------
+
+    @abstractmethod
+    def pack(self, state: S) -> list[str]:
+        """Every card of the game's pack(s), as codes (a multiset for several packs)."""
+
+    @abstractmethod
+    def cards_in_play(self, state: S) -> list[str]:
+        """Every card wherever it lies now (hands, table, stock, piles, melds...):
+        conservation means this multiset always equals ``pack``."""
+
+    @abstractmethod
+    def hidden_cards(self, state: S, seat: int) -> list[str]:
+        """The cards ``seat`` cannot see in ``state`` (a multiset of codes)."""
+
+    # ---- search support ----------------------------------------------------------
+
+    @abstractmethod
+    def outcome(self, start: S, end: S) -> list[float]:
+        """Reward of each seat in [0, 1] for the play from ``start`` to ``end`` (the end
+        of ``start``'s deal or of the match). Winning the match is 1 and losing it 0;
+        otherwise the game maps its own score change to the range (a team's seats
+        share one value)."""
+
+    def is_playout_over(self, start: S, state: S) -> bool:
+        """Where a search playout from ``start`` stops: the match is over or the deal
+        of ``start`` has ended (the next one, or a wait for a caller's deck, began)."""
+        return (
+            self.to_act(state) is None
+            or self.deal_no(state) != self.deal_no(start)
+            or self.phase(state) == "deal_over"
+        )
+
+    # ---- metadata ----------------------------------------------------------------
+
+    def metadata(self) -> JSON:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "players": list(self.player_counts),
+            "options": [spec.to_json() for spec in self.option_specs],
+            "verbs": dict(self.verbs),
+            "rules": f"rules/{self.id}.md",
+        }
