@@ -256,6 +256,10 @@ class Game(ABC, Generic[S]):
     def to_act(self, state: S) -> int | None:
         """The seat to act, or None when the match is over."""
 
+    def players(self, state: S) -> int:
+        """Number of seats at the table (games may override with a cheaper lookup)."""
+        return int(self.to_json(state)["players"])
+
     @abstractmethod
     def phase(self, state: S) -> str:
         """The state's phase name."""
