@@ -1,0 +1,251 @@
+"""Bots for every game: one entry point, :func:`decide`, and root-parallel helpers.
+
+Levels:
+
+* ``random``: a seeded uniformly random legal action;
+* ``easy``: the game's heuristic policy (:mod:`ai.policies`), a generic greedy one if the
+  game has none;
+* ``normal``: ISMCTS with a budget of about 200 ms;
+* ``hard``: ISMCTS with a larger budget.
+
+A bot sees only a view (``view["seat"]`` is the seat to act): hidden cards are sampled
+with ``game.sampler(view)``. A caller holding a full state converts it first with
+``game.view(state, seat)``.
+
+Root parallelism: several workers each run :func:`search_root` on the same view with
+different seeds; :func:`merge_root_stats` adds their per-action visits and rewards and
+:func:`best_action` picks the most visited action. :class:`RootStats` is plain JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from ai import ismcts, policies
+from engine.protocol import Game, IllegalAction, InvalidState, NotYourTurn
+
+RootStats = dict[str, Any]
+"""``{"game", "seat", "iterations", "elapsed_ms", "seeds": [...], "actions":
+[{"action": <json>, "visits": n, "total": w}, ...]}`` (root actions in canonical order)."""
+
+LEVELS = ("random", "easy", "normal", "hard")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A search budget: iterations and/or milliseconds (whichever runs out first)."""
+
+    iterations: int | None = None
+    ms: float | None = None
+
+
+LEVEL_BUDGETS: dict[str, Budget] = {
+    "normal": Budget(iterations=2_000, ms=200.0),
+    "hard": Budget(iterations=20_000, ms=2_000.0),
+}
+"""The default budget of each searching level (an explicit budget replaces it)."""
+
+
+@dataclass
+class Decision:
+    """A bot's move: the game's internal action and JSON-ready search statistics."""
+
+    action: Hashable
+    stats: dict[str, Any]
+
+
+def _check_view(game: Game[Any], view: Any) -> int:
+    """The seat of ``view`` after checking that it is a view whose seat is to act."""
+    if not isinstance(view, dict):
+        raise InvalidState("a view must be an object", field="view")
+    seat = view.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise InvalidState("the view has no seat", field="view.seat")
+    to_act = view.get("to_act")
+    if to_act is None:
+        raise IllegalAction("match is over", rule="match_over")
+    if to_act != seat:
+        raise NotYourTurn(f"not your turn: seat {to_act} is to act", rule="turn")
+    return seat
+
+
+def _clip(budget: Budget, max_iterations: int, max_ms: float) -> Budget:
+    """``budget`` with each limit capped by the maxima; a budget without any limit gets ``max_ms``."""
+    iterations = budget.iterations
+    ms = budget.ms
+    if iterations is not None:
+        iterations = max(0, min(int(iterations), max_iterations))
+    if ms is not None:
+        ms = max(0.0, min(float(ms), max_ms))
+    if iterations is None and ms is None:
+        ms = max_ms
+    elif ms is None:
+        ms = max_ms  # an iteration budget is still bounded in time
+    return Budget(iterations=iterations, ms=ms)
+
+
+def _action_json(game: Game[Any], world: Any, action: Hashable) -> Any:
+    return game.action_to_json(world, action)
+
+
+def decide(
+    game: Game[Any],
+    view: dict[str, Any],
+    *,
+    level: str = "normal",
+    budget: Budget | None = None,
+    seed: int = 0,
+    max_iterations: int = 200_000,
+    max_ms: float = 10_000,
+    should_stop: Callable[[], bool] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Decision:
+    """The action of the seat ``view["seat"]`` (which must be to act) at ``level``.
+
+    The bot sees only the view (it samples hidden cards with ``game.sampler(view)``).
+    An explicit ``budget`` replaces the level's; every budget is capped by
+    ``max_iterations`` / ``max_ms``. Returns at once (0 iterations) when only one action
+    is legal. Raises InvalidState for a bad view, NotYourTurn / IllegalAction when the
+    seat cannot act, ValueError for an unknown level."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+    seat = _check_view(game, view)
+    start = clock()
+    rng = random.Random(seed)
+    sample = game.sampler(view)
+    world = sample(rng)
+    actions = game.legal_actions(world)
+    if not actions:
+        raise IllegalAction("the state waits for a caller's deal: a bot cannot deal", rule="deal_over")
+    stats: dict[str, Any] = {"level": level, "seed": seed, "iterations": 0}
+    if len(actions) == 1 or level in ("random", "easy"):
+        if len(actions) == 1:
+            action = actions[0]
+        elif level == "random":
+            action = actions[int(rng.random() * len(actions))]
+        else:
+            action = policies.choose(game, world, seat, rng)
+        stats["elapsed_ms"] = round((clock() - start) * 1000.0, 3)
+        stats["actions"] = [
+            {"action": _action_json(game, world, a), "visits": 0, "mean": None} for a in actions
+        ]
+        return Decision(action=action, stats=stats)
+    chosen = _clip(budget if budget is not None else LEVEL_BUDGETS[level], max_iterations, max_ms)
+    result = ismcts.search(
+        game,
+        view,
+        rng,
+        iterations=chosen.iterations,
+        ms=chosen.ms,
+        playout=policies.playout_policy(game),
+        should_stop=should_stop,
+        clock=clock,
+        sampler=sample,
+    )
+    best = result.best_index()
+    stats["iterations"] = result.iterations
+    stats["elapsed_ms"] = round((clock() - start) * 1000.0, 3)
+    stats["budget"] = {"iterations": chosen.iterations, "ms": chosen.ms}
+    stats["actions"] = [
+        {
+            "action": _action_json(game, result.world, a),
+            "visits": n,
+            "mean": round(w / n, 6) if n else None,
+        }
+        for a, n, w in zip(result.actions, result.visits, result.totals)
+    ]
+    return Decision(action=result.actions[best], stats=stats)
+
+
+# --------------------------------------------------------------------------- root parallel
+
+
+def search_root(
+    game: Game[Any],
+    view: dict[str, Any],
+    budget: Budget,
+    seed: int,
+    *,
+    max_iterations: int = 200_000,
+    max_ms: float = 10_000,
+    should_stop: Callable[[], bool] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> RootStats:
+    """One worker's share of a root-parallel search: ISMCTS from ``view`` with ``seed``,
+    returning plain-JSON root statistics (per root action: visits and total reward)."""
+    seat = _check_view(game, view)
+    chosen = _clip(budget, max_iterations, max_ms)
+    rng = random.Random(seed)
+    result = ismcts.search(
+        game,
+        view,
+        rng,
+        iterations=chosen.iterations,
+        ms=chosen.ms,
+        playout=policies.playout_policy(game),
+        should_stop=should_stop,
+        clock=clock,
+    )
+    return {
+        "game": game.id,
+        "seat": seat,
+        "iterations": result.iterations,
+        "elapsed_ms": round(result.elapsed_ms, 3),
+        "seeds": [seed],
+        "actions": [
+            {"action": _action_json(game, result.world, a), "visits": n, "total": w}
+            for a, n, w in zip(result.actions, result.visits, result.totals)
+        ],
+    }
+
+
+def _key(action_json: Any) -> str:
+    return json.dumps(action_json, sort_keys=True)
+
+
+def merge_root_stats(parts: list[RootStats]) -> RootStats:
+    """Add several workers' root statistics (same game, seat and view) into one.
+    Actions keep the first part's order; ``elapsed_ms`` is the slowest worker's."""
+    if not parts:
+        raise ValueError("nothing to merge")
+    first = parts[0]
+    merged: dict[str, dict[str, Any]] = {}
+    for part in parts:
+        if part.get("game") != first.get("game") or part.get("seat") != first.get("seat"):
+            raise ValueError("root stats of different games or seats cannot be merged")
+        for entry in part["actions"]:
+            key = _key(entry["action"])
+            slot = merged.get(key)
+            if slot is None:
+                merged[key] = {"action": entry["action"], "visits": entry["visits"], "total": entry["total"]}
+            else:
+                slot["visits"] += entry["visits"]
+                slot["total"] += entry["total"]
+    return {
+        "game": first.get("game"),
+        "seat": first.get("seat"),
+        "iterations": sum(p["iterations"] for p in parts),
+        "elapsed_ms": max(p["elapsed_ms"] for p in parts),
+        "seeds": [s for p in parts for s in p.get("seeds", [])],
+        "actions": list(merged.values()),
+    }
+
+
+def best_action(stats: RootStats) -> Any:
+    """The JSON action with the most visits (ties: higher mean, then listed order).
+    Convert it with ``game.parse_action(state, action)``."""
+    best = None
+    best_key = (-1, -1.0)
+    for entry in stats["actions"]:
+        n = entry["visits"]
+        key = (n, entry["total"] / n if n else 0.0)
+        if key > best_key:
+            best, best_key = entry["action"], key
+    if best is None:
+        raise ValueError("root stats without actions")
+    return best

@@ -1,0 +1,222 @@
+"""Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012) on the Game protocol.
+
+The searching seat knows only its view. Each iteration
+
+1. samples a world (a full state) consistent with the view, using the game's sampler;
+2. descends a tree of the seat's information sets: nodes are keyed by the public action
+   sequence from the root (actions are public, so an opponent's decision node is shared by
+   every world that reaches it), choosing among the children that are legal *in this
+   world* by UCB1 with availability counts;
+3. expands one untried action, plays out to the end of the deal (uniformly at random or
+   with a policy hook);
+4. backs up ``game.outcome(world, end)``: each node adds the reward of the seat that chose
+   the action leading to it, so every node's mean is from its actor's point of view.
+
+This module imports nothing from ``engine.games``: it sees a game only through
+:class:`engine.protocol.Game`, and hidden cards only through ``game.sampler(view)``.
+There is no module-level randomness: every run takes a ``random.Random``. The clock is a
+parameter (a time budget needs one); iteration budgets are exactly reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.protocol import Game
+
+Action = Hashable
+PlayoutPolicy = Callable[[Game[Any], Any, random.Random], Action]
+"""``policy(game, state, rng) -> action``: one legal action of the seat to act in ``state``."""
+
+UCT_C = 0.7
+"""Exploration constant for rewards in [0, 1] (the value Cowling et al. use)."""
+
+
+class Node:
+    """An information-set node: statistics of the action that led here, from ``actor``'s side."""
+
+    __slots__ = ("actor", "visits", "total", "avail", "children")
+
+    def __init__(self, actor: int) -> None:
+        self.actor = actor
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+        self.children: dict[Action, Node] = {}
+
+
+@dataclass
+class SearchResult:
+    """Root statistics: the root's legal actions (canonical order) and, per action, the
+    visit count and total reward of the searching seat."""
+
+    seat: int
+    actions: list[Action]
+    visits: list[int]
+    totals: list[float]
+    iterations: int
+    elapsed_ms: float
+    world: Any
+    """The first sampled world (usable with ``game.action_to_json`` for the root actions)."""
+
+    def best_index(self) -> int:
+        """Most visited root action; ties by higher mean, then canonical order."""
+        best = 0
+        best_key = (-1, -1.0)
+        for i, n in enumerate(self.visits):
+            key = (n, self.totals[i] / n if n else 0.0)
+            if key > best_key:
+                best, best_key = i, key
+        return best
+
+
+def random_playout(game: Game[Any], state: Any, rng: random.Random) -> Action:
+    """The default playout policy: a uniformly random legal action."""
+    actions = game.legal_actions(state)
+    return actions[int(rng.random() * len(actions))]
+
+
+def search(
+    game: Game[Any],
+    view: dict[str, Any],
+    rng: random.Random,
+    *,
+    iterations: int | None = None,
+    ms: float | None = None,
+    uct_c: float = UCT_C,
+    playout: PlayoutPolicy | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+    sampler: Callable[[random.Random], Any] | None = None,
+) -> SearchResult:
+    """Search from ``view`` (whose ``seat`` must be to act) until ``iterations`` are done,
+    ``ms`` milliseconds have passed, or ``should_stop()`` says so (checked before every
+    iteration), whichever comes first; at least one limit must be given. With a single
+    legal action it returns at once with 0 iterations. Raises whatever ``game.sampler``
+    raises for an invalid view (InvalidState)."""
+    if iterations is None and ms is None:
+        raise ValueError("search needs a budget: iterations and/or ms")
+    start_time = clock()
+    sample = sampler if sampler is not None else game.sampler(view)
+    first = sample(rng)
+    seat = game.to_act(first)
+    if seat is None:
+        raise ValueError("the match is over: nothing to search")
+    root_actions = game.legal_actions(first)
+    root = Node(-1)
+    done = 0
+    if len(root_actions) > 1:
+        done = _run(
+            game, sample, root, rng, first,
+            iterations if iterations is not None else 1 << 62,
+            start_time + ms / 1000.0 if ms is not None else math.inf,
+            uct_c, playout, should_stop, clock,
+        )
+    children = root.children
+    visits = []
+    totals = []
+    for action in root_actions:
+        child = children.get(action)
+        visits.append(child.visits if child is not None else 0)
+        totals.append(child.total if child is not None else 0.0)
+    return SearchResult(
+        seat=seat,
+        actions=list(root_actions),
+        visits=visits,
+        totals=totals,
+        iterations=done,
+        elapsed_ms=(clock() - start_time) * 1000.0,
+        world=first,
+    )
+
+
+def _run(
+    game: Game[Any],
+    sample: Callable[[random.Random], Any],
+    root: Node,
+    rng: random.Random,
+    first_world: Any,
+    max_iterations: int,
+    deadline: float,
+    uct_c: float,
+    playout: PlayoutPolicy | None,
+    should_stop: Callable[[], bool] | None,
+    clock: Callable[[], float],
+) -> int:
+    """The search loop; returns the number of iterations done. Locals are bound once
+    because this is the hot path (see bench/ismcts_speed.py)."""
+    clone = game.clone
+    step = game.step
+    legal_actions = game.legal_actions
+    to_act = game.to_act
+    is_over = game.is_playout_over
+    outcome = game.outcome
+    rand = rng.random
+    log = math.log
+    sqrt = math.sqrt
+    timed = deadline != math.inf
+    done = 0
+    world = first_world
+    while done < max_iterations:
+        if should_stop is not None and should_stop():
+            break
+        if timed and clock() >= deadline:
+            break
+        if done:
+            world = sample(rng)
+        state = clone(world)
+        node = root
+        path = []
+        # selection and expansion
+        while not is_over(world, state):
+            actions = legal_actions(state)
+            children = node.children
+            untried = None
+            for a in actions:
+                child = children.get(a)
+                if child is None:
+                    if untried is None:
+                        untried = [a]
+                    else:
+                        untried.append(a)
+                else:
+                    child.avail += 1
+            if untried is not None:
+                a = untried[int(rand() * len(untried))]
+                child = Node(to_act(state))
+                child.avail = 1
+                children[a] = child
+                step(state, a)
+                path.append(child)
+                break
+            best = None
+            best_a = None
+            best_score = -math.inf
+            for a in actions:
+                child = children[a]
+                score = child.total / child.visits + uct_c * sqrt(log(child.avail) / child.visits)
+                if score > best_score:
+                    best, best_a, best_score = child, a, score
+            assert best is not None
+            step(state, best_a)
+            path.append(best)
+            node = best
+        # playout
+        if playout is None:
+            while not is_over(world, state):
+                actions = legal_actions(state)
+                step(state, actions[int(rand() * len(actions))])
+        else:
+            while not is_over(world, state):
+                step(state, playout(game, state, rng))
+        rewards = outcome(world, state)
+        for child in path:
+            child.visits += 1
+            child.total += rewards[child.actor]
+        done += 1
+    return done
