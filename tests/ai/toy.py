@@ -52,6 +52,12 @@ class ToyGame(Game[ToyState]):
     option_specs: tuple[OptionSpec, ...] = ()
     verbs = {"play": "play a card"}
 
+    def __init__(self, suits: int = 2, ranks: int = 4, hand: int = HAND) -> None:
+        """The default is the 8-card game of the module doc; bigger packs give the arena
+        test a game where skill shows (ranks from 2 upwards, suits S H D C)."""
+        self.cards: tuple[int, ...] = tuple(r * 4 + s for r in range(1, ranks + 1) for s in range(suits))
+        self.hand = hand
+
     # ---- setup
     def new_state(
         self,
@@ -67,12 +73,13 @@ class ToyGame(Game[ToyState]):
         if deck is not None:
             cards = [parse_card(c) for c in deck]
         else:
-            cards = list(PACK)
+            cards = list(self.cards)
             random.Random(seed).shuffle(cards)
         st = ToyState()
         st.dealer = dealer
-        st.hands = [sorted(cards[0:HAND]), sorted(cards[HAND : 2 * HAND])]
-        st.hidden = sorted(cards[2 * HAND :])
+        n = self.hand
+        st.hands = [sorted(cards[0:n]), sorted(cards[n : 2 * n])]
+        st.hidden = sorted(cards[2 * n :])
         st.leader = st.to_act = (dealer + 1) % 2
         return st
 
@@ -141,7 +148,7 @@ class ToyGame(Game[ToyState]):
             card = parse_card(data.get("card"))
         except Exception as exc:  # noqa: BLE001
             raise BadAction(str(exc), field="card") from None
-        if card not in PACK:
+        if card not in self.cards:
             raise BadAction(f"no such card in the toy pack: {data.get('card')}", field="card")
         return card
 
@@ -230,7 +237,7 @@ class ToyGame(Game[ToyState]):
             follow = parse_card(hist[i + 1]["action"]["card"])
             if suit_of(follow) != suit_of(lead) and hist[i + 1]["seat"] == other:
                 voids.add(suit_of(lead))
-        unseen = [c for c in PACK if c not in own and c not in played]
+        unseen = [c for c in self.cards if c not in own and c not in played]
 
         def sample(rng: random.Random) -> ToyState:
             while True:
@@ -252,7 +259,7 @@ class ToyGame(Game[ToyState]):
         return (seat, tuple(state.hands[seat]), tuple(state.history))
 
     def pack(self, state: ToyState) -> list[str]:
-        return [card_code(c) for c in PACK]
+        return [card_code(c) for c in self.cards]
 
     def cards_in_play(self, state: ToyState) -> list[str]:
         cards = state.hands[0] + state.hands[1] + state.hidden + [c for _, c in state.history]
