@@ -1,0 +1,20 @@
+"""Gunicorn settings; every value can be overridden from the environment."""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("MAJLIS_BIND", "127.0.0.1:8000")
+# The engine is CPU-bound pure Python: one process per core, a few threads each to
+# overlap request parsing with socket I/O.
+workers = int(os.environ.get("MAJLIS_WEB_WORKERS", multiprocessing.cpu_count()))
+worker_class = "gthread"
+threads = int(os.environ.get("MAJLIS_WEB_THREADS", 4))
+timeout = int(os.environ.get("MAJLIS_WEB_TIMEOUT", 60))
+graceful_timeout = 10
+keepalive = 5
+max_requests = 10_000
+max_requests_jitter = 1_000
+accesslog = os.environ.get("MAJLIS_ACCESS_LOG") or None
+errorlog = "-"
+loglevel = os.environ.get("MAJLIS_LOG_LEVEL", "info").lower()
+preload_app = True

@@ -1,0 +1,62 @@
+"""The Majlis HTTP service: ``create_app(settings=None)``."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask_smorest import Api
+
+from service import errors
+from service.settings import Settings
+
+API_TITLE = "Majlis rules and bots"
+API_VERSION = "v1"
+
+BLUEPRINT_MODULES = ("games", "play", "bots")
+
+
+class MajlisApi(Api):
+    """flask-smorest's Api with our one error shape for every HTTP error."""
+
+    def handle_http_exception(self, error):  # type: ignore[override]
+        return errors.handle_http_exception(error)
+
+
+def create_app(settings: Settings | None = None) -> Flask:
+    """Build the app. ``settings`` defaults to :class:`Settings` read from the environment."""
+    import importlib
+
+    settings = settings or Settings()
+    app = Flask(__name__)
+    app.config.update(settings.as_flask_config())
+    app.config.update(
+        API_TITLE=API_TITLE,
+        API_VERSION=API_VERSION,
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="/docs",
+        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        OPENAPI_REDOC_PATH="/redoc",
+        OPENAPI_REDOC_URL="https://cdn.jsdelivr.net/npm/redoc/bundles/redoc.standalone.js",
+        JSON_SORT_KEYS=False,
+    )
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.compact = True  # type: ignore[attr-defined]
+
+    api = MajlisApi(app, spec_kwargs={"info": {"description": _DESCRIPTION}})
+    for name in BLUEPRINT_MODULES:
+        api.register_blueprint(importlib.import_module(f"service.api.{name}").blp)
+    errors.init_app(app)
+
+    @app.get("/healthz")
+    def healthz():
+        """The process is up."""
+        return {"status": "ok"}
+
+    return app
+
+
+_DESCRIPTION = (
+    "Rules and bots for Ronda, Baloot, Trex, Porrazo and Nepali Marriage. "
+    "Every error is `{\"error\": {\"code\", \"message\", \"details\"}}`."
+)

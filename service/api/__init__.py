@@ -1,0 +1,1 @@
+"""HTTP blueprints: one module each, with their schemas in schemas.py."""

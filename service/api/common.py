@@ -1,0 +1,54 @@
+"""Small helpers the blueprints share: finding the game, loading states and views."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from flask_smorest import Blueprint
+
+from engine import get_game
+from engine.protocol import Game, InvalidState
+from service.errors import ApiError
+
+ERROR_RESPONSES = {
+    400: "malformed JSON",
+    404: "unknown game",
+    422: "invalid field, state, action or an illegal move",
+}
+
+
+def document_errors(blp: Blueprint, *statuses: int):
+    """Decorator documenting the shared error shape for ``statuses``."""
+    from service.api.schemas import ErrorSchema
+
+    def wrap(func):
+        for status in statuses:
+            func = blp.alt_response(status, schema=ErrorSchema, description=ERROR_RESPONSES.get(status, ""))(func)
+        return func
+
+    return wrap
+
+
+def load_game(game_id: str) -> Game:
+    return get_game(game_id)
+
+
+def load_state(game: Game, data: Any):
+    state = game.from_json(data)
+    return state
+
+
+def state_for_view(game: Game, view: dict[str, Any], seed: int = 0):
+    """A world consistent with ``view`` (hidden cards dealt at random): what a caller
+    holding only a view can be answered from, for questions about its own seat."""
+    if not isinstance(view.get("seat"), int) or isinstance(view.get("seat"), bool):
+        raise InvalidState("a view must carry the seat it belongs to", field="view.seat")
+    return game.sampler(view)(random.Random(seed))
+
+
+def require_seat_in_range(game: Game, state, seat: int) -> None:
+    players = game.players(state)
+    if seat >= players:
+        raise ApiError(422, "wrong_seat", f"seat {seat} is not at this table (seats 0..{players - 1})",
+                       {"field": "seat"})

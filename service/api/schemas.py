@@ -1,0 +1,155 @@
+"""Request and response schemas. They check shape only; legality is the engine's."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from ai.bots import LEVELS
+
+Seat = lambda **kw: fields.Integer(strict=True, validate=validate.Range(0, 15), **kw)  # noqa: E731
+
+
+class Strict(ma.Schema):
+    """Base: unknown fields are an error naming the field."""
+
+    class Meta:
+        unknown = ma.RAISE
+
+
+def _exactly_one(data: dict, names: tuple[str, str]) -> None:
+    given = [n for n in names if data.get(n) is not None]
+    if len(given) != 1:
+        raise ma.ValidationError(
+            f"give exactly one of {names[0]!r} or {names[1]!r}", field_name=names[0]
+        )
+
+
+# ---------------------------------------------------------------- games
+
+
+class OptionSchema(Strict):
+    name = fields.String()
+    type = fields.String(metadata={"description": "boolean, integer or choice"})
+    default = fields.Raw()
+    description = fields.String()
+    choices = fields.List(fields.Raw())
+    minimum = fields.Integer()
+    maximum = fields.Integer()
+
+
+class GameSchema(Strict):
+    id = fields.String(metadata={"example": "ronda"})
+    title = fields.String()
+    players = fields.List(fields.Integer(), metadata={"description": "supported player counts"})
+    options = fields.List(fields.Nested(OptionSchema))
+    verbs = fields.Dict(keys=fields.String(), values=fields.String(),
+                        metadata={"description": "action types and what they do"})
+    rules = fields.String()
+
+
+class GameListSchema(Strict):
+    games = fields.List(fields.Nested(GameSchema))
+
+
+# ---------------------------------------------------------------- play
+
+
+class DealRequest(Strict):
+    players = fields.Integer(strict=True, required=True, metadata={"example": 2})
+    options = fields.Dict(keys=fields.String(), load_default=dict,
+                          metadata={"description": "game options; omitted ones take defaults"})
+    dealer = Seat(load_default=0)
+    seed = fields.Integer(strict=True, allow_none=True, load_default=None,
+                          validate=validate.Range(0, 2**63 - 1),
+                          metadata={"description": "seeds this match's generator"})
+    deck = fields.List(fields.String(), allow_none=True, load_default=None,
+                       metadata={"description": "explicit first-deal order, top first; later "
+                                 "deals then come from the caller (a deal action)"})
+    layout = fields.Dict(allow_none=True, load_default=None,
+                         metadata={"description": "partial state in the game's own shape"})
+
+    @ma.validates_schema
+    def _one_source(self, data: dict, **_: object) -> None:
+        if data.get("deck") is not None and (data.get("seed") is not None or data.get("layout") is not None):
+            raise ma.ValidationError("give a deck alone, without seed or layout", field_name="deck")
+
+
+class StateRequest(Strict):
+    state = fields.Dict(required=True, metadata={"description": "a full state"})
+
+
+class StateOrViewRequest(Strict):
+    state = fields.Dict(load_default=None, allow_none=True)
+    view = fields.Dict(load_default=None, allow_none=True)
+
+    @ma.validates_schema
+    def _one(self, data: dict, **_: object) -> None:
+        _exactly_one(data, ("state", "view"))
+
+
+class MoveRequest(Strict):
+    state = fields.Dict(required=True)
+    seat = Seat(required=True)
+    action = fields.Dict(required=True, metadata={"example": {"type": "play", "card": "5H"}})
+
+
+class ViewRequest(Strict):
+    state = fields.Dict(required=True)
+    seat = Seat(required=True)
+
+
+class BudgetSchema(Strict):
+    iterations = fields.Integer(strict=True, validate=validate.Range(1, 10**9), load_default=None)
+    ms = fields.Float(validate=validate.Range(1, 10**7), load_default=None)
+
+
+class BotMoveRequest(StateOrViewRequest):
+    seat = Seat(required=True)
+    level = fields.String(load_default="normal", validate=validate.OneOf(LEVELS))
+    budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True)
+    seed = fields.Integer(strict=True, load_default=None, allow_none=True,
+                          validate=validate.Range(0, 2**63 - 1))
+
+
+class StateResponse(Strict):
+    state = fields.Dict()
+
+
+class LegalMovesResponse(Strict):
+    to_act = fields.Integer(allow_none=True)
+    actions = fields.List(fields.Dict())
+
+
+class MoveResponse(Strict):
+    state = fields.Dict()
+    events = fields.List(fields.Dict())
+
+
+class ViewResponse(Strict):
+    view = fields.Dict()
+
+
+class ScoreResponse(Strict):
+    sides = fields.List(fields.List(fields.Integer()))
+    scores = fields.List(fields.Integer(), metadata={"description": "match totals per side"})
+    deal_no = fields.Integer()
+    deal_points = fields.List(fields.Integer())
+    items = fields.List(fields.Dict(), metadata={"description": "the deal's scoring, item by item"})
+    finished = fields.Boolean()
+    winner = fields.Integer(allow_none=True)
+
+
+class BotMoveResponse(Strict):
+    action = fields.Dict()
+    stats = fields.Dict()
+
+
+class ErrorBody(Strict):
+    code = fields.String()
+    message = fields.String()
+    details = fields.Dict()
+
+
+class ErrorSchema(Strict):
+    error = fields.Nested(ErrorBody)

@@ -1,0 +1,28 @@
+import pytest
+
+from service import create_app
+from service.settings import TestSettings
+
+
+@pytest.fixture(scope="session")
+def app():
+    return create_app(TestSettings())
+
+
+@pytest.fixture()
+def client(app):
+    return app.test_client()
+
+
+def post(client, path, body, status=200):
+    """POST JSON and assert the status; returns the JSON answer."""
+    response = client.post(path, json=body)
+    assert response.status_code == status, (response.status_code, response.get_json())
+    return response.get_json()
+
+
+def assert_error(answer, code):
+    assert set(answer) == {"error"}, answer
+    assert set(answer["error"]) == {"code", "message", "details"}, answer
+    assert answer["error"]["code"] == code, answer
+    assert answer["error"]["message"]
