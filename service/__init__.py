@@ -17,6 +17,8 @@ BLUEPRINT_MODULES = ("games", "play", "bots")
 class MajlisApi(Api):
     """flask-smorest's Api with our one error shape for every HTTP error."""
 
+    from service.api.schemas import ApiErrorSchema as ERROR_SCHEMA
+
     def handle_http_exception(self, error):  # type: ignore[override]
         return errors.handle_http_exception(error)
 

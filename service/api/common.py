@@ -20,11 +20,11 @@ ERROR_RESPONSES = {
 
 def document_errors(blp: Blueprint, *statuses: int):
     """Decorator documenting the shared error shape for ``statuses``."""
-    from service.api.schemas import ErrorSchema
+    from service.api.schemas import ApiErrorSchema
 
     def wrap(func):
         for status in statuses:
-            func = blp.alt_response(status, schema=ErrorSchema, description=ERROR_RESPONSES.get(status, ""))(func)
+            func = blp.alt_response(status, schema=ApiErrorSchema, description=ERROR_RESPONSES.get(status, ""))(func)
         return func
 
     return wrap

@@ -151,5 +151,7 @@ class ErrorBody(Strict):
     details = fields.Dict()
 
 
-class ErrorSchema(Strict):
+class ApiErrorSchema(Strict):
+    """Every error: ``{"error": {"code", "message", "details"}}``."""
+
     error = fields.Nested(ErrorBody)
