@@ -177,6 +177,10 @@ def _run(
             actions = legal_actions(state)
             children = node.children
             untried = None
+            best = None
+            best_a = None
+            best_score = -math.inf
+            # one pass: availability, untried actions and UCB1 of the tried ones
             for a in actions:
                 child = children.get(a)
                 if child is None:
@@ -185,7 +189,12 @@ def _run(
                     else:
                         untried.append(a)
                 else:
-                    child.avail += 1
+                    avail = child.avail = child.avail + 1
+                    if untried is None:
+                        visits = child.visits
+                        score = child.total / visits + uct_c * sqrt(log(avail) / visits)
+                        if score > best_score:
+                            best, best_a, best_score = child, a, score
             if untried is not None:
                 a = untried[int(rand() * len(untried))]
                 child = Node(to_act(state))
@@ -194,14 +203,6 @@ def _run(
                 step(state, a)
                 path.append(child)
                 break
-            best = None
-            best_a = None
-            best_score = -math.inf
-            for a in actions:
-                child = children[a]
-                score = child.total / child.visits + uct_c * sqrt(log(child.avail) / child.visits)
-                if score > best_score:
-                    best, best_a, best_score = child, a, score
             assert best is not None
             step(state, best_a)
             path.append(best)

@@ -5,8 +5,8 @@ look only at what ``seat`` may see: the per-game policies read ``game.view(state
 (the JSON view of the rules file's State section) and nothing else of the state, so they
 behave the same on the real state and on any world sampled from the seat's view.
 
-Games without a policy of their own use :func:`greedy_policy` (maximise the seat's side's
-deal points after one action, by ``game.score``).
+Games without a policy of their own use :func:`greedy_policy` (one step of look-ahead
+valued by ``game.outcome``).
 """
 
 from __future__ import annotations
@@ -38,32 +38,18 @@ def register(game_id: str) -> Callable[[Policy], Policy]:
     return deco
 
 
-def _side_of(sides: list[list[int]], seat: int) -> int:
-    for i, members in enumerate(sides):
-        if seat in members:
-            return i
-    return seat
-
-
 def greedy_policy(game: Game[Any], state: Any, seat: int, rng: random.Random) -> Action:
-    """The generic heuristic: the action after which the seat's side leads the other sides
-    by the most deal points (by ``game.score``); ties broken at random."""
+    """The generic heuristic: one step of look-ahead on a world sampled from the seat's
+    view, valued by ``game.outcome(state, after)[seat]`` (a won match is 1, else the
+    game's mapping of the score change); ties broken at random."""
     actions = game.legal_actions(state)
     best: list[Action] = []
-    best_value = None
+    best_value = -math.inf
     for action in actions:
         nxt = game.clone(state)
         game.step(nxt, action)
-        report = game.score(nxt)
-        points = report.deal_points
-        side = _side_of(report.sides, seat)
-        if not points:
-            value = 0.0
-        else:
-            mine = points[side] if side < len(points) else 0
-            others = [p for i, p in enumerate(points) if i != side]
-            value = float(mine - (max(others) if others else 0))
-        if best_value is None or value > best_value:
+        value = game.outcome(state, nxt)[seat]
+        if value > best_value:
             best, best_value = [action], value
         elif value == best_value:
             best.append(action)
