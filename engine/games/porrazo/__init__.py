@@ -1,0 +1,243 @@
+"""Porrazo (rules/porrazo.md): a Mexican fishing game for 2-6 or 8 players.
+
+Package layout: ``tables`` (every number and table), ``state`` (the compact state),
+``rules`` (one function per rule: legal actions, checks, the play, scoring),
+``actions`` (JSON actions), ``codec`` (state JSON, layouts, views) and
+``sampling`` (the view sampler). ``GAME`` is the engine's entry point.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any
+
+from engine.cards import CODES, RANKS, parse_card, BadCard
+from engine.games.porrazo import actions as acts
+from engine.games.porrazo import codec, rules
+from engine.games.porrazo.state import Options, PState, blank_state
+from engine.games.porrazo.tables import (
+    OPTION_SPECS,
+    P_OVER,
+    PHASE_NAMES,
+    PLAYER_COUNTS,
+    TEAM_PLAYER_COUNTS,
+)
+from engine.protocol import (
+    JSON,
+    Action,
+    Event,
+    Game,
+    InvalidSetup,
+    InvalidState,
+    OptionSpec,
+    ScoreReport,
+)
+
+OUTCOME_SCALE = 12.0
+"""Score difference (points) that maps to about 0.88 of the reward range in ``outcome``."""
+
+
+class Porrazo(Game[PState]):
+    """The Porrazo engine behind the Game protocol."""
+
+    id = "porrazo"
+    title = "Porrazo"
+    player_counts: tuple[int, ...] = PLAYER_COUNTS
+    option_specs: tuple[OptionSpec, ...] = OPTION_SPECS
+    verbs: Mapping[str, str] = acts.VERBS
+
+    # ---- setup -------------------------------------------------------------------
+
+    def check_options(self, options: JSON, players: int) -> None:
+        """R1: teams "alternate" only with 4, 6 or 8 players."""
+        if options["teams"] == "alternate" and players not in TEAM_PLAYER_COUNTS:
+            raise InvalidSetup("options.teams: \"alternate\" needs 4, 6 or 8 players", field="options.teams")
+
+    def new_state(
+        self,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        dealer: int = 0,
+        *,
+        seed: int | None = None,
+        deck: list[str] | None = None,
+        layout: JSON | None = None,
+    ) -> PState:
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+            raise InvalidSetup("seed must be a non-negative whole number", field="seed")
+        if deck is not None and layout is not None:
+            raise InvalidSetup("give a deck or a layout, not both", field="layout")
+        if layout is not None:
+            return self._from_layout(players, options, dealer, layout, seed)
+        n = self.check_players(players)
+        o = Options.build(self.parse_options(options, n), n)
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise InvalidSetup(f"dealer must be a seat 0..{n - 1}", field="dealer")
+        st = blank_state(o, dealer)
+        if deck is not None:
+            cards = self._deck(deck)
+            st.rng_state = seed
+        else:
+            rng = random.Random(seed)
+            shuffled = list(range(52))
+            rng.shuffle(shuffled)
+            cards = tuple(shuffled)
+            st.rng_state = rng.getrandbits(62)
+        rules.start_hand(st, cards, None)
+        return st
+
+    @staticmethod
+    def _deck(deck: Any) -> tuple[int, ...]:
+        if not isinstance(deck, list):
+            raise InvalidSetup("deck must be a list of the 52 card codes, top first", field="deck")
+        try:
+            cards = tuple(parse_card(c) for c in deck)
+        except BadCard as err:
+            raise InvalidSetup(f"deck: {err}", field="deck") from None
+        if len(cards) != 52 or len(set(cards)) != 52:
+            raise InvalidSetup("deck must hold each of the 52 cards exactly once", field="deck")
+        return cards
+
+    def _from_layout(self, players: Any, options: Any, dealer: Any, layout: Any, seed: int | None) -> PState:
+        if not isinstance(layout, Mapping):
+            raise InvalidSetup("layout must be a JSON object (a partial state)", field="layout")
+        data = dict(layout)
+        data.setdefault("players", players)
+        data.setdefault("dealer", dealer)
+        if options is not None or "options" not in data:
+            n = data["players"]
+            if isinstance(n, bool) or n not in PLAYER_COUNTS:
+                raise InvalidSetup("porrazo is played by 2, 3, 4, 5, 6 or 8 players", field="players")
+            data["options"] = self.parse_options(options if options is not None else {}, n)
+        if seed is not None and "rng_state" not in data:
+            data["rng_state"] = seed
+        st = codec.load(data, mode="layout")
+        if st.phase == codec.P_DEALING:
+            rules.deal(st, None)
+        return st
+
+    # ---- the turn ------------------------------------------------------------------
+
+    def to_act(self, state: PState) -> int | None:
+        return state.to_act
+
+    def phase(self, state: PState) -> str:
+        return PHASE_NAMES[state.phase]
+
+    def deal_no(self, state: PState) -> int:
+        """The deal's number in the whole match (the state JSON's deal_no counts within the hand)."""
+        return (state.hand_no - 1) * state.o.deals + state.deal_no
+
+    def legal_actions(self, state: PState) -> list[Action]:
+        return rules.legal_actions(state)
+
+    def check_action(self, state: PState, action: Action) -> None:
+        rules.check_action(state, action)
+
+    def clone(self, state: PState) -> PState:
+        return state.copy()
+
+    def step(self, state: PState, action: Action, events: list[Event] | None = None) -> None:
+        rules.step(state, action, events)
+
+    # ---- actions --------------------------------------------------------------------
+
+    def parse_action(self, state: PState, data: Any) -> Action:
+        return acts.parse_action(data, state.o.players)
+
+    def action_to_json(self, state: PState, action: Action) -> JSON:
+        return acts.action_to_json(action)
+
+    # ---- scores, views, JSON ------------------------------------------------------------
+
+    def score(self, state: PState) -> ScoreReport:
+        o = state.o
+        sides = [[s for s in range(o.players) if o.side_of[s] == side] for side in range(o.sides)]
+        deal_points = [0] * o.sides
+        for side, points, _, _ in state.items:
+            deal_points[side] += points
+        return ScoreReport(
+            sides=sides,
+            scores=list(state.scores),
+            deal_no=self.deal_no(state),
+            deal_points=deal_points,
+            items=codec.items_json(state.items),
+            finished=state.phase == P_OVER,
+            winner=state.winner,
+            extra={
+                "hand_no": state.hand_no,
+                "deal_in_hand": state.deal_no,
+                "win_reason": state.win_reason,
+                "target_score": o.target,
+                "last_deal_items": codec.items_json(state.prev_items),
+                "pending_porrazo": None if state.pending is None else {
+                    "seat": state.pending[0], "points": state.pending[1] + state.pending[2]},
+            },
+        )
+
+    def to_json(self, state: PState) -> JSON:
+        return codec.to_json(state)
+
+    def from_json(self, data: Any) -> PState:
+        return codec.load(data)
+
+    def view(self, state: PState, seat: int) -> JSON:
+        return codec.view(state, seat)
+
+    def sampler(self, view: JSON) -> Callable[[random.Random], PState]:
+        from engine.games.porrazo.sampling import make_sampler
+
+        return make_sampler(view)
+
+    def info_key(self, state: PState, seat: int) -> Hashable:
+        hidden = codec.own_hand_hidden(state, seat)
+        return (
+            state.pub, state.phase, state.to_act, state.dealer, state.hand_no, state.deal_no,
+            tuple(state.scores), None if hidden else tuple(state.hands[seat]),
+            None if hidden else state.dealt[seat], tuple(state.table), tuple(state.piles),
+            tuple(tuple(codec.played_of(state, s)) for s in range(state.o.players)),
+            tuple(len(h) for h in state.hands), len(state.stock), tuple(state.decl), tuple(state.claims),
+            state.chain, state.pending, state.last_capturer, state.tendido, state.tendido_done,
+            state.winner, state.win_reason, state.items, state.prev_items,
+        )
+
+    # ---- invariants ------------------------------------------------------------------
+
+    def pack(self, state: PState) -> list[str]:
+        return list(CODES)
+
+    def cards_in_play(self, state: PState) -> list[str]:
+        cards = list(state.stock) + state.table
+        for s in range(state.o.players):
+            cards += state.hands[s]
+            cards += state.piles[s]
+        return [CODES[c] for c in cards]
+
+    def hidden_cards(self, state: PState, seat: int) -> list[str]:
+        hidden = list(state.stock)
+        for s in range(state.o.players):
+            if s != seat or codec.own_hand_hidden(state, seat):
+                hidden += state.hands[s]
+        return [CODES[c] for c in hidden]
+
+    # ---- search ---------------------------------------------------------------------
+
+    def outcome(self, start: PState, end: PState) -> list[float]:
+        o = end.o
+        if end.winner is not None and start.winner is None:
+            return [1.0 if o.side_of[s] == end.winner else 0.0 for s in range(o.players)]
+        gains = [end.scores[side] - start.scores[side] for side in range(o.sides)]
+        out = []
+        for s in range(o.players):
+            mine = gains[o.side_of[s]]
+            others = [g for side, g in enumerate(gains) if side != o.side_of[s]]
+            diff = mine - max(others)
+            out.append(0.5 + 0.5 * math.tanh(diff / OUTCOME_SCALE))
+        return out
+
+
+GAME = Porrazo()
+
+__all__ = ["GAME", "Porrazo", "RANKS", "InvalidState"]

@@ -1,0 +1,634 @@
+"""Porrazo's rules as small functions on :class:`PState` (rules file sections 4-5).
+
+The checked path (``check_action``) and the fast path (``legal_actions`` +
+``step``) use the same predicates (``can_decline``, ``claimable``, ...).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.cards import card_code
+from engine.games.porrazo.state import PState, Item, holding, push_history
+from engine.games.porrazo.tables import (
+    CLAIM,
+    COMBO_NAMES,
+    COUNTER,
+    COUNTER_MULTIPLIER,
+    DEAL,
+    DECLARE_RONDA,
+    DECLARE_RONDINE,
+    DECLINE,
+    DISCARD,
+    GROUP_MULTIPLIER,
+    HAND_CARDS,
+    NO_COMBO,
+    NUMBER,
+    P_CLAIM,
+    P_DEAL_OVER,
+    P_DECLARE,
+    P_OVER,
+    P_PLAY,
+    P_TENDIDO,
+    PASS,
+    PHASE_NAMES,
+    PORRAZO,
+    RANK_VALUE,
+    RONDINE,
+    RONDINE_MULTIPLIER,
+    TENDIDO,
+    TENDIDO_CARDS,
+)
+from engine.protocol import Event, IllegalAction
+
+Events = list[Event] | None
+
+
+# --------------------------------------------------------------------------- predicates
+
+
+def order_from_left(dealer: int, n: int) -> list[int]:
+    """R1: seats in order from the dealer's left: dealer+1, ..., dealer."""
+    return [(dealer + 1 + i) % n for i in range(n)]
+
+
+def table_has_rank(table: list[int], rank: int) -> bool:
+    """R12: whether the table holds a card of ``rank``."""
+    for c in table:
+        if c >> 2 == rank:
+            return True
+    return False
+
+
+def is_counter(st: PState, rank: int) -> bool:
+    """R16: a card of this rank right after a porrazo of the same rank is a counter-porrazo."""
+    ch = st.chain
+    return ch is not None and ch[0] == PORRAZO and ch[1] == rank
+
+
+def is_san_benito(st: PState, rank: int) -> bool:
+    """R17: a card of this rank right after a counter-porrazo of the same rank is a San Benito."""
+    ch = st.chain
+    return ch is not None and ch[0] == COUNTER and ch[1] == rank
+
+
+def can_decline(st: PState, card: int) -> bool:
+    """R14: a capture with ``card`` may be declined (option on; rank A-4; the table holds
+    that rank and then has number(r) cards; not a counter-porrazo / San Benito)."""
+    rank = card >> 2
+    if not st.o.decline or rank > 3 or len(st.table) != rank:
+        return False
+    ch = st.chain
+    if ch is not None and ch[0] != DISCARD and ch[1] == rank:
+        return False
+    return table_has_rank(st.table, rank)
+
+
+def claimable(st: PState, seat: int) -> list[int]:
+    """R21: holders whose undeclared, unclaimed combination ``seat`` may claim, in order
+    from the dealer's left (never its own side's)."""
+    side_of = st.o.side_of
+    mine = side_of[seat]
+    out = []
+    for h in order_from_left(st.dealer, st.o.players):
+        if st.held[h][0] != NO_COMBO and st.decl[h] == NO_COMBO and st.claims[h] < 0 and side_of[h] != mine:
+            out.append(h)
+    return out
+
+
+def has_unclaimed(st: PState) -> bool:
+    """R20 step 2: some seat passed while holding a combination that nobody claimed yet."""
+    return any(st.held[h][0] != NO_COMBO and st.decl[h] == NO_COMBO and st.claims[h] < 0
+               for h in range(st.o.players))
+
+
+# --------------------------------------------------------------------------- legal actions
+
+
+def legal_actions(st: PState) -> list[Any]:
+    """Every legal action of the seat to act, in the rules' canonical order."""
+    phase = st.phase
+    if phase == P_PLAY:
+        out: list[Any] = []
+        for c in st.hands[st.to_act]:  # type: ignore[index]
+            out.append(c)
+            if c < 16 and can_decline(st, c):
+                out.append(DECLINE + c)
+        return out
+    if phase == P_DECLARE:
+        kind = st.held[st.to_act][0]  # type: ignore[index]
+        if kind == NO_COMBO:
+            return [PASS]
+        return [DECLARE_RONDINE if kind == RONDINE else DECLARE_RONDA, PASS]
+    if phase == P_TENDIDO:
+        return [TENDIDO, PASS]
+    if phase == P_CLAIM:
+        return [CLAIM + h for h in claimable(st, st.to_act)] + [PASS]  # type: ignore[arg-type]
+    return []
+
+
+def _not_now(st: PState) -> IllegalAction:
+    return IllegalAction(
+        f"that action is not allowed now: waiting for {PHASE_NAMES[st.phase]} from seat {st.to_act}",
+        rule="phase",
+    )
+
+
+def check_action(st: PState, action: Any) -> None:
+    """Raises IllegalAction with the rules file's section 9 wording unless ``action`` is legal."""
+    phase = st.phase
+    seat = st.to_act
+    assert seat is not None
+    if isinstance(action, tuple):
+        if phase != P_DEAL_OVER:
+            raise _not_now(st)
+        deck = action[1]
+        if len(deck) != 52 or len(set(deck)) != 52:
+            raise IllegalAction("the deck must hold each of the 52 cards exactly once", rule="R2")
+        return
+    if action == TENDIDO:
+        if phase != P_TENDIDO:
+            raise IllegalAction("the tendido can only be dealt when the dealer is asked for it, once per hand",
+                                rule="R6")
+        return
+    if action == PASS:
+        if phase not in (P_TENDIDO, P_DECLARE, P_CLAIM):
+            raise _not_now(st)
+        return
+    if action in (DECLARE_RONDA, DECLARE_RONDINE):
+        if phase != P_DECLARE:
+            raise _not_now(st)
+        kind = st.held[seat][0]
+        if kind == NO_COMBO:
+            raise IllegalAction("you hold no ronda or rondine", rule="R9")
+        wanted = RONDINE if action == DECLARE_RONDINE else 1
+        if kind != wanted:
+            raise IllegalAction(f"you hold a {COMBO_NAMES[kind]}, not a {COMBO_NAMES[wanted]}", rule="R9")
+        return
+    if isinstance(action, int) and CLAIM <= action < CLAIM + st.o.players:
+        if phase != P_CLAIM:
+            raise _not_now(st)
+        h = action - CLAIM
+        if st.o.side_of[h] == st.o.side_of[seat]:
+            raise IllegalAction("you cannot claim your own side's ronda or rondine", rule="R21")
+        if h not in claimable(st, seat):
+            raise IllegalAction(f"seat {h} has no unclaimed undeclared ronda or rondine", rule="R21")
+        return
+    if isinstance(action, int) and 0 <= action < DECLINE + 52:
+        if phase != P_PLAY:
+            raise _not_now(st)
+        card = action % DECLINE
+        if card not in st.hands[seat]:
+            raise IllegalAction(f"card {card_code(card)} is not in your hand", rule="R10")
+        if action >= DECLINE:
+            rank = card >> 2
+            code = card_code(card)
+            must = (f"you must capture with {code}: a capture may only be declined when leaving "
+                    "the card scores en su lugar")
+            if is_counter(st, rank) or is_san_benito(st, rank):
+                raise IllegalAction(must, rule="R14")
+            if not table_has_rank(st.table, rank):
+                raise IllegalAction(f"{code} captures nothing, so there is no capture to decline", rule="R14")
+            if not can_decline(st, card):
+                raise IllegalAction(must, rule="R14")
+        return
+    raise _not_now(st)
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def award(st: PState, side: int, items: list[Item], events: Events) -> bool:
+    """R25: add one scoring event's items to ``side``; True when that side reached the target
+    (the match is then over)."""
+    items = [item for item in items if item[1]]
+    total = 0
+    for item in items:
+        total += item[1]
+    if total <= 0:
+        return False
+    st.scores[side] += total
+    st.items = st.items + tuple(items)
+    if events is not None:
+        for item in items:
+            events.append({"type": "points", "side": item[0], "points": item[1], "item": item[2],
+                           "rule": item[3]})
+    if st.scores[side] >= st.o.target:
+        end_match(st, side, "target", events)
+        return True
+    return False
+
+
+def end_match(st: PState, side: int, reason: str, events: Events) -> None:
+    """R17 / R25: the match is over, won by ``side``."""
+    st.winner = side
+    st.win_reason = reason
+    st.phase = P_OVER
+    st.to_act = None
+    if events is not None:
+        events.append({"type": "match_over", "winner": side, "reason": reason, "scores": list(st.scores)})
+
+
+def place_points(a: int, b: int, c: int, d: int) -> int:
+    """5.6: the best place score of the tendido A B C D over its eight readable sequences."""
+    def f12(x: int, y: int) -> int:
+        return max((x >> 2 == 0) * 1 + (y >> 2 == 1) * 2, (y >> 2 == 0) * 1 + (x >> 2 == 1) * 2)
+
+    def f34(x: int, y: int) -> int:
+        return max((x >> 2 == 2) * 3 + (y >> 2 == 3) * 4, (y >> 2 == 2) * 3 + (x >> 2 == 3) * 4)
+
+    return max(f12(a, b) + f34(c, d), f12(c, d) + f34(a, b))
+
+
+def group_points(tendido: tuple[int, ...], table: list[int]) -> int:
+    """5.6: for each rank with t >= 1 tendido cards and b on the table before, t+b >= 2
+    scores v(r) times 1 / 3 / 6 for a group of 2 / 3 / 4."""
+    total = 0
+    for rank in sorted({c >> 2 for c in tendido}):
+        size = sum(1 for c in tendido if c >> 2 == rank) + sum(1 for c in table if c >> 2 == rank)
+        if size >= 2:
+            total += GROUP_MULTIPLIER[size] * RANK_VALUE[rank]
+    return total
+
+
+def combo_value(kind: int, rank: int) -> int:
+    """5.2: a ronda scores v(r), a rondine 3 v(r)."""
+    return RANK_VALUE[rank] * (RONDINE_MULTIPLIER if kind == RONDINE else 1)
+
+
+def limpia_rank(cards: tuple[int, ...] | list[int], last_in_run: bool, last: int) -> int:
+    """R18: the rank a limpia is valued by: the highest captured card, or (Kingsland) the
+    rank of ``last``, the last card taken in the run."""
+    if last_in_run:
+        return last >> 2
+    return max(c >> 2 for c in cards)
+
+
+# --------------------------------------------------------------------------- dealing
+
+
+def start_hand(st: PState, deck: tuple[int, ...], events: Events) -> None:
+    """R2 / R26: a fresh hand from a full 52-card ``deck`` (top first)."""
+    n = st.o.players
+    st.table = []
+    st.piles = [() for _ in range(n)]
+    st.stock = tuple(deck)
+    st.tendido_done = False
+    st.tendido = None
+    st.last_capturer = None
+    st.deal_no = 0
+    st.hand_start = st.hlen
+    st.pub = 0
+    if events is not None:
+        events.append({"type": "hand", "hand_no": st.hand_no, "dealer": st.dealer})
+    deal(st, events)
+
+
+def deal(st: PState, events: Events) -> None:
+    """R4: the next deal from the stock, then R5 (tendido decision, or straight on)."""
+    o = st.o
+    n = o.players
+    stock = st.stock
+    dealer = st.dealer
+    hands: list[list[int]] = [[] for _ in range(n)]
+    for i, offsets in enumerate(o.positions):
+        hands[(dealer + 1 + i) % n] = [stock[k] for k in offsets]
+    st.stock = stock[HAND_CARDS * n:]
+    st.hands = hands
+    st.dealt = [tuple(h) for h in hands]
+    st.held = [holding(d) for d in st.dealt]
+    st.deal_no += 1
+    st.chain = None
+    st.pending = None
+    st.decl = [NO_COMBO] * n
+    st.claims = [-1] * n
+    st.left = HAND_CARDS * n
+    st.prev_items = st.items
+    st.items = ()
+    if events is not None:
+        events.append({"type": "deal", "deal_no": st.deal_no, "hand_no": st.hand_no})
+    if not st.tendido_done:
+        if st.deal_no < o.deals:
+            st.phase = P_TENDIDO
+            st.to_act = dealer
+            return
+        if deal_tendido(st, events):
+            return
+    after_tendido(st, events)
+
+
+def deal_tendido(st: PState, events: Events) -> bool:
+    """R7: four stock cards face up onto the table, scored at once to the dealer's side.
+    True when that score ended the match."""
+    tendido = st.stock[:TENDIDO_CARDS]
+    st.stock = st.stock[TENDIDO_CARDS:]
+    before = st.table
+    place = place_points(*tendido)
+    groups = group_points(tendido, before)
+    st.table = before + list(tendido)
+    st.tendido = tendido
+    st.tendido_done = True
+    if events is not None:
+        events.append({"type": "tendido", "cards": [card_code(c) for c in tendido]})
+    side = st.o.side_of[st.dealer]
+    return award(st, side, [(side, place, "tendido place", "5.6"), (side, groups, "tendido groups", "5.6")],
+                 events)
+
+
+def after_tendido(st: PState, events: Events) -> None:
+    """R8 then R9: the leftover cards go face up on the last deal; then declarations
+    (manual) or the engine's declarations (auto) and play."""
+    o = st.o
+    if st.deal_no == o.deals and st.stock:
+        st.table = st.table + list(st.stock)
+        st.stock = ()
+    first = (st.dealer + 1) % o.players
+    st.to_act = first
+    if o.auto:
+        st.decl = [h[0] for h in st.held]
+        st.phase = P_PLAY
+    else:
+        st.phase = P_DECLARE
+
+
+# --------------------------------------------------------------------------- the play
+
+
+def play(st: PState, seat: int, action: int, events: Events) -> None:
+    """R10-R18: play a card (``action`` is the card, or DECLINE + card)."""
+    o = st.o
+    card = action & 63
+    decline = action >= DECLINE
+    rank = card >> 2
+    st.hands[seat].remove(card)
+    st.left -= 1
+    final = st.left == 0 and st.deal_no == o.deals
+    chain = st.chain
+    pend = st.pending
+    table = st.table
+    side_of = o.side_of
+    own: list[Item] = []
+    if chain is not None and chain[1] == rank and chain[0] != DISCARD:
+        if chain[0] == COUNTER:
+            # R17: San Benito wins at once.
+            st.piles[seat] = st.piles[seat] + (card,)
+            if events is not None:
+                events.append({"type": "san_benito", "seat": seat, "card": card_code(card)})
+            end_match(st, side_of[seat], "san_benito", events)
+            return
+        # R16: counter-porrazo.
+        assert pend is not None
+        ps, _, _, cards = pend
+        st.piles[ps] = st.piles[ps][: len(st.piles[ps]) - len(cards)]
+        received = cards + (card,)
+        st.piles[seat] = st.piles[seat] + received
+        st.pending = pend = None
+        st.last_capturer = seat
+        st.chain = (COUNTER, rank, seat)
+        side = side_of[seat]
+        own.append((side, COUNTER_MULTIPLIER * RANK_VALUE[rank], "counter-porrazo", "R16"))
+        if not table and not final:
+            lr = limpia_rank(received, o.last_in_run, cards[-2] if len(cards) >= 2 else card)
+            own.append((side, RANK_VALUE[lr], "limpia", "R18"))
+        if events is not None:
+            events.append({"type": "counter_porrazo", "seat": seat, "card": card_code(card),
+                           "from": ps, "cards": [card_code(c) for c in received]})
+        if award(st, side, own, events):
+            return
+    else:
+        capture = not decline and table_has_rank(table, rank)
+        if capture:
+            taken = []
+            for k in range(13):
+                want = (rank + k) % 13
+                for i in range(len(table) - 1, -1, -1):
+                    if table[i] >> 2 == want:
+                        taken.append(table.pop(i))
+                        break
+                else:
+                    break
+            moved = tuple(taken) + (card,)
+            st.piles[seat] = st.piles[seat] + moved
+            st.last_capturer = seat
+            side = side_of[seat]
+            limpia = 0
+            if not table and not final:
+                limpia = RANK_VALUE[limpia_rank(moved, o.last_in_run, taken[-1])]
+            porrazo = chain is not None and chain[0] == DISCARD and chain[1] == rank
+            if events is not None:
+                events.append({"type": "capture", "seat": seat, "card": card_code(card),
+                               "cards": [card_code(c) for c in taken], "porrazo": porrazo,
+                               "limpia": limpia > 0})
+            if porrazo:
+                # R15: porrazo (and its limpia) pending until the next play.
+                st.chain = (PORRAZO, rank, seat)
+                st.pending = (seat, RANK_VALUE[rank], limpia, moved)
+            else:
+                st.chain = None
+                if limpia:
+                    own.append((side, limpia, "limpia", "R18"))
+        else:
+            table.append(card)
+            st.chain = (DISCARD, rank, seat)
+            if events is not None:
+                events.append({"type": "discard", "seat": seat, "card": card_code(card)})
+            if rank <= 3 and len(table) == rank + 1:
+                own.append((side_of[seat], rank + 1, "en su lugar", "R13"))
+        if pend is not None:
+            # R16 (a): the earlier porrazo stands, credited before this play's points.
+            if credit_pending(st, pend, events):
+                return
+            if st.pending is pend:
+                st.pending = None
+        if own and award(st, own[0][0], own, events):
+            return
+    if st.left == 0:
+        end_of_deal(st, events)
+    else:
+        st.to_act = (seat + 1) % o.players
+
+
+def credit_pending(st: PState, pend: tuple[int, int, int, tuple[int, ...]], events: Events) -> bool:
+    """R16: credit a porrazo that was not countered; True when the match ended."""
+    seat, porrazo_points, limpia_points, _ = pend
+    if st.pending is pend:
+        st.pending = None
+    side = st.o.side_of[seat]
+    items: list[Item] = [(side, porrazo_points, "porrazo", "R15")]
+    if limpia_points:
+        items.append((side, limpia_points, "limpia", "R18"))
+    return award(st, side, items, events)
+
+
+# --------------------------------------------------------------------------- end of a deal
+
+
+def end_of_deal(st: PState, events: Events) -> None:
+    """R20: pending porrazo, claims, settlement, end of hand or next deal."""
+    if st.pending is not None:
+        if credit_pending(st, st.pending, events):
+            return
+    if st.o.claims and has_unclaimed(st):
+        first = next_claimer(st, None)
+        if first is not None:
+            st.phase = P_CLAIM
+            st.to_act = first
+            return
+    finish_deal(st, events)
+
+
+def next_claimer(st: PState, after: int | None) -> int | None:
+    """R21: the next seat (after ``after``, in order from the dealer's left) with something
+    to claim, or None."""
+    order = order_from_left(st.dealer, st.o.players)
+    start = 0 if after is None else order.index(after) + 1
+    for seat in order[start:]:
+        if claimable(st, seat):
+            return seat
+    return None
+
+
+def claim_step(st: PState, seat: int, action: int, events: Events) -> None:
+    """R21: a claim (the seat acts again while it can claim) or a pass."""
+    if action != PASS:
+        holder = action - CLAIM
+        st.claims[holder] = seat
+        if events is not None:
+            events.append({"type": "claim", "seat": seat, "holder": holder})
+        if claimable(st, seat):
+            return
+    nxt = next_claimer(st, seat)
+    if nxt is not None:
+        st.to_act = nxt
+        return
+    finish_deal(st, events)
+
+
+def settlement(st: PState, events: Events) -> bool:
+    """R22: the side owning the best entry scores every entry it owns. True if the match ended."""
+    o = st.o
+    best = None
+    entries = []
+    for pos, h in enumerate(order_from_left(st.dealer, o.players)):
+        kind, rank = st.held[h]
+        if kind == NO_COMBO:
+            continue
+        if st.decl[h] != NO_COMBO:
+            owner = h
+        elif st.claims[h] >= 0:
+            owner = st.claims[h]
+        else:
+            continue
+        key = (kind, rank, -pos)
+        entries.append((o.side_of[owner], kind, rank, h))
+        if best is None or key > best[0]:
+            best = (key, o.side_of[owner])
+    if best is None:
+        return False
+    side = best[1]
+    items: list[Item] = [
+        (side, combo_value(kind, rank), f"{COMBO_NAMES[kind]} of seat {h}", "R22")
+        for s, kind, rank, h in entries if s == side
+    ]
+    return award(st, side, items, events)
+
+
+def finish_deal(st: PState, events: Events) -> None:
+    """R20 steps 3-4: settlement, then the end of the hand or the next deal."""
+    if settlement(st, events):
+        return
+    if events is not None:
+        events.append({"type": "deal_over", "deal_no": st.deal_no, "hand_no": st.hand_no})
+    if st.deal_no < st.o.deals:
+        deal(st, events)
+        return
+    if end_of_hand(st, events):
+        return
+    next_hand(st, events)
+
+
+def end_of_hand(st: PState, events: Events) -> bool:
+    """R23 sweep, R24 card count. True if the match ended."""
+    o = st.o
+    if st.table and st.last_capturer is not None:
+        st.piles[st.last_capturer] = st.piles[st.last_capturer] + tuple(st.table)
+        if events is not None:
+            events.append({"type": "sweep", "seat": st.last_capturer, "cards": [card_code(c) for c in st.table]})
+        st.table = []
+    counts = [0] * o.sides
+    for s in range(o.players):
+        counts[o.side_of[s]] += len(st.piles[s])
+    top = max(counts)
+    leaders = [side for side in range(o.sides) if counts[side] == top]
+    if events is not None:
+        events.append({"type": "card_count", "counts": counts})
+    if len(leaders) == 1:
+        second = max(c for side, c in enumerate(counts) if side != leaders[0])
+        side = leaders[0]
+        if award(st, side, [(side, top - second, "card count", "R24")], events):
+            return True
+    return False
+
+
+def next_hand(st: PState, events: Events) -> None:
+    """R26: the dealer passes left and the next hand is dealt (R2), or the state waits for
+    the caller's deck (phase deal_over)."""
+    n = st.o.players
+    st.dealer = (st.dealer + 1) % n
+    if st.decks:
+        deck = st.decks[0]
+        st.decks = st.decks[1:]
+    elif st.rng_state is not None:
+        rng = random.Random(st.rng_state)
+        cards = list(range(52))
+        rng.shuffle(cards)
+        st.rng_state = rng.getrandbits(62)
+        deck = tuple(cards)
+    else:
+        st.phase = P_DEAL_OVER
+        st.to_act = st.dealer
+        return
+    st.hand_no += 1
+    start_hand(st, deck, events)
+
+
+# --------------------------------------------------------------------------- step
+
+
+def step(st: PState, action: Any, events: Events) -> None:
+    """Apply a legal action in place."""
+    seat = st.to_act
+    assert seat is not None
+    push_history(st, seat, action)
+    phase = st.phase
+    if phase == P_PLAY:
+        play(st, seat, action, events)
+    elif phase == P_DECLARE:
+        if action != PASS:
+            st.decl[seat] = RONDINE if action == DECLARE_RONDINE else 1
+        if events is not None:
+            events.append({"type": "declare", "seat": seat,
+                           "combo": COMBO_NAMES[st.decl[seat]] if action != PASS else None})
+        if seat == st.dealer:
+            st.phase = P_PLAY
+            st.to_act = (seat + 1) % st.o.players
+        else:
+            st.to_act = (seat + 1) % st.o.players
+    elif phase == P_TENDIDO:
+        if action == TENDIDO:
+            if deal_tendido(st, events):
+                return
+        after_tendido(st, events)
+    elif phase == P_CLAIM:
+        claim_step(st, seat, action, events)
+    elif phase == P_DEAL_OVER:
+        st.hand_no += 1
+        start_hand(st, action[1], events)
+    else:  # pragma: no cover - step is only called with legal actions
+        raise IllegalAction("the match is over", rule="match_over")
+
+
+def deal_action(deck: tuple[int, ...]) -> tuple[str, tuple[int, ...]]:
+    """The internal form of a caller's ``{"type": "deal", "deck": [...]}``."""
+    return (DEAL, deck)

@@ -1,0 +1,218 @@
+"""Porrazo's internal state: a flat ``__slots__`` object with a cheap clone.
+
+Cards are ``engine.cards`` ints. Lists that change at every play (hands, table,
+scores) are copied by ``clone``; things that change rarely are immutable tuples
+shared between clones (dealt hands, piles, the stock, the history cons list).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.games.porrazo.tables import (
+    HAND_CARDS,
+    NO_COMBO,
+    RONDA,
+    RONDINE,
+    deal_positions,
+    deals_per_hand,
+    leftover_cards,
+)
+
+Item = tuple[int, int, str, str]
+"""A scoring item: (side, points, item name, rule id)."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """The match's options, parsed once (rules file section 2)."""
+
+    raw: dict[str, Any]
+    players: int
+    teams: bool
+    target: int
+    pattern: str
+    auto: bool
+    claims: bool
+    decline: bool
+    last_in_run: bool
+    deals: int
+    leftover: int
+    positions: tuple[tuple[int, ...], ...]
+    side_of: tuple[int, ...]
+    sides: int
+
+    @classmethod
+    def build(cls, raw: dict[str, Any], players: int) -> Options:
+        teams = raw["teams"] == "alternate"
+        return cls(
+            raw=dict(raw),
+            players=players,
+            teams=teams,
+            target=raw["target_score"],
+            pattern=raw["deal_pattern"],
+            auto=raw["declaration_mode"] == "auto",
+            claims=raw["declaration_mode"] == "manual" and raw["undeclared_claims"],
+            decline=raw["en_su_lugar_decline"],
+            last_in_run=raw["limpia_value"] == "last_in_run",
+            deals=deals_per_hand(players),
+            leftover=leftover_cards(players),
+            positions=deal_positions(players, raw["deal_pattern"]),
+            side_of=tuple(s % 2 if teams else s for s in range(players)),
+            sides=2 if teams else players,
+        )
+
+
+def holding(dealt: tuple[int, ...]) -> tuple[int, int]:
+    """R9: (kind, rank) of the combination in three dealt cards: kind RONDINE when all
+    three share a rank, RONDA when exactly two do, else (NO_COMBO, -1)."""
+    if len(dealt) != HAND_CARDS:
+        return NO_COMBO, -1
+    a, b, c = dealt[0] >> 2, dealt[1] >> 2, dealt[2] >> 2
+    if a == b == c:
+        return RONDINE, a
+    if a == b or a == c:
+        return RONDA, a
+    if b == c:
+        return RONDA, b
+    return NO_COMBO, -1
+
+
+class PState:
+    """The full truth of a Porrazo match (see the rules file's State section)."""
+
+    __slots__ = (
+        "o", "dealer", "hand_no", "deal_no", "phase", "to_act", "scores", "hands", "dealt",
+        "held", "stock", "table", "piles", "tendido_done", "tendido", "decl", "claims", "chain",
+        "pending", "last_capturer", "winner", "win_reason", "decks", "rng_state", "history",
+        "pub", "left", "items", "prev_items", "hlen", "hand_start",
+    )
+
+    o: Options
+    dealer: int
+    hand_no: int
+    deal_no: int
+    phase: int
+    to_act: int | None
+    scores: list[int]
+    hands: list[list[int]]
+    dealt: list[tuple[int, ...]]
+    held: list[tuple[int, int]]
+    stock: tuple[int, ...]
+    table: list[int]
+    piles: list[tuple[int, ...]]
+    tendido_done: bool
+    tendido: tuple[int, ...] | None
+    decl: list[int]
+    claims: list[int]
+    chain: tuple[int, int, int] | None
+    pending: tuple[int, int, int, tuple[int, ...]] | None
+    last_capturer: int | None
+    winner: int | None
+    win_reason: str | None
+    decks: tuple[tuple[int, ...], ...]
+    rng_state: int | None
+    history: tuple[Any, ...] | None
+    pub: int
+    left: int
+    items: tuple[Item, ...]
+    prev_items: tuple[Item, ...]
+    hlen: int
+    hand_start: int
+
+    def copy(self) -> PState:
+        """An independent copy: mutable lists copied, immutable parts shared."""
+        new = PState.__new__(PState)
+        new.o = self.o
+        new.dealer = self.dealer
+        new.hand_no = self.hand_no
+        new.deal_no = self.deal_no
+        new.phase = self.phase
+        new.to_act = self.to_act
+        new.scores = self.scores[:]
+        new.hands = [h[:] for h in self.hands]
+        new.dealt = self.dealt[:]
+        new.held = self.held[:]
+        new.stock = self.stock
+        new.table = self.table[:]
+        new.piles = self.piles[:]
+        new.tendido_done = self.tendido_done
+        new.tendido = self.tendido
+        new.decl = self.decl[:]
+        new.claims = self.claims[:]
+        new.chain = self.chain
+        new.pending = self.pending
+        new.last_capturer = self.last_capturer
+        new.winner = self.winner
+        new.win_reason = self.win_reason
+        new.decks = self.decks
+        new.rng_state = self.rng_state
+        new.history = self.history
+        new.pub = self.pub
+        new.left = self.left
+        new.items = self.items
+        new.prev_items = self.prev_items
+        new.hlen = self.hlen
+        new.hand_start = self.hand_start
+        return new
+
+
+def blank_state(o: Options, dealer: int) -> PState:
+    """A state before the first hand's deck is known (every field at its natural value)."""
+    n = o.players
+    st = PState.__new__(PState)
+    st.o = o
+    st.dealer = dealer
+    st.hand_no = 1
+    st.deal_no = 0
+    st.phase = 0
+    st.to_act = dealer
+    st.scores = [0] * o.sides
+    st.hands = [[] for _ in range(n)]
+    st.dealt = [() for _ in range(n)]
+    st.held = [(NO_COMBO, -1)] * n
+    st.stock = ()
+    st.table = []
+    st.piles = [() for _ in range(n)]
+    st.tendido_done = False
+    st.tendido = None
+    st.decl = [NO_COMBO] * n
+    st.claims = [-1] * n
+    st.chain = None
+    st.pending = None
+    st.last_capturer = None
+    st.winner = None
+    st.win_reason = None
+    st.decks = ()
+    st.rng_state = None
+    st.history = None
+    st.pub = 0
+    st.left = 0
+    st.items = ()
+    st.prev_items = ()
+    st.hlen = 0
+    st.hand_start = 0
+    return st
+
+
+def history_list(history: tuple[Any, ...] | None) -> list[tuple[int, Any]]:
+    """The cons-list history as a list of (seat, action), oldest first."""
+    out = []
+    while history is not None:
+        history, seat, action = history
+        out.append((seat, action))
+    out.reverse()
+    return out
+
+
+def public_code(action: Any) -> Any:
+    """What the table sees of an action: a caller's deck is hidden (-1)."""
+    return -1 if isinstance(action, tuple) else action
+
+
+def push_history(st: PState, seat: int, action: Any) -> None:
+    """Record an action and fold its public part into the hash of the hand's public history."""
+    st.history = (st.history, seat, action)
+    st.hlen += 1
+    st.pub = hash((st.pub, seat, public_code(action)))

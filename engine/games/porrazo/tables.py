@@ -1,0 +1,96 @@
+"""Porrazo's tables: rank values, point tables, deal patterns, phases, action codes.
+
+Every number the rules use lives here once (rules file section 5); the rule
+functions in :mod:`engine.games.porrazo.rules` only look them up.
+"""
+
+from __future__ import annotations
+
+from engine.cards import RANKS
+from engine.protocol import OptionSpec
+
+PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4, 5, 6, 8)
+TEAM_PLAYER_COUNTS: frozenset[int] = frozenset({4, 6, 8})
+HAND_CARDS = 3
+TENDIDO_CARDS = 4
+
+# Rank indexes are engine.cards code order: A=0, 2=1, ..., T=9, J=10, Q=11, K=12.
+ACE, JACK, QUEEN, KING = 0, 10, 11, 12
+
+RANK_VALUE: tuple[int, ...] = tuple(4 if r == KING else 3 if r == QUEEN else 2 if r == JACK else 1 for r in range(13))
+"""5.1: v(r), the ronda value of a rank (K 4, Q 3, J 2, any other 1)."""
+
+NUMBER: tuple[int, ...] = tuple(r + 1 if r <= 3 else 0 for r in range(13))
+"""Number values for en su lugar and the tendido: A 1, 2 2, 3 3, 4 4, others none (0)."""
+
+GROUP_MULTIPLIER: dict[int, int] = {2: 1, 3: 3, 4: 6}
+"""5.6: a tendido group of size t+b scores this many times v(r)."""
+
+RONDINE_MULTIPLIER = 3
+"""5.2: a rondine scores 3 v(r), a ronda v(r)."""
+
+COUNTER_MULTIPLIER = 3
+"""5.3: a counter-porrazo scores 3 v(r), a porrazo v(r)."""
+
+# Combination kinds (declarations): 0 none, 1 ronda, 2 rondine.
+NO_COMBO, RONDA, RONDINE = 0, 1, 2
+COMBO_NAMES: tuple[str | None, ...] = (None, "ronda", "rondine")
+
+# Chain stages (R11): the immediately previous play of this deal.
+DISCARD, PORRAZO, COUNTER = 0, 1, 2
+STAGE_NAMES: tuple[str, ...] = ("discard", "porrazo", "counter")
+
+# Phases.
+P_TENDIDO, P_DECLARE, P_PLAY, P_CLAIM, P_OVER, P_DEAL_OVER = range(6)
+PHASE_NAMES: tuple[str, ...] = ("tendido_choice", "declare", "play", "claim", "match_over", "deal_over")
+PHASE_OF_NAME: dict[str, int] = {name: i for i, name in enumerate(PHASE_NAMES)}
+
+# Internal actions are small ints (a caller's deal is a tuple ("deal", deck)).
+DECLINE = 64  # DECLINE + card: play the card with "capture": false
+PASS = 100
+TENDIDO = 101
+DECLARE_RONDA = 102
+DECLARE_RONDINE = 103
+CLAIM = 110  # CLAIM + seat
+DEAL = "deal"
+
+
+def deals_per_hand(players: int) -> int:
+    """R3: D = floor(48 / (3n)) deals per hand."""
+    return (52 - TENDIDO_CARDS) // (HAND_CARDS * players)
+
+
+def leftover_cards(players: int) -> int:
+    """R3: L = 48 - 3nD cards left over after the last deal and the tendido."""
+    return 52 - TENDIDO_CARDS - HAND_CARDS * players * deals_per_hand(players)
+
+
+def deal_positions(players: int, pattern: str) -> tuple[tuple[int, ...], ...]:
+    """R4: for i = 0..n-1, the offsets (from p) of the cards seat dealer+1+i receives.
+
+    >>> deal_positions(2, "threes")
+    ((0, 1, 2), (3, 4, 5))
+    >>> deal_positions(2, "singles")
+    ((0, 2, 4), (1, 3, 5))
+    """
+    if pattern == "singles":
+        return tuple(tuple(m * players + i for m in range(HAND_CARDS)) for i in range(players))
+    return tuple(tuple(HAND_CARDS * i + m for m in range(HAND_CARDS)) for i in range(players))
+
+
+OPTION_SPECS: tuple[OptionSpec, ...] = (
+    OptionSpec("teams", "choice", "none", "R1: 'alternate' makes two teams of alternate seats (4, 6 or 8 players)",
+               choices=("none", "alternate")),
+    OptionSpec("target_score", "int", 61, "R25: the score that wins the match at once", minimum=1,
+               test_values=(61, 15, 1)),
+    OptionSpec("deal_pattern", "choice", "threes", "R4: packets of three, or three rounds of single cards",
+               choices=("threes", "singles")),
+    OptionSpec("declaration_mode", "choice", "manual", "R9: seats decide to declare, or the engine declares",
+               choices=("manual", "auto")),
+    OptionSpec("undeclared_claims", "bool", True, "R21: opponents may claim an undeclared ronda/rondine"),
+    OptionSpec("en_su_lugar_decline", "bool", True, "R14: a capture may be declined to score en su lugar"),
+    OptionSpec("limpia_value", "choice", "highest", "R18: a limpia is valued by the highest captured card or "
+               "by the last card of the run", choices=("highest", "last_in_run")),
+)
+
+RANK_CHARS = RANKS
