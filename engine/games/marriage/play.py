@@ -1,0 +1,543 @@
+"""Marriage: dealing, legality (one predicate per rule) and the in-place step."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.protocol import Event, IllegalAction
+
+from . import rules as R
+from .rules import NCODES, XX, codes
+from .state import (
+    ACT, DEAL, DRAW, DRAW_STOCK, DUBLEES, EXPOSE, EXPOSE_BASE, FINISH,
+    FINISH_DUBLEES, OVER, PASS, PHASE_RULE, PHASES, PICK, PICK_BASE, SETS, SHOW, SHOW_DUBLEES,
+    TAKE_DISCARD, UNSEEN, MState, entry, entry_card, entry_unseen, public_action,
+)
+
+# --------------------------------------------------------------------------- dealing
+
+
+def deal_deck(st: MState, deck: list[int], dealer: int) -> None:
+    """R2: deal ``deck`` (top first) for ``dealer``: 21 cards each one at a time from the
+    dealer's left, one upcard, the rest the stock. Resets every per-deal field."""
+    n = st.n
+    hands = [[0] * NCODES for _ in range(n)]
+    for k in range(R.HAND_SIZE * n):
+        hands[(dealer + 1 + k % n) % n][deck[k]] += 1
+    up = deck[R.HAND_SIZE * n]
+    st.dealer = dealer
+    st.hands = hands
+    st.tunnelas = [[] for _ in range(n)]
+    st.shown = [[] for _ in range(n)]
+    st.route = [UNSEEN] * n
+    st.stock = deck[R.HAND_SIZE * n + 1 :][::-1]
+    st.tiplu = -1
+    st.men_rev = 0
+    st.discard = [entry(up, -1, False)]
+    st.drew = 0
+    st.took = -1
+    st.tws = False
+    st.turns = 0
+    st.winner = -1
+    st.fkind = UNSEEN
+    st.recycled = ()
+    st.taken = [()] * n
+    st.phase = EXPOSE
+    st.cur = (dealer + 1) % n
+
+
+def shuffled_deck(st: MState) -> list[int]:
+    """A new deck from the state's generator (engine-dealt matches)."""
+    deck = R.pack_cards(st.opts.man_cards)
+    rng = random.Random(st.rng_state)
+    rng.shuffle(deck)
+    st.rng_state = rng.getrandbits(63)
+    return deck
+
+
+# --------------------------------------------------------------------------- predicates
+
+
+def illegal(reason: str, rule: str) -> IllegalAction:
+    return IllegalAction(reason, rule=rule)
+
+
+def tunnelas_needed(st: MState, seat: int) -> int:
+    """R12: sets still to show = max(0, 3 - exposed tunnelas)."""
+    return max(0, R.SETS_TO_SEE - len(st.tunnelas[seat]))
+
+
+def dublees_needed(st: MState, seat: int) -> int:
+    """R13: pairs still to show = max(0, 7 - exposed tunnelas)."""
+    return max(0, R.DUBLEES_TO_SEE - len(st.tunnelas[seat]))
+
+
+def final_sets_needed(st: MState, seat: int) -> int:
+    """R15: 7 - K sets, K = exposed tunnelas + shown sets."""
+    return max(0, R.SETS_TO_FINISH - len(st.tunnelas[seat]) - len(st.shown[seat]))
+
+
+def can_expose(st: MState, card: int) -> bool:
+    """R9: a tunnela needs three identical cards (never men) in hand."""
+    return card != XX and st.hands[st.cur][card] >= 3  # type: ignore[index]
+
+
+def is_wild(st: MState, card: int) -> bool:
+    """R4: wild under the chosen tiplu (men always, once a tiplu exists)."""
+    return st.tiplu >= 0 and bool(R.joker_family(st.tiplu).wild >> card & 1)
+
+
+def take_discard_problem(st: MState) -> IllegalAction | None:
+    """R10/R20: why the seat to act may not take the top discard (None if it may)."""
+    seat = st.cur
+    assert seat is not None
+    top = st.discard[-1]
+    card = entry_card(top)
+    route = st.route[seat]
+    if route == UNSEEN:
+        if not st.opts.unseen_take_discard:
+            return illegal("you cannot take the discard before seeing the joker", "R10")
+        return None
+    if entry_unseen(top) and is_wild(st, card):
+        return illegal("cannot take a joker discarded by a player who had not seen the joker", "R20")
+    if not can_finish_with(st, seat, card):
+        return illegal("after seeing the joker you may take the discard only to finish", "R10")
+    return None
+
+
+def can_finish_with(st: MState, seat: int, card: int) -> bool:
+    """R10(b): a seen seat can finish this turn with ``card`` added to its hand."""
+    hand = st.hands[seat]
+    if st.route[seat] == DUBLEES:
+        return card != XX and hand[card] >= 1
+    hand = hand[:]
+    hand[card] += 1
+    return any(card in flat(sets) for sets, _ in set_finishes(st, seat, hand))
+
+
+def flat(sets: tuple[tuple[int, ...], ...]) -> set[int]:
+    return {c for s in sets for c in s}
+
+
+def set_finishes(st: MState, seat: int, hand: list[int] | None = None) -> list[Any]:
+    """R15: every (sets, discard) finish of the seat's hand (sets route)."""
+    return R.finishes(
+        st.hands[seat] if hand is None else hand,
+        final_sets_needed(st, seat),
+        st.tiplu,
+        st.opts.max_wild_per_set,
+    )
+
+
+def dublee_finishes(st: MState, seat: int) -> list[tuple[int, int]]:
+    """R16: every (pair, discard) finish of a dublee seat; the pair is the taken code
+    after a seen take."""
+    hand = st.hands[seat]
+    out = []
+    for p in R.pair_codes(hand):
+        if st.tws and p != st.took:
+            continue
+        for c in range(NCODES):
+            if hand[c] - (2 if c == p else 0) > 0:
+                out.append((p, c))
+    return out
+
+
+# --------------------------------------------------------------------------- legal actions
+
+
+def legal_actions(st: MState) -> list[Any]:
+    """Every legal action of the seat to act (R9-R18), canonical forms (R23)."""
+    seat = st.cur
+    if seat is None or st.phase == OVER:
+        return []
+    phase = st.phase
+    hand = st.hands[seat]
+    if phase == DRAW:
+        if take_discard_problem(st) is None:
+            return [DRAW_STOCK, TAKE_DISCARD]
+        return [DRAW_STOCK]
+    if phase == ACT:
+        route = st.route[seat]
+        if route == UNSEEN:
+            out: list[Any] = [c for c in range(NCODES) if hand[c]]
+            for sets in R.show_choices(hand, tunnelas_needed(st, seat)):
+                out.append((SHOW, sets))
+            k = dublees_needed(st, seat)
+            if sum(1 for c in range(52) if hand[c] >= 2) >= k:
+                for pairs in R.dublee_choices(hand, k):
+                    out.append((SHOW_DUBLEES, pairs))
+            return out
+        out = [] if st.tws else [c for c in range(NCODES) if hand[c]]
+        if route == SETS:
+            took = st.took
+            for sets, d in set_finishes(st, seat):
+                if st.tws and not any(took in s for s in sets):
+                    continue
+                out.append((FINISH, sets, d))
+        else:
+            for p, d in dublee_finishes(st, seat):
+                out.append((FINISH_DUBLEES, p, d))
+        return out
+    if phase == EXPOSE:
+        out = [EXPOSE_BASE + c for c in range(52) if hand[c] >= 3]
+        out.append(PASS)
+        return out
+    # PICK
+    return [PICK_BASE + i for i in range(len(st.stock) - st.men_rev)]
+
+
+# --------------------------------------------------------------------------- check
+
+
+def _phase_of(action: Any) -> int:
+    if isinstance(action, int):
+        if action < NCODES:
+            return ACT
+        if action in (DRAW_STOCK, TAKE_DISCARD):
+            return DRAW
+        if action == PASS or EXPOSE_BASE <= action < EXPOSE_BASE + NCODES:
+            return EXPOSE
+        return PICK
+    if action[0] == DEAL:
+        return OVER
+    return ACT
+
+
+def _missing(hand: list[int], cards: list[int]) -> list[int]:
+    need = [0] * NCODES
+    for c in cards:
+        need[c] += 1
+    return [c for c in range(NCODES) for _ in range(max(0, need[c] - hand[c]))]
+
+
+def _set_text(cards: Any) -> str:
+    return " ".join(codes(cards))
+
+
+def check_action(st: MState, action: Any, raw: Any = None) -> None:
+    """The checks of §9, in the spec's order. ``raw`` keeps the client's set order
+    for the reason texts."""
+    seat = st.cur
+    assert seat is not None
+    want = _phase_of(action)
+    if st.phase == OVER and want != OVER:
+        raise illegal("the deal is over", "R33")
+    if want != st.phase:
+        raise illegal(f"wrong phase: expected {PHASES[st.phase]}", PHASE_RULE[st.phase])
+    hand = st.hands[seat]
+    if want == OVER:
+        deck = action[1]
+        if isinstance(deck, int) or sorted(deck) != R.pack_cards(st.opts.man_cards):
+            raise illegal("the deck must hold every card of the pack exactly once per copy", "R2")
+        return
+    if want == EXPOSE:
+        if action != PASS and not can_expose(st, action - EXPOSE_BASE):
+            raise illegal("a tunnela needs three identical cards in hand", "R9")
+        return
+    if want == PICK:
+        i = action - PICK_BASE
+        size = len(st.stock) - st.men_rev
+        if not 0 <= i < size:
+            raise illegal(f"index must be between 0 and {size - 1}", "R14")
+        return
+    if want == DRAW:
+        if action == TAKE_DISCARD:
+            problem = take_discard_problem(st)
+            if problem is not None:
+                raise problem
+        return
+    # ACT
+    route = st.route[seat]
+    if isinstance(action, int):
+        if st.tws:
+            raise illegal("you took the discard: you must finish this turn", "R18")
+        if not hand[action]:
+            raise illegal(f"you do not hold {R.card_code(action)}", "R18")
+        return
+    kind = action[0]
+    if kind in (SHOW, SHOW_DUBLEES):
+        if route != UNSEEN:
+            raise illegal("you have already seen the joker", "R17")
+        if kind == SHOW:
+            sets = action[1]
+            k = tunnelas_needed(st, seat)
+            if len(sets) != k:
+                raise illegal(f"show needs exactly {k} sets", "R12")
+            missing = _missing(hand, [c for s in sets for c in s])
+            if missing:
+                raise illegal(f"you do not hold {_set_text(missing)}", "R12")
+            for i, s in enumerate(sets):
+                if not R.is_pure_set(s):
+                    shown = raw[i] if raw is not None else s
+                    raise illegal(f"first sets must be tunnelas or pure sequences: {_set_text(shown)}", "R7")
+            return
+        pairs = action[1]
+        k = dublees_needed(st, seat)
+        if len(pairs) != k or len(set(pairs)) != k or XX in pairs:
+            raise illegal(f"show needs exactly {k} dublees of identical cards", "R13")
+        missing = _missing(hand, [c for p in pairs for c in (p, p)])
+        if missing:
+            raise illegal(f"you do not hold {_set_text(missing)}", "R13")
+        return
+    # finishes
+    if route == UNSEEN:
+        raise illegal("you must see the joker before finishing", "R15")
+    if kind == FINISH:
+        if route != SETS:
+            raise illegal("you showed dublees: finish with dublees", "R17")
+        sets, d = action[1], action[2]
+        k = final_sets_needed(st, seat)
+        if len(sets) != k:
+            raise illegal(f"finish needs exactly {k} sets and one discard", "R15")
+        missing = _missing(hand, [c for s in sets for c in s] + [d])
+        if missing:
+            raise illegal(f"you do not hold {_set_text(missing)}", "R15")
+        if sum(hand) != 3 * k + 1:
+            raise illegal(f"finish needs exactly {k} sets and one discard", "R15")
+        for i, s in enumerate(sets):
+            if not R.is_valid_final(s, st.tiplu, st.opts.max_wild_per_set):
+                shown = raw[i] if raw is not None else s
+                raise illegal(f"not a valid set: {_set_text(shown)}", "R6")
+        if st.tws and not any(st.took in s for s in sets):
+            raise illegal("the card taken from the discard must be used in a set", "R10")
+        return
+    # FINISH_DUBLEES
+    if route != DUBLEES:
+        raise illegal("you showed sets: finish with sets", "R17")
+    p, d = action[1], action[2]
+    missing = _missing(hand, [p, p, d])
+    if missing:
+        raise illegal(f"you do not hold {_set_text(missing)}", "R16")
+    if p == XX:
+        raise illegal("show needs exactly 1 dublees of identical cards", "R16")
+    if st.tws and p != st.took:
+        raise illegal("the card taken from the discard must be used in a set", "R16")
+
+
+# --------------------------------------------------------------------------- step
+
+
+def _forget_taken(st: MState, seat: int, cards: list[int]) -> None:
+    """§7: a card known to be in a hand is no longer certain once that code leaves it."""
+    known = st.taken[seat]
+    if not known:
+        return
+    left = list(known)
+    for c in cards:
+        if c in left:
+            left.remove(c)
+    st.taken[seat] = tuple(left)
+
+
+def _rebuild(st: MState) -> None:
+    """R22: when the drawable stock is empty, every discard but the top one, bottom to top
+    (shuffled under ``reshuffle = random``), goes above the old stock."""
+    if st.drawable() > 0:
+        return
+    pile = [entry_card(e) for e in st.discard[:-1]]
+    if st.opts.reshuffle == "random" and pile:
+        if st.rng_state is not None:
+            rng = random.Random(st.rng_state)
+            rng.shuffle(pile)
+            st.rng_state = rng.getrandbits(63)
+        else:  # caller-dealt: a generator fixed by the public position
+            random.Random(hash((st.deal_no, st.turns, tuple(pile)))).shuffle(pile)
+    st.stock = st.stock + pile[::-1]
+    st.discard = st.discard[-1:]
+    st.recycled = tuple(sorted(pile))
+
+
+def step(st: MState, action: Any, events: list[Event] | None) -> None:
+    """Apply a legal action in place (R9-R22, R24-R34)."""
+    seat = st.cur
+    assert seat is not None
+    st.hist = (st.hist, seat, action)
+    st.hkey = hash((st.hkey, seat, public_action(action)))
+    hand = st.hands[seat]
+    if isinstance(action, int):
+        if action < NCODES:  # R18 discard
+            hand[action] -= 1
+            st.discard.append(entry(action, seat, st.route[seat] == UNSEEN))
+            if st.taken[seat]:
+                _forget_taken(st, seat, [action])
+            st.turns += 1
+            if events is not None:
+                events.append({"type": "discard", "seat": seat, "card": R.card_code(action)})
+            _rebuild(st)
+            if st.turns >= st.opts.turn_limit:
+                _end_deal(st, events)
+                return
+            st.cur = (seat + 1) % st.n
+            st.phase = DRAW
+            st.drew, st.took, st.tws = 0, -1, False
+            return
+        if action == DRAW_STOCK:  # R10
+            card = st.stock.pop()
+            hand[card] += 1
+            if st.men_rev and st.drawable() < st.men_rev:
+                st.men_rev -= 1  # a man everyone saw at the pick
+                st.taken[seat] = tuple(sorted(st.taken[seat] + (card,)))
+            st.drew, st.took, st.tws = 1, -1, False
+            st.phase = ACT
+            if events is not None:
+                events.append({"type": "draw_stock", "seat": seat})
+            return
+        if action == TAKE_DISCARD:  # R10
+            card = entry_card(st.discard.pop())
+            hand[card] += 1
+            seen = st.route[seat] != UNSEEN
+            if not seen:
+                st.taken[seat] = tuple(sorted(st.taken[seat] + (card,)))
+            st.drew, st.took, st.tws = 2, card, seen
+            st.phase = ACT
+            if events is not None:
+                events.append({"type": "take_discard", "seat": seat, "card": R.card_code(card)})
+            return
+        if action == PASS:  # R9
+            if events is not None:
+                events.append({"type": "pass", "seat": seat})
+            if seat == st.dealer:
+                st.phase = DRAW
+                st.cur = (st.dealer + 1) % st.n
+            else:
+                st.cur = (seat + 1) % st.n
+            return
+        if action < PICK_BASE:  # R9 expose_tunnela
+            card = action - EXPOSE_BASE
+            hand[card] -= 3
+            st.tunnelas[seat] = st.tunnelas[seat] + [card]
+            if events is not None:
+                events.append({"type": "expose_tunnela", "seat": seat, "card": R.card_code(card)})
+            return
+        # R14 pick_tiplu
+        i = action - PICK_BASE
+        j = len(st.stock) - 1 - i
+        card = st.stock.pop(j)
+        st.stock.insert(0, card)
+        if card == XX:
+            st.men_rev += 1
+            if events is not None:
+                events.append({"type": "man_revealed", "seat": seat, "index": i})
+            return
+        st.tiplu = card
+        st.phase = ACT
+        if events is not None:
+            events.append({"type": "pick_tiplu", "seat": seat, "index": i})
+        return
+    kind = action[0]
+    if kind == SHOW or kind == SHOW_DUBLEES:  # R12 / R13
+        if kind == SHOW:
+            cards = [c for s in action[1] for c in s]
+            st.shown[seat] = list(action[1])
+            st.route[seat] = SETS
+        else:
+            cards = [c for p in action[1] for c in (p, p)]
+            st.shown[seat] = list(action[1])
+            st.route[seat] = DUBLEES
+        for c in cards:
+            hand[c] -= 1
+        _forget_taken(st, seat, cards)
+        if events is not None:
+            events.append({"type": kind, "seat": seat})
+        if st.tiplu < 0:
+            if not st.stock:
+                _rebuild(st)
+            st.phase = PICK
+        return
+    if kind == FINISH or kind == FINISH_DUBLEES:  # R15 / R16
+        if kind == FINISH:
+            cards = [c for s in action[1] for c in s]
+            st.shown[seat] = st.shown[seat] + list(action[1])
+            st.fkind = SETS
+        else:
+            cards = [action[1], action[1]]
+            st.shown[seat] = st.shown[seat] + [action[1]]
+            st.fkind = DUBLEES
+        d = action[2]
+        for c in cards:
+            hand[c] -= 1
+        hand[d] -= 1
+        st.discard.append(entry(d, seat, False))
+        st.winner = seat
+        if events is not None:
+            events.append({"type": kind, "seat": seat, "discard": R.card_code(d)})
+        _end_deal(st, events)
+        return
+    # R34 deal (caller-dealt)
+    st.deal_no += 1
+    deal_deck(st, list(action[1]), seat)
+    if events is not None:
+        events.append({"type": "deal", "seat": seat, "deal_no": st.deal_no})
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def holding(st: MState, seat: int) -> list[int]:
+    """R25: the seat's 21 cards: hand + exposed tunnelas + shown sets/pairs (+ final sets)."""
+    counts = st.hands[seat][:]
+    for c in st.tunnelas[seat]:
+        counts[c] += 3
+    for item in st.shown[seat]:
+        if isinstance(item, tuple):
+            for c in item:
+                counts[c] += 1
+        else:
+            counts[item] += 2
+    return counts
+
+
+def settle(st: MState) -> tuple[list[int], list[int], list[list[tuple[str, int]]]]:
+    """R27-R32: (maal M, deal deltas, maal items per seat) of a finished deal."""
+    n, o, w = st.n, st.opts, st.winner
+    maal: list[int] = []
+    items: list[list[tuple[str, int]]] = []
+    for s in range(n):
+        m, its = R.maal(holding(st, s), st.tunnelas[s], st.tiplu, o.alter_points, o.man_points)
+        maal.append(m)
+        items.append(its)
+    adj = maal[:]
+    if o.unseen_maal != "count":  # R29
+        for s in range(n):
+            if s != w and st.route[s] == UNSEEN:
+                if o.unseen_maal == "kidnap":
+                    adj[w] += adj[s]
+                adj[s] = 0
+    total = sum(adj)
+    bonus = o.dublee_bonus if st.fkind == DUBLEES else 0
+    delta = [n * adj[s] - total for s in range(n)]  # R30
+    for s in range(n):  # R31
+        if s != w:
+            g = (o.seen_payment if st.route[s] != UNSEEN else o.unseen_payment) + bonus
+            delta[s] -= g
+            delta[w] += g
+    return adj, delta, items
+
+
+def _end_deal(st: MState, events: list[Event] | None) -> None:
+    """R24/R33/R34: settle (or void), add to the totals, then the next deal or the end."""
+    if st.winner >= 0:
+        maal, delta, _ = settle(st)
+    else:
+        maal, delta = [0] * st.n, [0] * st.n
+    st.maal, st.delta, st.result_deal = maal, delta, st.deal_no
+    st.totals = [t + d for t, d in zip(st.totals, delta)]
+    st.phase = OVER
+    nxt = (st.dealer + 1) % st.n
+    if events is not None:
+        events.append({"type": "deal_over", "winner": st.winner if st.winner >= 0 else None,
+                       "void": st.winner < 0, "maal": list(maal), "deltas": list(delta),
+                       "scores": list(st.totals)})
+    if st.opts.deals and st.deal_no >= st.opts.deals:
+        st.cur = None
+        st.over = True
+        if events is not None:
+            events.append({"type": "match_over", "scores": list(st.totals)})
+        return
+    st.cur = nxt
+    if not st.caller:
+        st.deal_no += 1
+        deal_deck(st, shuffled_deck(st), nxt)
+

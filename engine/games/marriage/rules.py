@@ -1,0 +1,361 @@
+"""Marriage (Nepal): the rule predicates and tables, as small pure functions.
+
+Cards are the shared ints of :mod:`engine.cards` (``rank * 4 + suit``, A=0 .. K=12,
+suits S H D C) plus :data:`XX` = 52 for the printed joker ("man", option
+``man_cards = 3``). A hand is a multiset kept as a count list of length
+:data:`NCODES` indexed by card; sets are sorted tuples of three cards (canonical
+card order = int order, ``XX`` last).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from engine.cards import CODES
+
+XX = 52
+"""The printed joker ("man"): code ``XX``, only with ``man_cards = 3``."""
+NCODES = 53
+ALL_CODES: tuple[str, ...] = CODES + ("XX",)
+CODE_TO_CARD: dict[str, int] = {code: i for i, code in enumerate(ALL_CODES)}
+
+HAND_SIZE = 21
+SET_SIZE = 3
+SETS_TO_SEE = 3
+DUBLEES_TO_SEE = 7
+SETS_TO_FINISH = 7
+DUBLEES_TO_FINISH = 8
+
+WINDOWS: tuple[tuple[int, int, int], ...] = tuple((r, r + 1, r + 2) for r in range(11)) + ((11, 12, 0),)
+"""The 12 legal rank windows of a sequence (rank indices A=0 .. K=12): A23 .. JQK, QKA."""
+
+# ---- maal values (R27): one table
+TIPLU_VALUE = (0, 3, 7)
+"""Tiplus not in a marriage: by count."""
+POPLU_VALUE = (0, 2, 5, 10)
+"""Poplus (and, separately, jhiplus) not in a marriage or kept tunnela: by count."""
+MARRIAGE_VALUE = (0, 10, 30)
+TUNNELA_ORDINARY = 5
+TUNNELA_JOKER = 10
+TUNNELA_POPLU_JHIPLU = 20
+
+
+def card_code(card: int) -> str:
+    return ALL_CODES[card]
+
+
+def codes(cards: Sequence[int]) -> list[str]:
+    return [ALL_CODES[c] for c in cards]
+
+
+def pack_cards(man_cards: int) -> list[int]:
+    """Every card of the three packs (+ men), canonical order (§1)."""
+    return [c for c in range(52) for _ in range(3)] + [XX] * man_cards
+
+
+def sorted_test_deck(man_cards: int = 0) -> list[int]:
+    """§1 sorted test deck: each pack as AS..KS AH..KH AD..KD AC..KC, three times."""
+    one = [rank * 4 + suit for suit in range(4) for rank in range(13)]
+    return one * 3 + [XX] * man_cards
+
+
+# --------------------------------------------------------------------------- R4
+
+
+class Family:
+    """R4: the joker family of a tiplu card."""
+
+    __slots__ = ("tiplu", "poplu", "jhiplu", "ordinary", "alter", "wild")
+
+    def __init__(self, tiplu: int) -> None:
+        rank, suit = tiplu >> 2, tiplu & 3
+        self.tiplu = tiplu
+        self.poplu = ((rank + 1) % 13) * 4 + suit
+        self.jhiplu = ((rank - 1) % 13) * 4 + suit
+        self.ordinary = tuple(rank * 4 + s for s in range(4) if s != suit)
+        self.alter = rank * 4 + (suit ^ 3)  # S<->C, H<->D
+        wild = 1 << XX | 1 << tiplu | 1 << self.poplu | 1 << self.jhiplu
+        for c in self.ordinary:
+            wild |= 1 << c
+        self.wild = wild
+
+
+_FAMILIES = [Family(c) for c in range(52)]
+
+
+def joker_family(tiplu: int) -> Family:
+    """R4: tiplu, poplu (rank above, circular), jhiplu (rank below), ordinary jokers,
+    alter, and the wild-card mask (men included)."""
+    return _FAMILIES[tiplu]
+
+
+# --------------------------------------------------------------------------- R5-R8
+
+
+def _in_one_window(r1: int, r2: int) -> bool:
+    for w in WINDOWS:
+        if r1 in w and r2 in w:
+            return True
+    return False
+
+
+def natural_kind(a: int, b: int, c: int) -> str | None:
+    """R5: the kind of three cards used as themselves (sorted): ``tunnela``,
+    ``pure_sequence``, ``triplet`` or None. No man may appear in a natural set."""
+    if c == XX:
+        return None
+    if a == b == c:
+        return "tunnela"
+    ra, rb, rc = a >> 2, b >> 2, c >> 2
+    sa, sb, sc = a & 3, b & 3, c & 3
+    if sa == sb == sc and ra != rb and rb != rc and (ra, rb, rc) in _SORTED_WINDOWS:
+        return "pure_sequence"
+    if ra == rb == rc and sa != sb and sb != sc and sa != sc:
+        return "triplet"
+    return None
+
+
+_SORTED_WINDOWS = {tuple(sorted(w)) for w in WINDOWS}
+
+
+def is_completable(natural: Sequence[int]) -> bool:
+    """R6: one natural card always; two when same rank and different suits, or same
+    suit, different ranks inside one window."""
+    if len(natural) <= 1:
+        return True
+    a, b = natural
+    if a == XX or b == XX:
+        return False
+    if a >> 2 == b >> 2:
+        return (a & 3) != (b & 3)
+    return (a & 3) == (b & 3) and _in_one_window(a >> 2, b >> 2)
+
+
+_SUBSETS = tuple(tuple(i for i in range(3) if m >> i & 1) for m in range(1, 8))
+
+
+def set_kind(cards: Sequence[int], wild: int, max_wild: int) -> str | None:
+    """R6: validate a 3-card set. ``wild`` is the wild-card mask (0 when wild cards may
+    not be used: before the tiplu, or for a first show). Returns ``tunnela``,
+    ``pure_sequence``, ``triplet``, ``dirty`` or None (invalid)."""
+    if len(cards) != 3:
+        return None
+    a, b, c = sorted(cards)
+    kind = natural_kind(a, b, c)
+    if kind is not None or not wild:
+        return kind
+    trio = (a, b, c)
+    for sub in _SUBSETS:
+        if len(sub) > max_wild:
+            continue
+        if any(not (wild >> trio[i] & 1) for i in sub):
+            continue
+        rest = [trio[i] for i in range(3) if i not in sub]
+        if XX in rest:
+            continue
+        if is_completable(rest):
+            return "dirty"
+    return None
+
+
+def is_pure_set(cards: Sequence[int]) -> bool:
+    """R7: a pure set (for seeing the joker) is a tunnela or a pure sequence, no wild use."""
+    return set_kind(cards, 0, 0) in ("tunnela", "pure_sequence")
+
+
+_VALID: dict[tuple[int, int], dict[tuple[int, int, int], bool]] = {}
+
+
+def valid_table(tiplu: int, max_wild: int) -> dict[tuple[int, int, int], bool]:
+    """A lazily filled cache: sorted triple -> valid final set (R6, wild allowed)."""
+    key = (tiplu, max_wild)
+    table = _VALID.get(key)
+    if table is None:
+        table = _VALID[key] = {}
+    return table
+
+
+def is_valid_final(trio: tuple[int, int, int], tiplu: int, max_wild: int) -> bool:
+    """R15/R6: a final set, wild cards allowed (trio sorted)."""
+    table = valid_table(tiplu, max_wild)
+    ok = table.get(trio)
+    if ok is None:
+        ok = table[trio] = set_kind(trio, _FAMILIES[tiplu].wild, max_wild) is not None
+    return ok
+
+
+# --------------------------------------------------------------------------- enumerations
+
+
+def pure_sets_in(hand: Sequence[int]) -> list[tuple[int, int, int]]:
+    """R7: every distinct pure set that the hand (counts) holds."""
+    out: list[tuple[int, int, int]] = []
+    for c in range(52):
+        if hand[c] >= 3:
+            out.append((c, c, c))
+    for suit in range(4):
+        for w in WINDOWS:
+            a, b, c = w[0] * 4 + suit, w[1] * 4 + suit, w[2] * 4 + suit
+            if hand[a] and hand[b] and hand[c]:
+                out.append(tuple(sorted((a, b, c))))  # type: ignore[arg-type]
+    return out
+
+
+def show_choices(hand: Sequence[int], k: int) -> list[tuple[tuple[int, int, int], ...]]:
+    """R12: every distinct canonical choice of k disjoint pure sets from the hand."""
+    if k == 0:
+        return [()]
+    cands = sorted(pure_sets_in(hand))
+    if not cands:
+        return []
+    out: set[tuple[tuple[int, int, int], ...]] = set()
+    counts = list(hand)
+
+    def rec(start: int, chosen: list[tuple[int, int, int]]) -> None:
+        if len(chosen) == k:
+            out.add(tuple(sorted(chosen)))
+            return
+        for i in range(start, len(cands)):
+            s = cands[i]
+            if all(counts[x] > 0 for x in s) and counts[s[0]] >= s.count(s[0]):
+                for x in s:
+                    counts[x] -= 1
+                chosen.append(s)
+                rec(i, chosen)
+                chosen.pop()
+                for x in s:
+                    counts[x] += 1
+
+    rec(0, [])
+    return sorted(out)
+
+
+def pair_codes(hand: Sequence[int]) -> list[int]:
+    """R8: codes held at least twice (never a man)."""
+    return [c for c in range(52) if hand[c] >= 2]
+
+
+def dublee_choices(hand: Sequence[int], k: int) -> list[tuple[int, ...]]:
+    """R13: every choice of k distinct pair codes from the hand."""
+    return list(combinations(pair_codes(hand), k))
+
+
+_FINISH_CACHE: dict[tuple, list] = {}
+
+
+def finishes(
+    hand: Sequence[int], k: int, tiplu: int, max_wild: int
+) -> list[tuple[tuple[tuple[int, int, int], ...], int]]:
+    """R15: every distinct canonical (sets, discard) that uses all of the hand (counts,
+    3k+1 cards) as k valid final sets plus one discard."""
+    cards = tuple(c for c in range(NCODES) for _ in range(hand[c]))
+    if len(cards) != 3 * k + 1:
+        return []
+    key = (cards, k, tiplu, max_wild)
+    hit = _FINISH_CACHE.get(key)
+    if hit is not None:
+        return hit
+    table = valid_table(tiplu, max_wild)
+    wild = _FAMILIES[tiplu].wild
+    out: set[tuple[tuple[tuple[int, int, int], ...], int]] = set()
+    chosen: list[tuple[int, int, int]] = []
+
+    def valid(trio: tuple[int, int, int]) -> bool:
+        ok = table.get(trio)
+        if ok is None:
+            ok = table[trio] = set_kind(trio, wild, max_wild) is not None
+        return ok
+
+    def rec(rest: tuple[int, ...], discard: int) -> None:
+        if not rest:
+            out.add((tuple(sorted(chosen)), discard))
+            return
+        first = rest[0]
+        if discard < 0:
+            rec(rest[1:], first)
+        if len(rest) < 3:
+            return
+        m = len(rest)
+        last_b = -1
+        for i in range(1, m - 1):
+            b = rest[i]
+            if b == last_b:
+                continue
+            last_b = b
+            last_c = -1
+            for j in range(i + 1, m):
+                c = rest[j]
+                if c == last_c:
+                    continue
+                last_c = c
+                trio = (first, b, c)
+                if valid(trio):
+                    chosen.append(trio)
+                    rec(rest[1:i] + rest[i + 1 : j] + rest[j + 1 :], discard)
+                    chosen.pop()
+
+    rec(cards, -1)
+    result = sorted(out)
+    if len(_FINISH_CACHE) > 20000:
+        _FINISH_CACHE.clear()
+    _FINISH_CACHE[key] = result
+    return result
+
+
+# --------------------------------------------------------------------------- R27/R28
+
+
+def maal(
+    holding: Sequence[int],
+    exposed: Sequence[int],
+    tiplu: int,
+    alter_points: int,
+    man_points: int,
+) -> tuple[int, list[tuple[str, int]]]:
+    """R27/R28: the best maal total of a holding (counts, exposed tunnelas' cards
+    included) and its items ``[(item, points), ...]``."""
+    fam = _FAMILIES[tiplu]
+    fixed: list[tuple[str, int]] = []
+    optional: list[tuple[int, int]] = []  # (code, kept value)
+    for c in exposed:
+        if c in (fam.poplu, fam.jhiplu):
+            optional.append((c, TUNNELA_POPLU_JHIPLU))
+        elif c == fam.alter and alter_points:
+            optional.append((c, TUNNELA_JOKER))
+        elif c in fam.ordinary:
+            fixed.append((f"exposed tunnela {ALL_CODES[c]} (ordinary joker)", TUNNELA_JOKER))
+        else:
+            fixed.append((f"exposed tunnela {ALL_CODES[c]}", TUNNELA_ORDINARY))
+    best = -1
+    best_items: list[tuple[str, int]] = []
+    for mask in range(1 << len(optional)):
+        t, p, j, al = holding[fam.tiplu], holding[fam.poplu], holding[fam.jhiplu], holding[fam.alter]
+        items = list(fixed)
+        for i, (c, value) in enumerate(optional):
+            if mask >> i & 1:
+                items.append((f"exposed tunnela {ALL_CODES[c]} kept", value))
+                if c == fam.poplu:
+                    p -= 3
+                elif c == fam.jhiplu:
+                    j -= 3
+                else:
+                    al -= 3
+        for m in range(min(t, p, j, 2) + 1):
+            cand = list(items)
+            if m:
+                cand.append((f"{m} marriage(s)", MARRIAGE_VALUE[m]))
+            if t - m:
+                cand.append((f"{t - m} tiplu", TIPLU_VALUE[min(t - m, 2)]))
+            if p - m:
+                cand.append((f"{p - m} poplu", POPLU_VALUE[min(p - m, 3)]))
+            if j - m:
+                cand.append((f"{j - m} jhiplu", POPLU_VALUE[min(j - m, 3)]))
+            if alter_points and al:
+                cand.append((f"{al} alter", al * alter_points))
+            if holding[XX] and man_points:
+                cand.append((f"{holding[XX]} man", holding[XX] * man_points))
+            total = sum(v for _, v in cand)
+            if total > best:
+                best, best_items = total, cand
+    return best, best_items
