@@ -1,0 +1,277 @@
+"""Ronda behind the Game protocol (rules in shared/rules/ronda.md)."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any
+
+from engine.cards import card_code
+from engine.games.ronda import codec, rules
+from engine.games.ronda.state import RondaState, Rules, blank_state
+from engine.games.ronda.tables import (
+    CHALLENGE_BASE,
+    CHALLENGE_P,
+    DEAL_OVER_P,
+    DECLARE_BASE,
+    DECLARE_P,
+    PACK,
+    PASS,
+    PHASE_NAMES,
+    PHASE_RULE,
+    PHASE_VERBS,
+    PLAY_P,
+)
+from engine.protocol import (
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    InvalidSetup,
+    InvalidState,
+    JSON,
+    OptionSpec,
+    ScoreReport,
+)
+
+_PHASE_OF_TYPE = {"pass": (DECLARE_P, CHALLENGE_P), "declare": (DECLARE_P,), "challenge": (CHALLENGE_P,),
+                  "play": (PLAY_P,), "deal": (DEAL_OVER_P,)}  # fmt: skip
+
+
+def _action_type(action: Any) -> str:
+    if type(action) is not int:
+        return "deal"
+    if action < 52:
+        return "play"
+    if action == PASS:
+        return "pass"
+    return "declare" if action < CHALLENGE_BASE else "challenge"
+
+
+class Ronda(Game[RondaState]):
+    id = "ronda"
+    title = "Ronda"
+    player_counts = (2, 3, 4)
+    option_specs = (
+        OptionSpec("deal_style", "choice", "table", "table: 3 cards each and 4 to the table; no_table: "
+                   "4-card hands, no table cards (2 or 4 players)", choices=("table", "no_table")),
+        OptionSpec("tringa_points", "choice", 5, "value of a genuine tringa (the penalty stays 5)", choices=(5, 3)),
+        OptionSpec("challenges", "bool", True, "whether the challenge round exists (never with 3 players)"),
+        OptionSpec("auto_declare", "bool", False, "the engine declares every seat's true holding"),
+        OptionSpec("chain_bonuses", "bool", True, "b'khamsa (3-4 players) and b'achra (4 players)"),
+        OptionSpec("target_score", "int", 41, "score that ends the match", minimum=1, test_values=(41, 11)),
+        OptionSpec("shuffle_returned_cards", "bool", True, "shuffle cards sent back by the initial-table "
+                   "check into the stock (false: put them at the bottom)"),
+    )  # fmt: skip
+    verbs = {
+        "pass": "say nothing in the declaration round, or do not challenge",
+        "declare": "declare a combination: combo ronda, tringa or double_ronda",
+        "challenge": "demand to see the dealt cards of the declaring seat `target`",
+        "play": "play `card` from the hand: claim a chain, capture, or drop it on the table",
+        "deal": "deal the next deal from `deck` (40 codes, top first) in a caller-dealt match",
+    }
+
+    # ---- setup ---------------------------------------------------------------
+
+    def check_options(self, options: JSON, players: int) -> None:
+        if options["deal_style"] == "no_table" and players == 3:
+            raise InvalidSetup("the no_table deal needs 2 or 4 players", field="options.deal_style")
+
+    def new_state(
+        self,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        dealer: int = 0,
+        *,
+        seed: int | None = None,
+        deck: list[str] | None = None,
+        layout: JSON | None = None,
+    ) -> RondaState:
+        n = self.check_players(players)
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise InvalidSetup(f"dealer must be a seat 0..{n - 1}", field="dealer")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise InvalidSetup("seed must be a whole number", field="seed")
+        if deck is not None and (layout is not None or seed is not None):
+            raise InvalidSetup("give a deck, or a seed, or a layout (a seed may go with a layout)", field="deck")
+        if layout is not None:
+            rng_state = None if seed is None else random.Random(seed).getrandbits(63)
+            opts = None if options is None else self.parse_options(options, n)
+            return codec.load(layout, self.parse_options, layout=True, players=n, options=opts,
+                              dealer=dealer, rng_state=rng_state)  # fmt: skip
+        o = Rules.of(self.parse_options(options, n), n)
+        s = blank_state(o, dealer)
+        if deck is not None:
+            if not isinstance(deck, list) or len(deck) != len(PACK):
+                raise InvalidSetup(f"deck must list the {len(PACK)} cards of the Ronda pack, top first", field="deck")
+            cards = []
+            for code in deck:
+                try:
+                    cards.append(codec._pack_card(code, "deck"))
+                except Exception as err:  # BadAction -> setup error
+                    raise InvalidSetup(str(err), field="deck") from None
+            if len(set(cards)) != len(PACK):
+                raise InvalidSetup("deck must hold each card of the Ronda pack exactly once", field="deck")
+            rng = rules.caller_deal_rng(cards) if o.shuffle_returned else None
+            try:
+                rules.start_deal(s, cards, rng, None)
+            except ValueError as err:
+                raise InvalidSetup(f"deck: {err}", field="deck") from None
+            return s
+        if seed is None:
+            # No seed at all: an engine-dealt match from fresh OS entropy (the service always passes one).
+            seed = random.SystemRandom().getrandbits(63)
+        s.rng_state = seed
+        rules.engine_deal(s, None)
+        return s
+
+    # ---- the turn ------------------------------------------------------------
+
+    def to_act(self, state: RondaState) -> int | None:
+        return None if state.to_act < 0 else state.to_act
+
+    def players(self, state: RondaState) -> int:
+        return state.n
+
+    def phase(self, state: RondaState) -> str:
+        return PHASE_NAMES[state.phase]
+
+    def deal_no(self, state: RondaState) -> int:
+        return state.deal_no
+
+    def legal_actions(self, state: RondaState) -> list[Action]:
+        return rules.legal_actions(state)
+
+    def check_action(self, state: RondaState, action: Action) -> None:
+        s = state
+        kind = _action_type(action)
+        if kind == "challenge" and not s.o.challenges:
+            raise IllegalAction("challenges are not played in this game", rule="R13")
+        if s.phase not in _PHASE_OF_TYPE[kind]:
+            name = PHASE_NAMES[s.phase]
+            raise IllegalAction(f"wrong phase: {name} expects {PHASE_VERBS[s.phase]}", rule=PHASE_RULE[s.phase])
+        if kind == "declare":
+            if not rules.can_declare(s, action - DECLARE_BASE):  # type: ignore[operator]
+                raise IllegalAction("double_ronda needs a four-card hand", rule="R12")
+        elif kind == "challenge":
+            target = action - CHALLENGE_BASE  # type: ignore[operator]
+            if not rules.is_open_target(s, s.to_act, target):
+                raise IllegalAction(f"seat {target} has no open declaration you can challenge", rule="R13")
+        elif kind == "play":
+            if not s.hands[s.to_act] >> action & 1:  # type: ignore[operator]
+                raise IllegalAction(f"card not in hand: {card_code(action)}", rule="R19")  # type: ignore[arg-type]
+        elif kind == "deal":
+            if len(set(action)) != len(PACK):  # type: ignore[arg-type]
+                raise IllegalAction("the deck must hold each of the 40 cards exactly once", rule="R2")
+            try:
+                rules.r6_initial_table_check(list(action[12:16]), list(action[16:]), None)  # type: ignore[index]
+            except ValueError:
+                pass  # only a pathological deck; start_deal raises below if it truly loops
+
+    def clone(self, state: RondaState) -> RondaState:
+        return state.clone()
+
+    def step(self, state: RondaState, action: Action, events: list[Event] | None = None) -> None:
+        rules.step(state, action, events)
+
+    # ---- actions as JSON -----------------------------------------------------
+
+    def parse_action(self, state: RondaState, data: Any) -> Action:
+        return codec.parse_action_json(data, state.n)
+
+    def action_to_json(self, state: RondaState, action: Action) -> JSON:
+        return codec.action_json(action)
+
+    # ---- scores, views, JSON ---------------------------------------------------
+
+    def score(self, state: RondaState) -> ScoreReport:
+        s = state
+        ns = s.nsides
+        items = [
+            {"side": side, "points": points, "item": item, "rule": rule}
+            for side, points, item, rule in codec._cons_list(s.items)
+        ]
+        deal_points = [0] * ns
+        for item in items:
+            deal_points[item["side"]] += item["points"]
+        return ScoreReport(
+            sides=[[seat for seat in range(s.n) if seat % ns == side] for side in range(ns)],
+            scores=s.scores[:],
+            deal_no=s.deal_no,
+            deal_points=deal_points,
+            items=items,
+            finished=s.winner >= 0,
+            winner=None if s.winner < 0 else s.winner,
+            extra={
+                "hand_number": s.hand_no,
+                "provisional_award": None if s.prov_side < 0 else {"side": s.prov_side, "points": s.prov_pts},
+                "piles": [p.bit_count() for p in s.piles],
+            },
+        )
+
+    def to_json(self, state: RondaState) -> JSON:
+        return codec.dump(state)
+
+    def from_json(self, data: Any) -> RondaState:
+        return codec.load(data, self.parse_options)
+
+    def view(self, state: RondaState, seat: int) -> JSON:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n:
+            raise InvalidState(f"seat must be 0..{state.n - 1}", field="seat")
+        return codec.dump(state, seat)
+
+    def sampler(self, view: JSON) -> Callable[[random.Random], RondaState]:
+        return codec.make_sampler(view, self.parse_options)
+
+    def info_key(self, state: RondaState, seat: int) -> Hashable:
+        s = state
+        n = s.n
+        shown = [s.hands[t] if t == seat or s.challenged >> t & 1 else s.hands[t].bit_count() for t in range(n)]
+        return (
+            seat, s.o.raw, s.dealer, s.phase, s.to_act, s.deal_no, s.hand_no, tuple(shown),
+            tuple(s.dealt[t] & ~s.hands[t] for t in range(n)), tuple(s.table), len(s.stock),
+            tuple(s.piles), tuple(s.scores), tuple(s.decl), s.challenged, s.withdrawn, s.prov_side,
+            s.prov_pts, s.last_drop, s.chain, s.last_cap, s.winner, s.items, s.hist,
+        )  # fmt: skip
+
+    # ---- invariants -------------------------------------------------------------
+
+    def pack(self, state: RondaState) -> list[str]:
+        return [card_code(c) for c in PACK]
+
+    def cards_in_play(self, state: RondaState) -> list[str]:
+        s = state
+        cards: list[int] = []
+        for h in s.hands:
+            cards += rules.cards_of(h)
+        cards += s.table
+        cards += s.stock
+        for p in s.piles:
+            cards += rules.cards_of(p)
+        return [card_code(c) for c in cards]
+
+    def hidden_cards(self, state: RondaState, seat: int) -> list[str]:
+        s = state
+        cards: list[int] = list(s.stock)
+        for t in range(s.n):
+            if t != seat and not s.challenged >> t & 1:
+                cards += rules.cards_of(s.hands[t])
+        return [card_code(c) for c in cards]
+
+    # ---- search support ----------------------------------------------------------
+
+    def outcome(self, start: RondaState, end: RondaState) -> list[float]:
+        ns = end.nsides
+        if end.winner >= 0:
+            return [1.0 if seat % ns == end.winner else 0.0 for seat in range(end.n)]
+        gain = [end.scores[side] - start.scores[side] for side in range(ns)]
+        out = []
+        for seat in range(end.n):
+            mine = gain[seat % ns]
+            best_other = max(g for side, g in enumerate(gain) if side != seat % ns)
+            out.append(0.5 + 0.5 * math.tanh((mine - best_other) / 5.0))
+        return out
+
+
+GAME = Ronda()
