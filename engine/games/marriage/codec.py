@@ -83,6 +83,19 @@ def _sets(value: Any, man_cards: int, where: str) -> tuple[tuple[tuple[int, ...]
     return tuple(sorted(tuple(sorted(s)) for s in raw)), raw
 
 
+class ClientAction(tuple):  # type: ignore[type-arg]
+    """A canonical action tuple that remembers the client's own set order, so reason
+    texts quote a set as sent (§9). Equal to, and hashed as, the plain tuple."""
+
+    raw: Any = None
+
+
+def _with_raw(action: tuple[Any, ...], raw: Any) -> tuple[Any, ...]:
+    out = ClientAction(action)
+    out.raw = raw
+    return out
+
+
 def parse_action(data: Any, man_cards: int, *, allow_hidden_deck: bool = False) -> tuple[Any, Any]:
     """Read a JSON action: (internal action, the client's set order for reason texts)."""
     if not isinstance(data, Mapping):
@@ -113,7 +126,7 @@ def parse_action(data: Any, man_cards: int, *, allow_hidden_deck: bool = False) 
         return PICK_BASE + index, None
     if kind == "show":
         sets, raw = _sets(data["sets"], man_cards, "sets")
-        return (SHOW, sets), raw
+        return _with_raw((SHOW, sets), raw), raw
     if kind == "show_dublees":
         pairs = _card_list(data["pairs"], man_cards, "pairs")
         if len(pairs) > 8:
@@ -121,7 +134,7 @@ def parse_action(data: Any, man_cards: int, *, allow_hidden_deck: bool = False) 
         return (SHOW_DUBLEES, tuple(sorted(pairs))), None
     if kind == "finish":
         sets, raw = _sets(data["sets"], man_cards, "sets")
-        return (FINISH, sets, _card(data["discard"], man_cards, "discard")), raw
+        return _with_raw((FINISH, sets, _card(data["discard"], man_cards, "discard")), raw), raw
     if kind == "finish_dublees":
         return (FINISH_DUBLEES, _card(data["pair"], man_cards, "pair"),
                 _card(data["discard"], man_cards, "discard")), None

@@ -103,12 +103,9 @@ class Marriage(Game[MState]):
         return P.legal_actions(state)
 
     def check_action(self, state: MState, action: Any) -> None:
-        raw = None
-        if isinstance(action, tuple) and len(action) == 4 and action[0] == "raw":
-            _, action, raw, _ = action
         if not _well_formed(action):
             raise IllegalAction("not a Marriage action", rule="R23")
-        P.check_action(state, action, raw)
+        P.check_action(state, action, getattr(action, "raw", None))
 
     def clone(self, state: MState) -> MState:
         return state.copy()
@@ -120,19 +117,6 @@ class Marriage(Game[MState]):
 
     def parse_action(self, state: MState, data: Any) -> Any:
         return codec.parse_action(data, state.opts.man_cards)[0]
-
-    def check_json(self, state: MState, seat: int, data: Any) -> Any:
-        """Parse and check a client's action, reporting sets in the client's own order."""
-        action, raw = codec.parse_action(data, state.opts.man_cards)
-        to_act = self.to_act(state)
-        if to_act is None:
-            raise IllegalAction("match is over", rule="match_over")
-        if seat != to_act:
-            from engine.protocol import NotYourTurn
-
-            raise NotYourTurn(f"not your turn: seat {to_act} is to act", rule="turn")
-        P.check_action(state, action, raw)
-        return action
 
     def action_to_json(self, state: MState, action: Any) -> JSON:
         return codec.action_to_json(action)

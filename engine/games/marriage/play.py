@@ -268,10 +268,9 @@ def check_action(st: MState, action: Any, raw: Any = None) -> None:
             missing = _missing(hand, [c for s in sets for c in s])
             if missing:
                 raise illegal(f"you do not hold {_set_text(missing)}", "R12")
-            for i, s in enumerate(sets):
+            for s in raw if raw is not None else sets:
                 if not R.is_pure_set(s):
-                    shown = raw[i] if raw is not None else s
-                    raise illegal(f"first sets must be tunnelas or pure sequences: {_set_text(shown)}", "R7")
+                    raise illegal(f"first sets must be tunnelas or pure sequences: {_set_text(s)}", "R7")
             return
         pairs = action[1]
         k = dublees_needed(st, seat)
@@ -296,10 +295,9 @@ def check_action(st: MState, action: Any, raw: Any = None) -> None:
             raise illegal(f"you do not hold {_set_text(missing)}", "R15")
         if sum(hand) != 3 * k + 1:
             raise illegal(f"finish needs exactly {k} sets and one discard", "R15")
-        for i, s in enumerate(sets):
-            if not R.is_valid_final(s, st.tiplu, st.opts.max_wild_per_set):
-                shown = raw[i] if raw is not None else s
-                raise illegal(f"not a valid set: {_set_text(shown)}", "R6")
+        for s in raw if raw is not None else sets:
+            if not R.is_valid_final(tuple(sorted(s)), st.tiplu, st.opts.max_wild_per_set):
+                raise illegal(f"not a valid set: {_set_text(s)}", "R6")
         if st.tws and not any(st.took in s for s in sets):
             raise illegal("the card taken from the discard must be used in a set", "R10")
         return
