@@ -18,3 +18,11 @@ accesslog = os.environ.get("MAJLIS_ACCESS_LOG") or None
 errorlog = "-"
 loglevel = os.environ.get("MAJLIS_LOG_LEVEL", "info").lower()
 preload_app = True
+
+
+def child_exit(server, worker):  # noqa: ARG001 - gunicorn's hook signature
+    """Prometheus multiprocess mode: forget a dead worker's live gauges."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

@@ -11,7 +11,7 @@ from service.settings import Settings
 API_TITLE = "Majlis rules and bots"
 API_VERSION = "v1"
 
-BLUEPRINT_MODULES = ("games", "play", "bots")
+BLUEPRINT_MODULES = ("games", "play", "bots", "jobs")
 
 
 class MajlisApi(Api):
@@ -49,6 +49,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     for name in BLUEPRINT_MODULES:
         api.register_blueprint(importlib.import_module(f"service.api.{name}").blp)
     errors.init_app(app)
+    _init_extensions(app)
 
     @app.get("/healthz")
     def healthz():
@@ -56,6 +57,20 @@ def create_app(settings: Settings | None = None) -> Flask:
         return {"status": "ok"}
 
     return app
+
+
+def _init_extensions(app: Flask) -> None:
+    """Redis, Celery, JSON logs with request ids, metrics, API keys and the ops endpoints.
+    Nothing here connects to Redis: the stateless endpoints work without it."""
+    from service import logs, metrics, ops, ratelimit, redis_conn
+    from service.celery_app import celery_init_app
+
+    redis_conn.init_app(app)
+    celery_init_app(app)
+    logs.init_app(app)
+    metrics.init_app(app)
+    ratelimit.init_app(app)
+    app.register_blueprint(ops.bp)
 
 
 _DESCRIPTION = (

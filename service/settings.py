@@ -1,6 +1,8 @@
 """Settings, read once from ``MAJLIS_*`` environment variables (plus ``REDIS_URL``).
 
-Defaults run on one machine with nothing else installed."""
+Defaults run on one machine with nothing else installed: without ``REDIS_URL``,
+``python -m service.run`` starts an embedded Redis server and exports its URL to the
+web and worker processes it starts."""
 
 from __future__ import annotations
 
@@ -26,9 +28,38 @@ class Settings:
         # Bot budgets: the most any request may ask for, and what the levels use.
         self.BOT_MAX_ITERATIONS: int = _env("MAJLIS_BOT_MAX_ITERATIONS", 200_000, int)
         self.BOT_MAX_MS: float = _env("MAJLIS_BOT_MAX_MS", 10_000.0, float)
+        # A bot-move whose budget is above either threshold runs as a job (202).
+        self.ASYNC_ITERATIONS: int = _env("MAJLIS_ASYNC_ITERATIONS", 50_000, int)
+        self.ASYNC_MS: float = _env("MAJLIS_ASYNC_MS", 3_000.0, float)
+        # Root parallelism: a job's budget is split into this many tasks (seeds differ).
+        self.SEARCH_PARTS: int = _env("MAJLIS_SEARCH_PARTS", 2, int)
+        # Celery task limits (seconds): at the soft limit the search stops and answers its
+        # best move so far; the hard limit kills the worker process.
+        self.SEARCH_SOFT_LIMIT: float = _env("MAJLIS_SEARCH_SOFT_LIMIT", 30.0, float)
+        self.SEARCH_HARD_LIMIT: float = _env("MAJLIS_SEARCH_HARD_LIMIT", 45.0, float)
+        # How long a job's record (and its result) is kept.
+        self.JOB_TTL: int = _env("MAJLIS_JOB_TTL", 600, int)
+        # A job attempted this many times (its worker died each time) is failed.
+        self.JOB_MAX_ATTEMPTS: int = _env("MAJLIS_JOB_MAX_ATTEMPTS", 3, int)
         # Redis: a real deployment sets REDIS_URL; without it an embedded server is started.
         self.REDIS_URL: str | None = _env("REDIS_URL", None)
+        self.REDIS_TIMEOUT: float = _env("MAJLIS_REDIS_TIMEOUT", 1.0, float)
+        # Unacknowledged broker messages are redelivered after this (a whole worker died).
+        self.BROKER_VISIBILITY_TIMEOUT: int = _env("MAJLIS_BROKER_VISIBILITY_TIMEOUT", 120, int)
+        self.KEY_PREFIX: str = _env("MAJLIS_KEY_PREFIX", "majlis")
+        # Sessions: idle time before a session expires (refreshed on every move).
+        self.SESSION_TTL: int = _env("MAJLIS_SESSION_TTL", 24 * 3600, int)
+        # Budget cap of the bots that play a session's bot seats.
+        self.SESSION_BOT_MS: float = _env("MAJLIS_SESSION_BOT_MS", 500.0, float)
+        # API keys for third-party clients: off by default so the README's curl examples run.
+        self.API_KEYS: bool = _env("MAJLIS_API_KEYS", False, bool)
+        self.RATE_LIMIT: int = _env("MAJLIS_RATE_LIMIT", 600, int)  # requests per key
+        self.RATE_WINDOW: int = _env("MAJLIS_RATE_WINDOW", 60, int)  # seconds
+        # Workers heartbeat into Redis; /readyz wants one seen within this many seconds.
+        self.WORKER_HEARTBEAT: float = _env("MAJLIS_WORKER_HEARTBEAT", 5.0, float)
+        self.WORKER_STALE: float = _env("MAJLIS_WORKER_STALE", 20.0, float)
         self.LOG_LEVEL: str = _env("MAJLIS_LOG_LEVEL", "INFO")
+        self.LOG_REQUESTS: bool = _env("MAJLIS_LOG_REQUESTS", True, bool)
 
     def as_flask_config(self) -> dict[str, Any]:
         return {k: v for k, v in vars(self).items() if k.isupper()}
@@ -42,3 +73,7 @@ class TestSettings(Settings):
         self.TESTING = True
         self.BOT_MAX_ITERATIONS = 5_000
         self.BOT_MAX_MS = 2_000.0
+        # Unit tests run without Redis: only an explicit "async": true makes a job.
+        self.ASYNC_ITERATIONS = self.BOT_MAX_ITERATIONS
+        self.ASYNC_MS = self.BOT_MAX_MS
+        self.LOG_REQUESTS = False

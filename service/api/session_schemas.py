@@ -1,0 +1,119 @@
+"""Schemas of jobs, sessions and the async bot-move (shape only, as in schemas.py)."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from ai.bots import LEVELS
+from service.api.schemas import BotMoveRequest, BudgetSchema, Seat, Strict
+
+# ---------------------------------------------------------------- jobs
+
+
+class AsyncBotMoveRequest(BotMoveRequest):
+    async_ = fields.Boolean(data_key="async", load_default=False,
+                            metadata={"description": "run as a job and answer 202 at once"})
+
+
+class JobRef(Strict):
+    id = fields.String()
+    status = fields.String(metadata={"description": "pending, running, done or failed"})
+    url = fields.String(metadata={"description": "GET it for the job's status and result"})
+
+
+class JobAccepted(Strict):
+    job = fields.Nested(JobRef)
+
+
+class JobSchema(Strict):
+    id = fields.String()
+    status = fields.String(metadata={"description": "pending, running, done or failed"})
+    url = fields.String()
+    parts = fields.Integer(metadata={"description": "root-parallel tasks of this search"})
+    parts_done = fields.Integer()
+    attempts = fields.Integer(metadata={"description": "task starts (more than parts: a worker died)"})
+    action = fields.Dict(metadata={"description": "the bot's action, when done"})
+    stats = fields.Dict(metadata={"description": "merged search statistics, when done"})
+    error = fields.String(metadata={"description": "why the job failed"})
+
+
+# ---------------------------------------------------------------- sessions
+
+
+class SeatSpec(Strict):
+    type = fields.String(required=True, validate=validate.OneOf(("human", "bot")))
+    level = fields.String(load_default="normal", validate=validate.OneOf(LEVELS))
+
+
+class SeatField(fields.Field):
+    """A seat: ``"human"``, ``"bot"`` or ``{"type": "bot", "level": "easy"}``."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str):
+            value = {"type": value}
+        if not isinstance(value, dict):
+            raise ma.ValidationError('a seat is "human", "bot" or {"type": ..., "level": ...}')
+        return SeatSpec().load(value)
+
+
+class SessionCreateRequest(Strict):
+    game = fields.String(required=True, metadata={"example": "ronda"})
+    players = fields.Integer(strict=True, required=True, metadata={"example": 2})
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    dealer = Seat(load_default=0)
+    seed = fields.Integer(strict=True, allow_none=True, load_default=None,
+                          validate=validate.Range(0, 2**63 - 1))
+    seats = fields.List(SeatField(), load_default=None, allow_none=True,
+                        metadata={"description": "one per seat: human (default) or bot with a level"})
+
+
+class SessionCreated(Strict):
+    id = fields.String()
+    game = fields.String()
+    url = fields.String()
+    version = fields.Integer()
+    to_act = fields.Integer(allow_none=True)
+    seats = fields.List(fields.Dict())
+    tokens = fields.List(fields.String(), metadata={"description": "one secret per seat, shown once"})
+
+
+class SessionSchema(Strict):
+    id = fields.String()
+    game = fields.String()
+    seat = fields.Integer(metadata={"description": "the seat of the token"})
+    version = fields.Integer()
+    to_act = fields.Integer(allow_none=True)
+    finished = fields.Boolean()
+    seats = fields.List(fields.Dict())
+    view = fields.Dict()
+    events = fields.List(fields.Dict())
+    action = fields.Dict()
+    stats = fields.Dict()
+
+
+class SessionMoveRequest(Strict):
+    action = fields.Dict(required=True, metadata={"example": {"type": "play", "card": "5H"}})
+    expected_version = fields.Integer(strict=True, required=True)
+
+
+class SessionBotMoveRequest(Strict):
+    seat = Seat(load_default=None, allow_none=True,
+                metadata={"description": "default: the token's seat; another seat must be a bot seat"})
+    level = fields.String(load_default="normal", validate=validate.OneOf(LEVELS))
+    budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True)
+    seed = fields.Integer(strict=True, load_default=None, allow_none=True,
+                          validate=validate.Range(0, 2**63 - 1))
+    expected_version = fields.Integer(strict=True, load_default=None, allow_none=True)
+
+
+class SeatLeaveRequest(Strict):
+    level = fields.String(load_default="normal", validate=validate.OneOf(LEVELS))
+
+
+class LogSchema(Strict):
+    id = fields.String()
+    seat = fields.Integer()
+    version = fields.Integer()
+    initial = fields.Dict(metadata={"description": "the seat's view before the first move"})
+    entries = fields.List(fields.Dict(), metadata={"description": "n, seat, action, events, version"})

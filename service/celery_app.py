@@ -1,0 +1,147 @@
+"""Celery on Redis: ``celery_init_app(app)`` and the worker entry point.
+
+    celery -A service.celery_app worker -Q search,sessions --concurrency 2
+
+Queues: ``search`` (bot searches, the parts of a root-parallel job) and ``sessions``
+(bots playing a session's bot seats). Each worker process reserves one task at a time
+(prefetch 1), acknowledges it only when done (acks_late) and a task whose process died
+is put back on the queue (reject_on_worker_lost), so another process runs it. Tasks
+take plain JSON and write their results to Redis under the job id, which makes a
+redelivered task idempotent."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from typing import Any
+
+from celery import Celery, Task
+from celery.signals import worker_ready, worker_shutdown
+from flask import Flask
+
+log = logging.getLogger(__name__)
+
+SEARCH_QUEUE = "search"
+SESSIONS_QUEUE = "sessions"
+
+
+def celery_config(config: dict[str, Any]) -> dict[str, Any]:
+    """Celery settings derived from the app's settings (one key: ``CELERY``)."""
+    url = config.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+    soft = float(config.get("SEARCH_SOFT_LIMIT", 30.0))
+    hard = max(float(config.get("SEARCH_HARD_LIMIT", 45.0)), soft + 1.0)
+    return {
+        "broker_url": url,
+        "result_backend": url,
+        "task_ignore_result": True,  # results are written under the job id by the task
+        "result_expires": int(config.get("JOB_TTL", 600)),
+        "task_serializer": "json",
+        "result_serializer": "json",
+        "accept_content": ["json"],
+        "task_default_queue": SEARCH_QUEUE,
+        "task_routes": {
+            "majlis.search_part": {"queue": SEARCH_QUEUE},
+            "majlis.session_bot_turn": {"queue": SESSIONS_QUEUE},
+        },
+        "worker_prefetch_multiplier": 1,
+        "task_acks_late": True,
+        "task_reject_on_worker_lost": True,
+        "task_soft_time_limit": soft,
+        "task_time_limit": hard,
+        "broker_transport_options": {
+            "visibility_timeout": int(config.get("BROKER_VISIBILITY_TIMEOUT", 120)),
+            "socket_timeout": 5,
+            "socket_connect_timeout": 2,
+        },
+        "broker_connection_retry_on_startup": True,
+        "broker_connection_timeout": 2,
+        "task_publish_retry": False,
+        "worker_hijack_root_logger": False,
+        "worker_send_task_events": False,
+        "worker_cancel_long_running_tasks_on_connection_loss": False,
+        "include": ["service.tasks"],
+    }
+
+
+def celery_init_app(app: Flask) -> Celery:
+    """Flask's pattern: a task base class that runs inside the app context."""
+
+    class FlaskTask(Task):
+        def __call__(self, *args: Any, **kwargs: Any) -> Any:
+            with app.app_context():
+                return self.run(*args, **kwargs)
+
+    app.config["CELERY"] = celery_config(app.config)
+    celery = Celery(app.name, task_cls=FlaskTask)
+    celery.config_from_object(app.config["CELERY"])
+    celery.set_default()
+    app.extensions["celery"] = celery
+    return celery
+
+
+# --------------------------------------------------------------------------- worker side
+
+_worker_celery: Celery | None = None
+
+
+def _make_worker_app() -> Celery:
+    global _worker_celery
+    if _worker_celery is None:
+        from service import create_app
+
+        flask_app = create_app()
+        _worker_celery = flask_app.extensions["celery"]
+        _worker_celery.flask_app = flask_app  # type: ignore[attr-defined]
+    return _worker_celery
+
+
+def __getattr__(name: str) -> Any:
+    # ``celery -A service.celery_app`` looks up ``app`` / ``celery`` here; building the
+    # Flask app lazily keeps ``import service.celery_app`` free of side effects.
+    if name in ("app", "celery"):
+        return _make_worker_app()
+    raise AttributeError(name)
+
+
+_heartbeat_stop = threading.Event()
+_heartbeat_target: dict[str, str] = {}
+
+
+@worker_ready.connect
+def _start_heartbeat(sender: Any = None, **_: Any) -> None:
+    """The worker's main process writes ``hostname -> time`` into Redis every few seconds;
+    /readyz wants a recent one."""
+    from service.redis_conn import Keys, connect
+
+    celery = _make_worker_app()
+    config = celery.flask_app.config  # type: ignore[attr-defined]
+    url = config.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+    keys = Keys(config.get("KEY_PREFIX", "majlis"))
+    hostname = getattr(sender, "hostname", None) or f"worker@{os.getpid()}"
+    period = float(config.get("WORKER_HEARTBEAT", 5.0))
+
+    def beat() -> None:
+        client = connect(url, 1.0)
+        while not _heartbeat_stop.is_set():
+            try:
+                client.hset(keys.workers(), hostname, f"{time.time():.3f}")
+            except Exception as error:  # Redis down: keep trying, /readyz says so meanwhile
+                log.warning("worker heartbeat failed: %s", error)
+            _heartbeat_stop.wait(period)
+
+    _heartbeat_target.update(url=url, key=keys.workers(), hostname=hostname)
+    threading.Thread(target=beat, name="majlis-heartbeat", daemon=True).start()
+
+
+@worker_shutdown.connect
+def _stop_heartbeat(**_: Any) -> None:
+    _heartbeat_stop.set()
+    if _heartbeat_target:
+        from service.redis_conn import connect
+
+        try:
+            connect(_heartbeat_target["url"], 1.0).hdel(_heartbeat_target["key"], _heartbeat_target["hostname"])
+        except Exception:
+            pass

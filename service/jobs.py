@@ -1,0 +1,109 @@
+"""Bot-search jobs in Redis, keyed by job id.
+
+A job is one hash ``job:{id}`` (status, request, result) plus ``job:{id}:parts`` (each
+part's root statistics). A job of N parts is N Celery tasks with different seeds; each
+part stores its statistics with HSETNX and, only if it was the first to store that part,
+increments the ``done`` counter, in one Lua script. The part that brings ``done`` to N
+merges the statistics and completes the job. No task waits on another, and a redelivered
+part (its worker died) changes nothing that was already recorded."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import redis
+
+from service.redis_conn import Keys
+
+STATUSES = ("pending", "running", "done", "failed")
+
+# KEYS[1] job hash, KEYS[2] parts hash; ARGV: part, stats json, ttl
+_FINISH_PART = """
+if redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2]) == 1 then
+  redis.call('EXPIRE', KEYS[2], ARGV[3])
+  return redis.call('HINCRBY', KEYS[1], 'done', 1)
+end
+return -1
+"""
+
+# KEYS[1] job hash; ARGV: status, field, value. Sets a final status unless one is set.
+_FINALISE = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status or status == 'done' or status == 'failed' then return 0 end
+redis.call('HSET', KEYS[1], 'status', ARGV[1], ARGV[2], ARGV[3], 'finished', ARGV[4])
+return 1
+"""
+
+# KEYS[1] job hash; ARGV: part, pid. Marks the job running, counts the attempt.
+_START_PART = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return -1 end
+if status == 'done' or status == 'failed' then return -2 end
+if status == 'pending' then redis.call('HSET', KEYS[1], 'status', 'running') end
+redis.call('HSET', KEYS[1], 'pid:' .. ARGV[1], ARGV[2])
+return redis.call('HINCRBY', KEYS[1], 'attempts:' .. ARGV[1], 1)
+"""
+
+
+class JobStore:
+    def __init__(self, client: redis.Redis, keys: Keys, ttl: int) -> None:
+        self.r = client
+        self.keys = keys
+        self.ttl = ttl
+        self._finish = client.register_script(_FINISH_PART)
+        self._finalise = client.register_script(_FINALISE)
+        self._start = client.register_script(_START_PART)
+
+    def create(self, job_id: str, request: dict[str, Any], parts: int) -> None:
+        key = self.keys.job(job_id)
+        pipe = self.r.pipeline()
+        pipe.hset(key, mapping={
+            "status": "pending",
+            "parts": parts,
+            "done": 0,
+            "created": f"{time.time():.3f}",
+            "request": json.dumps(request),
+        })
+        pipe.expire(key, self.ttl)
+        pipe.execute()
+
+    def start_part(self, job_id: str, part: int, pid: int) -> int:
+        """The attempt number of this part (1 the first time); -1 for an unknown (expired)
+        job, -2 for a job that is already done or failed."""
+        return int(self._start(keys=[self.keys.job(job_id)], args=[part, pid]))
+
+    def finish_part(self, job_id: str, part: int, stats: dict[str, Any]) -> int:
+        """How many parts are done after this one, or -1 if this part was already recorded."""
+        return int(self._finish(keys=[self.keys.job(job_id), self.keys.job_parts(job_id)],
+                                args=[part, json.dumps(stats), self.ttl]))
+
+    def parts(self, job_id: str) -> list[dict[str, Any]]:
+        raw = self.r.hgetall(self.keys.job_parts(job_id))
+        return [json.loads(raw[k]) for k in sorted(raw, key=int)]
+
+    def complete(self, job_id: str, result: dict[str, Any]) -> bool:
+        return bool(self._finalise(keys=[self.keys.job(job_id)],
+                                   args=["done", "result", json.dumps(result), f"{time.time():.3f}"]))
+
+    def fail(self, job_id: str, why: str) -> bool:
+        return bool(self._finalise(keys=[self.keys.job(job_id)],
+                                   args=["failed", "error", why, f"{time.time():.3f}"]))
+
+    def get(self, job_id: str) -> dict[str, Any] | None:
+        raw = self.r.hgetall(self.keys.job(job_id))
+        if not raw or "status" not in raw:
+            return None
+        job: dict[str, Any] = {"id": job_id, "status": raw["status"]}
+        job["parts"] = int(raw.get("parts", 1))
+        job["parts_done"] = int(raw.get("done", 0))
+        job["attempts"] = sum(int(v) for k, v in raw.items() if k.startswith("attempts:"))
+        if raw["status"] == "done":
+            job.update(json.loads(raw["result"]))
+        elif raw["status"] == "failed":
+            job["error"] = raw.get("error", "failed")
+        return job
+
+    def raw(self, job_id: str) -> dict[str, str]:
+        return self.r.hgetall(self.keys.job(job_id))

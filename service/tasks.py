@@ -1,0 +1,137 @@
+"""Celery tasks: plain JSON in (game id, view, seat, budget, seed), results to Redis.
+
+``search_part`` is one part of a bot-search job (see :mod:`service.jobs`);
+``session_bot_turn`` plays a session's bot seat (see :mod:`service.sessions`). Neither
+waits on another task."""
+
+from __future__ import annotations
+
+import logging
+import random
+import os
+import time
+from typing import Any
+
+from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from flask import current_app
+
+from ai.bots import Budget, best_action, decide, merge_root_stats, search_root
+from engine import UnknownGame, get_game
+from engine.protocol import EngineError
+from service.jobs import JobStore
+from service.redis_conn import get_redis, keys
+
+log = logging.getLogger(__name__)
+
+PART_SEED_STRIDE = 1_000_003
+"""Part ``i`` of a job searches with seed ``seed + i * stride`` (different, reproducible)."""
+
+
+def job_store() -> JobStore:
+    return JobStore(get_redis(), keys(), int(current_app.config["JOB_TTL"]))
+
+
+def count(name: str, amount: int = 1) -> None:
+    """Cluster-wide counters for /metrics (jobs by outcome, search iterations)."""
+    try:
+        get_redis().hincrby(keys().counters(), name, amount)
+    except Exception:  # metrics never break a job
+        log.warning("could not count %s", name)
+
+
+def part_budget(payload: dict[str, Any]) -> Budget:
+    budget = payload.get("budget") or {}
+    parts = int(payload.get("parts", 1))
+    iterations = budget.get("iterations")
+    if iterations is not None and parts > 1:
+        iterations = -(-int(iterations) // parts)
+    return Budget(iterations=iterations, ms=budget.get("ms"))
+
+
+def compute_part(payload: dict[str, Any], part: int, should_stop) -> dict[str, Any]:
+    """One part's answer: a whole decision for a one-part job, root statistics otherwise."""
+    config = current_app.config
+    game = get_game(payload["game"])
+    view = payload["view"]
+    parts = int(payload.get("parts", 1))
+    seed = int(payload["seed"]) + part * PART_SEED_STRIDE
+    limits = {"max_iterations": config["BOT_MAX_ITERATIONS"], "max_ms": config["BOT_MAX_MS"]}
+    if parts == 1:
+        budget = part_budget(payload) if payload.get("budget") else None
+        decision = decide(game, view, level=payload["level"], budget=budget, seed=seed,
+                          should_stop=should_stop, **limits)
+        world = game.sampler(view)(random.Random(0))
+        return {"action": game.action_to_json(world, decision.action), "stats": decision.stats}
+    return search_root(game, view, part_budget(payload), seed, should_stop=should_stop, **limits)
+
+
+def merged_result(payload: dict[str, Any], parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """The job's answer from its parts' root statistics."""
+    if len(parts) == 1 and "action" in parts[0]:
+        return parts[0]
+    merged = merge_root_stats(parts)
+    stats = {
+        "level": payload["level"],
+        "seed": payload["seed"],
+        "iterations": merged["iterations"],
+        "elapsed_ms": merged["elapsed_ms"],
+        "parts": len(parts),
+        "seeds": merged["seeds"],
+        "actions": [
+            {"action": a["action"], "visits": a["visits"],
+             "mean": round(a["total"] / a["visits"], 6) if a["visits"] else None}
+            for a in merged["actions"]
+        ],
+    }
+    return {"action": best_action(merged), "stats": stats}
+
+
+@shared_task(name="majlis.search_part", bind=True)
+def search_part(self: Any, job_id: str, part: int, payload: dict[str, Any]) -> None:
+    """Run part ``part`` of job ``job_id`` and, if it is the last part to finish, merge."""
+    config = current_app.config
+    store = job_store()
+    attempt = store.start_part(job_id, part, os.getpid())
+    if attempt < 0:
+        return  # expired, or already finished (a redelivered part)
+    if attempt > int(config["JOB_MAX_ATTEMPTS"]):
+        if store.fail(job_id, f"the worker running this search died {attempt - 1} times"):
+            count("jobs_failed")
+        return
+    deadline = time.monotonic() + max(0.5, float(config["SEARCH_SOFT_LIMIT"]) - 1.0)
+
+    def should_stop() -> bool:
+        return time.monotonic() > deadline
+
+    try:
+        stats = compute_part(payload, part, should_stop)
+    except SoftTimeLimitExceeded:
+        if store.fail(job_id, "the search ran past its time limit"):
+            count("jobs_failed")
+        return
+    except (EngineError, UnknownGame, ValueError) as error:
+        if store.fail(job_id, getattr(error, "message", None) or str(error)):
+            count("jobs_failed")
+        return
+    except Exception as error:  # never leave a job pending forever
+        log.exception("search part failed")
+        if store.fail(job_id, f"internal error: {type(error).__name__}"):
+            count("jobs_failed")
+        return
+    done = store.finish_part(job_id, part, stats)
+    if done < 0:
+        return
+    count("search_iterations", int(stats.get("iterations") or stats.get("stats", {}).get("iterations") or 0))
+    if done == int(payload.get("parts", 1)):
+        result = merged_result(payload, store.parts(job_id))
+        if store.complete(job_id, result):
+            count("jobs_done")
+
+
+@shared_task(name="majlis.session_bot_turn", bind=True)
+def session_bot_turn(self: Any, session_id: str, version: int) -> None:
+    """Play the bot seat to act in session ``session_id`` at ``version`` (no-op otherwise)."""
+    from service import sessions
+
+    sessions.bot_turn(session_id, version)
