@@ -9,6 +9,8 @@ from typing import Any
 
 from engine.cards import card_code
 from engine.games.ronda import codec, rules
+from engine.games.ronda.rules import _CARDS
+from engine.games.ronda.rules import r19_play as _play
 from engine.games.ronda.state import RondaState, Rules, blank_state
 from engine.games.ronda.tables import (
     CHALLENGE_BASE,
@@ -141,6 +143,10 @@ class Ronda(Game[RondaState]):
         return state.deal_no
 
     def legal_actions(self, state: RondaState) -> list[Action]:
+        if state.phase == PLAY_P:  # the hot case, inlined
+            mask = state.hands[state.to_act]
+            got = _CARDS.get(mask)
+            return (got if got is not None else rules.cards_of(mask))[:]
         return rules.legal_actions(state)
 
     def check_action(self, state: RondaState, action: Action) -> None:
@@ -164,16 +170,18 @@ class Ronda(Game[RondaState]):
         elif kind == "deal":
             if len(set(action)) != len(PACK):  # type: ignore[arg-type]
                 raise IllegalAction("the deck must hold each of the 40 cards exactly once", rule="R2")
-            try:
-                rules.r6_initial_table_check(list(action[12:16]), list(action[16:]), None)  # type: ignore[index]
-            except ValueError:
-                pass  # only a pathological deck; start_deal raises below if it truly loops
+            if not rules.deal_terminates(s, action):  # type: ignore[arg-type]
+                raise IllegalAction("with this deck the initial-table check never ends", rule="R6")
 
     def clone(self, state: RondaState) -> RondaState:
         return state.clone()
 
     def step(self, state: RondaState, action: Action, events: list[Event] | None = None) -> None:
-        rules.step(state, action, events)
+        if type(action) is int and action < 52:  # the hot case, inlined
+            state.hist = (state.hist, state.to_act, action)
+            _play(state, action, events)
+        else:
+            rules.step(state, action, events)
 
     # ---- actions as JSON -----------------------------------------------------
 

@@ -219,11 +219,26 @@ def start_deal(s: RondaState, deck: list[int], rng: random.Random | None, events
     open_hand(s, events)
 
 
+def deal_terminates(s: RondaState, deck: tuple[int, ...] | list[int]) -> bool:
+    """R6: whether the initial-table check ends for this caller's deck (it always does in
+    practice; a deck that would loop is refused rather than hanging)."""
+    pat = s.o.pattern
+    if not pat.table:
+        return True
+    pos = pat.first * s.n
+    rng = caller_deal_rng(deck) if s.o.shuffle_returned else None
+    try:
+        r6_initial_table_check(list(deck[pos : pos + pat.table]), list(deck[pos + pat.table :]), rng)
+    except ValueError:
+        return False
+    return True
+
+
 def engine_deal(s: RondaState, events: Events) -> None:
     """R2/R29: the next deal shuffled with the state's generator (an engine-dealt match)."""
     rng = random.Random(s.rng_state)
-    deck = list(PACK)
-    rng.shuffle(deck)
+    draw = rng.random
+    deck = sorted(PACK, key=lambda _: draw())  # a uniform shuffle, cheaper than rng.shuffle
     start_deal(s, deck, rng if s.o.shuffle_returned else None, events)
     s.rng_state = rng.getrandbits(63)
 
