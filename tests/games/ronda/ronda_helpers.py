@@ -68,3 +68,36 @@ def check_facts(state, facts: dict[str, Any], where: str) -> None:
 
 def load_example(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text())
+
+
+def lay(players: int, dealer: int, hands: list[str], table: str = "", stock: str = "", piles: Any = "rest",
+        options: dict[str, Any] | None = None, **fields: Any):
+    """A state from a layout in the spec's shorthand (hands/table/stock as code strings)."""
+    layout: dict[str, Any] = {"hands": [L(h) for h in hands], "table": L(table), "stock": L(stock)}
+    layout["piles"] = piles if piles == "rest" else [L(p) for p in piles]
+    layout.update(fields)
+    opts = {"shuffle_returned_cards": False, **(options or {})}
+    return GAME.new_state(players, opts, dealer, layout=fill_rest(layout, players))
+
+
+def act(state, seat: int, action: dict[str, Any]):
+    """Apply a JSON action through the checked path; returns the new state and events."""
+    return GAME.apply(state, seat, GAME.parse_action(state, action))
+
+
+def run(state, *moves: tuple[int, Any]):
+    """Apply moves ``(seat, action)``; an action is a JSON object, or a card code to play,
+    or 'pass'."""
+    events: list[dict[str, Any]] = []
+    for seat, a in moves:
+        if a == "pass":
+            a = {"type": "pass"}
+        elif isinstance(a, str):
+            a = {"type": "play", "card": a}
+        state, evs = act(state, seat, a)
+        events += evs
+    return state, events
+
+
+def facts(state) -> dict[str, Any]:
+    return GAME.to_json(state)
