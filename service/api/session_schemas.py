@@ -95,6 +95,8 @@ class SessionSchema(Strict):
 class SessionMoveRequest(Strict):
     action = fields.Dict(required=True, metadata={"example": {"type": "play", "card": "5H"}})
     expected_version = fields.Integer(strict=True, required=True)
+    seat = Seat(load_default=None, allow_none=True,
+                metadata={"description": "optional: must be the token's own seat"})
 
 
 class SessionBotMoveRequest(Strict):

@@ -1,0 +1,221 @@
+"""Sessions: the service keeps the match in Redis; each seat acts with its own token.
+
+    POST /v1/sessions                      create (returns the id and one token per seat)
+    GET  /v1/sessions/{id}                 the token's seat: view, version, whose turn
+    POST /v1/sessions/{id}/moves           action + expected_version (409 when stale)
+    POST /v1/sessions/{id}/bot-move        a bot plays a seat (own seat, or a bot seat)
+    POST /v1/sessions/{id}/leave           hand the token's seat to a bot
+    POST /v1/sessions/{id}/claim           take the seat back (same token)
+    GET  /v1/sessions/{id}/log             the move log as this seat may see it
+
+Every call but create needs ``Authorization: Bearer <seat token>`` (401 without a valid
+one); a token acts only for its own seat (403 otherwise)."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import current_app, request, url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from ai.bots import LEVEL_BUDGETS, Budget
+from engine import get_game
+from service import sessions as S
+from service.api.common import document_errors
+from service.api.session_schemas import (
+    LogSchema,
+    SeatLeaveRequest,
+    SessionBotMoveRequest,
+    SessionCreated,
+    SessionCreateRequest,
+    SessionMoveRequest,
+    SessionSchema,
+)
+from service.errors import ApiError
+
+blp = Blueprint("sessions", __name__, url_prefix="/v1/sessions",
+                description="Matches kept by the service, one secret token per seat")
+
+
+def bearer_token() -> str:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "unauthorized", "send the seat's token: Authorization: Bearer <token>")
+    return token.strip()
+
+
+def authorised(session_id: str) -> tuple[S.SessionStore, S.Session, int]:
+    token = bearer_token()
+    store = S.store()
+    session = store.load(session_id)
+    seat = session.seat_of(token)
+    if seat is None:
+        raise ApiError(401, "unauthorized", "this token is not a seat token of this session")
+    return store, session, seat
+
+
+def summary(session: S.Session, seat: int) -> dict[str, Any]:
+    game = session.game
+    to_act = game.to_act(session.state)
+    return {
+        "id": session.id,
+        "game": game.id,
+        "seat": seat,
+        "version": session.version,
+        "to_act": to_act,
+        "finished": to_act is None,
+        "seats": session.seats,
+        "view": game.view(session.state, seat),
+    }
+
+
+@blp.route("")
+class Sessions(MethodView):
+    @blp.arguments(SessionCreateRequest)
+    @blp.alt_response(201, schema=SessionCreated, description="the session and one token per seat")
+    @document_errors(blp, 400, 404, 422, 503)
+    def post(self, body):
+        """Create a match kept by the service
+
+        `seats` lists each seat as `"human"` (default) or `{"type": "bot", "level": ...}`;
+        bot seats are played by the workers whenever they are to act. The answer holds one
+        secret token per seat (shown once): give each player its own."""
+        game = get_game(body["game"])
+        players = game.check_players(body["players"])
+        if body["dealer"] >= players:
+            raise ApiError(422, "invalid_setup", f"dealer must be a seat from 0 to {players - 1}",
+                           {"field": "dealer"})
+        seats = body["seats"] or [{"type": "human", "level": "normal"}] * players
+        if len(seats) != players:
+            raise ApiError(422, "invalid_setup", f"give one seat per player ({players})", {"field": "seats"})
+        options = game.parse_options(body["options"], players)
+        seed = body["seed"] if body["seed"] is not None else secrets.randbits(63)
+        state = game.new_state(players, options, body["dealer"], seed=seed)
+        store = S.store()
+        session_id, tokens = store.create(game, state, seats)
+        session = store.load(session_id)
+        S.schedule_bot(session)
+        return {
+            "id": session_id,
+            "game": game.id,
+            "url": url_for("sessions.Session", session_id=session_id),
+            "version": 0,
+            "to_act": game.to_act(state),
+            "seats": seats,
+            "tokens": tokens,
+        }, 201
+
+
+@blp.route("/<session_id>")
+class Session(MethodView):
+    @blp.alt_response(200, schema=SessionSchema, description="the token's seat: view, version, whose turn")
+    @document_errors(blp, 401, 404, 503)
+    def get(self, session_id):
+        """The session as the token's seat sees it"""
+        _store, session, seat = authorised(session_id)
+        return summary(session, seat)
+
+
+@blp.route("/<session_id>/moves")
+class Moves(MethodView):
+    @blp.arguments(SessionMoveRequest)
+    @blp.alt_response(200, schema=SessionSchema, description="applied: the new version and view, and the events")
+    @document_errors(blp, 400, 401, 403, 404, 409, 422, 503)
+    def post(self, body, session_id):
+        """Play the token's seat's `action`, if the session is still at `expected_version`
+
+        A stale `expected_version` is refused with 409 (`details.version` is the current
+        one): of two clients racing on one version, exactly one move is applied."""
+        store, session, seat = authorised(session_id)
+        if body["seat"] is not None and body["seat"] != seat:
+            raise ApiError(403, "forbidden", f"this token plays seat {seat}, not seat {body['seat']}")
+        _state, events, _version = store.apply(session, seat, body["action"], body["expected_version"])
+        S.schedule_bot(session)
+        out = summary(session, seat)
+        out["events"] = S.public_events(session, events, seat)
+        return out
+
+
+@blp.route("/<session_id>/bot-move")
+class BotMove(MethodView):
+    @blp.arguments(SessionBotMoveRequest)
+    @blp.alt_response(200, schema=SessionSchema, description="the bot's move, applied")
+    @document_errors(blp, 400, 401, 403, 404, 409, 422, 503)
+    def post(self, body, session_id):
+        """Let a bot play a seat: the token's own seat, or a seat handed to a bot
+
+        The bot decides from that seat's view only, and its move is applied like any
+        other (with `expected_version` when given; 409 if the session moved on)."""
+        store, session, seat = authorised(session_id)
+        target = seat if body["seat"] is None else body["seat"]
+        if target >= session.players:
+            raise ApiError(422, "wrong_seat", f"seat {target} is not at this table", {"field": "seat"})
+        if target != seat and not session.is_bot(target):
+            raise ApiError(403, "forbidden", f"seat {target} is played by a person; this token plays seat {seat}")
+        to_act = session.game.to_act(session.state)
+        if to_act != target:
+            from engine.protocol import IllegalAction, NotYourTurn
+
+            if to_act is None:
+                raise IllegalAction("match is over", rule="match_over")
+            raise NotYourTurn(f"not your turn: seat {to_act} is to act", rule="turn")
+        budget = None
+        if body["budget"] is not None:
+            budget = Budget(iterations=body["budget"]["iterations"], ms=body["budget"]["ms"])
+        elif body["level"] in LEVEL_BUDGETS:
+            budget = LEVEL_BUDGETS[body["level"]]
+        seed = body["seed"] if body["seed"] is not None else secrets.randbits(63)
+        expected = body["expected_version"] if body["expected_version"] is not None else session.version
+        action, stats = S.bot_decision(session, target, body["level"], budget, seed,
+                                       float(current_app.config["BOT_MAX_MS"]))
+        _state, events, _version = store.apply(session, target, action, expected, by="bot")
+        S.schedule_bot(session)
+        out = summary(session, seat)
+        out.update(action=action, stats=stats, events=S.public_events(session, events, seat))
+        return out
+
+
+@blp.route("/<session_id>/leave")
+class Leave(MethodView):
+    @blp.arguments(SeatLeaveRequest)
+    @blp.alt_response(200, schema=SessionSchema, description="the seat is now played by a bot")
+    @document_errors(blp, 400, 401, 404, 503)
+    def post(self, body, session_id):
+        """Hand the token's seat to a bot (at `level`) until the token claims it back"""
+        store, session, seat = authorised(session_id)
+        store.set_seat(session, seat, {"type": "bot", "level": body["level"]})
+        S.schedule_bot(session)
+        return summary(session, seat)
+
+
+@blp.route("/<session_id>/claim")
+class Claim(MethodView):
+    @blp.alt_response(200, schema=SessionSchema, description="the seat is played by its person again")
+    @document_errors(blp, 401, 404, 503)
+    def post(self, session_id):
+        """Take the token's seat back from the bot"""
+        store, session, seat = authorised(session_id)
+        store.set_seat(session, seat, {"type": "human", "level": session.seats[seat].get("level", "normal")})
+        return summary(session, seat)
+
+
+@blp.route("/<session_id>/log")
+class Log(MethodView):
+    @blp.alt_response(200, schema=LogSchema, description="every move so far, as this seat may see it")
+    @document_errors(blp, 401, 404, 503)
+    def get(self, session_id):
+        """The append-only move log: seat, action and events of each move, with the cards
+        this seat could not see replaced by `"hidden"`; `initial` is the seat's view before
+        the first move. Replaying the actions from the initial state gives the session's state."""
+        store, session, seat = authorised(session_id)
+        initial = store.initial_state(session)
+        return {
+            "id": session.id,
+            "seat": seat,
+            "version": session.version,
+            "initial": session.game.view(initial, seat),
+            "entries": store.log(session, seat),
+        }

@@ -1,0 +1,133 @@
+"""Async bot searches on a real worker: 202, GET /v1/jobs, root-parallel merge,
+idempotent redelivery when a worker process dies, clean failures, readiness, metrics."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+
+import pytest
+
+from engine import get_game
+from service.api.jobs import start_search
+from service.redis_conn import Keys
+from tests.integration.conftest import GAME, assert_error, wait_for
+
+pytestmark = pytest.mark.integration
+
+
+def fresh_state(seed: int = 3):
+    game = get_game(GAME)
+    state = game.new_state(2, game.parse_options({}, 2), 0, seed=seed)
+    return game, state
+
+
+def finished_job(client, url: str, timeout: float = 60.0) -> dict:
+    def done():
+        body = client.get(url).get_json()
+        return body if body["status"] in ("done", "failed") else None
+
+    return wait_for(done, timeout, 0.1)
+
+
+def test_async_bot_move_end_to_end(client):
+    game, state = fresh_state()
+    seat = game.to_act(state)
+    body = {"state": game.to_json(state), "seat": seat, "async": True, "budget": {"iterations": 400}, "seed": 11}
+    answer = client.post(f"/v1/games/{GAME}/bot-move", json=body)
+    assert answer.status_code == 202, answer.get_json()
+    job = answer.get_json()["job"]
+    assert set(job) == {"id", "status", "url"} and job["status"] == "pending"
+    assert job["url"] == f"/v1/jobs/{job['id']}"
+    result = finished_job(client, job["url"])
+    assert result["status"] == "done", result
+    legal = [game.action_to_json(state, a) for a in game.legal_actions(state)]
+    assert result["action"] in legal
+    stats = result["stats"]
+    assert stats["parts"] == 2 and result["parts_done"] == 2
+    assert stats["iterations"] == 400  # 200 per part, merged
+    assert sum(a["visits"] for a in stats["actions"]) == 400
+    assert len(set(stats["seeds"])) == 2
+    # the same seed gives the same merged decision
+    again = finished_job(client, client.post(f"/v1/games/{GAME}/bot-move", json=body).get_json()["job"]["url"])
+    assert again["action"] == result["action"] and again["stats"]["actions"] == stats["actions"]
+
+
+def test_large_budget_goes_async_small_stays_inline(client):
+    game, state = fresh_state(4)
+    seat = game.to_act(state)
+    small = client.post(f"/v1/games/{GAME}/bot-move",
+                        json={"state": game.to_json(state), "seat": seat, "budget": {"iterations": 50}, "seed": 1})
+    assert small.status_code == 200 and "action" in small.get_json()
+    large = client.post(f"/v1/games/{GAME}/bot-move",
+                        json={"view": game.view(state, seat), "seat": seat, "budget": {"iterations": 1500},
+                              "seed": 1})
+    assert large.status_code == 202
+    assert finished_job(client, large.get_json()["job"]["url"])["status"] == "done"
+
+
+def test_non_searching_level_async_is_one_part(client):
+    game, state = fresh_state(5)
+    seat = game.to_act(state)
+    answer = client.post(f"/v1/games/{GAME}/bot-move",
+                         json={"state": game.to_json(state), "seat": seat, "level": "easy", "async": True})
+    result = finished_job(client, answer.get_json()["job"]["url"])
+    assert result["status"] == "done" and result["parts"] == 1
+    assert result["action"] in [game.action_to_json(state, a) for a in game.legal_actions(state)]
+
+
+def test_unknown_job_is_404(client):
+    assert_error(client.get("/v1/jobs/" + "0" * 32), 404, "unknown_job")
+    assert_error(client.get("/v1/jobs/not-a-job"), 404, "unknown_job")
+
+
+def test_failed_job_says_why(app, client):
+    with app.test_request_context():
+        job = start_search({"game": GAME, "view": {"seat": 0, "to_act": 0, "game": GAME}, "seat": 0,
+                            "level": "normal", "budget": {"iterations": 10, "ms": None}, "seed": 1}, parts=2)
+    result = finished_job(client, job["url"])
+    assert result["status"] == "failed" and result["error"], result
+    assert "action" not in result
+
+
+def test_worker_killed_mid_search_job_completes_elsewhere(client, redis_client, prefix):
+    game, state = fresh_state(6)
+    seat = game.to_act(state)
+    body = {"state": game.to_json(state), "seat": seat, "async": True, "budget": {"ms": 2500}, "seed": 5}
+    job = client.post(f"/v1/games/{GAME}/bot-move", json=body).get_json()["job"]
+    key = Keys(prefix).job(job["id"])
+    pid = int(wait_for(lambda: redis_client.hget(key, "pid:0"), 30))
+    os.kill(pid, signal.SIGKILL)  # the pool process running part 0 dies mid-search
+    result = finished_job(client, job["url"], 90)
+    # redelivered (reject_on_worker_lost) and run again by another pool process
+    assert result["status"] == "done", result
+    assert result["attempts"] >= 3
+    assert int(redis_client.hget(key, "pid:0")) != pid
+    assert result["action"] in [game.action_to_json(state, a) for a in game.legal_actions(state)]
+
+
+def test_redelivered_part_is_idempotent(app, client, redis_client, prefix):
+    """A part whose task runs twice (redelivery) records its statistics once."""
+    from service.jobs import JobStore
+
+    store = JobStore(redis_client, Keys(prefix), 60)
+    store.create("a" * 32, {"level": "normal", "seed": 1}, 2)
+    stats = {"game": GAME, "seat": 0, "iterations": 5, "elapsed_ms": 1.0, "seeds": [1],
+             "actions": [{"action": {"type": "pass"}, "visits": 5, "total": 2.0}]}
+    assert store.finish_part("a" * 32, 0, stats) == 1
+    assert store.finish_part("a" * 32, 0, stats) == -1
+    assert store.finish_part("a" * 32, 1, dict(stats, seeds=[2])) == 2
+    assert json.loads(redis_client.hget(Keys(prefix).job("a" * 32), "done")) == 2
+
+
+def test_readyz_and_metrics(client):
+    ready = client.get("/readyz")
+    assert ready.status_code == 200, ready.get_json()
+    assert ready.get_json()["checks"]["workers"] >= 1
+    text = client.get("/metrics").get_data(as_text=True)
+    assert "majlis_redis_up 1.0" in text
+    assert 'majlis_queue_depth{queue="search"}' in text
+    assert 'majlis_jobs_total{outcome="done"}' in text
+    assert "majlis_search_iterations_total" in text
+    assert "majlis_request_duration_seconds_bucket" in text
