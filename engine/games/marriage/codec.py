@@ -150,7 +150,9 @@ def parse_action(data: Any, man_cards: int, *, allow_hidden_deck: bool = False) 
 def _history(st: MState, public: bool) -> list[JSON]:
     out = []
     node = st.hist
-    while node is not None:
+    left = st.hlen - st.deal_start if public else st.hlen
+    while node is not None and left > 0:
+        left -= 1
         node, seat, action = node
         out.append({"seat": seat, "action": action_to_json(action, public=public)})
     out.reverse()
@@ -175,6 +177,7 @@ def to_json(st: MState, game_id: str) -> JSON:
         "scores": list(st.totals),
         "deal_no": st.deal_no,
         "history": _history(st, False),
+        "deal_history_start": st.deal_start,
         "rng_state": st.rng_state,
         "caller_dealt": st.caller,
         "hands": [[ALL_CODES[c] for c in range(NCODES) for _ in range(h[c])] for h in st.hands],
@@ -211,6 +214,7 @@ def view(st: MState, seat: int, game_id: str) -> JSON:
     del out["rng_state"]
     out["seat"] = seat
     out["history"] = _history(st, True)
+    out["deal_history_start"] = 0
     if st.phase != OVER:
         out["hands"] = [h if s == seat else len(h) for s, h in enumerate(out["hands"])]
         if st.route[seat] == UNSEEN:
@@ -225,7 +229,7 @@ STATE_KEYS = frozenset((
     "game", "version", "options", "players", "dealer", "phase", "to_act", "scores", "deal_no",
     "history", "rng_state", "caller_dealt", "hands", "tunnelas", "shown", "route", "seen", "stock",
     "tiplu", "tiplu_chosen", "men_revealed", "discard", "turn", "turns_completed", "winner",
-    "finish_kind", "maal", "deal_delta", "result_deal", "recycled", "taken",
+    "finish_kind", "maal", "deal_delta", "result_deal", "recycled", "taken", "deal_history_start",
 ))
 
 
@@ -376,7 +380,7 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
     if not chosen and st.men_rev:
         raise bad("men are revealed only while picking the tiplu", "men_revealed")
     disc = as_list(get(data, "discard"), "discard")
-    if not disc:
+    if not disc and st.phase not in (ACT, PICK):
         raise bad("the discard pile holds at least one card", "discard")
     st.discard = []
     for i, e in enumerate(disc):
@@ -451,7 +455,9 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
     _check_sizes(st, hidden)
     if view_seat is None:
         _check_conservation(st)
-    st.hist, st.hkey = _load_history(get(data, "history"), men)
+    start = get(data, "deal_history_start")
+    st.hist, st.hkey, st.hlen = _load_history(get(data, "history"), men, start)
+    st.deal_start = start
     return st, hidden
 
 
@@ -514,10 +520,12 @@ def _check_conservation(st: MState) -> None:
                       "cards")
 
 
-def _load_history(value: Any, men: int) -> tuple[Any, int]:
+def _load_history(value: Any, men: int, start: Any) -> tuple[Any, int, int]:
     hist: Any = None
     hkey = 0
-    for i, item in enumerate(as_list(value, "history", most=10**6)):
+    items = as_list(value, "history", most=10**6)
+    as_int(start, "deal_history_start", 0, len(items))
+    for i, item in enumerate(items):
         field = f"history[{i}]"
         if not isinstance(item, Mapping) or set(item) != {"seat", "action"}:
             raise bad("an entry is {seat, action}", field)
@@ -527,8 +535,9 @@ def _load_history(value: Any, men: int) -> tuple[Any, int]:
         except BadAction as exc:
             raise bad(exc.message, f"{field}.action") from None
         hist = (hist, seat, action)
-        hkey = hash((hkey, seat, public_action(action)))
-    return hist, hkey
+        if i >= start:
+            hkey = hash((hkey, seat, public_action(action)))
+    return hist, hkey, len(items)
 
 
 # --------------------------------------------------------------------------- layouts
@@ -667,6 +676,7 @@ def layout_to_json(layout: Any, game: Any, players: int, options: JSON, dealer: 
         "deal_delta": layout.get("deal_delta"),
         "result_deal": layout.get("result_deal"),
         "recycled": layout.get("recycled", []),
+        "deal_history_start": layout.get("deal_history_start", 0),
         "taken": layout.get("taken", [[] for _ in range(n)]),
     }
 

@@ -62,7 +62,7 @@ class Marriage(Game[MState]):
             return self.from_json(codec.layout_to_json(layout, self, n, opts, dealer, seed))
         st = MState.__new__(MState)
         st.n, st.options, st.opts = n, opts, Options.of(opts)
-        st.totals, st.deal_no, st.hist, st.hkey = [0] * n, 1, None, 0
+        st.totals, st.deal_no, st.hist, st.hkey, st.hlen = [0] * n, 1, None, 0, 0
         st.maal = st.delta = None
         st.result_deal = 0
         st.over = False
@@ -262,10 +262,24 @@ def _hidden(state: MState, seat: int) -> list[int]:
         counts[stock[0]] += 1
     for c in stock[1 + state.men_rev:] if state.tiplu >= 0 else stock:
         counts[c] += 1
-    for c in state.recycled:
-        if counts[c] > 0:
-            counts[c] -= 1
+    # Cards this deal's public history named (discards, shows...) or that were
+    # recycled or taken were seen by everyone: only where they went may be unknown.
+    seen_once = Counter(state.recycled)
+    for item in codec._history(state, True):
+        seen_once.update(R.CODE_TO_CARD[c] for c in _codes_in(item["action"]))
+    for c, k in seen_once.items():
+        counts[c] = max(0, counts[c] - k)
     return [c for c in range(NCODES) for _ in range(max(0, counts[c]))]
+
+
+def _codes_in(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value] if value in R.CODE_TO_CARD else []
+    if isinstance(value, dict):
+        return [c for v in value.values() for c in _codes_in(v)]
+    if isinstance(value, list):
+        return [c for v in value for c in _codes_in(v)]
+    return []
 
 
 # --------------------------------------------------------------------------- sampler

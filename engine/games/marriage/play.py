@@ -45,6 +45,8 @@ def deal_deck(st: MState, deck: list[int], dealer: int) -> None:
     st.taken = [()] * n
     st.phase = EXPOSE
     st.cur = (dealer + 1) % n
+    st.deal_start = st.hlen  # views show this deal's history only
+    st.hkey = 0
 
 
 def shuffled_deck(st: MState) -> list[int]:
@@ -352,6 +354,7 @@ def step(st: MState, action: Any, events: list[Event] | None) -> None:
     seat = st.cur
     assert seat is not None
     st.hist = (st.hist, seat, action)
+    st.hlen += 1
     st.hkey = hash((st.hkey, seat, public_action(action)))
     hand = st.hands[seat]
     if isinstance(action, int):

@@ -100,7 +100,7 @@ class MState:
         "n", "options", "opts", "dealer", "phase", "cur", "hands", "tunnelas", "shown",
         "route", "stock", "tiplu", "men_rev", "discard", "drew", "took", "tws", "turns",
         "winner", "fkind", "maal", "delta", "result_deal", "totals", "deal_no", "hist",
-        "hkey", "rng_state", "caller", "recycled", "taken", "over",
+        "hkey", "rng_state", "caller", "recycled", "taken", "over", "hlen", "deal_start",
     )
 
     n: int
@@ -135,6 +135,8 @@ class MState:
     recycled: tuple[int, ...]
     taken: list[tuple[int, ...]]
     over: bool
+    hlen: int
+    deal_start: int
 
     def copy(self) -> MState:
         new = MState.__new__(MState)
@@ -170,6 +172,8 @@ class MState:
         new.recycled = self.recycled
         new.taken = self.taken[:]
         new.over = self.over
+        new.hlen = self.hlen
+        new.deal_start = self.deal_start
         return new
 
     def seen(self, seat: int) -> bool:
