@@ -1,0 +1,581 @@
+"""Trex state and rules: the compact state, the rule predicates, legal actions and step.
+
+Hands are 52-bit masks of Trex card indices (see ``tables``). Actions are small ints:
+``0..51`` play that card, ``PASS``, ``DOUBLE + card``, ``CHOOSE + contract``; a caller's
+deal is ``("deal", (card, ...))``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.protocol import IllegalAction, InvalidState
+
+from .tables import (
+    CHOOSE, CODES, COLLECTIONS, COMPLEX, CONTRACT_NAMES, DEAL_OVER, DIAMOND_MASK, DIAMONDS,
+    DOUBLABLE_MASK, DOUBLING, HEART_MASK, JACK_MASK, KH, KH_BIT, KING_OF_HEARTS,
+    LAYOUT, MATCH_OVER, NON_HEART_MASK, PENALTY_MASK, PHASE_NAMES, QUEEN_MASK, SEQ_A,
+    SEVEN_H, SINGLE_VALUE, SUIT_MASK, SUIT_WORDS, TREX, TREX_BONUS, TRICKS, TWO_MASK, Opts,
+    cards_of, deal_seat, deal_total,
+)
+
+PASS = 52
+DOUBLE = 64
+CHOOSE_BASE = 128
+DEAL = "deal"
+
+Entry = tuple  # (seat, action, trick_no): one history entry; trick_no 0 unless a trick play
+
+
+class TrexState:
+    """A Trex match. Mutable; ``clone`` copies the few small lists.
+
+    ``played`` is a cons list ``(previous, entry)`` of this deal's entries; ``past`` a cons
+    list of tuples of entries of earlier deals (and caller deals)."""
+
+    __slots__ = (
+        "opts", "rng_state", "decks", "deal_no", "dealer", "first_owner", "phase", "to_act",
+        "contracts_used", "contract", "hands", "doubled", "dbl_mask", "doubling_turn",
+        "trick", "leader", "best", "best_seat", "tricks_played", "tricks_won", "cards_won",
+        "taken", "played", "past", "past_key", "lay_mask", "table", "finish_order", "layout_turns",
+        "twos_exposed", "deal_scores", "match_scores", "deal_results",
+    )
+
+    def __init__(self, opts: Opts) -> None:
+        self.opts = opts
+        self.rng_state: int | None = None
+        self.decks: tuple[tuple[int, ...], ...] = ()
+        self.deal_no = 1
+        self.dealer = 0
+        self.first_owner = 0
+        self.phase = CHOOSE
+        self.to_act = 0
+        self.contracts_used: tuple[int, ...] = ()
+        self.contract = -1
+        self.hands = [0, 0, 0, 0]
+        self.doubled: tuple[tuple[int, int], ...] = ()  # (card, doubler), in doubling order
+        self.dbl_mask = 0
+        self.doubling_turn = 0
+        self.trick: list[int] = []
+        self.leader = 0
+        self.best = -1
+        self.best_seat = -1
+        self.tricks_played = 0
+        self.tricks_won = [0, 0, 0, 0]
+        self.cards_won = [0, 0, 0, 0]
+        self.taken = 0  # union of cards_won
+        self.played: Any = None
+        self.past: Any = None
+        self.past_key = 0  # hash of ``past``, kept as chunks are pushed (cheap info_key)
+        self.lay_mask = JACK_MASK  # Trex: the cards that fit the layout now
+        self.table = 0  # Trex: cards on the layout
+        self.finish_order: list[int] = []
+        self.layout_turns = 0
+        self.twos_exposed = False
+        self.deal_scores = [0, 0, 0, 0]
+        self.match_scores = [0, 0, 0, 0]
+        self.deal_results: tuple[tuple[int, int, int, tuple[int, ...]], ...] = ()
+
+    def clone(self) -> TrexState:
+        """An independent copy (lists copied, immutable parts shared)."""
+        new = TrexState.__new__(TrexState)
+        new.opts = self.opts
+        new.rng_state = self.rng_state
+        new.decks = self.decks
+        new.deal_no = self.deal_no
+        new.dealer = self.dealer
+        new.first_owner = self.first_owner
+        new.phase = self.phase
+        new.to_act = self.to_act
+        new.contracts_used = self.contracts_used
+        new.contract = self.contract
+        new.hands = self.hands[:]
+        new.doubled = self.doubled
+        new.dbl_mask = self.dbl_mask
+        new.doubling_turn = self.doubling_turn
+        new.trick = self.trick[:]
+        new.leader = self.leader
+        new.best = self.best
+        new.best_seat = self.best_seat
+        new.tricks_played = self.tricks_played
+        new.tricks_won = self.tricks_won[:]
+        new.cards_won = self.cards_won[:]
+        new.taken = self.taken
+        new.played = self.played
+        new.past = self.past
+        new.past_key = self.past_key
+        new.lay_mask = self.lay_mask
+        new.table = self.table
+        new.finish_order = self.finish_order[:]
+        new.layout_turns = self.layout_turns
+        new.twos_exposed = self.twos_exposed
+        new.deal_scores = self.deal_scores[:]
+        new.match_scores = self.match_scores[:]
+        new.deal_results = self.deal_results
+        return new
+
+    # ---- derived public facts
+    @property
+    def kingdom_index(self) -> int:
+        return (self.deal_no - 1) // self.opts.deals_per_kingdom
+
+    @property
+    def owner(self) -> int:
+        return (self.first_owner + self.kingdom_index) & 3
+
+
+def kingdom_owner_of(first_owner: int, deal_no: int, opts: Opts) -> int:
+    """R5: the owner of deal ``deal_no``'s kingdom."""
+    return (first_owner + (deal_no - 1) // opts.deals_per_kingdom) & 3
+
+
+def entries(cons: Any) -> list[Entry]:
+    """A cons list's entries, oldest first."""
+    out = []
+    while cons is not None:
+        cons, e = cons
+        out.append(e)
+    out.reverse()
+    return out
+
+
+def push_past(s: TrexState, chunk: tuple) -> None:
+    """Append a finished chunk of entries to the match history."""
+    s.past = (s.past, chunk)
+    key = s.past_key
+    for e in chunk:  # folded entry by entry over public forms: independent of chunking and decks
+        key = hash((key, e[0], DEAL if isinstance(e[1], tuple) else e[1]))
+    s.past_key = key
+
+
+def history_entries(s: TrexState) -> list[Entry]:
+    """The whole match's entries, oldest first."""
+    out: list[Entry] = []
+    for chunk in entries(s.past):
+        out.extend(chunk)
+    out.extend(entries(s.played))
+    return out
+
+
+# ================================================================ rule predicates
+def is_heart_lead_banned(s: TrexState) -> bool:
+    """R10: in king_of_hearts and complex (unless free_heart_lead) hearts may not be led
+    while holding another suit."""
+    return (s.contract == KING_OF_HEARTS or s.contract == COMPLEX) and not s.opts.free_heart_lead
+
+
+def must_discard_mask(s: TrexState) -> int:
+    """R11: the penalty cards a non-follower must play (0 when the rule is off)."""
+    return PENALTY_MASK[s.contract] if s.opts.must_discard else 0
+
+
+def trick_playable(s: TrexState, hand: int) -> int:
+    """R9, R10, R11: the mask of cards of ``hand`` the seat to act may play to the trick."""
+    trick = s.trick
+    if not trick:
+        if (s.contract == KING_OF_HEARTS or s.contract == COMPLEX) and not s.opts.free_heart_lead:
+            other = hand & NON_HEART_MASK
+            if other:
+                return other
+        return hand
+    follow = hand & SUIT_MASK[trick[0] // 13]
+    if follow:
+        return follow
+    if s.opts.must_discard:
+        pen = hand & PENALTY_MASK[s.contract]
+        if pen:
+            return pen
+    return hand
+
+
+def layout_playable(s: TrexState, hand: int) -> int:
+    """R15: the cards of ``hand`` that fit the layout (``lay_mask`` holds every card that
+    fits: unplayed jacks, and the cards one below ``low`` / one above ``high``)."""
+    return hand & s.lay_mask
+
+
+def doublable(s: TrexState, seat: int) -> int:
+    """R7: the cards ``seat`` may still double now."""
+    return s.hands[seat] & DOUBLABLE_MASK[s.contract] & ~s.dbl_mask
+
+
+def needs_doubling(s: TrexState, contract: int) -> bool:
+    """R6/R7: whether ``contract`` gets a doubling phase."""
+    return s.opts.doubling and DOUBLABLE_MASK[contract] != 0
+
+
+def choosable(s: TrexState) -> list[int]:
+    """R6: the contracts of the contract set not yet used in this kingdom."""
+    used = s.contracts_used
+    return [c for c in s.opts.contract_set if c not in used]
+
+
+# ================================================================ legal actions
+def legal_actions(s: TrexState) -> list[Any]:
+    """Every legal action in canonical order (section 9)."""
+    ph = s.phase
+    if ph == TRICKS:
+        return cards_of(trick_playable(s, s.hands[s.to_act]))
+    if ph == LAYOUT:
+        m = s.hands[s.to_act] & s.lay_mask
+        return cards_of(m) if m else [PASS]
+    if ph == DOUBLING:
+        return [DOUBLE + c for c in cards_of(doublable(s, s.to_act))] + [PASS]
+    if ph == CHOOSE:
+        return [CHOOSE_BASE + c for c in choosable(s)]
+    return []
+
+
+def _phase_error(s: TrexState) -> IllegalAction:
+    return IllegalAction(f"action not allowed in phase {PHASE_NAMES[s.phase]}", rule="phase")
+
+
+def check_action(s: TrexState, action: Any) -> None:
+    """Raise IllegalAction with the spec's reason and rule id, in the section 9 order."""
+    ph = s.phase
+    seat = s.to_act
+    if isinstance(action, tuple):
+        if ph != DEAL_OVER:
+            raise _phase_error(s)
+        deck = action[1]
+        if len(deck) != 52 or len(set(deck)) != 52:
+            raise IllegalAction("the deck must hold each of the 52 cards exactly once", rule="R2")
+        return
+    if action >= CHOOSE_BASE:
+        if ph != CHOOSE:
+            raise _phase_error(s)
+        c = action - CHOOSE_BASE
+        if c not in s.opts.contract_set:
+            raise IllegalAction(f"unknown contract: {CONTRACT_NAMES[c]}", rule="R6")
+        if c in s.contracts_used:
+            raise IllegalAction(f"contract already played in this kingdom: {CONTRACT_NAMES[c]}", rule="R6")
+        return
+    if action >= DOUBLE:
+        if ph != DOUBLING:
+            raise _phase_error(s)
+        c = action - DOUBLE
+        bit = 1 << c
+        if not DOUBLABLE_MASK[s.contract] & bit:
+            raise IllegalAction(f"{CODES[c]} cannot be doubled in {CONTRACT_NAMES[s.contract]}", rule="R7")
+        if not s.hands[seat] & bit:
+            raise IllegalAction(f"you do not hold {CODES[c]}", rule="R7")
+        if s.dbl_mask & bit:
+            raise IllegalAction(f"{CODES[c]} is already doubled", rule="R7")
+        return
+    if action == PASS:
+        if ph == DOUBLING:
+            return
+        if ph != LAYOUT:
+            raise _phase_error(s)
+        if s.hands[seat] & s.lay_mask:
+            raise IllegalAction("cannot pass: you have a playable card", rule="R16")
+        return
+    # play
+    if ph != TRICKS and ph != LAYOUT:
+        raise _phase_error(s)
+    bit = 1 << action
+    hand = s.hands[seat]
+    if not hand & bit:
+        raise IllegalAction(f"you do not hold {CODES[action]}", rule="R8" if ph == TRICKS else "R15")
+    if ph == LAYOUT:
+        if not s.lay_mask & bit:
+            raise IllegalAction(f"{CODES[action]} does not fit the layout", rule="R15")
+        return
+    if not s.trick:
+        if is_heart_lead_banned(s) and bit & HEART_MASK and hand & NON_HEART_MASK:
+            raise IllegalAction("cannot lead hearts: you hold other suits", rule="R10")
+        return
+    led = s.trick[0] // 13
+    if action // 13 != led and hand & SUIT_MASK[led]:
+        raise IllegalAction(f"must follow suit: you hold {SUIT_WORDS[led]}", rule="R9")
+    pen = hand & must_discard_mask(s)
+    if action // 13 != led and pen and not pen & bit:
+        names = ", ".join(CODES[c] for c in cards_of(pen))
+        raise IllegalAction(
+            f"must play a penalty card: you cannot follow suit and hold {names}", rule="R11")
+
+
+# ================================================================ step
+def step(s: TrexState, action: Any, events: list | None = None) -> None:
+    """Apply a legal action in place (the rules' effects, R6-R19)."""
+    seat = s.to_act
+    ph = s.phase
+    if ph == TRICKS:
+        s.played = (s.played, (seat, action, s.tricks_played + 1))
+        bit = 1 << action
+        s.hands[seat] ^= bit
+        trick = s.trick
+        if not trick:
+            s.leader = seat
+            s.best = action
+            s.best_seat = seat
+        elif action > s.best and action // 13 == trick[0] // 13:
+            s.best = action
+            s.best_seat = seat
+        trick.append(action)
+        if events is not None:
+            events.append({"type": "play", "seat": seat, "card": CODES[action]})
+        if len(trick) == 4:
+            _finish_trick(s, events)
+        else:
+            s.to_act = (seat + 1) & 3
+        return
+    if ph == LAYOUT:
+        s.played = (s.played, (seat, action, 0))
+        _layout_turn(s, seat, action, events)
+        return
+    if ph == DOUBLING:
+        s.played = (s.played, (seat, action, 0))
+        if action == PASS:
+            s.doubling_turn += 1
+            if s.doubling_turn == 4:
+                s.phase = TRICKS
+                s.to_act = s.owner
+            else:
+                s.to_act = (seat + 1) & 3
+        else:
+            c = action - DOUBLE
+            s.doubled = s.doubled + ((c, seat),)
+            s.dbl_mask |= 1 << c
+        if events is not None:
+            events.append({"type": "double" if action != PASS else "pass", "seat": seat,
+                           **({"card": CODES[action - DOUBLE]} if action != PASS else {})})
+        return
+    if ph == CHOOSE:
+        s.played = (s.played, (seat, action, 0))
+        c = action - CHOOSE_BASE
+        s.contract = c
+        s.contracts_used = s.contracts_used + (c,)
+        if events is not None:
+            events.append({"type": "contract", "seat": seat, "contract": CONTRACT_NAMES[c]})
+        if needs_doubling(s, c):
+            s.phase = DOUBLING
+            s.doubling_turn = 0
+        elif c == TREX:
+            s.phase = LAYOUT
+        else:
+            s.phase = TRICKS
+        s.to_act = s.owner
+        return
+    if ph == DEAL_OVER:
+        push_past(s, ((seat, action, 0),))
+        start_deal(s, s.deal_no + 1, seat, action[1], events)
+        return
+    raise InvalidState("the match is over", field="phase")
+
+
+def _score(s: TrexState, seat: int, points: int, item: str, rule: str, events: list | None) -> None:
+    pts = points * s.opts.sign
+    s.deal_scores[seat] += pts
+    if events is not None:
+        events.append({"type": "points", "seat": seat, "points": pts, "item": item, "rule": rule})
+
+
+def score_trick(s: TrexState, tmask: int, w: int, leader: int, events: list | None) -> None:
+    """S1-S5, S7: the penalties of one trick won by ``w`` and led by ``leader``."""
+    c = s.contract
+    opts = s.opts
+    if c == COLLECTIONS or c == COMPLEX:
+        _score(s, w, -opts.tv, "trick", "S4", events)
+    pen = tmask & PENALTY_MASK[c]
+    if not pen:
+        return
+    if pen & DIAMOND_MASK and (c == DIAMONDS or c == COMPLEX):
+        n = (pen & DIAMOND_MASK).bit_count()
+        _score(s, w, -opts.dv * n, f"{n} diamond{'s' if n > 1 else ''}", "S3", events)
+    pen &= DOUBLABLE_MASK[c]  # the single-valued cards: KH and queens (a queen is not a diamond here)
+    if not pen:
+        return
+    single = pen & ~s.dbl_mask
+    if single:
+        for card in cards_of(single):
+            _score(s, w, -SINGLE_VALUE[card], CODES[card], "S1" if card == KH else "S2", events)
+    doubled = pen & s.dbl_mask
+    if doubled:
+        for card, d in s.doubled:
+            if doubled >> card & 1:
+                score_doubled(s, card, d, w, leader, events)
+
+
+def score_doubled(s: TrexState, card: int, d: int, w: int, leader: int, events: list | None) -> None:
+    """S5: a doubled card of single value v, doubled by ``d``, won by ``w``, trick led by ``leader``."""
+    v = SINGLE_VALUE[card]
+    name = f"doubled {CODES[card]}"
+    if w != d:
+        _score(s, w, -2 * v, name, "S5", events)
+        _score(s, d, v, f"{name} taken by another seat", "S5", events)
+    elif not s.opts.leader_bonus or leader == d:
+        _score(s, d, -v, f"{name} taken by its doubler", "S5", events)
+    else:
+        _score(s, d, -2 * v, f"{name} taken by its doubler", "S5", events)
+        _score(s, leader, v, f"{name}: bonus to the trick's leader", "S5", events)
+
+
+
+def _finish_trick(s: TrexState, events: list | None) -> None:
+    """R12: the highest card of the led suit wins; penalties are scored at once; R13."""
+    trick = s.trick
+    w = s.best_seat
+    tm = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << trick[3])
+    s.tricks_won[w] += 1
+    s.cards_won[w] |= tm
+    s.taken |= tm
+    s.tricks_played += 1
+    leader = s.leader
+    if events is not None:
+        events.append({"type": "trick", "winner": w, "leader": leader,
+                       "cards": [CODES[c] for c in trick], "trick": s.tricks_played})
+    s.trick = []
+    score_trick(s, tm, w, leader, events)
+    s.leader = w
+    s.to_act = w
+    if s.tricks_played == 13 or is_deal_over_early(s):
+        end_deal(s, events)
+
+
+def is_deal_over_early(s: TrexState) -> bool:
+    """R13: without play_all_tricks a KH/queens/diamonds deal ends once no penalty card of
+    the contract is left in any hand."""
+    c = s.contract
+    if s.opts.play_all or c == COLLECTIONS or c == COMPLEX:
+        return False
+    h = s.hands
+    return not (h[0] | h[1] | h[2] | h[3]) & PENALTY_MASK[c]
+
+
+def _layout_turn(s: TrexState, seat: int, action: int, events: list | None) -> None:
+    """R14-R18: one Trex turn (a play extends the layout; the seat may go out)."""
+    s.layout_turns += 1
+    if action != PASS:
+        bit = 1 << action
+        s.hands[seat] ^= bit
+        s.table |= bit
+        lm = s.lay_mask ^ bit
+        seq = action % 13
+        if bit & JACK_MASK:
+            lm |= (bit >> 1) | (bit << 1)  # R15: T and Q of the suit now fit
+        elif seq < 9:
+            if seq > 0:
+                lm |= bit >> 1
+        elif seq < SEQ_A:
+            lm |= bit << 1
+        s.lay_mask = lm
+        if events is not None:
+            events.append({"type": "play", "seat": seat, "card": CODES[action]})
+        if not s.hands[seat]:
+            fo = s.finish_order
+            fo.append(seat)
+            if events is not None:
+                events.append({"type": "out", "seat": seat, "position": len(fo)})
+            if len(fo) == 3:
+                fo.append(6 - fo[0] - fo[1] - fo[2])
+                for pos, st in enumerate(fo):
+                    _score(s, st, TREX_BONUS[pos], f"finished {('first', 'second', 'third', 'fourth')[pos]}",
+                           "S6", events)
+                end_deal(s, events)
+                return
+    elif events is not None:
+        events.append({"type": "pass", "seat": seat})
+    if s.layout_turns == 4 and s.opts.partnership:
+        s.twos_exposed = True  # R18
+        if events is not None:
+            h = s.hands
+            events.append({"type": "twos_exposed",
+                           "twos": [[CODES[c] for c in cards_of(h[i] & TWO_MASK)] for i in range(4)]})
+    h = s.hands
+    nxt = (seat + 1) & 3
+    while not h[nxt]:
+        nxt = (nxt + 1) & 3
+    s.to_act = nxt
+
+
+# ================================================================ deals
+def end_deal(s: TrexState, events: list | None) -> None:
+    """R19, S9, E3: record the deal, then end the match or deal the next deal."""
+    total = sum(s.deal_scores)
+    expected = deal_total(s.contract, s.opts.swap) * s.opts.sign
+    if total != expected:
+        raise InvalidState(
+            f"deal scores {s.deal_scores} do not sum to the contract total {expected} (S9)",
+            field="deal_scores")
+    ms = s.match_scores
+    for i in range(4):
+        ms[i] += s.deal_scores[i]
+    s.deal_results = s.deal_results + ((s.deal_no, s.owner, s.contract, tuple(s.deal_scores)),)
+    push_past(s, tuple(entries(s.played)))
+    s.played = None
+    if events is not None:
+        events.append({"type": "deal_over", "deal_no": s.deal_no,
+                       "contract": CONTRACT_NAMES[s.contract], "scores": list(s.deal_scores)})
+    if s.deal_no == s.opts.total_deals:
+        s.phase = MATCH_OVER
+        s.to_act = -1
+        if events is not None:
+            events.append({"type": "match_over", "scores": list(ms)})
+        return
+    nxt_dealer = kingdom_owner_of(s.first_owner, s.deal_no + 1, s.opts)  # R4
+    if s.decks:
+        deck = s.decks[0]
+        s.decks = s.decks[1:]
+    elif s.rng_state is not None:
+        rng = random.Random(s.rng_state)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        s.rng_state = rng.getrandbits(64)
+    else:
+        s.phase = DEAL_OVER
+        s.to_act = nxt_dealer
+        return
+    start_deal(s, s.deal_no + 1, nxt_dealer, deck, events)
+
+
+def start_deal(s: TrexState, deal_no: int, dealer: int, deck: Any, events: list | None) -> None:
+    """R2-R6: deal ``deck`` (indices, top first) and open the contract choice."""
+    hands = [0, 0, 0, 0]
+    for p, c in enumerate(deck):
+        hands[(dealer + 1 + p) & 3] |= 1 << c
+    s.hands = hands
+    s.deal_no = deal_no
+    s.dealer = dealer
+    if deal_no == 1:
+        s.first_owner = next(i for i in range(4) if hands[i] >> SEVEN_H & 1)  # R3
+    if (deal_no - 1) % s.opts.deals_per_kingdom == 0:
+        s.contracts_used = ()
+    reset_deal(s)
+    if events is not None:
+        events.append({"type": "deal", "deal_no": deal_no, "dealer": dealer, "owner": s.owner})
+
+
+def reset_deal(s: TrexState) -> None:
+    """The per-deal fields at the start of a deal (R6: choose_contract, owner to act)."""
+    s.phase = CHOOSE
+    s.to_act = s.owner
+    s.contract = -1
+    s.doubled = ()
+    s.dbl_mask = 0
+    s.doubling_turn = 0
+    s.trick = []
+    s.leader = s.owner
+    s.best = -1
+    s.best_seat = -1
+    s.tricks_played = 0
+    s.tricks_won = [0, 0, 0, 0]
+    s.cards_won = [0, 0, 0, 0]
+    s.taken = 0
+    s.played = None
+    s.lay_mask = JACK_MASK
+    s.table = 0
+    s.finish_order = []
+    s.layout_turns = 0
+    s.twos_exposed = False
+    s.deal_scores = [0, 0, 0, 0]
+
+
+def deal_from(deck: list[int], dealer: int) -> list[int]:
+    """R2: the four hand masks dealt from ``deck``."""
+    hands = [0, 0, 0, 0]
+    for p, c in enumerate(deck):
+        hands[deal_seat(dealer, p)] |= 1 << c
+    return hands
+

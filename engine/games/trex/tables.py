@@ -1,0 +1,178 @@
+"""Trex tables: contracts, card indexing, sequence order, point values, options.
+
+Inside the Trex engine a card is an *index* ``suit * 13 + seq`` where ``seq`` is the
+position in the sequence order ``2 3 4 5 6 7 8 9 T J Q K A`` (2 = 0, A = 12). The
+trick order (ace high) and the Trex layout order are the same order, so one index
+serves both, and ascending bits of a hand mask are the spec's canonical order
+(suits S H D C, ranks 2..A). Conversion to the shared ``engine.cards`` codes
+happens only at the JSON boundary.
+"""
+
+from __future__ import annotations
+
+from engine.cards import RANKS, SUITS
+from engine.protocol import OptionSpec
+
+# ---------------------------------------------------------------- contracts
+KING_OF_HEARTS, QUEENS, DIAMONDS, COLLECTIONS, TREX, COMPLEX = range(6)
+CONTRACT_NAMES: tuple[str, ...] = (
+    "king_of_hearts", "queens", "diamonds", "collections", "trex", "complex",
+)
+CONTRACT_OF_NAME: dict[str, int] = {n: i for i, n in enumerate(CONTRACT_NAMES)}
+CONTRACT_SET_DEFAULT: tuple[int, ...] = (KING_OF_HEARTS, QUEENS, DIAMONDS, COLLECTIONS, TREX)
+CONTRACT_SET_COMPLEX: tuple[int, ...] = (COMPLEX, TREX)
+DEALS_PER_KINGDOM_DEFAULT = 5
+DEALS_PER_KINGDOM_COMPLEX = 2
+KINGDOMS = 4
+
+# ---------------------------------------------------------------- phases
+CHOOSE, DOUBLING, TRICKS, LAYOUT, DEAL_OVER, MATCH_OVER = range(6)
+PHASE_NAMES: tuple[str, ...] = (
+    "choose_contract", "doubling", "tricks", "layout", "deal_over", "match_over",
+)
+PHASE_OF_NAME: dict[str, int] = {n: i for i, n in enumerate(PHASE_NAMES)}
+
+# ---------------------------------------------------------------- cards
+SEQ_RANKS = "23456789TJQKA"
+"""Sequence (and trick) order, low to high: index = seq."""
+SEQ_2, SEQ_7, SEQ_J, SEQ_Q, SEQ_K, SEQ_A = 0, 5, 9, 10, 11, 12
+SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
+SUITS_ORDER = SUITS  # "SHDC": layout keys and suit indices
+
+CODES: tuple[str, ...] = tuple(SEQ_RANKS[i % 13] + SUITS[i // 13] for i in range(52))
+INDEX_OF_CODE: dict[str, int] = {c: i for i, c in enumerate(CODES)}
+TO_CARD: tuple[int, ...] = tuple(RANKS.index(SEQ_RANKS[i % 13]) * 4 + i // 13 for i in range(52))
+"""Trex index -> shared ``engine.cards`` card int."""
+
+ALL = (1 << 52) - 1
+SUIT_MASK: tuple[int, ...] = tuple(0x1FFF << (13 * s) for s in range(4))
+SPADES, HEARTS, DIAMONDS_SUIT, CLUBS = range(4)
+HEART_MASK = SUIT_MASK[HEARTS]
+NON_HEART_MASK = ALL & ~HEART_MASK
+DIAMOND_MASK = SUIT_MASK[DIAMONDS_SUIT]
+KH = HEARTS * 13 + SEQ_K
+SEVEN_H = HEARTS * 13 + SEQ_7
+QUEEN_CARDS: tuple[int, ...] = tuple(s * 13 + SEQ_Q for s in range(4))
+QUEEN_MASK = sum(1 << q for q in QUEEN_CARDS)
+JACK_MASK = sum(1 << (s * 13 + SEQ_J) for s in range(4))
+TWO_MASK = sum(1 << (s * 13 + SEQ_2) for s in range(4))
+KH_BIT = 1 << KH
+
+# ---------------------------------------------------------------- R2 deal pattern
+def deal_seat(dealer: int, position: int) -> int:
+    """R2: deck position ``position`` (0 = top) goes to seat ``(dealer + 1 + position) mod 4``."""
+    return (dealer + 1 + position) & 3
+
+
+# ---------------------------------------------------------------- point values (section 5)
+KH_VALUE = 75          # S1
+QUEEN_VALUE = 25       # S2
+DIAMOND_VALUE = (10, 15)     # S3, (normal, swapped)
+TRICK_VALUE = (15, 10)       # S4, (normal, swapped)
+TREX_BONUS = (200, 150, 100, 50)  # S6, by finishing position
+SINGLE_VALUE: dict[int, int] = {KH: KH_VALUE, **{q: QUEEN_VALUE for q in QUEEN_CARDS}}
+
+PENALTY_MASK: tuple[int, ...] = (
+    KH_BIT,                                  # king_of_hearts
+    QUEEN_MASK,                              # queens
+    DIAMOND_MASK,                            # diamonds
+    0,                                       # collections (every trick, no card)
+    0,                                       # trex
+    KH_BIT | QUEEN_MASK | DIAMOND_MASK,      # complex
+)
+"""R11 / R13: the penalty cards of each contract."""
+
+DOUBLABLE_MASK: tuple[int, ...] = (KH_BIT, QUEEN_MASK, 0, 0, 0, KH_BIT | QUEEN_MASK)
+"""R7: the cards that may be doubled in each contract."""
+
+
+def deal_total(contract: int, swapped: bool) -> int:
+    """S9: the sum of the deal scores of a finished deal (before S8's sign)."""
+    dv, tv = DIAMOND_VALUE[swapped], TRICK_VALUE[swapped]
+    return (
+        -KH_VALUE, -4 * QUEEN_VALUE, -13 * dv, -13 * tv, sum(TREX_BONUS),
+        -KH_VALUE - 4 * QUEEN_VALUE - 13 * dv - 13 * tv,
+    )[contract]
+
+
+# ---------------------------------------------------------------- options (section 2)
+OPTION_SPECS: tuple[OptionSpec, ...] = (
+    OptionSpec("doubling", "bool", True,
+               "Holders of KH (King of Hearts, complex) and of queens (Queens, complex) may double them (R7, S5)."),
+    OptionSpec("self_capture_scoring", "choice", "leader_bonus",
+               "How a doubled card taken by its own doubler scores (S5).",
+               choices=("leader_bonus", "single_penalty")),
+    OptionSpec("must_discard_penalty", "bool", False,
+               "A seat that cannot follow suit must play a penalty card if it holds one (R11)."),
+    OptionSpec("diamonds_collections_swap", "bool", False,
+               "Diamonds cost 15 each and Collections tricks 10 each (S3, S4)."),
+    OptionSpec("free_heart_lead", "bool", False,
+               "Hearts may be led at any time in King of Hearts and complex (R10 off)."),
+    OptionSpec("partnership", "bool", False,
+               "Seats {0,2} play against {1,3}; the 2s are exposed in Trex (R18, E4)."),
+    OptionSpec("partnership_result", "choice", "team_total",
+               "With partnership: how the winning team is decided (E4).",
+               choices=("team_total", "lowest_player_loses")),
+    OptionSpec("trex_complex", "bool", False,
+               "Each kingdom is two deals, complex and trex; 8 deals in all (R6b, S7)."),
+    OptionSpec("play_all_tricks", "bool", False,
+               "Play all 13 tricks even after the last penalty card is taken (R13)."),
+    OptionSpec("reversed_scores", "bool", False,
+               "Negate every deal score; the lowest total wins (S8)."),
+)
+
+
+class Opts:
+    """The parsed option values plus the numbers the hot path reads (shared, never mutated)."""
+
+    __slots__ = (
+        "raw", "doubling", "leader_bonus", "must_discard", "swap", "free_heart_lead",
+        "partnership", "lowest_player_loses", "complex", "play_all", "sign",
+        "contract_set", "deals_per_kingdom", "total_deals", "dv", "tv",
+    )
+
+    def __init__(self, raw: dict) -> None:
+        self.raw = dict(raw)
+        self.doubling: bool = raw["doubling"]
+        self.leader_bonus: bool = raw["self_capture_scoring"] == "leader_bonus"
+        self.must_discard: bool = raw["must_discard_penalty"]
+        self.swap: bool = raw["diamonds_collections_swap"]
+        self.free_heart_lead: bool = raw["free_heart_lead"]
+        self.partnership: bool = raw["partnership"]
+        self.lowest_player_loses: bool = raw["partnership_result"] == "lowest_player_loses"
+        self.complex: bool = raw["trex_complex"]
+        self.play_all: bool = raw["play_all_tricks"]
+        self.sign: int = -1 if raw["reversed_scores"] else 1
+        self.contract_set = CONTRACT_SET_COMPLEX if self.complex else CONTRACT_SET_DEFAULT
+        self.deals_per_kingdom = DEALS_PER_KINGDOM_COMPLEX if self.complex else DEALS_PER_KINGDOM_DEFAULT
+        self.total_deals = self.deals_per_kingdom * KINGDOMS
+        self.dv = DIAMOND_VALUE[self.swap]
+        self.tv = TRICK_VALUE[self.swap]
+
+
+# ---------------------------------------------------------------- mask -> canonical list
+def _chunk_table(suit: int) -> tuple[tuple[int, ...], ...]:
+    base = suit * 13
+    return tuple(tuple(base + i for i in range(13) if m >> i & 1) for m in range(1 << 13))
+
+
+CHUNKS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(_chunk_table(s) for s in range(4))
+
+
+def cards_of(mask: int) -> list[int]:
+    """The card indices of ``mask`` in canonical order (suits S H D C, ranks 2..A)."""
+    out: list[int] = []
+    if mask & 0x1FFF:
+        out += CHUNKS[0][mask & 0x1FFF]
+    if mask >> 13 & 0x1FFF:
+        out += CHUNKS[1][mask >> 13 & 0x1FFF]
+    if mask >> 26 & 0x1FFF:
+        out += CHUNKS[2][mask >> 26 & 0x1FFF]
+    if mask >> 39:
+        out += CHUNKS[3][mask >> 39]
+    return out
+
+
+def codes_of(mask: int) -> list[str]:
+    """Codes of the cards of ``mask``, canonical order."""
+    return [CODES[i] for i in cards_of(mask)]
