@@ -1,0 +1,68 @@
+"""The deploy files parse and say what they should (no Docker engine here to build them)."""
+
+from __future__ import annotations
+
+import re
+import runpy
+
+import pytest
+import yaml
+
+from tests.integration.conftest import ROOT
+
+pytestmark = pytest.mark.integration
+DEPLOY = ROOT / "deploy"
+
+
+def k8s_documents():
+    docs = []
+    for path in sorted((DEPLOY / "k8s").glob("*.yaml")):
+        docs += [d for d in yaml.safe_load_all(path.read_text()) if d]
+    return docs
+
+
+def test_compose_has_redis_api_and_worker():
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    services = compose["services"]
+    assert set(services) == {"redis", "api", "worker"}
+    assert services["api"]["environment"]["REDIS_URL"].startswith("redis://redis:")
+    assert services["worker"]["command"][:4] == ["celery", "-A", "service.celery_app", "worker"]
+    assert "search,sessions" in services["worker"]["command"]
+
+
+def test_kubernetes_manifests():
+    docs = k8s_documents()
+    by_kind = {}
+    for doc in docs:
+        assert {"apiVersion", "kind", "metadata"} <= set(doc)
+        by_kind.setdefault(doc["kind"], []).append(doc)
+    deployments = {d["metadata"]["name"]: d for d in by_kind["Deployment"]}
+    assert set(deployments) == {"majlis-api", "majlis-worker", "majlis-redis"}
+    hpas = {h["spec"]["scaleTargetRef"]["name"] for h in by_kind["HorizontalPodAutoscaler"]}
+    assert "majlis-api" in hpas
+    api = deployments["majlis-api"]["spec"]["template"]["spec"]
+    container = api["containers"][0]
+    assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
+    assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
+    assert api["securityContext"]["runAsNonRoot"] is True
+    worker = deployments["majlis-worker"]["spec"]["template"]["spec"]["containers"][0]
+    assert worker["command"][:4] == ["celery", "-A", "service.celery_app", "worker"]
+    for deployment in deployments.values():  # labels select their own pods
+        spec = deployment["spec"]
+        assert spec["selector"]["matchLabels"].items() <= spec["template"]["metadata"]["labels"].items()
+
+
+def test_dockerfile_is_slim_and_not_root():
+    text = (DEPLOY / "Dockerfile").read_text()
+    assert re.search(r"^FROM python:3\.11-slim\s*$", text, re.M)
+    users = re.findall(r"^USER\s+(\S+)", text, re.M)
+    assert users and users[-1] not in ("root", "0")
+    assert "service.wsgi:app" in text
+
+
+def test_gunicorn_config_reads_the_environment(monkeypatch):
+    monkeypatch.setenv("MAJLIS_BIND", "127.0.0.1:9999")
+    monkeypatch.setenv("MAJLIS_WEB_WORKERS", "3")
+    conf = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    assert conf["bind"] == "127.0.0.1:9999" and conf["workers"] == 3
+    assert callable(conf["child_exit"])
