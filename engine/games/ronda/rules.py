@@ -567,12 +567,14 @@ def r27_end_of_deal(s: RondaState, events: Events) -> None:
             scored = True
     if events is not None:
         events.append({"type": "deal_over", "deal_no": s.deal_no, "scores": s.scores[:]})
+    # The table is empty now, so no drop or chain survives the deal, even when the
+    # card points end the match below.
+    s.last_drop = -1
+    s.chain = None
     if scored and r32_match_over(s, events):
         return
     s.phase = DEAL_OVER_P
     s.to_act = (s.dealer + 1) % s.n
-    s.last_drop = -1
-    s.chain = None
     if s.rng_state is not None:
         new_deal(s, None, events)
 

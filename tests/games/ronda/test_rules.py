@@ -338,11 +338,10 @@ def test_r29_caller_dealt_match_waits_for_the_next_dealers_deck():
 
 def test_r29_engine_dealt_match_deals_on_by_itself():
     s = GAME.new_state(3, {}, 1, seed=11)
-    s = play_randomly_until(s, lambda s: GAME.deal_no(s) == 2 or GAME.to_act(s) is None)
-    if GAME.to_act(s) is not None:
-        js = facts(s)
-        assert js["dealer"] == 2 and js["phase"] == "declare" and js["hand_number"] == 1
-        assert isinstance(js["rng_state"], int)
+    s = play_randomly_until(s, lambda s: GAME.deal_no(s) == 2)
+    js = facts(s)
+    assert js["dealer"] == 2 and js["phase"] == "declare" and js["hand_number"] == 1
+    assert isinstance(js["rng_state"], int) and sum(len(h) for h in js["hands"]) == 9
 
 
 def test_r32_a_shared_top_score_at_the_target_does_not_end_the_match():
