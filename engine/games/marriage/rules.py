@@ -241,6 +241,121 @@ def dublee_choices(hand: Sequence[int], k: int) -> list[tuple[int, ...]]:
     return list(combinations(pair_codes(hand), k))
 
 
+def _natural_masks() -> list[list[int]]:
+    """NAT[f][b]: mask of the cards c >= b with (f, b, c) a natural set (f <= b)."""
+    nat = [[0] * NCODES for _ in range(NCODES)]
+    for f in range(52):
+        for b in range(f, 52):
+            mask = 0
+            for c in range(b, 52):
+                if natural_kind(f, b, c) is not None:
+                    mask |= 1 << c
+            nat[f][b] = mask
+    return nat
+
+
+def _pair_masks() -> list[int]:
+    """PAIR[a]: mask of the cards b completable with a (R6: |N| = 2)."""
+    return [sum(1 << b for b in range(52) if is_completable((a, b))) if a < 52 else 0 for a in range(NCODES)]
+
+
+_NAT = _natural_masks()
+_PAIR = _pair_masks()
+_ALL = (1 << NCODES) - 1
+_GE = [_ALL & ~((1 << c) - 1) for c in range(NCODES)]
+_XXBIT = 1 << XX
+
+
+def third_cards(f: int, b: int, wild: int, max_wild: int) -> int:
+    """R6 as a mask: the cards c making (f, b, c) a valid set, f <= b <= c, given the
+    wild-card mask (0 = no wild use)."""
+    mask = _NAT[f][b]
+    if not wild:
+        return mask
+    wf, wb = wild >> f & 1, wild >> b & 1
+    if max_wild >= 2:
+        if wf and wb:
+            mask |= _ALL & ~_XXBIT if f == XX and b == XX else _ALL  # two wilds + any card
+        elif wf or wb:
+            mask |= wild  # the third card is the second wild
+    # one substitute W = {f}, {b} or {c}; every man must be in W
+    if wf and b != XX:
+        mask |= _PAIR[b]
+    if wb and f != XX:
+        mask |= _PAIR[f]
+    if f != XX and b != XX and _PAIR[f] >> b & 1:
+        mask |= wild
+    return mask
+
+
+_THIRD: dict[tuple[int, int], list[int]] = {}
+
+
+def third_table(tiplu: int, max_wild: int) -> list[int]:
+    """A lazily filled list indexed ``f * 64 + b`` of :func:`third_cards` masks (-1 = not yet)."""
+    table = _THIRD.get((tiplu, max_wild))
+    if table is None:
+        table = _THIRD[(tiplu, max_wild)] = [-1] * (64 * NCODES)
+    return table
+
+
+def _natural_pairs() -> list[tuple[int, ...]]:
+    """For each card, the masks of the two other (distinct) cards of each sequence or
+    triplet that contains it."""
+    out: list[tuple[int, ...]] = []
+    for c in range(NCODES):
+        masks = set()
+        if c < 52:
+            for a in range(52):
+                for b in range(a + 1, 52):
+                    if c not in (a, b) and natural_kind(*sorted((a, b, c))) in ("pure_sequence", "triplet"):
+                        masks.add(1 << a | 1 << b)
+        out.append(tuple(sorted(masks)))
+    return out
+
+
+_NATPAIRS = _natural_pairs()
+
+
+def cannot_finish(counts: Sequence[int], present: int, wild: int, max_wild: int) -> bool:
+    """A quick necessary test for R15 (True = surely no finish). A natural card in no
+    natural set of the hand needs a wild card in its set (one wild serves at most two
+    such cards); one with no possible partner at all needs two; one card is discarded."""
+    loners = 0
+    needy = 0
+    rest = present & ~wild
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        c = low.bit_length() - 1
+        k = counts[c]
+        if k >= 3:
+            continue
+        if not (_PAIR[c] & present):
+            loners += k
+            continue
+        for m in _NATPAIRS[c]:
+            if m & present == m:
+                break
+        else:
+            needy += k
+    if loners:
+        loners -= 1
+        if loners and max_wild < 2:
+            return True
+    elif needy:
+        needy -= 1
+    if not loners and not needy:
+        return False
+    spare = 0
+    w = present & wild
+    while w:
+        low = w & -w
+        w ^= low
+        spare += counts[low.bit_length() - 1]
+    return 2 * loners + (needy + 1) // 2 > spare
+
+
 _FINISH_CACHE: dict[tuple, list] = {}
 
 
@@ -249,53 +364,60 @@ def finishes(
 ) -> list[tuple[tuple[tuple[int, int, int], ...], int]]:
     """R15: every distinct canonical (sets, discard) that uses all of the hand (counts,
     3k+1 cards) as k valid final sets plus one discard."""
-    cards = tuple(c for c in range(NCODES) for _ in range(hand[c]))
-    if len(cards) != 3 * k + 1:
-        return []
-    key = (cards, k, tiplu, max_wild)
+    key = (tuple(hand), k, tiplu, max_wild)
     hit = _FINISH_CACHE.get(key)
     if hit is not None:
         return hit
-    table = valid_table(tiplu, max_wild)
+    counts = list(hand)
+    if sum(counts) != 3 * k + 1:
+        return []
     wild = _FAMILIES[tiplu].wild
+    present = 0
+    for c in range(NCODES):
+        if counts[c]:
+            present |= 1 << c
+    if cannot_finish(counts, present, wild, max_wild):
+        _FINISH_CACHE[key] = []
+        return []
+    table = third_table(tiplu, max_wild)
     out: set[tuple[tuple[tuple[int, int, int], ...], int]] = set()
     chosen: list[tuple[int, int, int]] = []
 
-    def valid(trio: tuple[int, int, int]) -> bool:
-        ok = table.get(trio)
-        if ok is None:
-            ok = table[trio] = set_kind(trio, wild, max_wild) is not None
-        return ok
-
-    def rec(rest: tuple[int, ...], discard: int) -> None:
-        if not rest:
+    def rec(present: int, need: int, discard: int) -> None:
+        if not present:
             out.add((tuple(sorted(chosen)), discard))
             return
-        first = rest[0]
+        f = (present & -present).bit_length() - 1
+        counts[f] -= 1
+        p1 = present if counts[f] else present & ~(1 << f)
         if discard < 0:
-            rec(rest[1:], first)
-        if len(rest) < 3:
-            return
-        m = len(rest)
-        last_b = -1
-        for i in range(1, m - 1):
-            b = rest[i]
-            if b == last_b:
-                continue
-            last_b = b
-            last_c = -1
-            for j in range(i + 1, m):
-                c = rest[j]
-                if c == last_c:
-                    continue
-                last_c = c
-                trio = (first, b, c)
-                if valid(trio):
-                    chosen.append(trio)
-                    rec(rest[1:i] + rest[i + 1 : j] + rest[j + 1 :], discard)
+            rec(p1, need, f)
+        if need:
+            # f natural: its set-mate b is a natural partner, a wild card or f itself
+            bm = p1 & _GE[f] & (_ALL if wild >> f & 1 else _PAIR[f] | wild | 1 << f)
+            while bm:
+                low = bm & -bm
+                bm ^= low
+                b = low.bit_length() - 1
+                counts[b] -= 1
+                p2 = p1 if counts[b] else p1 & ~low
+                third = table[f * 64 + b]
+                if third < 0:
+                    third = table[f * 64 + b] = third_cards(f, b, wild, max_wild)
+                cm = p2 & _GE[b] & third
+                while cm:
+                    lc = cm & -cm
+                    cm ^= lc
+                    c = lc.bit_length() - 1
+                    counts[c] -= 1
+                    chosen.append((f, b, c))
+                    rec(p2 if counts[c] else p2 & ~lc, need - 1, discard)
                     chosen.pop()
+                    counts[c] += 1
+                counts[b] += 1
+        counts[f] += 1
 
-    rec(cards, -1)
+    rec(present, k, -1)
     result = sorted(out)
     if len(_FINISH_CACHE) > 20000:
         _FINISH_CACHE.clear()
