@@ -317,7 +317,7 @@ def _natural_pairs() -> list[tuple[int, ...]]:
 _NATPAIRS = _natural_pairs()
 
 
-def cannot_finish(counts: Sequence[int], present: int, wild: int, max_wild: int) -> bool:
+def cannot_finish(counts: Sequence[int], present: int, wild: int, max_wild: int, discard_free: bool = True) -> bool:
     """A quick necessary test for R15 (True = surely no finish). A natural card in no
     natural set of the hand needs a wild card in its set (one wild serves at most two
     such cards); one with no possible partner at all needs two; one card is discarded."""
@@ -339,7 +339,10 @@ def cannot_finish(counts: Sequence[int], present: int, wild: int, max_wild: int)
                 break
         else:
             needy += k
-    if loners:
+    if not discard_free:
+        if loners and max_wild < 2:
+            return True
+    elif loners:
         loners -= 1
         if loners and max_wild < 2:
             return True
@@ -380,44 +383,54 @@ def finishes(
         _FINISH_CACHE[key] = []
         return []
     table = third_table(tiplu, max_wild)
-    out: set[tuple[tuple[tuple[int, int, int], ...], int]] = set()
-    chosen: list[tuple[int, int, int]] = []
+    memo: dict[tuple[bytes, int], list[tuple[tuple[tuple[int, int, int], ...], int]]] = {}
 
-    def rec(present: int, need: int, discard: int) -> None:
+    def solve(present: int, discard: int) -> list[tuple[tuple[tuple[int, int, int], ...], int]]:
+        """Every (sets, discard) completion of the remaining cards (memoised: wild cards
+        make many orders of choice meet in the same remainder)."""
         if not present:
-            out.add((tuple(sorted(chosen)), discard))
-            return
+            return [((), discard)]
+        key = (bytes(counts), discard)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        if cannot_finish(counts, present, wild, max_wild, discard < 0):
+            memo[key] = []
+            return []
+        found: list[tuple[tuple[tuple[int, int, int], ...], int]] = []
         f = (present & -present).bit_length() - 1
         counts[f] -= 1
         p1 = present if counts[f] else present & ~(1 << f)
         if discard < 0:
-            rec(p1, need, f)
-        if need:
-            # f natural: its set-mate b is a natural partner, a wild card or f itself
-            bm = p1 & _GE[f] & (_ALL if wild >> f & 1 else _PAIR[f] | wild | 1 << f)
-            while bm:
-                low = bm & -bm
-                bm ^= low
-                b = low.bit_length() - 1
-                counts[b] -= 1
-                p2 = p1 if counts[b] else p1 & ~low
-                third = table[f * 64 + b]
-                if third < 0:
-                    third = table[f * 64 + b] = third_cards(f, b, wild, max_wild)
-                cm = p2 & _GE[b] & third
-                while cm:
-                    lc = cm & -cm
-                    cm ^= lc
-                    c = lc.bit_length() - 1
-                    counts[c] -= 1
-                    chosen.append((f, b, c))
-                    rec(p2 if counts[c] else p2 & ~lc, need - 1, discard)
-                    chosen.pop()
-                    counts[c] += 1
-                counts[b] += 1
+            found.extend(solve(p1, f))
+        # f natural: its set-mate b is a natural partner, a wild card or f itself
+        bm = p1 & _GE[f] & (_ALL if wild >> f & 1 else _PAIR[f] | wild | 1 << f)
+        while bm:
+            low = bm & -bm
+            bm ^= low
+            b = low.bit_length() - 1
+            counts[b] -= 1
+            p2 = p1 if counts[b] else p1 & ~low
+            third = table[f * 64 + b]
+            if third < 0:
+                third = table[f * 64 + b] = third_cards(f, b, wild, max_wild)
+            cm = p2 & _GE[b] & third
+            while cm:
+                lc = cm & -cm
+                cm ^= lc
+                c = lc.bit_length() - 1
+                counts[c] -= 1
+                sub = solve(p2 if counts[c] else p2 & ~lc, discard)
+                counts[c] += 1
+                if sub:
+                    trio = ((f, b, c),)
+                    found.extend((trio + sets, d) for sets, d in sub)
+            counts[b] += 1
         counts[f] += 1
+        memo[key] = found
+        return found
 
-    rec(present, k, -1)
+    out = {(tuple(sorted(sets)), d) for sets, d in solve(present, -1)}
     result = sorted(out)
     if len(_FINISH_CACHE) > 20000:
         _FINISH_CACHE.clear()
