@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import sys
 import time
-import uuid
 from typing import Any
 
 from flask import Flask, g, has_request_context, request
@@ -62,7 +62,7 @@ def init_app(app: Flask) -> None:
     @app.before_request
     def _request_id() -> None:
         given = request.headers.get("X-Request-ID", "")
-        g.request_id = given if REQUEST_ID.match(given) else uuid.uuid4().hex
+        g.request_id = given if REQUEST_ID.match(given) else os.urandom(16).hex()
         g.majlis_log_t0 = time.perf_counter()
 
     @app.after_request
