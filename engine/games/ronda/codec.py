@@ -571,6 +571,9 @@ def _check_phase(s: RondaState, f: _Fields, total: int, size: int, view: bool) -
         if not o.challenges:
             raise _bad("challenges are not played in this game", "phase")
         given = f.data.get("to_act")
+        if given is None and f.layout:  # natural value: the round's first asked seat
+            given = next((t for t in ((first + k) % n for k in range(n))
+                          if any(is_open_target(s, t, u) for u in range(n))), None)
         seat = _int(given, "to_act", 0, n - 1)
         if not any(is_open_target(s, seat, t) for t in range(n)):
             raise _bad(f"seat {seat} has no open target to challenge", "to_act")

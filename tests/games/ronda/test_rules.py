@@ -398,3 +398,11 @@ def test_from_json_names_the_bad_field(change, field):
     with pytest.raises(InvalidState) as err:
         GAME.from_json(js)
     assert err.value.field == field
+
+
+def test_r13_layout_in_the_challenge_round_takes_the_first_asked_seat():
+    s = lay(2, 0, ["AS 4D 6H", "KS KH 3C"], "JD 5C", "3S 3H 7D 6C QH QD", phase="challenge",
+            declarations=["none", "ronda"])
+    assert GAME.to_act(s) == 0
+    s, _ = run(s, (0, "pass"))
+    assert facts(s)["scores"] == [0, 1] and GAME.phase(s) == "play"
