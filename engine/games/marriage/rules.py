@@ -432,7 +432,7 @@ def finishes(
 
     out = {(tuple(sorted(sets)), d) for sets, d in solve(present, -1)}
     result = sorted(out)
-    if len(_FINISH_CACHE) > 20000:
+    if len(_FINISH_CACHE) > 512:
         _FINISH_CACHE.clear()
     _FINISH_CACHE[key] = result
     return result
