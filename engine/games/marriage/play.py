@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import combinations
 from typing import Any
 
 from engine.protocol import Event, IllegalAction
@@ -164,12 +165,16 @@ def legal_actions(st: MState) -> list[Any]:
         route = st.route[seat]
         if route == UNSEEN:
             out: list[Any] = [c for c in range(NCODES) if hand[c]]
-            for sets in R.show_choices(hand, tunnelas_needed(st, seat)):
+            present = 0
+            for c in out:
+                present |= 1 << c
+            pairs = [c for c in out if hand[c] >= 2 and c != XX]
+            for sets in R.show_choices(hand, tunnelas_needed(st, seat), present):
                 out.append((SHOW, sets))
             k = dublees_needed(st, seat)
-            if sum(1 for c in range(52) if hand[c] >= 2) >= k:
-                for pairs in R.dublee_choices(hand, k):
-                    out.append((SHOW_DUBLEES, pairs))
+            if len(pairs) >= k:
+                for chosen in combinations(pairs, k):
+                    out.append((SHOW_DUBLEES, chosen))
             return out
         out = [] if st.tws else [c for c in range(NCODES) if hand[c]]
         if route == SETS:
@@ -355,13 +360,13 @@ def step(st: MState, action: Any, events: list[Event] | None) -> None:
     assert seat is not None
     st.hist = (st.hist, seat, action)
     st.hlen += 1
-    st.hkey = hash((st.hkey, seat, public_action(action)))
+    st.hkey = hash((st.hkey, seat, action if type(action) is int else public_action(action)))
     hand = st.hands[seat]
     if isinstance(action, int):
         if action < NCODES:  # R18 discard
             hand[action] -= 1
             st.discard.append(entry(action, seat, st.route[seat] == UNSEEN))
-            if st.taken[seat]:
+            if action in st.taken[seat]:
                 _forget_taken(st, seat, [action])
             st.turns += 1
             if events is not None:

@@ -188,25 +188,45 @@ def is_valid_final(trio: tuple[int, int, int], tiplu: int, max_wild: int) -> boo
 # --------------------------------------------------------------------------- enumerations
 
 
-def pure_sets_in(hand: Sequence[int]) -> list[tuple[int, int, int]]:
-    """R7: every distinct pure set that the hand (counts) holds."""
+_LOW44 = (1 << 44) - 1
+
+
+def pure_sets_in(hand: Sequence[int], present: int | None = None) -> list[tuple[int, int, int]]:
+    """R7: every distinct pure set that the hand (counts) holds: tunnelas, and runs found
+    with shifts of the presence mask (a rank step is 4 bits; QKA wraps to the ace)."""
+    if present is None:
+        present = 0
+        for c in range(NCODES):
+            if hand[c]:
+                present |= 1 << c
     out: list[tuple[int, int, int]] = []
-    for c in range(52):
-        if hand[c] >= 3:
+    m = present
+    while m:
+        low = m & -m
+        m ^= low
+        c = low.bit_length() - 1
+        if c != XX and hand[c] >= 3:
             out.append((c, c, c))
-    for suit in range(4):
-        for w in WINDOWS:
-            a, b, c = w[0] * 4 + suit, w[1] * 4 + suit, w[2] * 4 + suit
-            if hand[a] and hand[b] and hand[c]:
-                out.append(tuple(sorted((a, b, c))))  # type: ignore[arg-type]
+    runs = present & (present >> 4) & (present >> 8) & _LOW44
+    while runs:
+        low = runs & -runs
+        runs ^= low
+        c = low.bit_length() - 1
+        out.append((c, c + 4, c + 8))
+    qka = present & (present >> 44) & (present >> 48) & 0xF
+    while qka:
+        low = qka & -qka
+        qka ^= low
+        c = low.bit_length() - 1
+        out.append((c, c + 44, c + 48))
     return out
 
 
-def show_choices(hand: Sequence[int], k: int) -> list[tuple[tuple[int, int, int], ...]]:
+def show_choices(hand: Sequence[int], k: int, present: int | None = None) -> list[tuple[tuple[int, int, int], ...]]:
     """R12: every distinct canonical choice of k disjoint pure sets from the hand."""
     if k == 0:
         return [()]
-    cands = sorted(pure_sets_in(hand))
+    cands = sorted(pure_sets_in(hand, present))
     if not cands:
         return []
     out: set[tuple[tuple[int, int, int], ...]] = set()

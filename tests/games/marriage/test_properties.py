@@ -1,0 +1,182 @@
+"""Marriage-specific property tests (beyond tests/properties/test_contract.py)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections import Counter
+from itertools import combinations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import get_game
+from engine.games.marriage import rules as R
+from engine.protocol import BadAction, EngineError
+
+GAME = get_game("marriage")
+
+
+def brute_finishes(cards, k, tiplu, max_wild):
+    """R15 by brute force: every partition of the cards into k sets and a discard."""
+    wild = R.joker_family(tiplu).wild
+    out = set()
+
+    def rec(rest, sets, discard):
+        if not rest:
+            if discard is not None:
+                out.add((tuple(sorted(sets)), discard))
+            return
+        first, others = rest[0], rest[1:]
+        if discard is None:
+            rec(others, sets, first)
+        for i, j in combinations(range(len(others)), 2):
+            trio = tuple(sorted((first, others[i], others[j])))
+            if R.set_kind(trio, wild, max_wild) is not None:
+                left = [c for n, c in enumerate(others) if n not in (i, j)]
+                rec(left, sets + [trio], discard)
+
+    rec(sorted(cards), [], None)
+    return sorted(out)
+
+
+@given(st.integers(0, 2**32 - 1), st.sampled_from([1, 2]), st.sampled_from([1, 2]))
+@settings(max_examples=60)
+def test_r15_finish_search_matches_brute_force(seed, k, max_wild):
+    rng = random.Random(seed)
+    tiplu = rng.randrange(52)
+    fam = R.joker_family(tiplu)
+    pool = R.pack_cards(3)
+    # bias towards wild and near cards so that finishes exist
+    near = [c for c in pool if abs((c >> 2) - (tiplu >> 2)) <= 2 or fam.wild >> c & 1]
+    cards = [rng.choice(near if rng.random() < 0.7 else pool) for _ in range(3 * k + 1)]
+    counts = [0] * R.NCODES
+    for c in cards:
+        counts[c] += 1
+    assert R.finishes(counts, k, tiplu, max_wild) == brute_finishes(cards, k, tiplu, max_wild)
+
+
+def random_play(seed, players, options, until=None):
+    rng = random.Random(seed)
+    state = GAME.new_state(players, options, seed % players, seed=seed)
+    states = [state]
+    while GAME.to_act(state) is not None:
+        state = GAME.clone(state)
+        GAME.step(state, rng.choice(GAME.legal_actions(state)))
+        states.append(state)
+        if until is not None and until(state):
+            break
+    return states
+
+
+@given(st.integers(0, 10**6), st.sampled_from([2, 3, 4, 5]),
+       st.sampled_from(["count", "murder", "kidnap"]), st.sampled_from([0, 5]))
+@settings(max_examples=12)
+def test_r32_deal_results_sum_to_zero_and_items_add_up(seed, players, unseen_maal, dublee_bonus):
+    options = {"unseen_maal": unseen_maal, "dublee_bonus": dublee_bonus, "turn_limit": 150, "deals": 1}
+    end = random_play(seed, players, options)[-1]
+    report = GAME.score(end)
+    assert report.finished
+    assert sum(report.deal_points) == 0 and sum(report.scores) == 0
+    assert sum(i["points"] for i in report.items) == sum(report.deal_points)
+    for seat in range(players):
+        assert sum(i["points"] for i in report.items if i["side"] == seat) == report.deal_points[seat]
+    if end.winner >= 0:
+        assert end.route[end.winner] != 0  # R26: the winner is always seen
+
+
+@given(st.integers(0, 10**6), st.sampled_from([2, 3, 5]), st.sampled_from([0, 3]))
+@settings(max_examples=8)
+def test_views_hide_hands_stock_and_tiplu(seed, players, men):
+    states = random_play(seed, players, {"turn_limit": 60, "man_cards": men})
+    for state in states[:: max(1, len(states) // 25)]:
+        if GAME.phase(state) == "deal_over":
+            continue
+        for seat in range(players):
+            view = GAME.view(state, seat)
+            assert "rng_state" not in view and isinstance(view["stock"], int)
+            for other, hand in enumerate(view["hands"]):
+                assert isinstance(hand, int) == (other != seat)
+            if not view["seen"][seat]:
+                assert view["tiplu"] is None
+            assert all(item["action"].get("type") != "deal" or isinstance(item["action"]["deck"], int)
+                       for item in view["history"])
+            assert Counter(GAME.cards_in_play(state)) == Counter(GAME.pack(state))
+
+
+@given(st.integers(0, 10**6), st.sampled_from([2, 3, 4]))
+@settings(max_examples=8)
+def test_sampled_worlds_agree_with_the_view_and_its_deductions(seed, players):
+    states = random_play(seed, players, {"turn_limit": 200, "reshuffle": "random"})
+    rng = random.Random(seed)
+    for state in states[:: max(1, len(states) // 15)]:
+        for seat in range(players):
+            view = GAME.view(state, seat)
+            world = GAME.sample(view, rng)
+            assert GAME.view(world, seat) == view
+            for other in range(players):  # §7: cards taken from the discard stay known
+                assert not Counter(world.taken[other]) - Counter(
+                    c for c in range(R.NCODES) for _ in range(world.hands[other][c]))
+            if world.recycled:  # §7: recycled discards are the stock
+                drawable = world.stock[1 + world.men_rev:] if world.tiplu >= 0 else world.stock
+                assert not Counter(drawable) - Counter(world.recycled)
+            if view["seen"][seat] and view["tiplu"]:
+                assert R.card_code(world.stock[0]) == view["tiplu"]
+
+
+def mutations():
+    leaf = st.one_of(st.none(), st.booleans(), st.integers(-3, 200), st.text(max_size=3),
+                     st.sampled_from(["AS", "XX", "KD", "fill", "act", "sets"]))
+    return st.recursive(leaf, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                      st.dictionaries(st.text(max_size=6), inner, max_size=3)),
+                        max_leaves=8)
+
+
+BASE = GAME.to_json(random_play(3, 3, {"turn_limit": 40}, until=lambda s: s.route[0] or s.turns > 20)[-1])
+
+
+@given(st.sampled_from(sorted(BASE)), mutations(), st.booleans())
+@settings(max_examples=150)
+def test_junk_states_raise_only_engine_errors(key, value, as_view):
+    data = copy.deepcopy(GAME.view(GAME.from_json(BASE), 1) if as_view else BASE)
+    data[key] = value
+    try:
+        if as_view:
+            GAME.sampler(data)
+        else:
+            GAME.from_json(data)
+    except EngineError:
+        pass
+
+
+@given(st.sampled_from(sorted(BASE)), st.integers(0, 30), mutations())
+@settings(max_examples=100)
+def test_junk_nested_state_fields_raise_only_engine_errors(key, index, value):
+    data = copy.deepcopy(BASE)
+    target = data[key]
+    if isinstance(target, list) and target:
+        target[index % len(target)] = value
+    elif isinstance(target, dict) and target:
+        target[sorted(target)[index % len(target)]] = value
+    try:
+        GAME.from_json(json.loads(json.dumps(data)))
+    except EngineError:
+        pass
+
+
+@given(mutations())
+@settings(max_examples=150)
+def test_junk_actions_raise_only_bad_action(data):
+    state = GAME.from_json(BASE)
+    for candidate in (data, {"type": "discard", "card": data}, {"type": "show", "sets": data},
+                      {"type": "finish", "sets": data, "discard": "AS"}, {"type": "pick_tiplu", "index": data},
+                      {"type": "finish_dublees", "pair": data, "discard": data}):
+        try:
+            action = GAME.parse_action(state, candidate)
+        except BadAction:
+            continue
+        try:
+            GAME.check(state, GAME.to_act(state), action)
+        except EngineError:
+            pass
