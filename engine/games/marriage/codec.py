@@ -363,6 +363,19 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
             if item:
                 raise bad("an unseen seat has shown nothing", field)
             st.shown.append([])
+    for s, item in enumerate(st.shown):
+        t = len(st.tunnelas[s])
+        if st.route[s] == SETS:
+            if t + len(item) < R.SETS_TO_SEE:
+                raise bad(f"a seen seat shows {R.SETS_TO_SEE - t} sets", f"shown[{s}]")
+            for i, trio in enumerate(item[: max(0, R.SETS_TO_SEE - t)]):
+                if not R.is_pure_set(trio):
+                    raise bad("the first sets must be tunnelas or pure sequences", f"shown[{s}][{i}]")
+            if t + len(item) > R.SETS_TO_FINISH:
+                raise bad("at most 7 sets", f"shown[{s}]")
+        elif st.route[s] == DUBLEES:
+            if t + len(item) < R.DUBLEES_TO_SEE or t + len(item) > R.DUBLEES_TO_FINISH:
+                raise bad(f"a dublee seat shows {R.DUBLEES_TO_SEE - t} pairs", f"shown[{s}]")
     # piles
     st.men_rev = as_int(get(data, "men_revealed"), "men_revealed", 0, men)
     tiplu = get(data, "tiplu")

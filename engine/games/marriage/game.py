@@ -326,6 +326,8 @@ def _sampler(game: Marriage, view: JSON) -> Callable[[random.Random], MState]:
         raise InvalidState("taken: more known cards than the hand holds", field="taken")
     need = sum(slots) + drawable + (1 if chosen and not tiplu_known else 0)
     free_list = sorted(free.elements())
+    if chosen and not tiplu_known and all(c == XX for c in free_list):
+        raise InvalidState("no hidden card can be the tiplu", field="tiplu")
     if need != len(free_list):
         raise InvalidState(f"the view hides {len(free_list)} cards but has {need} hidden places", field="cards")
     recycled = Counter(base.recycled) & free
@@ -345,7 +347,11 @@ def _sampler(game: Marriage, view: JSON) -> Callable[[random.Random], MState]:
         remaining = sorted(rest.elements())
         rng.shuffle(remaining)
         if chosen:
-            tiplu = base.tiplu if tiplu_known else remaining.pop()
+            if tiplu_known:
+                tiplu = base.tiplu
+            else:  # R4: any hidden card but a man (the first seer picked blind)
+                i = next(i for i in range(len(remaining) - 1, -1, -1) if remaining[i] != XX)
+                tiplu = remaining.pop(i)
             st.tiplu = tiplu
             st.stock = [tiplu] + [XX] * base.men_rev + stock_cards
         else:
