@@ -28,7 +28,6 @@ from engine.games.ronda.tables import (
     PASS,
     PENALTY,
     PLAY_P,
-    RANK_CHARS,
     RBIT,
     RONDA,
     RR,
@@ -620,7 +619,3 @@ def legal_actions(s: RondaState) -> list[Any]:
     if phase == CHALLENGE_P:
         return challenge_actions(s)
     return []
-
-
-def rank_char(card: int) -> str:
-    return RANK_CHARS[RR[card]]
