@@ -5,14 +5,37 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.protocol import SCHEMA_VERSION, BadAction, InvalidState, JSON
+from engine.protocol import JSON, SCHEMA_VERSION, BadAction, InvalidState
 
 from . import rules as R
 from .rules import ALL_CODES, CODE_TO_CARD, NCODES, XX
 from .state import (
-    ACT, DEAL, DRAW, DRAW_STOCK, DUBLEES, EXPOSE, EXPOSE_BASE, FINISH, FINISH_DUBLEES, OVER,
-    PASS, PHASES, PICK, PICK_BASE, ROUTES, SETS, SHOW, SHOW_DUBLEES, TAKE_DISCARD, UNSEEN,
-    MState, entry, entry_by, entry_card, entry_unseen, public_action,
+    ACT,
+    DEAL,
+    DRAW,
+    DRAW_STOCK,
+    DUBLEES,
+    EXPOSE,
+    EXPOSE_BASE,
+    FINISH,
+    FINISH_DUBLEES,
+    OVER,
+    PASS,
+    PHASES,
+    PICK,
+    PICK_BASE,
+    ROUTES,
+    SETS,
+    SHOW,
+    SHOW_DUBLEES,
+    TAKE_DISCARD,
+    UNSEEN,
+    MState,
+    entry,
+    entry_by,
+    entry_card,
+    entry_unseen,
+    public_action,
 )
 
 DREW = (None, "stock", "discard")
@@ -41,9 +64,17 @@ def action_to_json(action: Any, *, public: bool = False) -> JSON:
     if kind == SHOW_DUBLEES:
         return {"type": SHOW_DUBLEES, "pairs": R.codes(action[1])}
     if kind == FINISH:
-        return {"type": FINISH, "sets": [R.codes(s) for s in action[1]], "discard": ALL_CODES[action[2]]}
+        return {
+            "type": FINISH,
+            "sets": [R.codes(s) for s in action[1]],
+            "discard": ALL_CODES[action[2]],
+        }
     if kind == FINISH_DUBLEES:
-        return {"type": FINISH_DUBLEES, "pair": ALL_CODES[action[1]], "discard": ALL_CODES[action[2]]}
+        return {
+            "type": FINISH_DUBLEES,
+            "pair": ALL_CODES[action[1]],
+            "discard": ALL_CODES[action[2]],
+        }
     deck = action[1]
     if public or isinstance(deck, int):
         return {"type": DEAL, "deck": deck if isinstance(deck, int) else len(deck)}
@@ -51,9 +82,16 @@ def action_to_json(action: Any, *, public: bool = False) -> JSON:
 
 
 _FIELDS = {
-    "discard": {"card"}, "draw_stock": set(), "take_discard": set(), "pass": set(),
-    "expose_tunnela": {"card"}, "pick_tiplu": {"index"}, "show": {"sets"},
-    "show_dublees": {"pairs"}, "finish": {"sets", "discard"}, "finish_dublees": {"pair", "discard"},
+    "discard": {"card"},
+    "draw_stock": set(),
+    "take_discard": set(),
+    "pass": set(),
+    "expose_tunnela": {"card"},
+    "pick_tiplu": {"index"},
+    "show": {"sets"},
+    "show_dublees": {"pairs"},
+    "finish": {"sets", "discard"},
+    "finish_dublees": {"pair", "discard"},
     "deal": {"deck"},
 }
 
@@ -71,7 +109,9 @@ def _card_list(value: Any, man_cards: int, where: str) -> list[int]:
     return [_card(v, man_cards, f"{where}[{i}]") for i, v in enumerate(value)]
 
 
-def _sets(value: Any, man_cards: int, where: str) -> tuple[tuple[tuple[int, ...], ...], list[list[int]]]:
+def _sets(
+    value: Any, man_cards: int, where: str
+) -> tuple[tuple[tuple[int, ...], ...], list[list[int]]]:
     if not isinstance(value, list) or len(value) > 8:
         raise BadAction(f"{where} must be a list of sets of three cards", field=where)
     raw = []
@@ -102,7 +142,9 @@ def parse_action(data: Any, man_cards: int, *, allow_hidden_deck: bool = False) 
         raise BadAction("an action must be an object with a type", field="action")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _FIELDS:
-        raise BadAction(f"unknown action type {kind!r}; Marriage actions: {', '.join(_FIELDS)}", field="type")
+        raise BadAction(
+            f"unknown action type {kind!r}; Marriage actions: {', '.join(_FIELDS)}", field="type"
+        )
     extra = set(data) - _FIELDS[kind] - {"type"}
     if extra:
         raise BadAction(f"unexpected field {sorted(extra)[0]!r} in {kind}", field=sorted(extra)[0])
@@ -136,8 +178,11 @@ def parse_action(data: Any, man_cards: int, *, allow_hidden_deck: bool = False) 
         sets, raw = _sets(data["sets"], man_cards, "sets")
         return _with_raw((FINISH, sets, _card(data["discard"], man_cards, "discard")), raw), raw
     if kind == "finish_dublees":
-        return (FINISH_DUBLEES, _card(data["pair"], man_cards, "pair"),
-                _card(data["discard"], man_cards, "discard")), None
+        return (
+            FINISH_DUBLEES,
+            _card(data["pair"], man_cards, "pair"),
+            _card(data["discard"], man_cards, "discard"),
+        ), None
     deck = data["deck"]
     if allow_hidden_deck and isinstance(deck, int) and not isinstance(deck, bool):
         return (DEAL, deck), None
@@ -190,12 +235,18 @@ def to_json(st: MState, game_id: str) -> JSON:
         "tiplu_chosen": st.tiplu >= 0,
         "men_revealed": st.men_rev,
         "discard": [
-            {"card": ALL_CODES[entry_card(e)], "by": entry_by(e) if entry_by(e) >= 0 else None,
-             "by_unseen": entry_unseen(e)}
+            {
+                "card": ALL_CODES[entry_card(e)],
+                "by": entry_by(e) if entry_by(e) >= 0 else None,
+                "by_unseen": entry_unseen(e),
+            }
             for e in st.discard
         ],
-        "turn": {"drew": DREW[st.drew], "took": ALL_CODES[st.took] if st.took >= 0 else None,
-                 "took_while_seen": st.tws},
+        "turn": {
+            "drew": DREW[st.drew],
+            "took": ALL_CODES[st.took] if st.took >= 0 else None,
+            "took_while_seen": st.tws,
+        },
         "turns_completed": st.turns,
         "winner": st.winner if st.winner >= 0 else None,
         "finish_kind": FINISH_KINDS[st.fkind],
@@ -225,12 +276,42 @@ def view(st: MState, seat: int, game_id: str) -> JSON:
 
 # --------------------------------------------------------------------------- JSON -> state
 
-STATE_KEYS = frozenset((
-    "game", "version", "options", "players", "dealer", "phase", "to_act", "scores", "deal_no",
-    "history", "rng_state", "caller_dealt", "hands", "tunnelas", "shown", "route", "seen", "stock",
-    "tiplu", "tiplu_chosen", "men_revealed", "discard", "turn", "turns_completed", "winner",
-    "finish_kind", "maal", "deal_delta", "result_deal", "recycled", "taken", "deal_history_start",
-))
+STATE_KEYS = frozenset(
+    (
+        "game",
+        "version",
+        "options",
+        "players",
+        "dealer",
+        "phase",
+        "to_act",
+        "scores",
+        "deal_no",
+        "history",
+        "rng_state",
+        "caller_dealt",
+        "hands",
+        "tunnelas",
+        "shown",
+        "route",
+        "seen",
+        "stock",
+        "tiplu",
+        "tiplu_chosen",
+        "men_revealed",
+        "discard",
+        "turn",
+        "turns_completed",
+        "winner",
+        "finish_kind",
+        "maal",
+        "deal_delta",
+        "result_deal",
+        "recycled",
+        "taken",
+        "deal_history_start",
+    )
+)
 
 
 def bad(message: str, field: str) -> InvalidState:
@@ -314,7 +395,7 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
     st.phase = PHASES.index(phase)
     st.cur = as_int(get(data, "to_act"), "to_act", 0, n - 1, null=True)
     scores = as_list(get(data, "scores"), "scores", n)
-    st.totals = [as_int(v, f"scores[{i}]", -10**9, 10**9) for i, v in enumerate(scores)]
+    st.totals = [as_int(v, f"scores[{i}]", -(10**9), 10**9) for i, v in enumerate(scores)]
     st.deal_no = as_int(get(data, "deal_no"), "deal_no", 1, 10**9)
     st.caller = as_bool(get(data, "caller_dealt"), "caller_dealt")
     if view_seat is None:
@@ -370,7 +451,9 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
                 raise bad(f"a seen seat shows {R.SETS_TO_SEE - t} sets", f"shown[{s}]")
             for i, trio in enumerate(item[: max(0, R.SETS_TO_SEE - t)]):
                 if not R.is_pure_set(trio):
-                    raise bad("the first sets must be tunnelas or pure sequences", f"shown[{s}][{i}]")
+                    raise bad(
+                        "the first sets must be tunnelas or pure sequences", f"shown[{s}][{i}]"
+                    )
             if t + len(item) > R.SETS_TO_FINISH:
                 raise bad("at most 7 sets", f"shown[{s}]")
         elif st.route[s] == DUBLEES:
@@ -401,8 +484,13 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
         if not isinstance(e, Mapping) or set(e) != {"card", "by", "by_unseen"}:
             raise bad("an entry is {card, by, by_unseen}", field)
         by = as_int(e["by"], f"{field}.by", 0, n - 1, null=True)
-        st.discard.append(entry(as_card(e["card"], f"{field}.card", men), -1 if by is None else by,
-                                as_bool(e["by_unseen"], f"{field}.by_unseen")))
+        st.discard.append(
+            entry(
+                as_card(e["card"], f"{field}.card", men),
+                -1 if by is None else by,
+                as_bool(e["by_unseen"], f"{field}.by_unseen"),
+            )
+        )
     turn = get(data, "turn")
     if not isinstance(turn, Mapping) or set(turn) != {"drew", "took", "took_while_seen"}:
         raise bad("must be {drew, took, took_while_seen}", "turn")
@@ -429,7 +517,9 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
     for key in ("maal", "deal_delta"):
         v = get(data, key)
         if v is not None:
-            v = [as_int(x, f"{key}[{i}]", -10**9, 10**9) for i, x in enumerate(as_list(v, key, n))]
+            v = [
+                as_int(x, f"{key}[{i}]", -(10**9), 10**9) for i, x in enumerate(as_list(v, key, n))
+            ]
         setattr(st, "maal" if key == "maal" else "delta", v)
     st.result_deal = as_int(get(data, "result_deal"), "result_deal", 1, st.deal_no, null=True) or 0
     st.recycled = tuple(sorted(as_cards(get(data, "recycled"), "recycled", men)))
@@ -488,8 +578,10 @@ def _check_sizes(st: MState, hidden: dict[str, Any]) -> None:
         want = R.HAND_SIZE + (1 if st.phase in (ACT, PICK) and s == st.cur else 0)
         got = _owned(st, s, hidden["hand_sizes"][s])
         if got != want:
-            raise bad(f"seat {s} owns {got} cards (hand, tunnelas and shown) but must own {want}",
-                      f"hands[{s}]")
+            raise bad(
+                f"seat {s} owns {got} cards (hand, tunnelas and shown) but must own {want}",
+                f"hands[{s}]",
+            )
     if st.phase == EXPOSE and any(st.route):
         raise bad("nobody has seen the joker during expose", "route")
     if st.phase in (DRAW, EXPOSE):
@@ -529,8 +621,10 @@ def _check_conservation(st: MState) -> None:
     for c in range(NCODES):
         if counts[c] != pack[c]:
             word = "too many" if counts[c] > pack[c] else "missing"
-            raise bad(f"{word} copies of {ALL_CODES[c]}: {counts[c]} in play, the pack has {pack[c]}",
-                      "cards")
+            raise bad(
+                f"{word} copies of {ALL_CODES[c]}: {counts[c]} in play, the pack has {pack[c]}",
+                "cards",
+            )
 
 
 def _load_history(value: Any, men: int, start: Any) -> tuple[Any, int, int]:
@@ -563,8 +657,9 @@ def _layout_cards(value: Any, field: str) -> list[Any]:
     return as_list(value, field)
 
 
-def layout_to_json(layout: Any, game: Any, players: int, options: JSON, dealer: int,
-                   seed: int | None) -> JSON:
+def layout_to_json(
+    layout: Any, game: Any, players: int, options: JSON, dealer: int, seed: int | None
+) -> JSON:
     """A full state JSON from a partial one (§10 conventions): omitted fields take their
     natural values; every card copy not placed goes, in canonical order, where the
     ``"fill"`` marker stands in ``stock`` or ``discard`` (default: the stock, after the
@@ -583,8 +678,10 @@ def layout_to_json(layout: Any, game: Any, players: int, options: JSON, dealer: 
     as_int(dealer, "dealer", 0, n - 1)
     phase = layout.get("phase", "draw")
     to_act = layout.get("to_act", layout.get("current", (dealer + 1) % n))
-    hands = [[c for c in _layout_cards(h, f"hands[{s}]")] for s, h in
-             enumerate(as_list(get(layout, "hands"), "hands", n))]
+    hands = [
+        [c for c in _layout_cards(h, f"hands[{s}]")]
+        for s, h in enumerate(as_list(get(layout, "hands"), "hands", n))
+    ]
     tunnelas = layout.get("tunnelas", [[] for _ in range(n)])
     shown = layout.get("shown", [[] for _ in range(n)])
     as_list(shown, "shown", n)
@@ -597,7 +694,12 @@ def layout_to_json(layout: Any, game: Any, players: int, options: JSON, dealer: 
             item = shown[s]
             if isinstance(item, list) and item:
                 route.append("sets" if isinstance(item[0], list) else "dublees")
-            elif seen_in is not None and isinstance(seen_in, list) and s < len(seen_in) and seen_in[s]:
+            elif (
+                seen_in is not None
+                and isinstance(seen_in, list)
+                and s < len(seen_in)
+                and seen_in[s]
+            ):
                 route.append("sets")
             else:
                 route.append(None)
@@ -617,7 +719,7 @@ def layout_to_json(layout: Any, game: Any, players: int, options: JSON, dealer: 
             for _ in range(3):
                 take(c, f"tunnelas[{s}][{i}]")
         for i, x in enumerate(as_list(shown[s], f"shown[{s}]")):
-            for c in (x if isinstance(x, list) else [x, x]):
+            for c in x if isinstance(x, list) else [x, x]:
                 take(c, f"shown[{s}][{i}]")
     stock_in = [c for c in _layout_cards(layout.get("stock", []), "stock")]
     if tiplu is not None and (not stock_in or stock_in[-1] != tiplu):
@@ -656,8 +758,14 @@ def layout_to_json(layout: Any, game: Any, players: int, options: JSON, dealer: 
             discard = [{"card": fill.pop(0), "by": None, "by_unseen": False}]
         at = len(stock_in) - (1 if tiplu is not None else 0)
         stock_in[at:at] = fill
-    turn = layout.get("turn", {"drew": "stock" if phase in ("act", "pick_tiplu") else None,
-                               "took": None, "took_while_seen": False})
+    turn = layout.get(
+        "turn",
+        {
+            "drew": "stock" if phase in ("act", "pick_tiplu") else None,
+            "took": None,
+            "took_while_seen": False,
+        },
+    )
     return {
         "game": game.id,
         "version": SCHEMA_VERSION,
@@ -692,6 +800,3 @@ def layout_to_json(layout: Any, game: Any, players: int, options: JSON, dealer: 
         "deal_history_start": layout.get("deal_history_start", 0),
         "taken": layout.get("taken", [[] for _ in range(n)]),
     }
-
-
-__all__ = ["DRAW", "PICK", "OVER", "EXPOSE"]

@@ -9,7 +9,14 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from engine.protocol import (
-    JSON, BadAction, EngineError, Event, Game, IllegalAction, InvalidSetup, InvalidState, ScoreReport,
+    JSON,
+    EngineError,
+    Event,
+    Game,
+    IllegalAction,
+    InvalidSetup,
+    InvalidState,
+    ScoreReport,
 )
 
 from . import codec
@@ -75,12 +82,17 @@ class Marriage(Game[MState]):
             for i, code in enumerate(deck):
                 card = R.CODE_TO_CARD.get(code) if isinstance(code, str) else None
                 if card is None or (card == XX and not st.opts.man_cards):
-                    raise InvalidSetup(f"deck[{i}]: no such card in the Marriage pack: {code!r}", field="deck")
+                    raise InvalidSetup(
+                        f"deck[{i}]: no such card in the Marriage pack: {code!r}", field="deck"
+                    )
                 cards.append(card)
             if sorted(cards) != R.pack_cards(st.opts.man_cards):
                 raise InvalidSetup(
-                    f"deck must hold every card of the {len(R.pack_cards(st.opts.man_cards))}-card pack "
-                    "exactly as often as the pack does", field="deck")
+                    f"deck must hold every card of the {len(R.pack_cards(st.opts.man_cards))}"
+                    "-card pack "
+                    "exactly as often as the pack does",
+                    field="deck",
+                )
             st.rng_state, st.caller = None, True
         else:
             st.rng_state, st.caller = (0 if seed is None else seed), False
@@ -135,23 +147,50 @@ class Marriage(Game[MState]):
             total = sum(maal)
             g_total = 0
             for s in range(n):
-                items.append({"side": s, "points": n * maal[s] - total, "item": "maal exchange", "rule": "R30"})
+                items.append(
+                    {
+                        "side": s,
+                        "points": n * maal[s] - total,
+                        "item": "maal exchange",
+                        "rule": "R30",
+                    }
+                )
             for s in range(n):
                 if s == state.winner:
                     continue
                 g = delta[s] - (n * maal[s] - total)
                 g_total -= g
-                items.append({"side": s, "points": g, "item": f"game payment to seat {state.winner}",
-                              "rule": "R31"})
-            items.append({"side": state.winner, "points": g_total, "item": "game payments received",
-                          "rule": "R31"})
-            extra["maal_items"] = [[{"item": name, "points": v} for name, v in its] for its in maal_items]
+                items.append(
+                    {
+                        "side": s,
+                        "points": g,
+                        "item": f"game payment to seat {state.winner}",
+                        "rule": "R31",
+                    }
+                )
+            items.append(
+                {
+                    "side": state.winner,
+                    "points": g_total,
+                    "item": "game payments received",
+                    "rule": "R31",
+                }
+            )
+            extra["maal_items"] = [
+                [{"item": name, "points": v} for name, v in its] for its in maal_items
+            ]
             extra["finish_kind"] = ("sets", "dublees")[state.fkind - 1]
             deal_points = delta
         elif state.delta is not None:
             for s in range(n):
-                items.append({"side": s, "points": state.delta[s], "item": f"result of deal {deal_no}",
-                              "rule": "R32"})
+                items.append(
+                    {
+                        "side": s,
+                        "points": state.delta[s],
+                        "item": f"result of deal {deal_no}",
+                        "rule": "R32",
+                    }
+                )
         extra["void"] = state.delta is not None and state.phase == OVER and state.winner < 0
         winner = None
         if state.over:
@@ -159,8 +198,14 @@ class Marriage(Game[MState]):
             if state.totals.count(best) == 1:
                 winner = state.totals.index(best)
         return ScoreReport(
-            sides=[[s] for s in range(n)], scores=list(state.totals), deal_no=deal_no,
-            deal_points=deal_points, items=items, finished=state.over, winner=winner, extra=extra,
+            sides=[[s] for s in range(n)],
+            scores=list(state.totals),
+            deal_no=deal_no,
+            deal_points=deal_points,
+            items=items,
+            finished=state.over,
+            winner=winner,
+            extra=extra,
         )
 
     def to_json(self, state: MState) -> JSON:
@@ -188,15 +233,37 @@ class Marriage(Game[MState]):
 
     def info_key(self, state: MState, seat: int) -> Hashable:
         over = state.phase == OVER
-        hands = tuple(tuple(h) for h in state.hands) if over else (tuple(state.hands[seat]),
-                                                                   tuple(sum(h) for h in state.hands))
+        hands = (
+            tuple(tuple(h) for h in state.hands)
+            if over
+            else (tuple(state.hands[seat]), tuple(sum(h) for h in state.hands))
+        )
         tiplu = state.tiplu if (over or state.route[seat] != UNSEEN) else state.tiplu >= 0
         return (
-            seat, state.phase, state.cur, state.dealer, state.deal_no, hands,
-            tuple(map(tuple, state.tunnelas)), tuple(map(tuple, state.shown)), tuple(state.route),
-            len(state.stock), tiplu, state.men_rev, tuple(state.discard), state.drew, state.took,
-            state.tws, state.turns, state.winner, state.fkind, tuple(state.totals), state.recycled,
-            tuple(state.taken), state.hkey, state.caller,
+            seat,
+            state.phase,
+            state.cur,
+            state.dealer,
+            state.deal_no,
+            hands,
+            tuple(map(tuple, state.tunnelas)),
+            tuple(map(tuple, state.shown)),
+            tuple(state.route),
+            len(state.stock),
+            tiplu,
+            state.men_rev,
+            tuple(state.discard),
+            state.drew,
+            state.took,
+            state.tws,
+            state.turns,
+            state.winner,
+            state.fkind,
+            tuple(state.totals),
+            state.recycled,
+            tuple(state.taken),
+            state.hkey,
+            state.caller,
         )
 
     # ---- invariants ------------------------------------------------------------
@@ -234,10 +301,17 @@ def _well_formed(action: Any) -> bool:
     if isinstance(action, bool):
         return False
     if isinstance(action, int):
-        return 0 <= action < NCODES or action in (P.DRAW_STOCK, P.TAKE_DISCARD, P.PASS) or \
-            P.EXPOSE_BASE <= action < P.EXPOSE_BASE + NCODES or action >= P.PICK_BASE
-    return isinstance(action, tuple) and len(action) >= 2 and action[0] in (
-        P.SHOW, P.SHOW_DUBLEES, P.FINISH, P.FINISH_DUBLEES, P.DEAL)
+        return (
+            0 <= action < NCODES
+            or action in (P.DRAW_STOCK, P.TAKE_DISCARD, P.PASS)
+            or P.EXPOSE_BASE <= action < P.EXPOSE_BASE + NCODES
+            or action >= P.PICK_BASE
+        )
+    return (
+        isinstance(action, tuple)
+        and len(action) >= 2
+        and action[0] in (P.SHOW, P.SHOW_DUBLEES, P.FINISH, P.FINISH_DUBLEES, P.DEAL)
+    )
 
 
 # --------------------------------------------------------------------------- hidden cards
@@ -260,7 +334,7 @@ def _hidden(state: MState, seat: int) -> list[int]:
     skip = state.men_rev + (1 if state.tiplu >= 0 and (over or state.route[seat] != UNSEEN) else 0)
     if state.tiplu >= 0 and skip == state.men_rev:  # an unseen seat: the tiplu is hidden
         counts[stock[0]] += 1
-    for c in stock[1 + state.men_rev:] if state.tiplu >= 0 else stock:
+    for c in stock[1 + state.men_rev :] if state.tiplu >= 0 else stock:
         counts[c] += 1
     # Cards this deal's public history named (discards, shows...) or that were
     # recycled or taken were seen by everyone: only where they went may be unknown.
@@ -291,7 +365,12 @@ def _sampler(game: Marriage, view: JSON) -> Callable[[random.Random], MState]:
         raise InvalidState("a view must be a JSON object", field="view")
     seat = view.get("seat")
     n = view.get("players")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(n, int) or not 0 <= seat < n:
+    if (
+        isinstance(seat, bool)
+        or not isinstance(seat, int)
+        or not isinstance(n, int)
+        or not 0 <= seat < n
+    ):
         raise InvalidState("seat: must be a seat of the view's table", field="seat")
     base, hidden = codec.load(view, game, view_seat=seat)
     over = base.phase == OVER
@@ -321,7 +400,10 @@ def _sampler(game: Marriage, view: JSON) -> Callable[[random.Random], MState]:
     drawable = stock_size - (1 if chosen else 0) - base.men_rev
     if drawable < 0:
         raise InvalidState("stock: too small for the tiplu and the revealed men", field="stock")
-    slots = [0 if (s == seat or over) else hidden["hand_sizes"][s] - len(base.taken[s]) for s in range(base.n)]
+    slots = [
+        0 if (s == seat or over) else hidden["hand_sizes"][s] - len(base.taken[s])
+        for s in range(base.n)
+    ]
     if any(x < 0 for x in slots):
         raise InvalidState("taken: more known cards than the hand holds", field="taken")
     need = sum(slots) + drawable + (1 if chosen and not tiplu_known else 0)
@@ -329,7 +411,9 @@ def _sampler(game: Marriage, view: JSON) -> Callable[[random.Random], MState]:
     if chosen and not tiplu_known and all(c == XX for c in free_list):
         raise InvalidState("no hidden card can be the tiplu", field="tiplu")
     if need != len(free_list):
-        raise InvalidState(f"the view hides {len(free_list)} cards but has {need} hidden places", field="cards")
+        raise InvalidState(
+            f"the view hides {len(free_list)} cards but has {need} hidden places", field="cards"
+        )
     recycled = Counter(base.recycled) & free
     if base.recycled and sum(recycled.values()) < drawable:
         raise InvalidState("stock: the recycled cards cannot fill the stock", field="stock")

@@ -11,9 +11,31 @@ from engine.protocol import Event, IllegalAction
 from . import rules as R
 from .rules import NCODES, XX, codes
 from .state import (
-    ACT, DEAL, DRAW, DRAW_STOCK, DUBLEES, EXPOSE, EXPOSE_BASE, FINISH,
-    FINISH_DUBLEES, OVER, PASS, PHASE_RULE, PHASES, PICK, PICK_BASE, SETS, SHOW, SHOW_DUBLEES,
-    TAKE_DISCARD, UNSEEN, MState, entry, entry_card, entry_unseen, public_action,
+    ACT,
+    DEAL,
+    DRAW,
+    DRAW_STOCK,
+    DUBLEES,
+    EXPOSE,
+    EXPOSE_BASE,
+    FINISH,
+    FINISH_DUBLEES,
+    OVER,
+    PASS,
+    PHASE_RULE,
+    PHASES,
+    PICK,
+    PICK_BASE,
+    SETS,
+    SHOW,
+    SHOW_DUBLEES,
+    TAKE_DISCARD,
+    UNSEEN,
+    MState,
+    entry,
+    entry_card,
+    entry_unseen,
+    public_action,
 )
 
 # --------------------------------------------------------------------------- dealing
@@ -103,7 +125,9 @@ def take_discard_problem(st: MState) -> IllegalAction | None:
             return illegal("you cannot take the discard before seeing the joker", "R10")
         return None
     if entry_unseen(top) and is_wild(st, card):
-        return illegal("cannot take a joker discarded by a player who had not seen the joker", "R20")
+        return illegal(
+            "cannot take a joker discarded by a player who had not seen the joker", "R20"
+        )
     if not can_finish_with(st, seat, card):
         return illegal("after seeing the joker you may take the discard only to finish", "R10")
     return None
@@ -277,7 +301,9 @@ def check_action(st: MState, action: Any, raw: Any = None) -> None:
                 raise illegal(f"you do not hold {_set_text(missing)}", "R12")
             for s in raw if raw is not None else sets:
                 if not R.is_pure_set(s):
-                    raise illegal(f"first sets must be tunnelas or pure sequences: {_set_text(s)}", "R7")
+                    raise illegal(
+                        f"first sets must be tunnelas or pure sequences: {_set_text(s)}", "R7"
+                    )
             return
         pairs = action[1]
         k = dublees_needed(st, seat)
@@ -529,13 +555,20 @@ def _end_deal(st: MState, events: list[Event] | None) -> None:
     else:
         maal, delta = [0] * st.n, [0] * st.n
     st.maal, st.delta, st.result_deal = maal, delta, st.deal_no
-    st.totals = [t + d for t, d in zip(st.totals, delta)]
+    st.totals = [t + d for t, d in zip(st.totals, delta, strict=True)]
     st.phase = OVER
     nxt = (st.dealer + 1) % st.n
     if events is not None:
-        events.append({"type": "deal_over", "winner": st.winner if st.winner >= 0 else None,
-                       "void": st.winner < 0, "maal": list(maal), "deltas": list(delta),
-                       "scores": list(st.totals)})
+        events.append(
+            {
+                "type": "deal_over",
+                "winner": st.winner if st.winner >= 0 else None,
+                "void": st.winner < 0,
+                "maal": list(maal),
+                "deltas": list(delta),
+                "scores": list(st.totals),
+            }
+        )
     if st.opts.deals and st.deal_no >= st.opts.deals:
         st.cur = None
         st.over = True
@@ -546,4 +579,3 @@ def _end_deal(st: MState, events: list[Event] | None) -> None:
     if not st.caller:
         st.deal_no += 1
         deal_deck(st, shuffled_deck(st), nxt)
-

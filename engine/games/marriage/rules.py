@@ -27,7 +27,9 @@ DUBLEES_TO_SEE = 7
 SETS_TO_FINISH = 7
 DUBLEES_TO_FINISH = 8
 
-WINDOWS: tuple[tuple[int, int, int], ...] = tuple((r, r + 1, r + 2) for r in range(11)) + ((11, 12, 0),)
+WINDOWS: tuple[tuple[int, int, int], ...] = tuple((r, r + 1, r + 2) for r in range(11)) + (
+    (11, 12, 0),
+)
 """The 12 legal rank windows of a sequence (rank indices A=0 .. K=12): A23 .. JQK, QKA."""
 
 # ---- maal values (R27): one table
@@ -222,7 +224,9 @@ def pure_sets_in(hand: Sequence[int], present: int | None = None) -> list[tuple[
     return out
 
 
-def show_choices(hand: Sequence[int], k: int, present: int | None = None) -> list[tuple[tuple[int, int, int], ...]]:
+def show_choices(
+    hand: Sequence[int], k: int, present: int | None = None
+) -> list[tuple[tuple[int, int, int], ...]]:
     """R12: every distinct canonical choice of k disjoint pure sets from the hand."""
     if k == 0:
         return [()]
@@ -276,7 +280,10 @@ def _natural_masks() -> list[list[int]]:
 
 def _pair_masks() -> list[int]:
     """PAIR[a]: mask of the cards b completable with a (R6: |N| = 2)."""
-    return [sum(1 << b for b in range(52) if is_completable((a, b))) if a < 52 else 0 for a in range(NCODES)]
+    return [
+        sum(1 << b for b in range(52) if is_completable((a, b))) if a < 52 else 0
+        for a in range(NCODES)
+    ]
 
 
 _NAT = _natural_masks()
@@ -328,7 +335,10 @@ def _natural_pairs() -> list[tuple[int, ...]]:
         if c < 52:
             for a in range(52):
                 for b in range(a + 1, 52):
-                    if c not in (a, b) and natural_kind(*sorted((a, b, c))) in ("pure_sequence", "triplet"):
+                    if c not in (a, b) and natural_kind(*sorted((a, b, c))) in (
+                        "pure_sequence",
+                        "triplet",
+                    ):
                         masks.add(1 << a | 1 << b)
         out.append(tuple(sorted(masks)))
     return out
@@ -337,7 +347,9 @@ def _natural_pairs() -> list[tuple[int, ...]]:
 _NATPAIRS = _natural_pairs()
 
 
-def cannot_finish(counts: Sequence[int], present: int, wild: int, max_wild: int, discard_free: bool = True) -> bool:
+def cannot_finish(
+    counts: Sequence[int], present: int, wild: int, max_wild: int, discard_free: bool = True
+) -> bool:
     """A quick necessary test for R15 (True = surely no finish). A natural card in no
     natural set of the hand needs a wild card in its set (one wild serves at most two
     such cards); one with no possible partner at all needs two; one card is discarded."""
@@ -485,7 +497,12 @@ def maal(
     best = -1
     best_items: list[tuple[str, int]] = []
     for mask in range(1 << len(optional)):
-        t, p, j, al = holding[fam.tiplu], holding[fam.poplu], holding[fam.jhiplu], holding[fam.alter]
+        t, p, j, al = (
+            holding[fam.tiplu],
+            holding[fam.poplu],
+            holding[fam.jhiplu],
+            holding[fam.alter],
+        )
         items = list(fixed)
         for i, (c, value) in enumerate(optional):
             if mask >> i & 1:

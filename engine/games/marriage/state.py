@@ -7,27 +7,71 @@ from typing import Any
 
 from engine.protocol import OptionSpec
 
-from .rules import XX
-
 OPTION_SPECS: tuple[OptionSpec, ...] = (
-    OptionSpec("max_wild_per_set", "choice", 2, "most wild cards one 3-card set may use (R6)", choices=(1, 2)),
-    OptionSpec("unseen_take_discard", "bool", True, "an unseen player may take the top discard (R10)"),
-    OptionSpec("seen_payment", "int", 3, "payment of each seen non-winner to the winner (R31)", minimum=0,
-               test_values=(3, 0)),
-    OptionSpec("unseen_payment", "int", 10, "payment of each unseen non-winner to the winner (R31)", minimum=0,
-               test_values=(10,)),
-    OptionSpec("dublee_bonus", "int", 5, "extra payment after a dublee finish (R31)", minimum=0,
-               test_values=(5, 0)),
-    OptionSpec("unseen_maal", "choice", "count", "maal of unseen non-winners: count, murder or kidnap (R29)",
-               choices=("count", "murder", "kidnap")),
+    OptionSpec(
+        "max_wild_per_set",
+        "choice",
+        2,
+        "most wild cards one 3-card set may use (R6)",
+        choices=(1, 2),
+    ),
+    OptionSpec(
+        "unseen_take_discard", "bool", True, "an unseen player may take the top discard (R10)"
+    ),
+    OptionSpec(
+        "seen_payment",
+        "int",
+        3,
+        "payment of each seen non-winner to the winner (R31)",
+        minimum=0,
+        test_values=(3, 0),
+    ),
+    OptionSpec(
+        "unseen_payment",
+        "int",
+        10,
+        "payment of each unseen non-winner to the winner (R31)",
+        minimum=0,
+        test_values=(10,),
+    ),
+    OptionSpec(
+        "dublee_bonus",
+        "int",
+        5,
+        "extra payment after a dublee finish (R31)",
+        minimum=0,
+        test_values=(5, 0),
+    ),
+    OptionSpec(
+        "unseen_maal",
+        "choice",
+        "count",
+        "maal of unseen non-winners: count, murder or kidnap (R29)",
+        choices=("count", "murder", "kidnap"),
+    ),
     OptionSpec("alter_points", "choice", 0, "maal value of each alter card (R27)", choices=(0, 5)),
     OptionSpec("man_cards", "choice", 0, "printed jokers XX in the pack", choices=(0, 3)),
-    OptionSpec("man_points", "int", 5, "maal value of each man held (R27)", minimum=0, test_values=(5,)),
-    OptionSpec("reshuffle", "choice", "random", "order of recycled discards when the stock is rebuilt (R22)",
-               choices=("random", "none")),
-    OptionSpec("turn_limit", "int", 1000, "completed turns after which a deal is void (R33)", minimum=1,
-               test_values=(30, 120)),
-    OptionSpec("deals", "int", 1, "deals in a match; 0 = open-ended (R34)", minimum=0, test_values=(1, 2)),
+    OptionSpec(
+        "man_points", "int", 5, "maal value of each man held (R27)", minimum=0, test_values=(5,)
+    ),
+    OptionSpec(
+        "reshuffle",
+        "choice",
+        "random",
+        "order of recycled discards when the stock is rebuilt (R22)",
+        choices=("random", "none"),
+    ),
+    OptionSpec(
+        "turn_limit",
+        "int",
+        1000,
+        "completed turns after which a deal is void (R33)",
+        minimum=1,
+        test_values=(30, 120),
+    ),
+    OptionSpec(
+        "deals", "int", 1, "deals in a match; 0 = open-ended (R34)", minimum=0, test_values=(1, 2)
+    ),
 )
 
 
@@ -75,6 +119,7 @@ FINISH = "finish"  # ("finish", sets, discard)
 FINISH_DUBLEES = "finish_dublees"  # ("finish_dublees", pair, discard)
 DEAL = "deal"  # ("deal", deck tuple) or ("deal", count) in a view's history
 
+
 # ---- discard entries: card | (by + 1) << 6 | by_unseen << 10
 def entry(card: int, by: int, by_unseen: bool) -> int:
     return card | (by + 1) << 6 | (1024 if by_unseen else 0)
@@ -97,10 +142,40 @@ class MState:
     bottom-first internally (top = last element, so a draw is ``pop()``)."""
 
     __slots__ = (
-        "n", "options", "opts", "dealer", "phase", "cur", "hands", "tunnelas", "shown",
-        "route", "stock", "tiplu", "men_rev", "discard", "drew", "took", "tws", "turns",
-        "winner", "fkind", "maal", "delta", "result_deal", "totals", "deal_no", "hist",
-        "hkey", "rng_state", "caller", "recycled", "taken", "over", "hlen", "deal_start",
+        "n",
+        "options",
+        "opts",
+        "dealer",
+        "phase",
+        "cur",
+        "hands",
+        "tunnelas",
+        "shown",
+        "route",
+        "stock",
+        "tiplu",
+        "men_rev",
+        "discard",
+        "drew",
+        "took",
+        "tws",
+        "turns",
+        "winner",
+        "fkind",
+        "maal",
+        "delta",
+        "result_deal",
+        "totals",
+        "deal_no",
+        "hist",
+        "hkey",
+        "rng_state",
+        "caller",
+        "recycled",
+        "taken",
+        "over",
+        "hlen",
+        "deal_start",
     )
 
     n: int
@@ -188,6 +263,3 @@ def public_action(action: Any) -> Any:
     if isinstance(action, tuple) and action[0] == DEAL and not isinstance(action[1], int):
         return (DEAL, len(action[1]))
     return action
-
-
-__all__ = ["XX"]

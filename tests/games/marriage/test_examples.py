@@ -29,11 +29,15 @@ def cards(text):
 
 
 def canon(state, action_json):
-    return json.dumps(GAME.action_to_json(state, GAME.parse_action(state, action_json)), sort_keys=True)
+    return json.dumps(
+        GAME.action_to_json(state, GAME.parse_action(state, action_json)), sort_keys=True
+    )
 
 
 def legal_json(state):
-    return [json.dumps(GAME.action_to_json(state, a), sort_keys=True) for a in GAME.legal_actions(state)]
+    return [
+        json.dumps(GAME.action_to_json(state, a), sort_keys=True) for a in GAME.legal_actions(state)
+    ]
 
 
 def setup_state(example):
@@ -59,7 +63,9 @@ def check_expect(state, expect):
     for key, want in expect.items():
         if key == "hands":
             for seat, hand in want.items():
-                assert Counter(data["hands"][int(seat)]) == Counter(cards(hand)), f"hand of seat {seat}"
+                assert Counter(data["hands"][int(seat)]) == Counter(cards(hand)), (
+                    f"hand of seat {seat}"
+                )
         elif key == "hand_sizes":
             assert [len(h) for h in data["hands"]] == want
         elif key == "stock_size":
@@ -116,7 +122,10 @@ def run_step(state, step):
     if "score_items" in step:
         items = GAME.score(state).items
         for rule, per_seat in step["score_items"].items():
-            got = [sum(i["points"] for i in items if i["rule"] == rule and i["side"] == s) for s in range(state.n)]
+            got = [
+                sum(i["points"] for i in items if i["rule"] == rule and i["side"] == s)
+                for s in range(state.n)
+            ]
             assert got == per_seat, rule
         report = GAME.score(state)
         assert sum(i["points"] for i in report.items) == sum(report.deal_points) == 0
@@ -127,9 +136,13 @@ def run_query(query):
     if "family" in query:
         fam = R.joker_family(R.CODE_TO_CARD[query["family"]])
         want = query["expect"]
-        got = {"tiplu": R.card_code(fam.tiplu), "poplu": R.card_code(fam.poplu),
-               "jhiplu": R.card_code(fam.jhiplu), "ordinary": R.codes(fam.ordinary),
-               "alter": R.card_code(fam.alter)}
+        got = {
+            "tiplu": R.card_code(fam.tiplu),
+            "poplu": R.card_code(fam.poplu),
+            "jhiplu": R.card_code(fam.jhiplu),
+            "ordinary": R.codes(fam.ordinary),
+            "alter": R.card_code(fam.alter),
+        }
         wild = [c for c in range(52) if fam.wild >> c & 1]
         got["wild_in_play"] = sum(3 for c in wild) - 1  # one tiplu lies under the stock
         for key, value in want.items():
@@ -137,9 +150,15 @@ def run_query(query):
     elif "validate_set" in query:
         tiplu = R.CODE_TO_CARD[query["tiplu"]]
         wild = R.joker_family(tiplu).wild if query["wild_allowed"] else 0
-        kind = R.set_kind([R.CODE_TO_CARD[c] for c in query["validate_set"]], wild, query.get("max_wild_per_set", 2))
+        kind = R.set_kind(
+            [R.CODE_TO_CARD[c] for c in query["validate_set"]],
+            wild,
+            query.get("max_wild_per_set", 2),
+        )
         if query.get("first_show"):  # R7: only tunnelas and pure sequences
-            kind = kind if R.is_pure_set([R.CODE_TO_CARD[c] for c in query["validate_set"]]) else None
+            kind = (
+                kind if R.is_pure_set([R.CODE_TO_CARD[c] for c in query["validate_set"]]) else None
+            )
         assert kind == query["expect"], query["validate_set"]
     else:
         counts = [0] * R.NCODES
@@ -148,7 +167,9 @@ def run_query(query):
         exposed = [R.CODE_TO_CARD[c] for c in query.get("exposed", [])]
         for c in exposed:
             counts[c] += 3
-        total, items = R.maal(counts, exposed, R.CODE_TO_CARD[query["tiplu"]], query.get("alter_points", 0), 5)
+        total, items = R.maal(
+            counts, exposed, R.CODE_TO_CARD[query["tiplu"]], query.get("alter_points", 0), 5
+        )
         assert total == query["expect"] == sum(v for _, v in items), query["maal"]
 
 

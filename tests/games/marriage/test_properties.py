@@ -70,18 +70,29 @@ def random_play(seed, players, options, until=None):
     return states
 
 
-@given(st.integers(0, 10**6), st.sampled_from([2, 3, 4, 5]),
-       st.sampled_from(["count", "murder", "kidnap"]), st.sampled_from([0, 5]))
+@given(
+    st.integers(0, 10**6),
+    st.sampled_from([2, 3, 4, 5]),
+    st.sampled_from(["count", "murder", "kidnap"]),
+    st.sampled_from([0, 5]),
+)
 @settings(max_examples=12)
 def test_r32_deal_results_sum_to_zero_and_items_add_up(seed, players, unseen_maal, dublee_bonus):
-    options = {"unseen_maal": unseen_maal, "dublee_bonus": dublee_bonus, "turn_limit": 150, "deals": 1}
+    options = {
+        "unseen_maal": unseen_maal,
+        "dublee_bonus": dublee_bonus,
+        "turn_limit": 150,
+        "deals": 1,
+    }
     end = random_play(seed, players, options)[-1]
     report = GAME.score(end)
     assert report.finished
     assert sum(report.deal_points) == 0 and sum(report.scores) == 0
     assert sum(i["points"] for i in report.items) == sum(report.deal_points)
     for seat in range(players):
-        assert sum(i["points"] for i in report.items if i["side"] == seat) == report.deal_points[seat]
+        assert (
+            sum(i["points"] for i in report.items if i["side"] == seat) == report.deal_points[seat]
+        )
     if end.winner >= 0:
         assert end.route[end.winner] != 0  # R26: the winner is always seen
 
@@ -100,8 +111,10 @@ def test_views_hide_hands_stock_and_tiplu(seed, players, men):
                 assert isinstance(hand, int) == (other != seat)
             if not view["seen"][seat]:
                 assert view["tiplu"] is None
-            assert all(item["action"].get("type") != "deal" or isinstance(item["action"]["deck"], int)
-                       for item in view["history"])
+            assert all(
+                item["action"].get("type") != "deal" or isinstance(item["action"]["deck"], int)
+                for item in view["history"]
+            )
             assert Counter(GAME.cards_in_play(state)) == Counter(GAME.pack(state))
 
 
@@ -117,23 +130,35 @@ def test_sampled_worlds_agree_with_the_view_and_its_deductions(seed, players):
             assert GAME.view(world, seat) == view
             for other in range(players):  # §7: cards taken from the discard stay known
                 assert not Counter(world.taken[other]) - Counter(
-                    c for c in range(R.NCODES) for _ in range(world.hands[other][c]))
+                    c for c in range(R.NCODES) for _ in range(world.hands[other][c])
+                )
             if world.recycled:  # §7: recycled discards are the stock
-                drawable = world.stock[1 + world.men_rev:] if world.tiplu >= 0 else world.stock
+                drawable = world.stock[1 + world.men_rev :] if world.tiplu >= 0 else world.stock
                 assert not Counter(drawable) - Counter(world.recycled)
             if view["seen"][seat] and view["tiplu"]:
                 assert R.card_code(world.stock[0]) == view["tiplu"]
 
 
 def mutations():
-    leaf = st.one_of(st.none(), st.booleans(), st.integers(-3, 200), st.text(max_size=3),
-                     st.sampled_from(["AS", "XX", "KD", "fill", "act", "sets"]))
-    return st.recursive(leaf, lambda inner: st.one_of(st.lists(inner, max_size=4),
-                                                      st.dictionaries(st.text(max_size=6), inner, max_size=3)),
-                        max_leaves=8)
+    leaf = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-3, 200),
+        st.text(max_size=3),
+        st.sampled_from(["AS", "XX", "KD", "fill", "act", "sets"]),
+    )
+    return st.recursive(
+        leaf,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=6), inner, max_size=3)
+        ),
+        max_leaves=8,
+    )
 
 
-BASE = GAME.to_json(random_play(3, 3, {"turn_limit": 40}, until=lambda s: s.route[0] or s.turns > 20)[-1])
+BASE = GAME.to_json(
+    random_play(3, 3, {"turn_limit": 40}, until=lambda s: s.route[0] or s.turns > 20)[-1]
+)
 
 
 @given(st.sampled_from(sorted(BASE)), mutations(), st.booleans())
@@ -169,9 +194,14 @@ def test_junk_nested_state_fields_raise_only_engine_errors(key, index, value):
 @settings(max_examples=150)
 def test_junk_actions_raise_only_bad_action(data):
     state = GAME.from_json(BASE)
-    for candidate in (data, {"type": "discard", "card": data}, {"type": "show", "sets": data},
-                      {"type": "finish", "sets": data, "discard": "AS"}, {"type": "pick_tiplu", "index": data},
-                      {"type": "finish_dublees", "pair": data, "discard": data}):
+    for candidate in (
+        data,
+        {"type": "discard", "card": data},
+        {"type": "show", "sets": data},
+        {"type": "finish", "sets": data, "discard": "AS"},
+        {"type": "pick_tiplu", "index": data},
+        {"type": "finish_dublees", "pair": data, "discard": data},
+    ):
         try:
             action = GAME.parse_action(state, candidate)
         except BadAction:

@@ -15,18 +15,25 @@ GAME = get_game("marriage")
 C = R.CODE_TO_CARD
 
 LAYOUT_B = {
-    "phase": "draw", "current": 0, "tiplu": "5D",
-    "shown": [[["2C", "3C", "4C"], ["7H", "8H", "9H"], ["JS", "QS", "KS"]],
-              [["AS", "2S", "3S"], ["TH", "JH", "QH"], ["6C", "7C", "8C"]]],
+    "phase": "draw",
+    "current": 0,
+    "tiplu": "5D",
+    "shown": [
+        [["2C", "3C", "4C"], ["7H", "8H", "9H"], ["JS", "QS", "KS"]],
+        [["AS", "2S", "3S"], ["TH", "JH", "QH"], ["6C", "7C", "8C"]],
+    ],
     "hands": ["9D TD JD 3S 3H 3D AH 2H 5C 8C 8S KD", "4S 6S 9S KH 2D 7D QD AC 9C TC KC 4H"],
     "discard": [{"card": "8D", "by": 1, "by_unseen": False}],
     "stock": ["fill", "5D"],
 }
 
 LAYOUT_A = {
-    "phase": "draw", "current": 0,
-    "hands": ["3S 4S 5S 9H TH JH 2D 3D 4D KC KC 7H 8D 6C 2S QH JD 5C 9S 4H AC",
-              "7S 8S 9S 5H 6H 7H AS AS QS QS KH 3C 3C 4C JC JC 8C 2H"],
+    "phase": "draw",
+    "current": 0,
+    "hands": [
+        "3S 4S 5S 9H TH JH 2D 3D 4D KC KC 7H 8D 6C 2S QH JD 5C 9S 4H AC",
+        "7S 8S 9S 5H 6H 7H AS AS QS QS KH 3C 3C 4C JC JC 8C 2H",
+    ],
     "tunnelas": [[], ["TD"]],
     "discard": ["9C"],
     "stock": "6D QC 7C 2H 9D KD 5H",
@@ -64,7 +71,11 @@ def test_r4_ranks_are_circular_for_poplu_and_jhiplu():
     fam = R.joker_family(C["KS"])
     assert (R.card_code(fam.poplu), R.card_code(fam.jhiplu)) == ("AS", "QS")
     fam = R.joker_family(C["2H"])
-    assert (R.card_code(fam.poplu), R.card_code(fam.jhiplu), R.card_code(fam.alter)) == ("3H", "AH", "2D")
+    assert (R.card_code(fam.poplu), R.card_code(fam.jhiplu), R.card_code(fam.alter)) == (
+        "3H",
+        "AH",
+        "2D",
+    )
 
 
 def test_r6_a_man_is_wild_only_and_never_natural():
@@ -99,7 +110,10 @@ def test_r9_expose_goes_round_from_the_dealers_left_dealer_last():
 def test_r10_house_rule_unseen_may_not_take_the_discard():
     state = GAME.new_state(2, {"unseen_take_discard": False}, 1, layout=LAYOUT_A)
     assert legal(state) == [{"type": "draw_stock"}]
-    assert reason(state, 0, {"type": "take_discard"}) == "you cannot take the discard before seeing the joker"
+    assert (
+        reason(state, 0, {"type": "take_discard"})
+        == "you cannot take the discard before seeing the joker"
+    )
 
 
 def test_r10_an_unseen_player_may_take_any_card_and_throw_it_back():
@@ -113,9 +127,16 @@ def test_r10_an_unseen_player_may_take_any_card_and_throw_it_back():
 
 
 def test_r12_three_exposed_tunnelas_show_no_set():
-    layout = {"phase": "draw", "current": 0, "hands": ["4C 7C JC QC KH 8S 3D 6D TS AH 3H 6C",
-                                                      "AD 2D 3D 4D 5D 6D 7D 8D TD JD QD KD AC AC 2C 2C 3C 3C 4C 4C 5C"],
-              "tunnelas": [["2S", "5H", "9D"], []], "discard": ["KS"]}
+    layout = {
+        "phase": "draw",
+        "current": 0,
+        "hands": [
+            "4C 7C JC QC KH 8S 3D 6D TS AH 3H 6C",
+            "AD 2D 3D 4D 5D 6D 7D 8D TD JD QD KD AC AC 2C 2C 3C 3C 4C 4C 5C",
+        ],
+        "tunnelas": [["2S", "5H", "9D"], []],
+        "discard": ["KS"],
+    }
     state = GAME.new_state(2, {}, 1, layout=layout)
     state = act(state, 0, {"type": "draw_stock"})
     assert {"type": "show", "sets": []} in legal(state)
@@ -126,15 +147,21 @@ def test_r12_three_exposed_tunnelas_show_no_set():
 def test_r13_show_dublees_needs_exactly_k_pairs():
     state = GAME.new_state(2, {}, 1, layout=LAYOUT_A)
     state = act(state, 0, {"type": "draw_stock"})
-    assert reason(state, 0, {"type": "show_dublees", "pairs": ["KC"]}) == \
-        "show needs exactly 7 dublees of identical cards"
+    assert (
+        reason(state, 0, {"type": "show_dublees", "pairs": ["KC"]})
+        == "show needs exactly 7 dublees of identical cards"
+    )
 
 
 def test_r14_a_man_picked_as_tiplu_is_shown_and_the_pick_repeats():
     layout = dict(LAYOUT_A, stock="6D XX QC 7C")
     state = GAME.new_state(2, {"man_cards": 3}, 1, layout=layout)
     state = act(state, 0, {"type": "draw_stock"})
-    state = act(state, 0, {"type": "show", "sets": [["2D", "3D", "4D"], ["3S", "4S", "5S"], ["9H", "TH", "JH"]]})
+    state = act(
+        state,
+        0,
+        {"type": "show", "sets": [["2D", "3D", "4D"], ["3S", "4S", "5S"], ["9H", "TH", "JH"]]},
+    )
     size = len(GAME.to_json(state)["stock"])
     state = act(state, 0, {"type": "pick_tiplu", "index": 0})
     data = GAME.to_json(state)
@@ -149,59 +176,98 @@ def test_r14_a_man_picked_as_tiplu_is_shown_and_the_pick_repeats():
 def test_r14_pick_index_out_of_range():
     state = GAME.new_state(2, {}, 1, layout=LAYOUT_A)
     state = act(state, 0, {"type": "draw_stock"})
-    state = act(state, 0, {"type": "show", "sets": [["2D", "3D", "4D"], ["3S", "4S", "5S"], ["9H", "TH", "JH"]]})
-    assert reason(state, 0, {"type": "pick_tiplu", "index": 112}) == "index must be between 0 and 111"
+    state = act(
+        state,
+        0,
+        {"type": "show", "sets": [["2D", "3D", "4D"], ["3S", "4S", "5S"], ["9H", "TH", "JH"]]},
+    )
+    assert (
+        reason(state, 0, {"type": "pick_tiplu", "index": 112}) == "index must be between 0 and 111"
+    )
 
 
 def test_r15_finish_reasons():
     state = GAME.new_state(2, {}, 1, layout=LAYOUT_B)
     state = act(state, 0, {"type": "draw_stock"})
-    assert reason(state, 0, {"type": "finish", "sets": [["AH", "2H", "3H"]], "discard": "KD"}) == \
-        "finish needs exactly 4 sets and one discard"
-    bad = {"type": "finish", "sets": [["KD", "AH", "2H"], ["3S", "3H", "3D"], ["8S", "8C", "5C"], ["9D", "TD", "JD"]],
-           "discard": "2H"}
+    assert (
+        reason(state, 0, {"type": "finish", "sets": [["AH", "2H", "3H"]], "discard": "KD"})
+        == "finish needs exactly 4 sets and one discard"
+    )
+    bad = {
+        "type": "finish",
+        "sets": [["KD", "AH", "2H"], ["3S", "3H", "3D"], ["8S", "8C", "5C"], ["9D", "TD", "JD"]],
+        "discard": "2H",
+    }
     assert reason(state, 0, bad).startswith("you do not hold")
-    wrap = {"type": "finish", "sets": [["9D", "TD", "JD"], ["KD", "AH", "2H"], ["3S", "3H", "3D"], ["8S", "8C", "5C"]],
-            "discard": "AS"}
+    wrap = {
+        "type": "finish",
+        "sets": [["9D", "TD", "JD"], ["KD", "AH", "2H"], ["3S", "3H", "3D"], ["8S", "8C", "5C"]],
+        "discard": "AS",
+    }
     assert reason(state, 0, wrap) == "not a valid set: KD AH 2H"  # the drawn card is AS
 
 
 def test_r15_a_wrap_around_run_is_not_a_valid_set():
-    layout = dict(LAYOUT_B, hands=["KD AD 2D 3S 3H 3C 9D TD JD 8C 8S 4H", "4S 6S 9S KH 2H 7D QD AC 9C TC KC AH"])
+    layout = dict(
+        LAYOUT_B,
+        hands=["KD AD 2D 3S 3H 3C 9D TD JD 8C 8S 4H", "4S 6S 9S KH 2H 7D QD AC 9C TC KC AH"],
+    )
     state = GAME.new_state(2, {}, 1, layout=layout)
     state = act(state, 0, {"type": "draw_stock"})
     drawn = next(c for c in GAME.to_json(state)["hands"][0] if c not in layout["hands"][0].split())
     sets = [["KD", "AD", "2D"], ["3S", "3H", "3C"], ["9D", "TD", "JD"], ["8C", "8S", drawn]]
-    assert reason(state, 0, {"type": "finish", "sets": sets, "discard": "4H"}) == "not a valid set: KD AD 2D"
+    assert (
+        reason(state, 0, {"type": "finish", "sets": sets, "discard": "4H"})
+        == "not a valid set: KD AD 2D"
+    )
 
 
 def test_r16_after_a_seen_take_the_dublee_must_be_the_taken_card():
-    layout = {"phase": "draw", "current": 0, "tiplu": "4C",
-              "shown": [["AS", "3H", "5D", "7C", "9S", "TD", "KH"], []],
-              "hands": ["6S 8H JH QD 4S 6C 9H", "5C 3C 3C 4H AH AD 8C 9C JD QD KC 2S 5H 7S 8D TH QS JC 6D 9D 2C"],
-              "discard": [{"card": "6S", "by": 1, "by_unseen": True}], "stock": ["fill", "4C"]}
+    layout = {
+        "phase": "draw",
+        "current": 0,
+        "tiplu": "4C",
+        "shown": [["AS", "3H", "5D", "7C", "9S", "TD", "KH"], []],
+        "hands": [
+            "6S 8H JH QD 4S 6C 9H",
+            "5C 3C 3C 4H AH AD 8C 9C JD QD KC 2S 5H 7S 8D TH QS JC 6D 9D 2C",
+        ],
+        "discard": [{"card": "6S", "by": 1, "by_unseen": True}],
+        "stock": ["fill", "4C"],
+    }
     state = GAME.new_state(2, {}, 1, layout=layout)
     state = act(state, 0, {"type": "take_discard"})
     acts = legal(state)
     assert acts and all(a["type"] == "finish_dublees" and a["pair"] == "6S" for a in acts)
-    assert reason(state, 0, {"type": "finish_dublees", "pair": "JH", "discard": "8H"}) == \
-        "you do not hold JH"
+    assert (
+        reason(state, 0, {"type": "finish_dublees", "pair": "JH", "discard": "8H"})
+        == "you do not hold JH"
+    )
 
 
 def test_r17_routes_are_fixed():
     state = GAME.new_state(2, {}, 1, layout=LAYOUT_B)
     state = act(state, 0, {"type": "draw_stock"})
-    assert reason(state, 0, {"type": "finish_dublees", "pair": "3S", "discard": "KD"}) == \
-        "you showed sets: finish with sets"
+    assert (
+        reason(state, 0, {"type": "finish_dublees", "pair": "3S", "discard": "KD"})
+        == "you showed sets: finish with sets"
+    )
     assert reason(state, 0, {"type": "show", "sets": []}) == "you have already seen the joker"
 
 
 def test_r22_random_reshuffle_is_seeded_and_conserves_cards():
-    layout = {"phase": "draw", "current": 1, "tiplu": "9S",
-              "shown": [[["AS", "2S", "3S"], ["4H", "5H", "6H"], ["7D", "8D", "9D"]], []],
-              "hands": ["TC JC QC KS KH KD 2C 3C 4C 6S 7S 8S",
-                        "AH 2H 3H 4D 5D 6D 7C 8C 9C TS JS QS KC KC 2D 3D 4S 5S 6C 7H 8H"],
-              "stock": "5H 9S", "discard": ["fill", {"card": "QC", "by": 0, "by_unseen": False}]}
+    layout = {
+        "phase": "draw",
+        "current": 1,
+        "tiplu": "9S",
+        "shown": [[["AS", "2S", "3S"], ["4H", "5H", "6H"], ["7D", "8D", "9D"]], []],
+        "hands": [
+            "TC JC QC KS KH KD 2C 3C 4C 6S 7S 8S",
+            "AH 2H 3H 4D 5D 6D 7C 8C 9C TS JS QS KC KC 2D 3D 4S 5S 6C 7H 8H",
+        ],
+        "stock": "5H 9S",
+        "discard": ["fill", {"card": "QC", "by": 0, "by_unseen": False}],
+    }
     runs = []
     for _ in range(2):
         state = GAME.new_state(2, {}, 0, seed=11, layout=layout)
@@ -231,7 +297,11 @@ def test_r33_turn_limit_voids_the_deal():
     state = GAME.new_state(2, {"turn_limit": 3, "deals": 2}, 0, seed=5)
     while GAME.deal_no(state) == 1:
         actions = GAME.legal_actions(state)
-        plain = [a for a in actions if GAME.action_to_json(state, a)["type"] in ("pass", "draw_stock", "discard")]
+        plain = [
+            a
+            for a in actions
+            if GAME.action_to_json(state, a)["type"] in ("pass", "draw_stock", "discard")
+        ]
         state, events = GAME.apply(state, GAME.to_act(state), plain[0])
     over = [e for e in events if e["type"] == "deal_over"][0]
     assert over["void"] and over["deltas"] == [0, 0]
@@ -245,13 +315,21 @@ def test_r34_caller_dealt_match_waits_for_the_next_deck():
     state = GAME.new_state(2, {"turn_limit": 1, "deals": 2}, 0, deck=deck)
     while GAME.phase(state) != "deal_over":
         a = GAME.legal_actions(state)
-        plain = [x for x in a if GAME.action_to_json(state, x)["type"] in ("pass", "draw_stock", "discard")]
+        plain = [
+            x
+            for x in a
+            if GAME.action_to_json(state, x)["type"] in ("pass", "draw_stock", "discard")
+        ]
         state = act(state, GAME.to_act(state), GAME.action_to_json(state, plain[0]))
     assert GAME.to_act(state) == 1 and GAME.legal_actions(state) == []
     assert reason(state, 1, {"type": "draw_stock"}) == "the deal is over"
-    assert reason(state, 1, {"type": "deal", "deck": deck[:-1] + ["AS"]}).startswith("the deck must hold")
+    assert reason(state, 1, {"type": "deal", "deck": deck[:-1] + ["AS"]}).startswith(
+        "the deck must hold"
+    )
     state = act(state, 1, {"type": "deal", "deck": deck})
-    assert GAME.deal_no(state) == 2 and GAME.to_json(state)["dealer"] == 1 and GAME.to_act(state) == 0
+    assert (
+        GAME.deal_no(state) == 2 and GAME.to_json(state)["dealer"] == 1 and GAME.to_act(state) == 0
+    )
     assert GAME.to_json(state)["history"][-1]["action"] == {"type": "deal", "deck": deck}
     assert GAME.view(state, 0)["history"] == []  # a view shows this deal's history only
 
@@ -276,9 +354,13 @@ def test_options_are_validated_by_name():
 
 def test_bad_actions_name_the_field():
     state = GAME.new_state(2, {}, 0, seed=1)
-    for data, field in [({"type": "discard", "card": "XX"}, "card"), ({"type": "fly"}, "type"),
-                        ({"type": "discard"}, "card"), ("discard", "action"),
-                        ({"type": "show", "sets": [["AS", "2S"]]}, "sets[0]")]:
+    for data, field in [
+        ({"type": "discard", "card": "XX"}, "card"),
+        ({"type": "fly"}, "type"),
+        ({"type": "discard"}, "card"),
+        ("discard", "action"),
+        ({"type": "show", "sets": [["AS", "2S"]]}, "sets[0]"),
+    ]:
         with pytest.raises(BadAction) as err:
             GAME.parse_action(state, data)
         assert err.value.field == field
