@@ -327,6 +327,8 @@ def load(
         opts = parse_options(raw_options, n)
     except InvalidSetup as err:
         raise InvalidState(err.message, field=err.field or "options") from None
+    if options is not None and opts != options:
+        raise _bad("the layout's options differ from the request's options", "options")
     o = Rules.of(opts, n)
     dealer_v = _int(f.get("dealer", dealer if dealer is not None else 0), "dealer", 0, n - 1)
     s = blank_state(o, dealer_v)

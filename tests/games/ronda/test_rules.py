@@ -406,3 +406,24 @@ def test_r13_layout_in_the_challenge_round_takes_the_first_asked_seat():
     assert GAME.to_act(s) == 0
     s, _ = run(s, (0, "pass"))
     assert facts(s)["scores"] == [0, 1] and GAME.phase(s) == "play"
+
+
+def test_layout_options_must_agree_with_the_requests():
+    layout = {"hands": [L("AS 4D 6H"), L("KS KH 3C")], "table": L("JD 5C"), "stock": L("3S 3H 7D 6C QH QD"),
+              "options": {"target_score": 11}}
+    layout["piles"] = [[c for c in ALL_CODES if c not in sum(layout["hands"], []) + layout["table"] + layout["stock"]], []]
+    assert GAME.to_json(GAME.new_state(2, None, 0, layout=layout))["options"]["target_score"] == 11
+    with pytest.raises(InvalidState) as err:
+        GAME.new_state(2, {"target_score": 21}, 0, layout=layout)
+    assert err.value.field == "options"
+
+
+def test_outcome_is_win_loss_at_match_end_and_a_shared_value_for_partners():
+    start = lay(2, 1, ["QS 3D 7C", "QH AS 5D"], "2C JD", "3S 3H 4D 6C KH KD", scores=[40, 38])
+    end, _ = run(start, (0, "pass"), (1, "pass"), (0, "3D"), (1, "QH"), (0, "QS"))
+    assert GAME.outcome(start, end) == [1.0, 0.0]
+    start = lay(4, 3, ["4S AH 6C", "4H 2D 7S", "4D 3C JH", "4C 5D QS"], "", "AS 2S 3S 5S 6S JS KS AD 3D 5H 6H 7H",
+                hand_number=2)
+    end, _ = run(start, (0, "pass"), (1, "pass"), (2, "pass"), (3, "pass"), (0, "4S"), (1, "4H"))
+    value = GAME.outcome(start, end)
+    assert value[1] == value[3] > 0.5 > value[0] == value[2] > 0.0
