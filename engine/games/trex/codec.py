@@ -7,7 +7,7 @@ from typing import Any
 from engine.protocol import BadAction, EngineError, InvalidState
 
 from .rules import (
-    CHOOSE_BASE, DEAL, DOUBLE, PASS, TrexState, entries, history_entries, kingdom_owner_of, push_past,
+    CHOOSE_BASE, DEAL, DOUBLE, PASS, TrexState, entries, history_entries_past, kingdom_owner_of, push_past,
 )
 from .tables import (
     CHOOSE, CODES, COLLECTIONS, COMPLEX, CONTRACT_NAMES, CONTRACT_OF_NAME, DEAL_OVER,
@@ -64,8 +64,7 @@ def parse_action_json(data: Any, *, view: bool = False) -> Any:
     return (DEAL, cards)
 
 
-def action_json(action: Any, *, hide_deck: bool = False) -> dict:
-    """The JSON form of an internal action."""
+def _action_json_slow(action: Any, hide_deck: bool = False) -> dict:
     if isinstance(action, tuple):
         return {"type": "deal", "deck": 52 if hide_deck else [CODES[c] for c in action[1]]}
     if action == PASS:
@@ -75,6 +74,18 @@ def action_json(action: Any, *, hide_deck: bool = False) -> dict:
     if action >= DOUBLE:
         return {"type": "double", "card": CODES[action - DOUBLE]}
     return {"type": "play", "card": CODES[action]}
+
+
+_ACTION_JSON: dict[Any, dict] = {a: _action_json_slow(a) for a in
+                                 [*range(53), *range(DOUBLE, DOUBLE + 52), *range(CHOOSE_BASE, CHOOSE_BASE + 6)]}
+_FAST_PARSE: dict[tuple, Any] = {(j["type"], j.get("card", j.get("contract"))): a for a, j in _ACTION_JSON.items()}
+
+
+def action_json(action: Any, *, hide_deck: bool = False) -> dict:
+    """The JSON form of an internal action."""
+    if type(action) is int:
+        return _ACTION_JSON[action].copy()
+    return _action_json_slow(action, hide_deck)
 
 
 def card_index(code: Any, field: str, error: type[EngineError] = InvalidState) -> int:
@@ -101,7 +112,16 @@ def layout_json(s: TrexState) -> dict:
 
 
 def entry_json(e: tuple, *, hide_deck: bool) -> dict:
-    return {"seat": e[0], "action": action_json(e[1], hide_deck=hide_deck)}
+    a = e[1]
+    return {"seat": e[0], "action": _ACTION_JSON[a].copy() if type(a) is int else _action_json_slow(a, hide_deck)}
+
+
+def past_json(s: TrexState) -> list[dict]:
+    """The JSON entries of earlier deals (cached on the state: ``past`` never changes in place,
+    so clones share the cache; entries are shared between outputs and must not be mutated)."""
+    if s.past_json is None:
+        s.past_json = [entry_json(e, hide_deck=False) for e in history_entries_past(s)]
+    return list(s.past_json)
 
 
 def played_json(e: tuple) -> dict:
@@ -139,7 +159,8 @@ def state_json(s: TrexState, view_seat: int | None = None) -> dict:
         "deal_no": s.deal_no,
         # a view's history is the current deal's only: earlier deals' cards are back in hands
         # (their results stay in deal_results)
-        "history": [entry_json(e, hide_deck=hide) for e in (entries(s.played) if hide else history_entries(s))],
+        "history": ([entry_json(e, hide_deck=True) for e in entries(s.played)] if hide
+                    else past_json(s) + [entry_json(e, hide_deck=False) for e in entries(s.played)]),
     }
     if not hide:
         out["rng_state"] = s.rng_state
@@ -238,7 +259,20 @@ def contract_of(v: Any, name: str, opts: Opts) -> int:
 
 def parse_entries(v: Any, name: str, view: bool) -> list[tuple]:
     out = []
+    lookup = _FAST_PARSE
     for i, e in enumerate(check_list(v, name)):
+        # fast path for the common, well-formed entry
+        if type(e) is dict and len(e) == 2:
+            seat = e.get("seat")
+            a = e.get("action")
+            if type(seat) is int and 0 <= seat <= 3 and type(a) is dict:
+                n = len(a)
+                x = a.get("card", a.get("contract")) if n == 2 else None
+                if type(x) is str or n == 1:
+                    action = lookup.get((a.get("type"), x))
+                    if action is not None:
+                        out.append((seat, action, 0))
+                        continue
         where = f"{name}[{i}]"
         if not isinstance(e, dict) or not {"seat", "action"} <= set(e) or not set(e) <= {"seat", "action", "trick"}:
             raise InvalidState(f"{where} must be an object with seat and action", field=where)
@@ -491,7 +525,7 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
             raise InvalidState("no tricks are won in this phase or contract", field="tricks_won")
         cards_won = [0, 0, 0, 0]
         tricks_won = [0, 0, 0, 0]
-    tricks_played = r.int("tricks_played", 0, 13, tp_default)
+    tricks_played = r.int("tricks_played", 0, 13, tp_default, nullable=partial)
     hidden_total = sum(counts[i] for i in range(4) if view and i != view_seat)
     if cards_won is None:
         # layout shorthand: every card not in a hand or the trick went in earlier tricks

@@ -38,7 +38,7 @@ class TrexState:
         "opts", "rng_state", "decks", "deal_no", "dealer", "first_owner", "phase", "to_act",
         "contracts_used", "contract", "hands", "doubled", "dbl_mask", "doubling_turn",
         "trick", "leader", "best", "best_seat", "tricks_played", "tricks_won", "cards_won",
-        "taken", "played", "past", "past_key", "lay_mask", "table", "finish_order", "layout_turns",
+        "taken", "played", "past", "past_key", "past_json", "lay_mask", "table", "finish_order", "layout_turns",
         "twos_exposed", "deal_scores", "match_scores", "deal_results",
     )
 
@@ -67,6 +67,7 @@ class TrexState:
         self.taken = 0  # union of cards_won
         self.played: Any = None
         self.past: Any = None
+        self.past_json: list | None = []  # cache of the JSON of ``past`` (codec)
         self.past_key = 0  # hash of ``past``, kept as chunks are pushed (cheap info_key)
         self.lay_mask = JACK_MASK  # Trex: the cards that fit the layout now
         self.table = 0  # Trex: cards on the layout
@@ -105,6 +106,7 @@ class TrexState:
         new.played = self.played
         new.past = self.past
         new.past_key = self.past_key
+        new.past_json = self.past_json
         new.lay_mask = self.lay_mask
         new.table = self.table
         new.finish_order = self.finish_order[:]
@@ -143,18 +145,18 @@ def entries(cons: Any) -> list[Entry]:
 def push_past(s: TrexState, chunk: tuple) -> None:
     """Append a finished chunk of entries to the match history."""
     s.past = (s.past, chunk)
+    s.past_json = None
     key = s.past_key
     for e in chunk:  # folded entry by entry over public forms: independent of chunking and decks
         key = hash((key, e[0], DEAL if isinstance(e[1], tuple) else e[1]))
     s.past_key = key
 
 
-def history_entries(s: TrexState) -> list[Entry]:
-    """The whole match's entries, oldest first."""
+def history_entries_past(s: TrexState) -> list[Entry]:
+    """The entries of earlier deals, oldest first."""
     out: list[Entry] = []
     for chunk in entries(s.past):
         out.extend(chunk)
-    out.extend(entries(s.played))
     return out
 
 
