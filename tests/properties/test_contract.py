@@ -127,7 +127,8 @@ def play_random_match(game, players, options, dealer, seed, *, deep_every: int):
         assert Counter(game.cards_in_play(state)) == pack, "cards are not conserved"
         steps += 1
     report = game.score(state)
-    assert report.finished and report.winner is not None or report.finished
+    assert report.finished, "the match ended but score() does not say so"
+    assert report.winner is None or 0 <= report.winner < len(report.sides)
     return game.to_json(state)
 
 
