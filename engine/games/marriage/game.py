@@ -22,6 +22,7 @@ from engine.protocol import (
 from . import codec
 from . import play as P
 from . import rules as R
+from . import state as S
 from .rules import ALL_CODES, NCODES, XX
 from .state import OPTION_SPECS, OVER, UNSEEN, MState, Options, entry_card
 
@@ -298,19 +299,20 @@ class Marriage(Game[MState]):
 
 
 def _well_formed(action: Any) -> bool:
+    """An internal action's shape (anything else is refused before the rule checks)."""
     if isinstance(action, bool):
         return False
     if isinstance(action, int):
         return (
             0 <= action < NCODES
-            or action in (P.DRAW_STOCK, P.TAKE_DISCARD, P.PASS)
-            or P.EXPOSE_BASE <= action < P.EXPOSE_BASE + NCODES
-            or action >= P.PICK_BASE
+            or action in (S.DRAW_STOCK, S.TAKE_DISCARD, S.PASS)
+            or S.EXPOSE_BASE <= action < S.EXPOSE_BASE + NCODES
+            or action >= S.PICK_BASE
         )
     return (
         isinstance(action, tuple)
         and len(action) >= 2
-        and action[0] in (P.SHOW, P.SHOW_DUBLEES, P.FINISH, P.FINISH_DUBLEES, P.DEAL)
+        and action[0] in (S.SHOW, S.SHOW_DUBLEES, S.FINISH, S.FINISH_DUBLEES, S.DEAL)
     )
 
 

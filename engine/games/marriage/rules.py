@@ -391,7 +391,9 @@ def cannot_finish(
     return 2 * loners + (needy + 1) // 2 > spare
 
 
-_FINISH_CACHE: dict[tuple, list] = {}
+Finish = tuple[tuple[tuple[int, int, int], ...], int]
+"""A sets-route finish: (sets, discard)."""
+_FINISH_CACHE: dict[tuple[tuple[int, ...], int, int, int], list[Finish]] = {}
 
 
 def finishes(
