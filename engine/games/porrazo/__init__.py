@@ -29,6 +29,7 @@ from engine.protocol import (
     Action,
     Event,
     Game,
+    IllegalAction,
     InvalidSetup,
     InvalidState,
     OptionSpec,
@@ -132,6 +133,12 @@ class Porrazo(Game[PState]):
 
     def legal_actions(self, state: PState) -> list[Action]:
         return rules.legal_actions(state)
+
+    def check(self, state: PState, seat: int, action: Action) -> None:
+        """Section 9: the base checks with the rules file's wording, then the game's."""
+        if state.to_act is None:
+            raise IllegalAction("the match is over", rule="R25")
+        super().check(state, seat, action)
 
     def check_action(self, state: PState, action: Action) -> None:
         rules.check_action(state, action)

@@ -588,6 +588,7 @@ def next_hand(st: PState, events: Events) -> None:
     else:
         st.phase = P_DEAL_OVER
         st.to_act = st.dealer
+        st.chain = None
         return
     st.hand_no += 1
     start_hand(st, deck, events)

@@ -47,11 +47,11 @@ PHASE_OF_NAME: dict[str, int] = {name: i for i, name in enumerate(PHASE_NAMES)}
 
 # Internal actions are small ints (a caller's deal is a tuple ("deal", deck)).
 DECLINE = 64  # DECLINE + card: play the card with "capture": false
-PASS = 100
-TENDIDO = 101
-DECLARE_RONDA = 102
-DECLARE_RONDINE = 103
-CLAIM = 110  # CLAIM + seat
+PASS = 200
+TENDIDO = 201
+DECLARE_RONDA = 202
+DECLARE_RONDINE = 203
+CLAIM = 210  # CLAIM + seat
 DEAL = "deal"
 
 
