@@ -1,0 +1,79 @@
+"""Baloot's options (spec section 2) and their compact form for the hot path."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.protocol import OptionSpec
+
+OPTION_SPECS: tuple[OptionSpec, ...] = (
+    OptionSpec("target_score", "int", 152, "Match target in game points (E2).", minimum=1,
+               test_values=(152, 30)),
+    OptionSpec("sun_double_rule", "choice", "one_over_one_under",
+               "When a Sun contract may be doubled (R12).",
+               choices=("one_over_one_under", "doubler_behind")),
+    OptionSpec("four_lock_choice", "bool", True,
+               "The defender who calls four also says open or locked (R11)."),
+    OptionSpec("trump_lead_must_beat", "choice", "always",
+               "When trumps are led, must a follower beat the highest trump always or only "
+               "when an opponent is winning (R16).", choices=("always", "opponent_winning")),
+    OptionSpec("void_partner_exemption", "choice", "ekka_or_fourth",
+               "Who, void in a led non-trump suit, is excused from trumping because the "
+               "partner is winning (R17).", choices=("ekka_or_fourth", "always", "never")),
+    OptionSpec("must_undertrump", "bool", False,
+               "A player obliged to trump who cannot over-trump must still trump (R17)."),
+    OptionSpec("project_tie", "choice", "first_in_order",
+               "Exactly equal best projects: earlier seat wins, or in Hokm a trump sequence "
+               "first (R21).", choices=("first_in_order", "trump_then_first")),
+    OptionSpec("baloot_with_projects", "choice", "not_in_hundred",
+               "Whether the baloot scores when the trump K and Q lie in the seat's scored "
+               "projects (R23).", choices=("not_in_hundred", "always", "not_in_any")),
+    OptionSpec("hokm_bidder_may_switch_to_sun", "bool", False,
+               "If nobody overcalls a Hokm bid with Sun, the Hokm bidder may turn it into "
+               "Sun (R6)."),
+    OptionSpec("ashkal_forbidden_on_ace", "bool", False,
+               "Ashkal may not be bid when the turned card is an Ace (R2)."),
+    OptionSpec("kawesh", "bool", False,
+               "A player whose first five cards are all 7s, 8s and 9s may annul the deal (R10)."),
+)
+
+
+@dataclass(frozen=True)
+class Opts:
+    """The options as the rules read them (shared, never copied by clone)."""
+
+    target: int
+    doubler_behind: bool
+    four_lock_choice: bool
+    lead_beat_always: bool
+    exemption: int  # 0 ekka_or_fourth, 1 always, 2 never
+    must_undertrump: bool
+    trump_first: bool
+    baloot_rule: str
+    switch_to_sun: bool
+    ashkal_not_on_ace: bool
+    kawesh: bool
+    raw: tuple[tuple[str, Any], ...]
+
+    @property
+    def as_json(self) -> dict[str, Any]:
+        return dict(self.raw)
+
+
+def compact(options: dict[str, Any]) -> Opts:
+    """The validated options dict as an :class:`Opts`."""
+    return Opts(
+        target=options["target_score"],
+        doubler_behind=options["sun_double_rule"] == "doubler_behind",
+        four_lock_choice=options["four_lock_choice"],
+        lead_beat_always=options["trump_lead_must_beat"] == "always",
+        exemption=("ekka_or_fourth", "always", "never").index(options["void_partner_exemption"]),
+        must_undertrump=options["must_undertrump"],
+        trump_first=options["project_tie"] == "trump_then_first",
+        baloot_rule=options["baloot_with_projects"],
+        switch_to_sun=options["hokm_bidder_may_switch_to_sun"],
+        ashkal_not_on_ace=options["ashkal_forbidden_on_ace"],
+        kawesh=options["kawesh"],
+        raw=tuple((spec.name, options[spec.name]) for spec in OPTION_SPECS),
+    )

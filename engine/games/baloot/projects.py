@@ -1,0 +1,132 @@
+"""Projects (R18, R19, R21) and the baloot (R23): pure functions on slot masks."""
+
+from __future__ import annotations
+
+from engine.games.baloot.tables import (
+    FOUR_HUNDRED,
+    FOUR_KIND,
+    HOKM,
+    HUNDRED,
+    PROJECT_VALUES,
+    QUAD_RANKS,
+    RUN_CLASS,
+    SEQ_ORDER,
+    SEQUENCE,
+)
+
+Group = tuple[tuple[int, int, int, int], int]
+"""A project group: (key, slot mask); key = (class, subkind, top rank, suit) (R19)."""
+ProjectSet = tuple[tuple[Group, ...], int]
+"""A seat's project set: its groups, best first, and its value in game points."""
+
+EMPTY: ProjectSet = ((), 0)
+_CACHE: dict[tuple[int, int], ProjectSet] = {}
+
+
+def candidate_groups(hand: int, kind: int) -> list[Group]:
+    """R18: every four-of-a-kind and every sub-run of 3, 4 or 5 cards in ``hand``."""
+    groups: list[Group] = []
+    for suit in range(4):
+        byte = (hand >> (8 * suit)) & 0xFF
+        if not byte & (byte >> 1) & (byte >> 2):
+            continue
+        for start in range(6):
+            for length in (3, 4, 5):
+                run = ((1 << length) - 1) << start
+                if start + length <= 8 and byte & run == run:
+                    groups.append(((RUN_CLASS[length], SEQUENCE, 7 - start, 3 - suit), run << (8 * suit)))
+    for rank in QUAD_RANKS:
+        i = SEQ_ORDER.index(rank)
+        quad = (1 << i) | (1 << (i + 8)) | (1 << (i + 16)) | (1 << (i + 24))
+        if hand & quad == quad:
+            cls = FOUR_HUNDRED if rank == "A" and kind != HOKM else HUNDRED
+            groups.append(((cls, FOUR_KIND, 7 - i, 4), quad))
+    return groups
+
+
+def project_set(hand: int, kind: int) -> ProjectSet:
+    """R19: the best collection of disjoint groups of an 8-card ``hand`` (highest
+    total value, then the groups' keys compared from best down; a longer list wins
+    a prefix tie). Returns (groups best first, value)."""
+    cached = _CACHE.get((hand, kind))
+    if cached is not None:
+        return cached
+    groups = candidate_groups(hand, kind)
+    if not groups:
+        result = EMPTY
+    else:
+        values = PROJECT_VALUES[kind]
+        groups.sort(reverse=True)
+        best: list = [(-1, [])]
+
+        def search(i: int, used: int, value: int, chosen: list[Group]) -> None:
+            if i == len(groups):
+                score = (value, [g[0] for g in chosen])
+                if score > best[0]:
+                    best[0] = (value, [g[0] for g in chosen])
+                    best.append(list(chosen))
+                return
+            key, mask = groups[i]
+            if not used & mask:
+                chosen.append(groups[i])
+                search(i + 1, used | mask, value + values[key[0]], chosen)
+                chosen.pop()
+            search(i + 1, used, value, chosen)
+
+        search(0, 0, 0, [])
+        chosen_groups = tuple(best[-1])
+        result = (chosen_groups, best[0][0])
+    if len(_CACHE) > 200_000:
+        _CACHE.clear()
+    _CACHE[(hand, kind)] = result
+    return result
+
+
+def set_mask(pset: ProjectSet) -> int:
+    """Every card of a project set."""
+    mask = 0
+    for _, m in pset[0]:
+        mask |= m
+    return mask
+
+
+def compare_declared(
+    best_keys: dict[int, tuple[int, int, int, int]],
+    order: list[int],
+    kind: int,
+    trump: int,
+    trump_first: bool,
+) -> tuple[int | None, list[int]]:
+    """R21: the winning seat among the declared best projects (``best_keys`` by seat)
+    and the seats that must reveal details. ``order`` is trick-1 play order."""
+    if not best_keys:
+        return None, []
+    top_class = max(k[0] for k in best_keys.values())
+    tops = [s for s in order if s in best_keys and best_keys[s][0] == top_class]
+    if len({s & 1 for s in tops}) == 1:
+        return tops[0], []
+
+    def strength(seat: int) -> tuple[int, int, int]:
+        key = best_keys[seat]
+        in_trumps = int(trump_first and kind == HOKM and key[1] == SEQUENCE and 3 - key[3] == trump)
+        return key[1], key[2], in_trumps
+
+    winner = tops[0]
+    for seat in tops[1:]:
+        if strength(seat) > strength(winner):
+            winner = seat
+    return winner, tops
+
+
+def baloot_scores(pset: ProjectSet, k_q_mask: int, scored: bool, rule: str) -> bool:
+    """R23: whether a seat's baloot (its trump K and Q, ``k_q_mask``) scores, given its
+    project set and whether that set is scored (its team is the project team)."""
+    if rule == "always" or not scored:
+        return True
+    for key, mask in pset[0]:
+        if mask & k_q_mask == k_q_mask:
+            if rule == "not_in_any":
+                return False
+            if key[0] == HUNDRED and key[1] == SEQUENCE:
+                return False
+    return True

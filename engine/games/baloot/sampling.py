@@ -1,0 +1,199 @@
+"""Section 7: dealing the unseen cards of a view at random, respecting every exact
+deduction (voids and trump duties shown by plays, the taken candidate, declared and
+shown projects, a kawesh hand)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from engine.games.baloot import rules
+from engine.games.baloot.jsonio import Loader
+from engine.games.baloot.projects import candidate_groups, project_set
+from engine.games.baloot.state import State
+from engine.games.baloot.tables import NSLOTS, PLAY
+from engine.protocol import InvalidState
+
+MAX_TRIES = 3000
+
+
+def forbidden_masks(st: State) -> list[int]:
+    """The cards each seat cannot hold now, from every recorded play (section 7)."""
+    out = [0, 0, 0, 0]
+    if not st.kind:
+        return out
+    for leader, cards, _, ekka in st.tricks:
+        for k, p in enumerate(cards):
+            seat = (leader + k) & 3
+            tiers = rules.play_tiers(st.kind, st.trump, st.locked, st.opts, cards[:k], leader, ekka, seat)
+            out[seat] |= rules.inferred_void(tiers, p)
+    table = st.table
+    for k, p in enumerate(table):
+        seat = (st.leader + k) & 3
+        tiers = rules.play_tiers(st.kind, st.trump, st.locked, st.opts, table[:k], st.leader,
+                                 st.lead_ekka, seat)
+        out[seat] |= rules.inferred_void(tiers, p)
+    return out
+
+
+def _assign(cards: list[int], caps: dict[int, int], allowed: dict[int, list[int]],
+            rng: random.Random) -> dict[int, list[int]] | None:
+    """A random assignment of ``cards`` to bins with capacities (augmenting paths)."""
+    rng.shuffle(cards)
+    where: dict[int, int] = {}
+    content: dict[int, list[int]] = {b: [] for b in caps}
+
+    def place(c: int, seen: set[int]) -> bool:
+        bins = allowed[c][:]
+        rng.shuffle(bins)
+        for b in bins:
+            if b not in seen and len(content[b]) < caps[b]:
+                content[b].append(c)
+                where[c] = b
+                return True
+        for b in bins:
+            if b in seen:
+                continue
+            seen.add(b)
+            for other in content[b][:]:
+                content[b].remove(other)
+                if place(other, seen):
+                    content[b].append(c)
+                    where[c] = b
+                    return True
+                content[b].append(other)
+        return False
+
+    for c in cards:
+        if not place(c, set()):
+            return None
+    return content
+
+
+def make_sampler(game: Any, data: Any) -> Callable[[random.Random], State]:
+    """Validate ``data`` (a view) once; return ``f(rng) -> State`` consistent with it."""
+    if not isinstance(data, dict) or "seat" not in data:
+        raise InvalidState("a view must be an object with a seat", field="seat")
+    template = Loader(game, data, view=True).load()
+    seat: int = data["seat"]
+    hands_view = data["hands"]
+    counts = [len(h) if isinstance(h, list) else h for h in hands_view]
+    stock_count: int = data["stock"]
+    visible = template.hands[seat] | template.played
+    for p in template.table:
+        visible |= 1 << p
+    if template.candidate >= 0 and not template.cand_taken:
+        visible |= 1 << template.candidate
+    unseen = ((1 << NSLOTS) - 1) & ~visible
+    others = [s for s in range(4) if s != seat]
+    pinned = {s: 0 for s in others}
+    if template.cand_taken and template.candidate >= 0 and unseen >> template.candidate & 1:
+        if template.taker in pinned:
+            pinned[template.taker] |= 1 << template.candidate
+    for s in others:
+        g = template.shown[s]
+        if g:
+            for m in g:
+                pinned[s] |= m & unseen
+        if template.kawesh is not None and template.kawesh[0] == s:
+            pinned[s] |= template.kawesh[1] & unseen
+    free = unseen
+    for s in others:
+        free &= ~pinned[s]
+    need = {s: counts[s] - pinned[s].bit_count() for s in others}
+    if any(n < 0 for n in need.values()):
+        raise InvalidState("a seat is known to hold more cards than it has", field="hands")
+    forbidden = forbidden_masks(template)
+    for s in others:
+        if pinned[s] & forbidden[s]:
+            raise InvalidState(f"seat {s} holds a card its plays rule out", field="tricks")
+    in_play = template.phase == PLAY
+    kind = template.kind
+    constrained = [s for s in others if in_play and (
+        template.declared[s] or template.shown[s] is not None)]
+    free_cards = rules.slots_of(free)
+    any_forbidden = any(forbidden[s] & free for s in others)
+    engine_dealt = template.rng_state is not None
+    declared_view = data.get("projects", {}).get("declare_done")
+
+    def ok(hands: dict[int, int]) -> bool:
+        for s in constrained:
+            pset = project_set(hands[s] | template.seat_played[s], kind)
+            if template.shown[s] is not None and template.shown[s] != tuple(m for _, m in pset[0]):
+                return False
+            if template.declared[s]:
+                if not pset[0]:
+                    return False
+                key = pset[0][0][0]
+                if key[0] != template.declared[s]:
+                    return False
+                r = template.revealed[s]
+                if r is not None and (key[1], key[2]) != r:
+                    return False
+        return True
+
+    def force_groups(rng: random.Random, pins: dict[int, int], pool: int) -> int:
+        for s in constrained:
+            if template.shown[s] is not None or not template.declared[s]:
+                continue
+            universe = pins[s] | template.seat_played[s] | (pool & ~forbidden[s])
+            r = template.revealed[s]
+            groups = [m for key, m in candidate_groups(universe, kind)
+                      if key[0] == template.declared[s] and (r is None or (key[1], key[2]) == r)
+                      and (m & pool).bit_count() <= counts[s] - pins[s].bit_count()]
+            if groups:
+                m = rng.choice(groups) & pool
+                pins[s] |= m
+                pool &= ~m
+        return pool
+
+    def sample(rng: random.Random) -> State:
+        for _ in range(MAX_TRIES):
+            pins = dict(pinned)
+            pool = free
+            if constrained:
+                pool = force_groups(rng, pins, pool)
+            cards = rules.slots_of(pool)
+            caps = {s: counts[s] - pins[s].bit_count() for s in others}
+            if any(c < 0 for c in caps.values()):
+                continue
+            caps[4] = stock_count
+            hands = dict(pins)
+            stock: list[int] = []
+            if not any_forbidden:
+                rng.shuffle(cards)
+                i = 0
+                for s in others:
+                    for p in cards[i:i + caps[s]]:
+                        hands[s] |= 1 << p
+                    i += caps[s]
+                stock = cards[i:]
+            else:
+                allowed = {p: [b for b in caps if b == 4 or not forbidden[b] >> p & 1] for p in cards}
+                content = _assign(cards, caps, allowed, rng)
+                if content is None:
+                    continue
+                for s in others:
+                    for p in content[s]:
+                        hands[s] |= 1 << p
+                stock = content[4]
+                rng.shuffle(stock)
+            if constrained and not ok(hands):
+                continue
+            st = template.clone()
+            for s in others:
+                st.hands[s] = hands[s]
+            st.stock = tuple(stock)
+            if in_play:
+                st.psets = [project_set(st.hands[s] | st.seat_played[s], kind) for s in range(4)]
+                if st.to_act != seat:
+                    st.decided = bool(st.declared[st.to_act])  # type: ignore[index]
+                else:
+                    st.decided = bool(declared_view)
+            st.rng_state = rng.getrandbits(63) if engine_dealt else None
+            return st
+        raise InvalidState("no deal of the unseen cards matches this view", field="hands")
+
+    _ = free_cards
+    return sample
