@@ -24,8 +24,15 @@ Policy = Callable[[Game[Any], Any, int, random.Random], Action]
 POLICIES: dict[str, Policy] = {}
 """Game id -> its heuristic policy (the "easy" level)."""
 
-PLAYOUTS: dict[str, Callable[[Game[Any], Any, random.Random], Action]] = {}
-"""Game id -> a cheap playout policy for ISMCTS (absent: uniformly random playouts)."""
+PlayoutPolicy = Callable[[Game[Any], Any, random.Random], Action]
+
+PLAYOUTS: dict[str, PlayoutPolicy | None] = {}
+"""Game id -> a cheap playout policy for ISMCTS (None: uniformly random playouts); filled
+on first use from PLAYOUT_FACTORIES."""
+
+PLAYOUT_FACTORIES: dict[str, Callable[[], PlayoutPolicy | None]] = {}
+"""Game id -> a function building its playout policy (it may import the game's internals,
+so it runs lazily; a failure means random playouts)."""
 
 
 def register(game_id: str) -> Callable[[Policy], Policy]:
@@ -62,9 +69,18 @@ def choose(game: Game[Any], state: Any, seat: int, rng: random.Random) -> Action
     return policy(game, state, seat, rng)
 
 
-def playout_policy(game: Game[Any]) -> Callable[[Game[Any], Any, random.Random], Action] | None:
+def playout_policy(game: Game[Any]) -> PlayoutPolicy | None:
     """The game's cheap playout policy, or None for uniformly random playouts."""
-    return PLAYOUTS.get(game.id)
+    if game.id not in PLAYOUTS:
+        factory = PLAYOUT_FACTORIES.get(game.id)
+        hook = None
+        if factory is not None:
+            try:
+                hook = factory()
+            except Exception:  # noqa: BLE001 - a game's internals changed: play at random
+                hook = None
+        PLAYOUTS[game.id] = hook
+    return PLAYOUTS[game.id]
 
 
 # --------------------------------------------------------------------------- Ronda
@@ -170,3 +186,160 @@ def ronda_policy(game: Game[Any], state: Any, seat: int, rng: random.Random) -> 
     if not best:
         return greedy_policy(game, state, seat, rng)
     return best[int(rng.random() * len(best))]
+
+
+# --------------------------------------------------------------------------- Trex
+
+_TREX_ORDER = "23456789TJQKA"  # low to high
+
+
+def _trex_strength(code: str) -> int:
+    return _TREX_ORDER.index(code[0])
+
+
+def _trex_penalty_cards(contract: str, hand: list[str]) -> list[str]:
+    """Cards that cost points when taken in ``contract`` (R11's penalty cards)."""
+    if contract == "king_of_hearts":
+        return [c for c in hand if c == "KH"]
+    if contract == "queens":
+        return [c for c in hand if c[0] == "Q"]
+    if contract == "diamonds":
+        return [c for c in hand if c[1] == "D"]
+    if contract == "complex":
+        return [c for c in hand if c == "KH" or c[0] == "Q" or c[1] == "D"]
+    return []
+
+
+def _trex_contract_risk(contract: str, hand: list[str]) -> float:
+    """A rough cost of choosing ``contract`` with ``hand`` (lower is better)."""
+    suits = {s: [c for c in hand if c[1] == s] for s in "SHDC"}
+    high = sum(1 for c in hand if c[0] in "AKQ")
+    if contract == "king_of_hearts":
+        return 75.0 if "KH" in hand and len(suits["H"]) <= 3 else 10.0
+    if contract == "queens":
+        return sum(25.0 for c in hand if c[0] == "Q" and len(suits[c[1]]) <= 3) + 5.0
+    if contract == "diamonds":
+        return 10.0 * sum(1 for c in suits["D"] if _trex_strength(c) >= 7)
+    if contract == "collections":
+        return 15.0 * high / 2
+    if contract == "trex":
+        return 40.0 - 20.0 * sum(1 for c in hand if c[0] == "J")
+    return 60.0  # complex
+
+
+@register("trex")
+def trex_policy(game: Game[Any], state: Any, seat: int, rng: random.Random) -> Action:
+    """Easy Trex: choose the contract the hand fears least, never double, duck tricks
+    (play the highest card that still loses, else the highest), dump penalty cards when
+    void, lead low; in the layout prefer cards that unlock the seat's own other cards."""
+    view = game.view(state, seat)
+    actions = game.legal_actions(state)
+    as_json = [game.action_to_json(state, a) for a in actions]
+    hands = view.get("hands") or []
+    hand: list[str] = hands[seat] if seat < len(hands) and isinstance(hands[seat], list) else []
+    phase = view.get("phase")
+    if phase == "choose_contract":
+        scored = [
+            (_trex_contract_risk(str(d.get("contract")), hand), i) for i, d in enumerate(as_json)
+        ]
+        return actions[min(scored)[1]]
+    if phase == "doubling":
+        for action, data in zip(actions, as_json):
+            if data.get("type") == "pass":
+                return action
+    cards = [(d.get("card"), a) for d, a in zip(as_json, actions) if isinstance(d.get("card"), str)]
+    if not cards:
+        return actions[int(rng.random() * len(actions))]
+    if phase == "layout":
+        # unlock own cards: prefer a card whose neighbour in rank (same suit) we also hold
+        def unlocks(code: str) -> int:
+            i = _trex_strength(code)
+            return sum(
+                1
+                for j in (i - 1, i + 1)
+                if 0 <= j < len(_TREX_ORDER) and _TREX_ORDER[j] + code[1] in hand
+            )
+
+        best = max(unlocks(c) for c, _ in cards)
+        pool = [a for c, a in cards if unlocks(c) == best]
+        return pool[int(rng.random() * len(pool))]
+    contract = str(view.get("contract"))
+    trick = [t.get("card") for t in (view.get("trick") or []) if isinstance(t, dict)]
+    codes = [c for c, _ in cards]
+    by_code = dict(cards)
+    if not trick:  # lead the lowest card
+        return by_code[min(codes, key=_trex_strength)]
+    led = trick[0][1]
+    winning = max((c for c in trick if c[1] == led), key=_trex_strength)
+    following = [c for c in codes if c[1] == led]
+    if following:
+        ducks = [c for c in following if _trex_strength(c) < _trex_strength(winning)]
+        if ducks:
+            return by_code[max(ducks, key=_trex_strength)]
+        return by_code[max(following, key=_trex_strength)]
+    penalties = [c for c in _trex_penalty_cards(contract, codes)]
+    if penalties:
+        return by_code[max(penalties, key=_trex_strength)]
+    return by_code[max(codes, key=_trex_strength)]
+
+
+def _ronda_playout_hook() -> PlayoutPolicy | None:
+    """A cheap Ronda playout policy for the search: every seat declares its true holding
+    and never challenges; capturing cards are preferred. Random declarations and challenges
+    would make most playouts end in a penalty or in a challenged genuine declaration (a
+    match won at once), which drowns the signal of the card play. It reads the sampled
+    world's internal state (a playout runs in a world sampled from the view, so this sees
+    nothing the searching seat does not), hence the imports of Ronda's internals. A card
+    that captures is always preferred, the biggest packet first (an este or a missa counts
+3 cards more), else a random card."""
+    try:
+        from engine.games.ronda import rules as ronda_rules
+        from engine.games.ronda import tables as ronda_tables
+    except ImportError:  # pragma: no cover - Ronda not installed
+        return None
+    declare_p = ronda_tables.DECLARE_P
+    challenge_p = ronda_tables.CHALLENGE_P
+    pass_action = ronda_tables.PASS
+    declare_base = ronda_tables.DECLARE_BASE
+    play_p = ronda_tables.PLAY_P
+    holding = ronda_rules.holding
+    rank_bit = ronda_tables.RBIT
+
+    def playout(game: Game[Any], state: Any, rng: random.Random) -> Action:
+        phase = state.phase
+        if phase == challenge_p:
+            return pass_action
+        actions = game.legal_actions(state)
+        if phase == play_p:
+            table = state.trank
+            if table:
+                best = -1
+                pool: list[Action] = []
+                last = state.last_drop
+                este_bit = rank_bit[last] if last >= 0 else 0
+                for c in actions:
+                    bit = rank_bit[c]
+                    if table & bit:
+                        m = table // bit  # ranks from the matched one up
+                        run = ((m ^ (m + 1)) >> 1) * bit
+                        value = bin(run).count("1")
+                        if bit == este_bit:
+                            value += 3
+                        if run == table:
+                            value += 3
+                        if value > best:
+                            best, pool = value, [c]
+                        elif value == best:
+                            pool.append(c)
+                if pool:
+                    actions = pool
+        elif phase == declare_p:
+            wanted = declare_base + holding(state.dealt[state.to_act])[0]
+            if wanted in actions:
+                return wanted
+        return actions[int(rng.random() * len(actions))]
+
+    return playout
+
+
+PLAYOUT_FACTORIES["ronda"] = _ronda_playout_hook
