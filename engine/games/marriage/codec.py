@@ -39,6 +39,19 @@ from .state import (
 )
 
 DREW = (None, "stock", "discard")
+TURN_KEYS = frozenset(("drew", "took", "took_while_seen", "expose_done"))
+
+
+def expose_done(st: MState) -> list[bool]:
+    """R9: which seats have finished exposing (they decide from the dealer's left)."""
+    if st.phase != EXPOSE or st.cur is None:
+        return [True] * st.n
+    done = [False] * st.n
+    seat = (st.dealer + 1) % st.n
+    while seat != st.cur:
+        done[seat] = True
+        seat = (seat + 1) % st.n
+    return done
 FINISH_KINDS = (None, "sets", "dublees")
 
 # --------------------------------------------------------------------------- actions
@@ -246,6 +259,7 @@ def to_json(st: MState, game_id: str) -> JSON:
             "drew": DREW[st.drew],
             "took": ALL_CODES[st.took] if st.took >= 0 else None,
             "took_while_seen": st.tws,
+            "expose_done": expose_done(st),
         },
         "turns_completed": st.turns,
         "winner": st.winner if st.winner >= 0 else None,
@@ -492,8 +506,10 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
             )
         )
     turn = get(data, "turn")
-    if not isinstance(turn, Mapping) or set(turn) != {"drew", "took", "took_while_seen"}:
-        raise bad("must be {drew, took, took_while_seen}", "turn")
+    if not isinstance(turn, Mapping) or not (
+        {"drew", "took", "took_while_seen"} <= set(turn) <= TURN_KEYS
+    ):
+        raise bad("must be {drew, took, took_while_seen, expose_done}", "turn")
     if turn["drew"] not in DREW:
         raise bad("must be null, 'stock' or 'discard'", "turn.drew")
     st.drew = DREW.index(turn["drew"])
@@ -506,6 +522,8 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
     if st.phase in (EXPOSE, DRAW) and (st.drew or st.tws):
         raise bad("no draw yet in this phase", "turn")
     st.turns = as_int(get(data, "turns_completed"), "turns_completed", 0, o.turn_limit)
+    if "expose_done" in turn and st.cur is not None and turn["expose_done"] != expose_done(st):
+        raise bad("must list the seats that have finished exposing", "turn.expose_done")
     winner = as_int(get(data, "winner"), "winner", 0, n - 1, null=True)
     st.winner = -1 if winner is None else winner
     fk = get(data, "finish_kind")

@@ -264,6 +264,9 @@ class Marriage(Game[MState]):
             state.recycled,
             tuple(state.taken),
             state.hkey,
+            None if state.maal is None else tuple(state.maal),
+            None if state.delta is None else tuple(state.delta),
+            state.result_deal,
             state.caller,
         )
 

@@ -342,7 +342,7 @@ def check_action(st: MState, action: Any, raw: Any = None) -> None:
     if missing:
         raise illegal(f"you do not hold {_set_text(missing)}", "R16")
     if p == XX:
-        raise illegal("show needs exactly 1 dublees of identical cards", "R16")
+        raise illegal("a dublee is two identical cards, never men", "R8")
     if st.tws and p != st.took:
         raise illegal("the card taken from the discard must be used in a set", "R16")
 

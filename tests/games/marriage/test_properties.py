@@ -128,6 +128,7 @@ def test_sampled_worlds_agree_with_the_view_and_its_deductions(seed, players):
             view = GAME.view(state, seat)
             world = GAME.sample(view, rng)
             assert GAME.view(world, seat) == view
+            assert GAME.info_key(world, seat) == GAME.info_key(state, seat)
             for other in range(players):  # §7: cards taken from the discard stay known
                 assert not Counter(world.taken[other]) - Counter(
                     c for c in range(R.NCODES) for _ in range(world.hands[other][c])
