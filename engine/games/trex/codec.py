@@ -710,10 +710,13 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
         raise InvalidState("history must end with this deal's played entries", field="history")
     prefix = hist[:len(hist) - len(played)]
     if prefix:
-        push_past(s, tuple((e[0], e[1], 0) for e in prefix))
+        chunk = None
+        for e in prefix:
+            chunk = (chunk, e[0], e[1], 0)
+        push_past(s, chunk)
     cons = None
     for e in played:
-        cons = (cons, e)
+        cons = (cons, *e)
     s.played = cons
     return s, counts, view_seat
 

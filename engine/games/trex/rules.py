@@ -17,7 +17,7 @@ from .tables import (
     DOUBLABLE_MASK, DOUBLING, HEART_MASK, JACK_MASK, KH, KH_BIT, KING_OF_HEARTS,
     LAYOUT, MATCH_OVER, NON_HEART_MASK, PENALTY_MASK, PHASE_NAMES, QUEEN_MASK, SEQ_A,
     SEVEN_H, SINGLE_VALUE, SUIT_MASK, SUIT_WORDS, TREX, TREX_BONUS, TRICKS, TWO_MASK, Opts,
-    cards_of, deal_seat, deal_total,
+    CHUNKS, cards_of, deal_seat, deal_total,
 )
 
 PASS = 52
@@ -38,7 +38,7 @@ class TrexState:
         "opts", "rng_state", "decks", "deal_no", "dealer", "first_owner", "phase", "to_act",
         "contracts_used", "contract", "hands", "doubled", "dbl_mask", "doubling_turn",
         "trick", "leader", "best", "best_seat", "tricks_played", "tricks_won", "cards_won",
-        "taken", "played", "past", "past_key", "past_json", "lay_mask", "table", "finish_order", "layout_turns",
+        "taken", "played", "past", "past_json", "lay_mask", "table", "finish_order", "layout_turns",
         "twos_exposed", "deal_scores", "match_scores", "deal_results",
     )
 
@@ -68,7 +68,6 @@ class TrexState:
         self.played: Any = None
         self.past: Any = None
         self.past_json: list | None = []  # cache of the JSON of ``past`` (codec)
-        self.past_key = 0  # hash of ``past``, kept as chunks are pushed (cheap info_key)
         self.lay_mask = JACK_MASK  # Trex: the cards that fit the layout now
         self.table = 0  # Trex: cards on the layout
         self.finish_order: list[int] = []
@@ -105,7 +104,6 @@ class TrexState:
         new.taken = self.taken
         new.played = self.played
         new.past = self.past
-        new.past_key = self.past_key
         new.past_json = self.past_json
         new.lay_mask = self.lay_mask
         new.table = self.table
@@ -133,7 +131,18 @@ def kingdom_owner_of(first_owner: int, deal_no: int, opts: Opts) -> int:
 
 
 def entries(cons: Any) -> list[Entry]:
-    """A cons list's entries, oldest first."""
+    """The entries ``(seat, action, trick_no)`` of a ``played`` cons list
+    ``(previous, seat, action, trick_no)``, oldest first."""
+    out = []
+    while cons is not None:
+        out.append(cons[1:])
+        cons = cons[0]
+    out.reverse()
+    return out
+
+
+def chunks(cons: Any) -> list[tuple]:
+    """The chunks of the ``past`` cons list ``(previous, chunk)``, oldest first."""
     out = []
     while cons is not None:
         cons, e = cons
@@ -142,21 +151,22 @@ def entries(cons: Any) -> list[Entry]:
     return out
 
 
-def push_past(s: TrexState, chunk: tuple) -> None:
-    """Append a finished chunk of entries to the match history."""
+def to_act(s: TrexState) -> int | None:
+    """The seat to act, None once the match is over."""
+    return None if s.to_act < 0 else s.to_act
+
+
+def push_past(s: TrexState, chunk: Any) -> None:
+    """Append a finished deal's ``played`` cons list (or a caller's deal) to the history."""
     s.past = (s.past, chunk)
     s.past_json = None
-    key = s.past_key
-    for e in chunk:  # folded entry by entry over public forms: independent of chunking and decks
-        key = hash((key, e[0], DEAL if isinstance(e[1], tuple) else e[1]))
-    s.past_key = key
 
 
 def history_entries_past(s: TrexState) -> list[Entry]:
     """The entries of earlier deals, oldest first."""
     out: list[Entry] = []
-    for chunk in entries(s.past):
-        out.extend(chunk)
+    for chunk in chunks(s.past):
+        out.extend(entries(chunk))
     return out
 
 
@@ -218,7 +228,14 @@ def legal_actions(s: TrexState) -> list[Any]:
     """Every legal action in canonical order (section 9)."""
     ph = s.phase
     if ph == TRICKS:
-        return cards_of(trick_playable(s, s.hands[s.to_act]))
+        trick = s.trick
+        hand = s.hands[s.to_act]
+        if trick:  # R9 inlined: following the led suit is one 13-bit chunk
+            led = trick[0] // 13
+            chunk = (hand >> (13 * led)) & 0x1FFF
+            if chunk:
+                return list(CHUNKS[led][chunk])
+        return cards_of(trick_playable(s, hand))
     if ph == LAYOUT:
         m = s.hands[s.to_act] & s.lay_mask
         return cards_of(m) if m else [PASS]
@@ -304,7 +321,7 @@ def step(s: TrexState, action: Any, events: list | None = None) -> None:
     seat = s.to_act
     ph = s.phase
     if ph == TRICKS:
-        s.played = (s.played, (seat, action, s.tricks_played + 1))
+        s.played = (s.played, seat, action, s.tricks_played + 1)
         bit = 1 << action
         s.hands[seat] ^= bit
         trick = s.trick
@@ -324,11 +341,11 @@ def step(s: TrexState, action: Any, events: list | None = None) -> None:
             s.to_act = (seat + 1) & 3
         return
     if ph == LAYOUT:
-        s.played = (s.played, (seat, action, 0))
+        s.played = (s.played, seat, action, 0)
         _layout_turn(s, seat, action, events)
         return
     if ph == DOUBLING:
-        s.played = (s.played, (seat, action, 0))
+        s.played = (s.played, seat, action, 0)
         if action == PASS:
             s.doubling_turn += 1
             if s.doubling_turn == 4:
@@ -345,7 +362,7 @@ def step(s: TrexState, action: Any, events: list | None = None) -> None:
                            **({"card": CODES[action - DOUBLE]} if action != PASS else {})})
         return
     if ph == CHOOSE:
-        s.played = (s.played, (seat, action, 0))
+        s.played = (s.played, seat, action, 0)
         c = action - CHOOSE_BASE
         s.contract = c
         s.contracts_used = s.contracts_used + (c,)
@@ -361,7 +378,7 @@ def step(s: TrexState, action: Any, events: list | None = None) -> None:
         s.to_act = s.owner
         return
     if ph == DEAL_OVER:
-        push_past(s, ((seat, action, 0),))
+        push_past(s, (None, seat, action, 0))
         start_deal(s, s.deal_no + 1, seat, action[1], events)
         return
     raise InvalidState("the match is over", field="phase")
@@ -505,7 +522,7 @@ def end_deal(s: TrexState, events: list | None) -> None:
     for i in range(4):
         ms[i] += s.deal_scores[i]
     s.deal_results = s.deal_results + ((s.deal_no, s.owner, s.contract, tuple(s.deal_scores)),)
-    push_past(s, tuple(entries(s.played)))
+    push_past(s, s.played)
     s.played = None
     if events is not None:
         events.append({"type": "deal_over", "deal_no": s.deal_no,

@@ -152,8 +152,13 @@ class Opts:
 
 # ---------------------------------------------------------------- mask -> canonical list
 def _chunk_table(suit: int) -> tuple[tuple[int, ...], ...]:
+    """For each 13-bit mask of one suit, its card indices ascending (built incrementally)."""
+    table: list[tuple[int, ...]] = [()]
     base = suit * 13
-    return tuple(tuple(base + i for i in range(13) if m >> i & 1) for m in range(1 << 13))
+    for m in range(1, 1 << 13):
+        top = m.bit_length() - 1
+        table.append(table[m ^ (1 << top)] + (base + top,))
+    return tuple(table)
 
 
 CHUNKS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(_chunk_table(s) for s in range(4))
