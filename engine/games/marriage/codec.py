@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -675,13 +676,32 @@ def _layout_cards(value: Any, field: str) -> list[Any]:
     return as_list(value, field)
 
 
+_ENTRY_RE = re.compile(r"^\s*(\w\w)\s*(?:\(\s*(null|\d)\s*,\s*(yes|no)\s*\))?\s*$")
+
+
+def _entry_shorthand(text: str, field: str) -> JSON:
+    """A discard entry written as in §10: ``"8D(1,no)"``, ``"9C(null, no)"`` or ``"9C"``."""
+    m = _ENTRY_RE.match(text)
+    if m is None:
+        raise bad("write an entry as CARD or CARD(seat|null, yes|no)", field)
+    by = None if m.group(2) in (None, "null") else int(m.group(2))
+    return {"card": m.group(1), "by": by, "by_unseen": m.group(3) == "yes"}
+
+
 def layout_to_json(
     layout: Any, game: Any, players: int, options: JSON, dealer: int, seed: int | None
 ) -> JSON:
-    """A full state JSON from a partial one (§10 conventions): omitted fields take their
-    natural values; every card copy not placed goes, in canonical order, where the
-    ``"fill"`` marker stands in ``stock`` or ``discard`` (default: the stock, after the
-    listed cards and before the tiplu)."""
+    """A full state JSON from a partial one, in the state's own shape (§10 conventions).
+
+    Omitted fields take their natural values (phase ``draw``, ``to_act`` the dealer's
+    left, nobody seen, no tiplu, scores 0). Shorthands the rules file uses: a card list
+    may be one space-separated string; ``current`` stands for ``to_act``; ``route`` is
+    inferred from ``shown`` (sets are lists, pairs are codes) or ``seen``; a discard entry
+    may be ``"8D(1,no)"`` or a bare code (the upcard); the chosen ``tiplu`` is put at the
+    bottom of the stock unless the listed stock already ends with it. Every card copy
+    not placed goes, in canonical order, where the ``"fill"`` marker stands in ``stock``
+    or ``discard`` (default: the stock, after the listed cards and before the tiplu; with
+    no discard given, the first fill card is the upcard)."""
     if not isinstance(layout, Mapping):
         raise InvalidState("layout must be an object", field="layout")
     n = players
@@ -748,7 +768,7 @@ def layout_to_json(
         if e == "fill":
             discard.append("fill")
         elif isinstance(e, str):
-            discard.append({"card": e, "by": None, "by_unseen": False})
+            discard.append(_entry_shorthand(e, f"discard[{i}]"))
         else:
             discard.append(e)
         if isinstance(discard[-1], Mapping):
