@@ -114,32 +114,29 @@ def make_sampler(view: Any) -> Callable[[random.Random], PState]:
             if ok:
                 out[-1] = cards[at:]
                 return out
-        # rare constraints: draw each constrained seat among its candidates, reject overlaps
+        # rare constraints: constrained seats in turn (fewest candidates first), each drawn
+        # uniformly among its candidates still free; restart on a dead end
+        ordered = sorted(constrained, key=lambda seat_: len(candidates_of(seat_)))
         for _ in range(TRIES * 4):
             used: set[int] = set()
             out = {}
-            ok = True
-            for s in constrained:
-                options_s = candidates_of(s)
-                if not options_s:
-                    return None
-                pick = options_s[rng.randrange(len(options_s))]
-                if used.intersection(pick):
-                    ok = False
+            for s in ordered:
+                free = [combo for combo in candidates_of(s) if not used.intersection(combo)]
+                if not free:
                     break
+                pick = free[rng.randrange(len(free))]
                 used.update(pick)
                 out[s] = list(pick)
-            if not ok:
-                continue
-            rest = [c for c in pool if c not in used]
-            rng.shuffle(rest)
-            at = 0
-            for s in hidden_seats:
-                if s not in out:
-                    out[s] = rest[at:at + counts[s]]
-                    at += counts[s]
-            out[-1] = rest[at:]
-            return out
+            else:
+                rest = [c for c in pool if c not in used]
+                rng.shuffle(rest)
+                at = 0
+                for s in hidden_seats:
+                    if s not in out:
+                        out[s] = rest[at:at + counts[s]]
+                        at += counts[s]
+                out[-1] = rest[at:]
+                return out
         return None
 
     def fill(st: PState, out: dict[int, list[int]]) -> None:
