@@ -378,6 +378,9 @@ def step(s: TrexState, action: Any, events: list | None = None) -> None:
         s.to_act = s.owner
         return
     if ph == DEAL_OVER:
+        if s.played is not None:
+            push_past(s, s.played)
+            s.played = None
         push_past(s, (None, seat, action, 0))
         start_deal(s, s.deal_no + 1, seat, action[1], events)
         return
@@ -522,8 +525,6 @@ def end_deal(s: TrexState, events: list | None) -> None:
     for i in range(4):
         ms[i] += s.deal_scores[i]
     s.deal_results = s.deal_results + ((s.deal_no, s.owner, s.contract, tuple(s.deal_scores)),)
-    push_past(s, s.played)
-    s.played = None
     if events is not None:
         events.append({"type": "deal_over", "deal_no": s.deal_no,
                        "contract": CONTRACT_NAMES[s.contract], "scores": list(s.deal_scores)})
@@ -551,6 +552,9 @@ def end_deal(s: TrexState, events: list | None) -> None:
 
 def start_deal(s: TrexState, deal_no: int, dealer: int, deck: Any, events: list | None) -> None:
     """R2-R6: deal ``deck`` (indices, top first) and open the contract choice."""
+    if s.played is not None:  # the finished deal's entries join the match history
+        push_past(s, s.played)
+        s.played = None
     hands = [0, 0, 0, 0]
     for p, c in enumerate(deck):
         hands[(dealer + 1 + p) & 3] |= 1 << c
