@@ -53,6 +53,8 @@ def expose_done(st: MState) -> list[bool]:
         done[seat] = True
         seat = (seat + 1) % st.n
     return done
+
+
 FINISH_KINDS = (None, "sets", "dublees")
 
 # --------------------------------------------------------------------------- actions

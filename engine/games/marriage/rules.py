@@ -326,25 +326,35 @@ def third_table(tiplu: int, max_wild: int) -> list[int]:
     return table
 
 
-def _natural_pairs() -> list[tuple[int, ...]]:
-    """For each card, the masks of the two other (distinct) cards of each sequence or
-    triplet that contains it."""
-    out: list[tuple[int, ...]] = []
-    for c in range(NCODES):
-        masks = set()
-        if c < 52:
-            for a in range(52):
-                for b in range(a + 1, 52):
-                    if c not in (a, b) and natural_kind(*sorted((a, b, c))) in (
-                        "pure_sequence",
-                        "triplet",
-                    ):
-                        masks.add(1 << a | 1 << b)
-        out.append(tuple(sorted(masks)))
-    return out
+_M52 = (1 << 52) - 1
+_SUIT0 = sum(1 << (4 * r) for r in range(13))  # bit 4r: rank r, first suit
+_ACES = 0xF
 
 
-_NATPAIRS = _natural_pairs()
+def _with_natural_set(present: int) -> int:
+    """Cards of ``present`` that lie in some pure sequence or triplet of ``present``
+    (bit-parallel: a rank step is 4 bits, a suit step 1 bit)."""
+    runs = present & (present >> 4) & (present >> 8) & _LOW44
+    qka = present & (present >> 44) & (present >> 48) & _ACES
+    x0 = present & _SUIT0
+    x1 = (present >> 1) & _SUIT0
+    x2 = (present >> 2) & _SUIT0
+    x3 = (present >> 3) & _SUIT0
+    trips = (x0 & x1 & (x2 | x3)) | (x2 & x3 & (x0 | x1))  # ranks with 3+ suits
+    return (runs | runs << 4 | runs << 8 | qka | qka << 44 | qka << 48 | trips * 0xF) & present
+
+
+def _with_partner(present: int) -> int:
+    """Cards of ``present`` with a completable partner in ``present`` (R6 |N| = 2)."""
+    p = present & _M52
+    x0 = p & _SUIT0
+    x1 = (p >> 1) & _SUIT0
+    x2 = (p >> 2) & _SUIT0
+    x3 = (p >> 3) & _SUIT0
+    pairs = (x0 | x1) & (x2 | x3) | (x0 & x1) | (x2 & x3)  # ranks with 2+ suits
+    near = (p << 4) | (p >> 4) | (p << 8) | (p >> 8)
+    near |= (p >> 44) & _ACES | (p >> 48) & _ACES | (p & _ACES) << 44 | (p & _ACES) << 48
+    return (near | pairs * 0xF) & p
 
 
 def cannot_finish(
@@ -353,9 +363,12 @@ def cannot_finish(
     """A quick necessary test for R15 (True = surely no finish). A natural card in no
     natural set of the hand needs a wild card in its set (one wild serves at most two
     such cards); one with no possible partner at all needs two; one card is discarded."""
+    naturals = present & ~wild
+    partnered = _with_partner(present)
+    in_set = _with_natural_set(present)
     loners = 0
     needy = 0
-    rest = present & ~wild
+    rest = naturals & ~in_set
     while rest:
         low = rest & -rest
         rest ^= low
@@ -363,14 +376,10 @@ def cannot_finish(
         k = counts[c]
         if k >= 3:
             continue
-        if not (_PAIR[c] & present):
-            loners += k
-            continue
-        for m in _NATPAIRS[c]:
-            if m & present == m:
-                break
-        else:
+        if low & partnered:
             needy += k
+        else:
+            loners += k
     if not discard_free:
         if loners and max_wild < 2:
             return True

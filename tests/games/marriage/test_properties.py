@@ -211,3 +211,22 @@ def test_junk_actions_raise_only_bad_action(data):
             GAME.check(state, GAME.to_act(state), action)
         except EngineError:
             pass
+
+
+@given(st.lists(st.integers(0, 52), min_size=1, max_size=16))
+@settings(max_examples=200)
+def test_r6_bit_parallel_partner_tests_match_the_definitions(cards):
+    present = 0
+    for c in cards:
+        present |= 1 << c
+    in_set = R._with_natural_set(present)
+    partnered = R._with_partner(present)
+    codes = sorted(set(cards))
+    for c in codes:
+        others = [x for x in codes if x != c]
+        natural = any(
+            R.natural_kind(*sorted((c, a, b))) in ("pure_sequence", "triplet")
+            for a, b in combinations(others, 2)
+        )
+        assert bool(in_set >> c & 1) == natural
+        assert bool(partnered >> c & 1) == any(R.is_completable((c, x)) for x in others)
