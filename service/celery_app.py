@@ -25,6 +25,10 @@ log = logging.getLogger(__name__)
 
 SEARCH_QUEUE = "search"
 SESSIONS_QUEUE = "sessions"
+ROUTES = {
+    "majlis.search_part": {"queue": SEARCH_QUEUE},
+    "majlis.session_bot_turn": {"queue": SESSIONS_QUEUE},
+}
 
 
 def celery_config(config: dict[str, Any]) -> dict[str, Any]:
@@ -41,10 +45,7 @@ def celery_config(config: dict[str, Any]) -> dict[str, Any]:
         "result_serializer": "json",
         "accept_content": ["json"],
         "task_default_queue": SEARCH_QUEUE,
-        "task_routes": {
-            "majlis.search_part": {"queue": SEARCH_QUEUE},
-            "majlis.session_bot_turn": {"queue": SESSIONS_QUEUE},
-        },
+        "task_routes": ROUTES,
         "worker_prefetch_multiplier": 1,
         "task_acks_late": True,
         "task_reject_on_worker_lost": True,

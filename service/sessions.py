@@ -212,13 +212,13 @@ def public_events(session: Session, events: list[dict[str, Any]], seat: int) -> 
 
 def schedule_bot(session: Session) -> bool:
     """Queue the bot seat to act, if any (the worker plays it). True if queued."""
-    from service.tasks import session_bot_turn
+    from service.api.jobs import send_task
 
     to_act = session.game.to_act(session.state)
     if not session.is_bot(to_act) or not session.game.legal_actions(session.state):
         return False
     try:
-        session_bot_turn.apply_async((session.id, session.version), retry=False)
+        send_task("majlis.session_bot_turn", (session.id, session.version))
     except OperationalError:
         log.warning("could not queue the bot turn of session %s", session.id)
         return False

@@ -30,18 +30,25 @@ def job_url(job_id: str) -> str:
     return url_for("jobs.Job", job_id=job_id)
 
 
+def send_task(name: str, args: tuple, **options: Any) -> None:
+    """Send with this app's own Celery (not the process default: a process may hold
+    several apps, e.g. in tests), without publish retries (a dead Redis fails fast)."""
+    from service.celery_app import ROUTES
+
+    celery = current_app.extensions["celery"]
+    celery.send_task(name, args, retry=False, **ROUTES[name], **options)
+
+
 def start_search(payload: dict[str, Any], parts: int) -> dict[str, Any]:
     """Record a job and queue its ``parts`` tasks; the job reference answered with 202.
 
     ``payload``: game, view, seat, level, budget ({iterations, ms}), seed (plain JSON)."""
-    from service.tasks import search_part
-
     job_id = uuid.uuid4().hex
     payload = dict(payload, parts=parts)
     store().create(job_id, payload, parts)
     try:
         for part in range(parts):
-            search_part.apply_async((job_id, part, payload), task_id=f"{job_id}.{part}", retry=False)
+            send_task("majlis.search_part", (job_id, part, payload), task_id=f"{job_id}.{part}")
     except OperationalError as error:
         store().fail(job_id, "the job queue is unreachable")
         raise ApiError(503, "unavailable", f"the job queue (Redis) is unreachable: {error}",
