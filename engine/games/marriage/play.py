@@ -491,6 +491,8 @@ def step(st: MState, action: Any, events: list[Event] | None) -> None:
         for c in cards:
             hand[c] -= 1
         hand[d] -= 1
+        if st.taken[seat]:
+            _forget_taken(st, seat, cards + [d])
         st.discard.append(entry(d, seat, False))
         st.winner = seat
         if events is not None:
