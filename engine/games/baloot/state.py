@@ -669,12 +669,20 @@ def end_deal_scored(st: State, events: Events) -> None:
         return
     st.scores[0] += res["adds"][0]
     st.scores[1] += res["adds"][1]
-    a, b = st.scores
-    target = st.opts.target
-    if (a >= target or b >= target) and a != b:
-        finish_match(st, 0 if a > b else 1, events)
+    winner = match_winner_after(st.scores, st.opts.target)
+    if winner is not None:
+        finish_match(st, winner, events)
         return
     next_deal(st, events)
+
+
+def match_winner_after(scores: list[int], target: int) -> int | None:
+    """E2: the match winner once a team reaches the target (the higher score if both
+    do; None while below it or on equal scores)."""
+    a, b = scores
+    if (a >= target or b >= target) and a != b:
+        return 0 if a > b else 1
+    return None
 
 
 def end_deal_annulled(st: State, why: str, events: Events) -> None:
