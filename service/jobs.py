@@ -36,13 +36,13 @@ redis.call('HSET', KEYS[1], 'status', ARGV[1], ARGV[2], ARGV[3], 'finished', ARG
 return 1
 """
 
-# KEYS[1] job hash; ARGV: part, pid. Marks the job running, counts the attempt.
+# KEYS[1] job hash; ARGV: part, pid, now. Marks the job running, counts the attempt.
 _START_PART = """
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status then return -1 end
 if status == 'done' or status == 'failed' then return -2 end
 if status == 'pending' then redis.call('HSET', KEYS[1], 'status', 'running') end
-redis.call('HSET', KEYS[1], 'pid:' .. ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[1], 'pid:' .. ARGV[1], ARGV[2], 'started', ARGV[3])
 return redis.call('HINCRBY', KEYS[1], 'attempts:' .. ARGV[1], 1)
 """
 
@@ -72,7 +72,7 @@ class JobStore:
     def start_part(self, job_id: str, part: int, pid: int) -> int:
         """The attempt number of this part (1 the first time); -1 for an unknown (expired)
         job, -2 for a job that is already done or failed."""
-        return int(self._start(keys=[self.keys.job(job_id)], args=[part, pid]))
+        return int(self._start(keys=[self.keys.job(job_id)], args=[part, pid, f"{time.time():.3f}"]))
 
     def finish_part(self, job_id: str, part: int, stats: dict[str, Any]) -> int:
         """How many parts are done after this one, or -1 if this part was already recorded."""
@@ -91,10 +91,17 @@ class JobStore:
         return bool(self._finalise(keys=[self.keys.job(job_id)],
                                    args=["failed", "error", why, f"{time.time():.3f}"]))
 
-    def get(self, job_id: str) -> dict[str, Any] | None:
+    def get(self, job_id: str, stuck_after: float | None = None) -> dict[str, Any] | None:
+        """The job as the API shows it. A job still running ``stuck_after`` seconds after
+        its last part started (past the hard time limit: its process is gone and the
+        broker has not redelivered it) is failed here, once."""
         raw = self.r.hgetall(self.keys.job(job_id))
         if not raw or "status" not in raw:
             return None
+        if (stuck_after is not None and raw["status"] == "running"
+                and time.time() - float(raw.get("started", time.time())) > stuck_after):
+            self.fail(job_id, "the search did not finish within its time limit (its worker was lost)")
+            raw = self.r.hgetall(self.keys.job(job_id)) or raw
         job: dict[str, Any] = {"id": job_id, "status": raw["status"]}
         job["parts"] = int(raw.get("parts", 1))
         job["parts_done"] = int(raw.get("done", 0))

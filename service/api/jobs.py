@@ -63,7 +63,8 @@ class Job(MethodView):
     def get(self, job_id: str):
         """A job's status: `pending`, `running`, `done` (with `action` and `stats`) or
         `failed` (with `error`: why). Jobs are kept for a short while after they end."""
-        job = store().get(job_id) if JOB_ID.match(job_id) else None
+        stuck_after = float(current_app.config["SEARCH_HARD_LIMIT"]) + 10.0
+        job = store().get(job_id, stuck_after) if JOB_ID.match(job_id) else None
         if job is None:
             raise ApiError(404, "unknown_job", f"no job {job_id!r} (unknown, or expired)")
         job["url"] = job_url(job_id)

@@ -33,6 +33,8 @@ def worker_env(url: str, prefix: str, **extra: str) -> dict[str, str]:
         MAJLIS_WORKER_HEARTBEAT="1",
         MAJLIS_SESSION_BOT_MS="100",
         MAJLIS_BROKER_VISIBILITY_TIMEOUT="30",
+        MAJLIS_SEARCH_SOFT_LIMIT="4",
+        MAJLIS_SEARCH_HARD_LIMIT="8",
         MAJLIS_LOG_LEVEL="WARNING",
     )
     env.update(extra)

@@ -131,3 +131,28 @@ def test_readyz_and_metrics(client):
     assert 'majlis_jobs_total{outcome="done"}' in text
     assert "majlis_search_iterations_total" in text
     assert "majlis_request_duration_seconds_bucket" in text
+
+
+def test_soft_time_limit_answers_the_best_move_so_far(client):
+    """The worker runs with a 4 s soft limit: a 6 s search stops at about 3 s with a move."""
+    game, state = fresh_state(7)
+    seat = game.to_act(state)
+    body = {"state": game.to_json(state), "seat": seat, "async": True, "budget": {"ms": 6000}, "seed": 3}
+    result = finished_job(client, client.post(f"/v1/games/{GAME}/bot-move", json=body).get_json()["job"]["url"])
+    assert result["status"] == "done", result
+    assert result["stats"]["elapsed_ms"] < 4500 and result["stats"]["iterations"] > 0
+    assert result["action"] in [game.action_to_json(state, a) for a in game.legal_actions(state)]
+
+
+def test_a_job_whose_worker_vanished_fails_cleanly(make_app, worker, redis_client, prefix):
+    """A part started long ago and never finished (a whole worker lost) is failed on read."""
+    import time as _time
+
+    from service.jobs import JobStore
+
+    store = JobStore(redis_client, Keys(prefix), 60)
+    store.create("b" * 32, {"level": "normal", "seed": 1}, 1)
+    store.start_part("b" * 32, 0, 12345)
+    redis_client.hset(Keys(prefix).job("b" * 32), "started", f"{_time.time() - 3600:.3f}")
+    result = make_app().test_client().get("/v1/jobs/" + "b" * 32).get_json()
+    assert result["status"] == "failed" and "time limit" in result["error"]
