@@ -27,6 +27,13 @@ def _loadable() -> list[str]:
 
 GAMES = _loadable()
 
+TEST_ITERATIONS = {"marriage": 6}
+"""Random Marriage playouts run hundreds of draw/discard steps (~60 ms an iteration)."""
+
+
+def budget(game_id: str, default: int) -> Budget:
+    return Budget(iterations=TEST_ITERATIONS.get(game_id, default))
+
 
 def _positions(game_id: str, count: int = 4, seed: int = 11) -> list:
     """Seeded decision points with a real choice, from play by the easy policy (random
@@ -55,9 +62,9 @@ def test_every_level_plays_a_legal_action(game_id: str) -> None:
         seat = game.to_act(state)
         view = game.view(state, seat)
         for level in LEVELS:
-            decision = decide(game, view, level=level, budget=Budget(iterations=60), seed=5)
+            decision = decide(game, view, level=level, budget=budget(game_id, 60), seed=5)
             assert game.is_legal(state, seat, decision.action), (level, decision)
-            again = decide(game, view, level=level, budget=Budget(iterations=60), seed=5)
+            again = decide(game, view, level=level, budget=budget(game_id, 60), seed=5)
             assert again.action == decision.action
 
 
@@ -73,8 +80,8 @@ def test_decision_depends_only_on_the_view(game_id: str) -> None:
         other_view = game.view(other, seat)
         assert other_view == view
         for level in ("easy", "normal"):
-            a = decide(game, view, level=level, budget=Budget(iterations=80), seed=9)
-            b = decide(game, other_view, level=level, budget=Budget(iterations=80), seed=9)
+            a = decide(game, view, level=level, budget=budget(game_id, 80), seed=9)
+            b = decide(game, other_view, level=level, budget=budget(game_id, 80), seed=9)
             assert a.action == b.action
             assert a.stats["actions"] == b.stats["actions"]
 
@@ -84,6 +91,6 @@ def test_root_parallel_stats_round_trip(game_id: str) -> None:
     game = get_game(game_id)
     state = _positions(game_id, count=1, seed=8)[0]
     view = game.view(state, game.to_act(state))
-    merged = merge_root_stats([search_root(game, view, Budget(iterations=40), s) for s in (1, 2)])
+    merged = merge_root_stats([search_root(game, view, budget(game_id, 40), s) for s in (1, 2)])
     action = game.parse_action(state, best_action(merged))
     assert game.is_legal(state, game.to_act(state), action)
