@@ -381,6 +381,9 @@ def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
     o = st.o
     n = o.players
     phase = st.phase
+    for s in range(n):
+        if [c for c in st.dealt[s] if c in st.hands[s]] != st.hands[s]:
+            raise _fail(f"hands[{s}]", "the hand must be the dealt cards not yet played, in the order received")
     seen: dict[int, str] = {}
     for where, cards in [("stock", st.stock), ("table", st.table)] + \
             [(f"hands[{s}]", h) for s, h in enumerate(st.hands)] + \
@@ -401,8 +404,6 @@ def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
         in_dealt |= set(dealt)
         if dealt and len(dealt) != HAND_CARDS:
             raise _fail(where, "a deal gives each seat three cards")
-        if [c for c in dealt if c in hand] != hand:
-            raise _fail(f"hands[{s}]", "the hand must be the dealt cards not yet played, in the order received")
         for c in dealt:
             if c not in hand and not seen[c].startswith(("table", "piles")):
                 raise _fail(where, f"played card {CODES[c]} must be on the table or in a pile")
