@@ -231,7 +231,11 @@ def show_choices(
     if k == 0:
         return [()]
     cands = sorted(pure_sets_in(hand, present))
-    if not cands:
+    # how often each candidate could be used on its own: a quick upper bound
+    room = 0
+    for a, b, c in cands:
+        room += hand[a] // 3 if a == c else min(hand[a], hand[b], hand[c])
+    if room < k:
         return []
     out: set[tuple[tuple[int, int, int], ...]] = set()
     counts = list(hand)
@@ -241,15 +245,17 @@ def show_choices(
             out.add(tuple(sorted(chosen)))
             return
         for i in range(start, len(cands)):
-            s = cands[i]
-            if all(counts[x] > 0 for x in s) and counts[s[0]] >= s.count(s[0]):
-                for x in s:
-                    counts[x] -= 1
+            a, b, c = s = cands[i]
+            if (counts[a] >= 3) if a == c else (counts[a] and counts[b] and counts[c]):
+                counts[a] -= 1
+                counts[b] -= 1
+                counts[c] -= 1
                 chosen.append(s)
                 rec(i, chosen)
                 chosen.pop()
-                for x in s:
-                    counts[x] += 1
+                counts[a] += 1
+                counts[b] += 1
+                counts[c] += 1
 
     rec(0, [])
     return sorted(out)

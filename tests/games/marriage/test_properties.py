@@ -230,3 +230,24 @@ def test_r6_bit_parallel_partner_tests_match_the_definitions(cards):
         )
         assert bool(in_set >> c & 1) == natural
         assert bool(partnered >> c & 1) == any(R.is_completable((c, x)) for x in others)
+
+
+@given(st.lists(st.integers(0, 51), min_size=3, max_size=10), st.integers(0, 3))
+@settings(max_examples=150)
+def test_r12_show_choices_match_brute_force(cards, k):
+    counts = [0] * R.NCODES
+    for c in cards:
+        counts[c] += 1
+    brute = set()
+
+    def rec(rest, chosen):
+        if len(chosen) == k:
+            brute.add(tuple(sorted(chosen)))
+            return
+        for trio in combinations(range(len(rest)), 3):
+            s = tuple(sorted(rest[i] for i in trio))
+            if R.is_pure_set(s):
+                rec([c for i, c in enumerate(rest) if i not in trio], chosen + [s])
+
+    rec(sorted(cards), [])
+    assert R.show_choices(counts, k) == sorted(brute)
