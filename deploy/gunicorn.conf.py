@@ -7,7 +7,7 @@ bind = os.environ.get("MAJLIS_BIND", "127.0.0.1:8000")
 # The engine is CPU-bound pure Python: one process per core, a few threads each to
 # overlap request parsing with socket I/O.
 workers = int(os.environ.get("MAJLIS_WEB_WORKERS", multiprocessing.cpu_count()))
-worker_class = "gthread"
+worker_class = os.environ.get("MAJLIS_WEB_WORKER_CLASS", "gthread")
 threads = int(os.environ.get("MAJLIS_WEB_THREADS", 4))
 timeout = int(os.environ.get("MAJLIS_WEB_TIMEOUT", 60))
 graceful_timeout = 10

@@ -15,7 +15,6 @@ import socket
 import subprocess
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 import redis
@@ -179,9 +178,3 @@ class EmbeddedRedis:
 
     def running(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
-
-
-def ensure_dir(path: str | os.PathLike[str]) -> Path:
-    p = Path(path)
-    p.mkdir(parents=True, exist_ok=True)
-    return p
