@@ -23,6 +23,16 @@ FIELDS_TOP = ("game", "version", "options", "players", "dealer", "phase", "to_ac
               "deal_no", "history", "rng_state")
 
 
+STATE_FIELDS = FIELDS_TOP + (
+    "first_owner", "kingdom_index", "kingdom_owner", "contracts_used", "contract", "hands", "doubled",
+    "doubling_turn", "trick", "trick_leader", "tricks_played", "tricks_won", "cards_won", "played",
+    "layout", "finish_order", "layout_turns", "twos_exposed", "exposed_twos", "deal_scores",
+    "match_scores", "deal_results", "decks",
+)
+"""Every field of the full state JSON (a view drops rng_state and decks and adds seat)."""
+NULLABLE = frozenset({"to_act", "rng_state", "contract", "trick_leader"})
+
+
 # ================================================================ actions
 def parse_action_json(data: Any, *, view: bool = False) -> Any:
     """A JSON action -> the internal action; BadAction naming the field. With ``view``, a
@@ -239,8 +249,9 @@ def check_list(v: Any, name: str, length: int | None = None) -> list:
     return v
 
 
-def check_cards(v: Any, name: str) -> int:
-    """A list of codes -> mask; duplicates rejected."""
+def check_cards(v: Any, name: str, canonical: bool = False) -> int:
+    """A list of codes -> mask; duplicates rejected (and, with ``canonical``, any order but
+    the canonical one: a full state or view lists cards as the engine writes them)."""
     check_list(v, name)
     m = 0
     for code in v:
@@ -248,6 +259,9 @@ def check_cards(v: Any, name: str) -> int:
         if m & b:
             raise InvalidState(f"{name} lists {code} twice", field=name)
         m |= b
+    if canonical and codes_of(m) != v:
+        raise InvalidState(f"{name} must list its cards in canonical order (suits S H D C, ranks 2..A)",
+                           field=name)
     return m
 
 
@@ -296,6 +310,15 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
     from .game import GAME  # options parsing lives on the Game
 
     r = _Reader(data, partial)
+    if not partial:
+        want = set(STATE_FIELDS) - ({"rng_state", "decks"} if view else set()) | ({"seat"} if view else set())
+        for key in sorted(want - set(r.data)):
+            raise InvalidState(f"missing field {key!r}", field=key)
+        for key in sorted(set(r.data) - want):
+            raise InvalidState(f"unknown field {key!r}", field=key)
+        for key in sorted(want - NULLABLE):
+            if r.data[key] is None:
+                raise InvalidState(f"{key} may not be null", field=key)
     if defaults:
         for k, v in defaults.items():
             if k not in r.data:
@@ -312,6 +335,8 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
         except EngineError as err:
             raise InvalidState(err.message, field=getattr(err, "field", None) or "options") from None
         if not partial:
+            if not isinstance(r.data["options"], dict):
+                raise InvalidState("options must be an object", field="options")
             missing = [sp.name for sp in GAME.option_specs if sp.name not in r.data["options"]]
             if missing:
                 raise InvalidState(f"options.{missing[0]} is missing", field=f"options.{missing[0]}")
@@ -335,7 +360,7 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
             if view and i != view_seat:
                 counts[i] = check_int(h, f"hands[{i}]", 0, 13)
                 continue
-            m = check_cards(h, f"hands[{i}]")
+            m = check_cards(h, f"hands[{i}]", not partial)
             if m.bit_count() > 13:
                 raise InvalidState(f"hands[{i}] holds more than 13 cards", field=f"hands[{i}]")
             if m & seen:
@@ -511,7 +536,7 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
     # ---- cards won
     cw_raw = r.raw("cards_won", None)
     if cw_raw is not None:
-        cards_won = [check_cards(v, f"cards_won[{i}]") for i, v in enumerate(check_list(cw_raw, "cards_won", 4))]
+        cards_won = [check_cards(v, f"cards_won[{i}]", not partial) for i, v in enumerate(check_list(cw_raw, "cards_won", 4))]
         for i, m in enumerate(cards_won):
             if m & seen:
                 raise InvalidState(f"cards_won[{i}]: a card is in two places", field=f"cards_won[{i}]")
@@ -609,7 +634,7 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
     s.twos_exposed = exposed
     et_raw = r.raw("exposed_twos", None)
     if et_raw is not None:
-        et = [check_cards(v, f"exposed_twos[{i}]") for i, v in enumerate(check_list(et_raw, "exposed_twos", 4))]
+        et = [check_cards(v, f"exposed_twos[{i}]", not partial) for i, v in enumerate(check_list(et_raw, "exposed_twos", 4))]
         for i in range(4):
             if et[i] & ~TWO_MASK or et[i] and not exposed:
                 raise InvalidState("exposed_twos lists only exposed 2s (R18)", field="exposed_twos")
@@ -706,6 +731,8 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
     played = parse_entries(r.raw("played", []), "played", view)
     hist = parse_entries(r.raw("history", [{"seat": e[0], "action": action_json(e[1])} for e in played]),
                          "history", view)
+    if view and len(hist) != len(played):
+        raise InvalidState("a view's history is the current deal's played entries", field="history")
     if len(played) > len(hist) or [e[:2] for e in hist[len(hist) - len(played):]] != [e[:2] for e in played]:
         raise InvalidState("history must end with this deal's played entries", field="history")
     prefix = hist[:len(hist) - len(played)]
