@@ -67,7 +67,13 @@ class Marriage(Game[MState]):
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise InvalidSetup("seed must be a whole number", field="seed")
         if layout is not None:
-            return self.from_json(codec.layout_to_json(layout, self, n, opts, dealer, seed))
+            try:
+                data = codec.layout_to_json(layout, self, n, opts, dealer, seed)
+            except EngineError:
+                raise
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+                raise InvalidState(f"not a Marriage layout: {exc}", field="layout") from None
+            return self.from_json(data)
         st = MState.__new__(MState)
         st.n, st.options, st.opts = n, opts, Options.of(opts)
         st.totals, st.deal_no, st.hist, st.hkey, st.hlen = [0] * n, 1, None, 0, 0

@@ -251,3 +251,28 @@ def test_r12_show_choices_match_brute_force(cards, k):
 
     rec(sorted(cards), [])
     assert R.show_choices(counts, k) == sorted(brute)
+
+
+LAYOUT = {
+    "phase": "draw",
+    "current": 0,
+    "tiplu": "5D",
+    "shown": [[["2C", "3C", "4C"], ["7H", "8H", "9H"], ["JS", "QS", "KS"]], []],
+    "hands": [
+        "9D TD JD 3S 3H 3D AH 2H 5C 8C 8S KD",
+        "AS 2S 3S TH JH QH 6C 7C 8C 4S 6S 9S KH 2D 7D QD AC 9C TC KC 4H",
+    ],
+    "discard": ["6D(1,yes)"],
+    "stock": ["fill", "5D"],
+}
+
+
+@given(st.sampled_from(sorted(LAYOUT) + ["route", "seen", "to_act", "dealer"]), mutations())
+@settings(max_examples=150)
+def test_junk_layouts_raise_only_engine_errors(key, value):
+    layout = copy.deepcopy(LAYOUT)
+    layout[key] = value
+    try:
+        GAME.new_state(2, {}, 1, layout=layout)
+    except EngineError:
+        pass
