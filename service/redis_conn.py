@@ -82,8 +82,7 @@ def init_app(app: Flask) -> None:
     client = connect(url, app.config.get("REDIS_TIMEOUT", 1.0)) if url else None
     app.extensions[EXTENSION] = {"client": client, "keys": Keys(app.config.get("KEY_PREFIX", "majlis"))}
 
-    @app.errorhandler(redis.exceptions.ConnectionError)
-    @app.errorhandler(redis.exceptions.TimeoutError)
+    @app.errorhandler(redis.exceptions.RedisError)
     def _redis_down(error: Exception):
         from service.errors import error_response
 

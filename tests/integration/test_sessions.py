@@ -245,3 +245,37 @@ def test_idle_sessions_expire_and_moves_refresh_the_ttl(make_app, worker, redis_
     time.sleep(1.5)
     assert_error(client.get(f"/v1/sessions/{sid}", headers=auth(tokens[0])), 404, "unknown_session")
     assert not redis_client.exists(Keys(prefix).session_log(sid))
+
+
+JUNK_CREATE = [
+    None, [], "x", {"game": "ronda"}, {"game": "chess", "players": 2}, {"game": "ronda", "players": 7},
+    {"game": "ronda", "players": 2, "seats": ["human"]}, {"game": "ronda", "players": 2, "seats": ["alien", "bot"]},
+    {"game": "ronda", "players": 2, "seats": [{"type": "bot", "level": "god"}, "human"]},
+    {"game": "ronda", "players": 2, "options": {"nope": 1}}, {"game": "ronda", "players": 2, "dealer": 5},
+    {"game": "ronda", "players": 2, "seed": -1}, {"game": "ronda", "players": True},
+]
+
+
+@pytest.mark.parametrize("body", JUNK_CREATE, ids=range(len(JUNK_CREATE)))
+def test_junk_create_bodies_get_4xx_in_the_error_shape(client, body):
+    answer = client.post("/v1/sessions", json=body)
+    assert 400 <= answer.status_code < 500
+    assert_error(answer, answer.status_code)
+
+
+JUNK_MOVES = [None, {}, {"action": "play"}, {"action": {}, "expected_version": 0},
+              {"action": {"type": "play", "card": 5}, "expected_version": 0},
+              {"action": {"type": "zzz"}, "expected_version": "0"}, {"action": {"type": "pass"}, "expected_version": -3},
+              {"action": {"type": "pass"}, "expected_version": 0, "extra": 1}]
+
+
+@pytest.mark.parametrize("body", JUNK_MOVES, ids=range(len(JUNK_MOVES)))
+def test_junk_moves_get_4xx_in_the_error_shape(client, redis_client, prefix, body):
+    created = create(client, seed=81)
+    seat, _ = first_legal(redis_client, prefix, created["id"])
+    for headers in ({}, {"Authorization": "Basic abc"}, auth(created["tokens"][seat])):
+        answer = client.post(f"/v1/sessions/{created['id']}/moves", json=body, headers=headers)
+        assert 400 <= answer.status_code < 500, answer.get_json()
+        assert_error(answer, answer.status_code)
+    long_id = client.get("/v1/sessions/" + "a" * 5000, headers=auth(created["tokens"][0]))
+    assert_error(long_id, 404)
