@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
-from engine.cards import CODES, RANKS, parse_card, BadCard
+from engine.cards import CODES, RANKS, BadCard, parse_card
 from engine.games.porrazo import actions as acts
 from engine.games.porrazo import codec, rules
 from engine.games.porrazo.state import Options, PState, blank_state
@@ -54,7 +54,9 @@ class Porrazo(Game[PState]):
     def check_options(self, options: JSON, players: int) -> None:
         """R1: teams "alternate" only with 4, 6 or 8 players."""
         if options["teams"] == "alternate" and players not in TEAM_PLAYER_COUNTS:
-            raise InvalidSetup("options.teams: \"alternate\" needs 4, 6 or 8 players", field="options.teams")
+            raise InvalidSetup(
+                'options.teams: "alternate" needs 4, 6 or 8 players', field="options.teams"
+            )
 
     def new_state(
         self,
@@ -101,7 +103,9 @@ class Porrazo(Game[PState]):
             raise InvalidSetup("deck must hold each of the 52 cards exactly once", field="deck")
         return cards
 
-    def _from_layout(self, players: Any, options: Any, dealer: Any, layout: Any, seed: int | None) -> PState:
+    def _from_layout(
+        self, players: Any, options: Any, dealer: Any, layout: Any, seed: int | None
+    ) -> PState:
         if not isinstance(layout, Mapping):
             raise InvalidSetup("layout must be a JSON object (a partial state)", field="layout")
         data = dict(layout)
@@ -110,7 +114,9 @@ class Porrazo(Game[PState]):
         if options is not None or "options" not in data:
             n = data["players"]
             if isinstance(n, bool) or n not in PLAYER_COUNTS:
-                raise InvalidSetup("porrazo is played by 2, 3, 4, 5, 6 or 8 players", field="players")
+                raise InvalidSetup(
+                    "porrazo is played by 2, 3, 4, 5, 6 or 8 players", field="players"
+                )
             data["options"] = self.parse_options(options if options is not None else {}, n)
         if seed is not None and "rng_state" not in data:
             data["rng_state"] = seed
@@ -179,8 +185,9 @@ class Porrazo(Game[PState]):
                 "win_reason": state.win_reason,
                 "target_score": o.target,
                 "last_deal_items": codec.items_json(state.prev_items),
-                "pending_porrazo": None if state.pending is None else {
-                    "seat": state.pending[0], "points": state.pending[1] + state.pending[2]},
+                "pending_porrazo": None
+                if state.pending is None
+                else {"seat": state.pending[0], "points": state.pending[1] + state.pending[2]},
             },
         )
 
@@ -201,13 +208,31 @@ class Porrazo(Game[PState]):
     def info_key(self, state: PState, seat: int) -> Hashable:
         hidden = codec.own_hand_hidden(state, seat)
         return (
-            state.pub, state.phase, state.to_act, state.dealer, state.hand_no, state.deal_no,
-            tuple(state.scores), None if hidden else tuple(state.hands[seat]),
-            None if hidden else state.dealt[seat], tuple(state.table), tuple(state.piles),
+            state.pub,
+            state.phase,
+            state.to_act,
+            state.dealer,
+            state.hand_no,
+            state.deal_no,
+            tuple(state.scores),
+            None if hidden else tuple(state.hands[seat]),
+            None if hidden else state.dealt[seat],
+            tuple(state.table),
+            tuple(state.piles),
             tuple(tuple(codec.played_of(state, s)) for s in range(state.o.players)),
-            tuple(len(h) for h in state.hands), len(state.stock), tuple(state.decl), tuple(state.claims),
-            state.chain, state.pending, state.last_capturer, state.tendido, state.tendido_done,
-            state.winner, state.win_reason, state.items, state.prev_items,
+            tuple(len(h) for h in state.hands),
+            len(state.stock),
+            tuple(state.decl),
+            tuple(state.claims),
+            state.chain,
+            state.pending,
+            state.last_capturer,
+            state.tendido,
+            state.tendido_done,
+            state.winner,
+            state.win_reason,
+            state.items,
+            state.prev_items,
         )
 
     # ---- invariants ------------------------------------------------------------------
@@ -247,4 +272,4 @@ class Porrazo(Game[PState]):
 
 GAME = Porrazo()
 
-__all__ = ["GAME", "Porrazo", "RANKS", "InvalidState"]
+__all__ = ["GAME", "RANKS", "InvalidState", "Porrazo"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.cards import CODES, parse_card, BadCard
+from engine.cards import CODES, BadCard, parse_card
 from engine.games.porrazo.tables import (
     CLAIM,
     DEAL,
@@ -17,11 +17,11 @@ from engine.games.porrazo.tables import (
 from engine.protocol import JSON, BadAction
 
 VERBS: dict[str, str] = {
-    "play": "play a card from your hand (\"capture\": false declines a capture for en su lugar, R14)",
+    "play": 'play a card from your hand ("capture": false declines a capture for en su lugar, R14)',
     "pass": "let the tendido wait, do not declare, or claim nothing more",
     "tendido": "dealer: deal the four tendido cards now (R6, R7)",
-    "declare": "announce a ronda or rondine (\"combo\"), never its rank (R9)",
-    "claim": "claim the undeclared ronda/rondine of \"seat\" (R21)",
+    "declare": 'announce a ronda or rondine ("combo"), never its rank (R9)',
+    "claim": 'claim the undeclared ronda/rondine of "seat" (R21)',
     "deal": "caller-dealt matches: the next hand's 52-card deck, top first",
 }
 
@@ -48,10 +48,12 @@ def card_of(value: Any, field: str) -> int:
 def parse_action(data: Any, players: int) -> Any:
     """Read a JSON action into its internal form; BadAction names the bad field."""
     if not isinstance(data, dict):
-        raise BadAction("an action must be a JSON object with a \"type\"")
+        raise BadAction('an action must be a JSON object with a "type"')
     verb = data.get("type")
     if not isinstance(verb, str) or verb not in _FIELDS:
-        raise BadAction(f"unknown action type {verb!r}; Porrazo's are {', '.join(_FIELDS)}", field="type")
+        raise BadAction(
+            f"unknown action type {verb!r}; Porrazo's are {', '.join(_FIELDS)}", field="type"
+        )
     required, optional = _FIELDS[verb]
     for name in data:
         if name != "type" and name not in required and name not in optional:
@@ -63,7 +65,7 @@ def parse_action(data: Any, players: int) -> Any:
         card = card_of(data["card"], "card")
         capture = data.get("capture", True)
         if not isinstance(capture, bool):
-            raise BadAction("\"capture\" must be true or false", field="capture")
+            raise BadAction('"capture" must be true or false', field="capture")
         return card if capture else DECLINE + card
     if verb == "pass":
         return PASS
@@ -75,15 +77,15 @@ def parse_action(data: Any, players: int) -> Any:
             return DECLARE_RONDA
         if combo == "rondine":
             return DECLARE_RONDINE
-        raise BadAction("\"combo\" must be \"ronda\" or \"rondine\"", field="combo")
+        raise BadAction('"combo" must be "ronda" or "rondine"', field="combo")
     if verb == "claim":
         seat = data["seat"]
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise BadAction(f"\"seat\" must be a seat number 0..{players - 1}", field="seat")
+            raise BadAction(f'"seat" must be a seat number 0..{players - 1}', field="seat")
         return CLAIM + seat
     deck = data["deck"]
     if not isinstance(deck, list):
-        raise BadAction("\"deck\" must be a list of 52 card codes, top first", field="deck")
+        raise BadAction('"deck" must be a list of 52 card codes, top first', field="deck")
     return (DEAL, tuple(card_of(code, "deck") for code in deck))
 
 

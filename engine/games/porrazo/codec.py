@@ -5,10 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.cards import CODES, RANKS, parse_card, BadCard
+from engine.cards import CODES, RANKS, BadCard, parse_card
 from engine.games.porrazo.actions import action_to_json, parse_action, public_action_json
 from engine.games.porrazo.rules import claimable, order_from_left
-from engine.games.porrazo.state import Item, Options, PState, blank_state, history_list, holding, push_history
+from engine.games.porrazo.state import (
+    Item,
+    Options,
+    PState,
+    blank_state,
+    history_list,
+    holding,
+    push_history,
+)
 from engine.games.porrazo.tables import (
     COMBO_NAMES,
     HAND_CARDS,
@@ -31,10 +39,37 @@ from engine.protocol import JSON, SCHEMA_VERSION, EngineError, InvalidState
 GAME_ID = "porrazo"
 
 STATE_FIELDS: tuple[str, ...] = (
-    "game", "version", "options", "players", "dealer", "phase", "to_act", "scores", "hand_no", "deal_no",
-    "hands", "dealt", "played", "stock", "table", "piles", "tendido_done", "tendido", "declarations",
-    "claims", "chain", "pending_porrazo", "last_capturer", "winner", "win_reason", "deal_items",
-    "last_deal_items", "decks", "hand_start", "history", "rng_state",
+    "game",
+    "version",
+    "options",
+    "players",
+    "dealer",
+    "phase",
+    "to_act",
+    "scores",
+    "hand_no",
+    "deal_no",
+    "hands",
+    "dealt",
+    "played",
+    "stock",
+    "table",
+    "piles",
+    "tendido_done",
+    "tendido",
+    "declarations",
+    "claims",
+    "chain",
+    "pending_porrazo",
+    "last_capturer",
+    "winner",
+    "win_reason",
+    "deal_items",
+    "last_deal_items",
+    "decks",
+    "hand_start",
+    "history",
+    "rng_state",
 )
 LAYOUT_EXTRA: frozenset[str] = frozenset({"declared"})
 P_DEALING = -1  # layouts only: the engine deals deal_no + 1 at once
@@ -78,11 +113,17 @@ def to_json(st: PState) -> JSON:
         "tendido": None if st.tendido is None else codes(st.tendido),
         "declarations": [COMBO_NAMES[k] for k in st.decl],
         "claims": {str(h): c for h, c in enumerate(st.claims) if c >= 0},
-        "chain": None if st.chain is None else {
-            "stage": STAGE_NAMES[st.chain[0]], "rank": RANKS[st.chain[1]], "seat": st.chain[2]},
-        "pending_porrazo": None if st.pending is None else {
-            "seat": st.pending[0], "porrazo_points": st.pending[1], "limpia_points": st.pending[2],
-            "cards": codes(st.pending[3])},
+        "chain": None
+        if st.chain is None
+        else {"stage": STAGE_NAMES[st.chain[0]], "rank": RANKS[st.chain[1]], "seat": st.chain[2]},
+        "pending_porrazo": None
+        if st.pending is None
+        else {
+            "seat": st.pending[0],
+            "porrazo_points": st.pending[1],
+            "limpia_points": st.pending[2],
+            "cards": codes(st.pending[3]),
+        },
         "last_capturer": st.last_capturer,
         "winner": st.winner,
         "win_reason": st.win_reason,
@@ -90,7 +131,9 @@ def to_json(st: PState) -> JSON:
         "last_deal_items": items_json(st.prev_items),
         "decks": [codes(d) for d in st.decks],
         "hand_start": st.hand_start,
-        "history": [{"seat": seat, "action": action_to_json(a)} for seat, a in history_list(st.history)],
+        "history": [
+            {"seat": seat, "action": action_to_json(a)} for seat, a in history_list(st.history)
+        ],
         "rng_state": st.rng_state,
     }
 
@@ -114,8 +157,10 @@ def view(st: PState, seat: int) -> JSON:
     del out["decks"]
     del out["rng_state"]
     # Only this hand's history: earlier hands' cards were reshuffled into the unseen stock.
-    out["history"] = [{"seat": s, "action": public_action_json(a)}
-                      for s, a in history_list(st.history)[st.hand_start:]]
+    out["history"] = [
+        {"seat": s, "action": public_action_json(a)}
+        for s, a in history_list(st.history)[st.hand_start :]
+    ]
     out["hand_start"] = 0
     out["seat"] = seat
     return out
@@ -181,8 +226,14 @@ def _items(value: Any, field: str, sides: int) -> tuple[Item, ...]:
             raise _fail(where, "must be an object with side, points, item and rule")
         if not isinstance(item["item"], str) or not isinstance(item["rule"], str):
             raise _fail(where, "item and rule must be strings")
-        out.append((_int(item["side"], where + ".side", 0, sides - 1), _int(item["points"], where + ".points", 0),
-                    item["item"], item["rule"]))
+        out.append(
+            (
+                _int(item["side"], where + ".side", 0, sides - 1),
+                _int(item["points"], where + ".points", 0),
+                item["item"],
+                item["rule"],
+            )
+        )
     return tuple(out)
 
 
@@ -227,7 +278,9 @@ def load(d: Any, *, mode: str = "state", base_options: Any = None) -> PState:
     phase_name = need("phase", None)
     if phase_name is None and layout:
         hands_raw = d.get("hands")
-        empty = hands_raw is None or (isinstance(hands_raw, list) and all(h == [] for h in hands_raw))
+        empty = hands_raw is None or (
+            isinstance(hands_raw, list) and all(h == [] for h in hands_raw)
+        )
         phase_name = "dealing" if empty else "play"
     if layout and phase_name == "dealing":
         phase = P_DEALING
@@ -236,20 +289,34 @@ def load(d: Any, *, mode: str = "state", base_options: Any = None) -> PState:
     else:
         raise _fail("phase", f"unknown phase {phase_name!r}")
     st.phase = phase
-    st.scores = [_int(v, f"scores[{i}]", 0) for i, v in enumerate(_per_seat(need("scores", [0] * o.sides),
-                                                                               "scores", o.sides))]
+    st.scores = [
+        _int(v, f"scores[{i}]", 0)
+        for i, v in enumerate(_per_seat(need("scores", [0] * o.sides), "scores", o.sides))
+    ]
     st.hand_no = _int(need("hand_no", 1), "hand_no", 1)
-    st.deal_no = _int(need("deal_no"), "deal_no", 0 if phase == P_DEALING else 1,
-                      o.deals - 1 if phase == P_DEALING else o.deals)
-    st.hands = [_cards(h, f"hands[{s}]", HAND_CARDS) for s, h in enumerate(_per_seat(need("hands", [[]] * n),
-                                                                                      "hands", n))]
+    st.deal_no = _int(
+        need("deal_no"),
+        "deal_no",
+        0 if phase == P_DEALING else 1,
+        o.deals - 1 if phase == P_DEALING else o.deals,
+    )
+    st.hands = [
+        _cards(h, f"hands[{s}]", HAND_CARDS)
+        for s, h in enumerate(_per_seat(need("hands", [[]] * n), "hands", n))
+    ]
     dealt_raw = need("dealt", None)
     if dealt_raw is None:  # layouts: the hands are the deal's full hands
         dealt_raw = [[CODES[c] for c in h] for h in st.hands] if phase != P_DEALING else [[]] * n
-    st.dealt = [tuple(_cards(h, f"dealt[{s}]", HAND_CARDS)) for s, h in enumerate(_per_seat(dealt_raw, "dealt", n))]
+    st.dealt = [
+        tuple(_cards(h, f"dealt[{s}]", HAND_CARDS))
+        for s, h in enumerate(_per_seat(dealt_raw, "dealt", n))
+    ]
     st.held = [holding(t) for t in st.dealt]
     st.table = _cards(need("table", []), "table")
-    st.piles = [tuple(_cards(p, f"piles[{s}]")) for s, p in enumerate(_per_seat(need("piles", [[]] * n), "piles", n))]
+    st.piles = [
+        tuple(_cards(p, f"piles[{s}]"))
+        for s, p in enumerate(_per_seat(need("piles", [[]] * n), "piles", n))
+    ]
     st.tendido_done = _bool(need("tendido_done", False), "tendido_done")
     tendido = need("tendido", None)
     st.tendido = None if tendido is None else tuple(_cards(tendido, "tendido"))
@@ -266,18 +333,20 @@ def load(d: Any, *, mode: str = "state", base_options: Any = None) -> PState:
             raise _fail("declared", "give declared or declarations, not both")
         declared = d["declared"]
         if not isinstance(declared, dict):
-            raise _fail("declared", "must map seats to \"ronda\" or \"rondine\"")
+            raise _fail("declared", 'must map seats to "ronda" or "rondine"')
         decl_raw: list[Any] = [None] * n
         for key, kind in declared.items():
             if not (isinstance(key, str) and key.isdigit() and int(key) < n):
                 raise _fail("declared", f"{key!r} is not a seat")
             decl_raw[int(key)] = kind
     else:
-        default_decl = [COMBO_NAMES[h[0]] for h in st.held] if (o.auto and phase == P_PLAY) else [None] * n
+        default_decl = (
+            [COMBO_NAMES[h[0]] for h in st.held] if (o.auto and phase == P_PLAY) else [None] * n
+        )
         decl_raw = _per_seat(need("declarations", default_decl), "declarations", n)
     for s, kind in enumerate(decl_raw):
         if kind not in COMBO_NAMES:
-            raise _fail(f"declarations[{s}]", "must be null, \"ronda\" or \"rondine\"")
+            raise _fail(f"declarations[{s}]", 'must be null, "ronda" or "rondine"')
         st.decl[s] = COMBO_NAMES.index(kind)
         if st.decl[s] != NO_COMBO and st.held[s][0] != st.decl[s]:
             raise _fail(f"declarations[{s}]", f"seat {s} does not hold a {kind}")
@@ -292,7 +361,9 @@ def load(d: Any, *, mode: str = "state", base_options: Any = None) -> PState:
         c = _seat(claimer, f"claims.{key}", n)
         assert c is not None
         if st.held[h][0] == NO_COMBO or st.decl[h] != NO_COMBO or o.side_of[h] == o.side_of[c]:
-            raise _fail(f"claims.{key}", "only an opponent's undeclared ronda/rondine can be claimed")
+            raise _fail(
+                f"claims.{key}", "only an opponent's undeclared ronda/rondine can be claimed"
+            )
         st.claims[h] = c
 
     chain = need("chain", None)
@@ -301,22 +372,39 @@ def load(d: Any, *, mode: str = "state", base_options: Any = None) -> PState:
             raise _fail("chain", "must be null or {stage, rank, seat}")
         if chain["stage"] not in STAGE_NAMES:
             raise _fail("chain.stage", "must be discard, porrazo or counter")
-        if not isinstance(chain["rank"], str) or len(chain["rank"]) != 1 or chain["rank"] not in RANKS:
+        if (
+            not isinstance(chain["rank"], str)
+            or len(chain["rank"]) != 1
+            or chain["rank"] not in RANKS
+        ):
             raise _fail("chain.rank", "must be a rank A 2-9 T J Q K")
-        st.chain = (STAGE_NAMES.index(chain["stage"]), RANKS.index(chain["rank"]),
-                    _seat(chain["seat"], "chain.seat", n) or 0)
+        st.chain = (
+            STAGE_NAMES.index(chain["stage"]),
+            RANKS.index(chain["rank"]),
+            _seat(chain["seat"], "chain.seat", n) or 0,
+        )
     pend = need("pending_porrazo", None)
     if pend is not None:
-        if not isinstance(pend, dict) or set(pend) != {"seat", "porrazo_points", "limpia_points", "cards"}:
-            raise _fail("pending_porrazo", "must be null or {seat, porrazo_points, limpia_points, cards}")
+        if not isinstance(pend, dict) or set(pend) != {
+            "seat",
+            "porrazo_points",
+            "limpia_points",
+            "cards",
+        }:
+            raise _fail(
+                "pending_porrazo", "must be null or {seat, porrazo_points, limpia_points, cards}"
+            )
         pseat = _seat(pend["seat"], "pending_porrazo.seat", n) or 0
-        st.pending = (pseat, _int(pend["porrazo_points"], "pending_porrazo.porrazo_points", 1, 4),
-                      _int(pend["limpia_points"], "pending_porrazo.limpia_points", 0, 4),
-                      tuple(_cards(pend["cards"], "pending_porrazo.cards")))
+        st.pending = (
+            pseat,
+            _int(pend["porrazo_points"], "pending_porrazo.porrazo_points", 1, 4),
+            _int(pend["limpia_points"], "pending_porrazo.limpia_points", 0, 4),
+            tuple(_cards(pend["cards"], "pending_porrazo.cards")),
+        )
     st.winner = _seat(need("winner", None), "winner", o.sides, nullable=True)
     reason = need("win_reason", None)
     if reason not in (None, "target", "san_benito"):
-        raise _fail("win_reason", "must be null, \"target\" or \"san_benito\"")
+        raise _fail("win_reason", 'must be null, "target" or "san_benito"')
     st.win_reason = reason
     st.items = _items(need("deal_items", []), "deal_items", o.sides)
     st.prev_items = _items(need("last_deal_items", []), "last_deal_items", o.sides)
@@ -383,18 +471,25 @@ def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
     phase = st.phase
     for s in range(n):
         if [c for c in st.dealt[s] if c in st.hands[s]] != st.hands[s]:
-            raise _fail(f"hands[{s}]", "the hand must be the dealt cards not yet played, in the order received")
+            raise _fail(
+                f"hands[{s}]",
+                "the hand must be the dealt cards not yet played, in the order received",
+            )
     seen: dict[int, str] = {}
-    for where, cards in [("stock", st.stock), ("table", st.table)] + \
-            [(f"hands[{s}]", h) for s, h in enumerate(st.hands)] + \
-            [(f"piles[{s}]", p) for s, p in enumerate(st.piles)]:
+    for where, cards in (
+        [("stock", st.stock), ("table", st.table)]
+        + [(f"hands[{s}]", h) for s, h in enumerate(st.hands)]
+        + [(f"piles[{s}]", p) for s, p in enumerate(st.piles)]
+    ):
         for c in cards:
             if c in seen:
                 raise _fail(where, f"card {CODES[c]} is also in {seen[c]}")
             seen[c] = where
     if len(seen) != 52:
         missing = " ".join(CODES[c] for c in range(52) if c not in seen)
-        raise _fail("stock", f"the 52 cards must each be somewhere exactly once; missing: {missing}")
+        raise _fail(
+            "stock", f"the 52 cards must each be somewhere exactly once; missing: {missing}"
+        )
     in_dealt: set[int] = set()
     for s in range(n):
         dealt, hand = st.dealt[s], st.hands[s]
@@ -408,9 +503,15 @@ def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
             if c not in hand and not seen[c].startswith(("table", "piles")):
                 raise _fail(where, f"played card {CODES[c]} must be on the table or in a pile")
     if "played" in d and d["played"] != [codes(played_of(st, s)) for s in range(n)]:
-        raise _fail("played", "must list each seat's dealt cards that are no longer in hand (sorted)")
+        raise _fail(
+            "played", "must list each seat's dealt cards that are no longer in hand (sorted)"
+        )
     if st.tendido is not None:
-        if not st.tendido_done or len(st.tendido) != TENDIDO_CARDS or len(set(st.tendido)) != TENDIDO_CARDS:
+        if (
+            not st.tendido_done
+            or len(st.tendido) != TENDIDO_CARDS
+            or len(set(st.tendido)) != TENDIDO_CARDS
+        ):
             raise _fail("tendido", "four distinct cards, only once the tendido is done")
         for c in st.tendido:
             if not seen[c].startswith(("table", "piles")):
@@ -425,13 +526,18 @@ def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
     else:
         expected_stock = 52 - HAND_CARDS * n * st.deal_no - TENDIDO_CARDS * st.tendido_done
     if phase != P_OVER and len(st.stock) != expected_stock:
-        raise _fail("stock", f"must hold {expected_stock} cards at deal {st.deal_no} (it holds {len(st.stock)})")
+        raise _fail(
+            "stock",
+            f"must hold {expected_stock} cards at deal {st.deal_no} (it holds {len(st.stock)})",
+        )
     if phase != P_OVER:
         if st.winner is not None or st.win_reason is not None:
             raise _fail("winner", "only a finished match has a winner")
         for side, score in enumerate(st.scores):
             if score >= o.target:
-                raise _fail(f"scores[{side}]", f"reaches the target {o.target}: the match would be over")
+                raise _fail(
+                    f"scores[{side}]", f"reaches the target {o.target}: the match would be over"
+                )
         if st.to_act is None:
             raise _fail("to_act", "only a finished match has no seat to act")
     else:
@@ -451,12 +557,13 @@ def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
             raise _fail("declarations", "nobody has declared before the deal")
         return
     full = [len(h) == HAND_CARDS for h in st.hands]
-    if phase in (P_TENDIDO, P_DECLARE):
-        if not all(full):
-            raise _fail("hands", "every seat holds its three dealt cards before the play")
+    if phase in (P_TENDIDO, P_DECLARE) and not all(full):
+        raise _fail("hands", "every seat holds its three dealt cards before the play")
     if phase == P_TENDIDO:
         if st.tendido_done or st.deal_no >= D:
-            raise _fail("phase", "the tendido is offered only before it is dealt and before the last deal")
+            raise _fail(
+                "phase", "the tendido is offered only before it is dealt and before the last deal"
+            )
         if st.to_act != st.dealer:
             raise _fail("to_act", "the dealer decides on the tendido")
         if any(st.decl):
@@ -466,7 +573,7 @@ def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
             raise _fail("phase", "declaration_mode auto has no declare phase")
         order = order_from_left(st.dealer, n)
         assert st.to_act is not None
-        for seat in order[order.index(st.to_act):]:
+        for seat in order[order.index(st.to_act) :]:
             if st.decl[seat]:
                 raise _fail(f"declarations[{seat}]", "this seat has not decided yet")
     elif phase == P_PLAY:
@@ -479,21 +586,33 @@ def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
         for i, seat in enumerate(order):
             want = HAND_CARDS - k // n - (1 if i < k % n else 0)
             if len(st.hands[seat]) != want:
-                raise _fail(f"hands[{seat}]", f"must hold {want} cards after {k} plays of this deal")
+                raise _fail(
+                    f"hands[{seat}]", f"must hold {want} cards after {k} plays of this deal"
+                )
         if st.to_act != order[k % n]:
             raise _fail("to_act", f"seat {order[k % n]} plays next")
         if o.auto and any(st.decl[s] != st.held[s][0] for s in range(n)):
             raise _fail("declarations", "with declaration_mode auto every combination is declared")
-        if st.chain is not None:
-            if k == 0 or st.chain[2] != order[(k - 1) % n]:
-                raise _fail("chain", "the chain describes the previous play of this deal")
+        if st.chain is not None and (k == 0 or st.chain[2] != order[(k - 1) % n]):
+            raise _fail("chain", "the chain describes the previous play of this deal")
         if st.pending is not None:
-            pseat, pp, _, cards = st.pending
+            pseat, _, _, cards = st.pending
             ch = st.chain
-            if ch is None or ch[0] != PORRAZO or ch[2] != pseat or len(cards) < 2 or cards[-1] >> 2 != ch[1]:
-                raise _fail("pending_porrazo", "a pending porrazo is the previous play's, with chain stage porrazo")
-            if st.piles[pseat][len(st.piles[pseat]) - len(cards):] != cards:
-                raise _fail("pending_porrazo.cards", "must be the last cards of the porrazo player's pile")
+            if (
+                ch is None
+                or ch[0] != PORRAZO
+                or ch[2] != pseat
+                or len(cards) < 2
+                or cards[-1] >> 2 != ch[1]
+            ):
+                raise _fail(
+                    "pending_porrazo",
+                    "a pending porrazo is the previous play's, with chain stage porrazo",
+                )
+            if st.piles[pseat][len(st.piles[pseat]) - len(cards) :] != cards:
+                raise _fail(
+                    "pending_porrazo.cards", "must be the last cards of the porrazo player's pile"
+                )
         elif st.chain is not None and st.chain[0] == PORRAZO:
             raise _fail("pending_porrazo", "a porrazo chain has its pending porrazo")
     elif phase == P_CLAIM:

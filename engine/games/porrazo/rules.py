@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 from engine.cards import card_code
-from engine.games.porrazo.state import PState, Item, holding, push_history
+from engine.games.porrazo.state import Item, PState, holding, push_history
 from engine.games.porrazo.tables import (
     CLAIM,
     COMBO_NAMES,
@@ -24,7 +24,6 @@ from engine.games.porrazo.tables import (
     GROUP_MULTIPLIER,
     HAND_CARDS,
     NO_COMBO,
-    NUMBER,
     P_CLAIM,
     P_DEAL_OVER,
     P_DECLARE,
@@ -92,15 +91,22 @@ def claimable(st: PState, seat: int) -> list[int]:
     mine = side_of[seat]
     out = []
     for h in order_from_left(st.dealer, st.o.players):
-        if st.held[h][0] != NO_COMBO and st.decl[h] == NO_COMBO and st.claims[h] < 0 and side_of[h] != mine:
+        if (
+            st.held[h][0] != NO_COMBO
+            and st.decl[h] == NO_COMBO
+            and st.claims[h] < 0
+            and side_of[h] != mine
+        ):
             out.append(h)
     return out
 
 
 def has_unclaimed(st: PState) -> bool:
     """R20 step 2: some seat passed while holding a combination that nobody claimed yet."""
-    return any(st.held[h][0] != NO_COMBO and st.decl[h] == NO_COMBO and st.claims[h] < 0
-               for h in range(st.o.players))
+    return any(
+        st.held[h][0] != NO_COMBO and st.decl[h] == NO_COMBO and st.claims[h] < 0
+        for h in range(st.o.players)
+    )
 
 
 # --------------------------------------------------------------------------- legal actions
@@ -149,8 +155,10 @@ def check_action(st: PState, action: Any) -> None:
         return
     if action == TENDIDO:
         if phase != P_TENDIDO:
-            raise IllegalAction("the tendido can only be dealt when the dealer is asked for it, once per hand",
-                                rule="R6")
+            raise IllegalAction(
+                "the tendido can only be dealt when the dealer is asked for it, once per hand",
+                rule="R6",
+            )
         return
     if action == PASS:
         if phase not in (P_TENDIDO, P_DECLARE, P_CLAIM):
@@ -164,7 +172,9 @@ def check_action(st: PState, action: Any) -> None:
             raise IllegalAction("you hold no ronda or rondine", rule="R9")
         wanted = RONDINE if action == DECLARE_RONDINE else 1
         if kind != wanted:
-            raise IllegalAction(f"you hold a {COMBO_NAMES[kind]}, not a {COMBO_NAMES[wanted]}", rule="R9")
+            raise IllegalAction(
+                f"you hold a {COMBO_NAMES[kind]}, not a {COMBO_NAMES[wanted]}", rule="R9"
+            )
         return
     if isinstance(action, int) and CLAIM <= action < CLAIM + st.o.players:
         if phase != P_CLAIM:
@@ -173,7 +183,9 @@ def check_action(st: PState, action: Any) -> None:
         if st.o.side_of[h] == st.o.side_of[seat]:
             raise IllegalAction("you cannot claim your own side's ronda or rondine", rule="R21")
         if h not in claimable(st, seat):
-            raise IllegalAction(f"seat {h} has no unclaimed undeclared ronda or rondine", rule="R21")
+            raise IllegalAction(
+                f"seat {h} has no unclaimed undeclared ronda or rondine", rule="R21"
+            )
         return
     if isinstance(action, int) and 0 <= action < DECLINE + 52:
         if phase != P_PLAY:
@@ -184,12 +196,16 @@ def check_action(st: PState, action: Any) -> None:
         if action >= DECLINE:
             rank = card >> 2
             code = card_code(card)
-            must = (f"you must capture with {code}: a capture may only be declined when leaving "
-                    "the card scores en su lugar")
+            must = (
+                f"you must capture with {code}: a capture may only be declined when leaving "
+                "the card scores en su lugar"
+            )
             if is_counter(st, rank) or is_san_benito(st, rank):
                 raise IllegalAction(must, rule="R14")
             if not table_has_rank(st.table, rank):
-                raise IllegalAction(f"{code} captures nothing, so there is no capture to decline", rule="R14")
+                raise IllegalAction(
+                    f"{code} captures nothing, so there is no capture to decline", rule="R14"
+                )
             if not can_decline(st, card):
                 raise IllegalAction(must, rule="R14")
         return
@@ -212,8 +228,15 @@ def award(st: PState, side: int, items: list[Item], events: Events) -> bool:
     st.items = st.items + tuple(items)
     if events is not None:
         for item in items:
-            events.append({"type": "points", "side": item[0], "points": item[1], "item": item[2],
-                           "rule": item[3]})
+            events.append(
+                {
+                    "type": "points",
+                    "side": item[0],
+                    "points": item[1],
+                    "item": item[2],
+                    "rule": item[3],
+                }
+            )
     if st.scores[side] >= st.o.target:
         end_match(st, side, "target", events)
         return True
@@ -227,11 +250,14 @@ def end_match(st: PState, side: int, reason: str, events: Events) -> None:
     st.phase = P_OVER
     st.to_act = None
     if events is not None:
-        events.append({"type": "match_over", "winner": side, "reason": reason, "scores": list(st.scores)})
+        events.append(
+            {"type": "match_over", "winner": side, "reason": reason, "scores": list(st.scores)}
+        )
 
 
 def place_points(a: int, b: int, c: int, d: int) -> int:
     """5.6: the best place score of the tendido A B C D over its eight readable sequences."""
+
     def f12(x: int, y: int) -> int:
         return max((x >> 2 == 0) * 1 + (y >> 2 == 1) * 2, (y >> 2 == 0) * 1 + (x >> 2 == 1) * 2)
 
@@ -294,7 +320,7 @@ def deal(st: PState, events: Events) -> None:
     hands: list[list[int]] = [[] for _ in range(n)]
     for i, offsets in enumerate(o.positions):
         hands[(dealer + 1 + i) % n] = [stock[k] for k in offsets]
-    st.stock = stock[HAND_CARDS * n:]
+    st.stock = stock[HAND_CARDS * n :]
     st.hands = hands
     st.dealt = [tuple(h) for h in hands]
     st.held = [holding(d) for d in st.dealt]
@@ -332,8 +358,12 @@ def deal_tendido(st: PState, events: Events) -> bool:
     if events is not None:
         events.append({"type": "tendido", "cards": [card_code(c) for c in tendido]})
     side = st.o.side_of[st.dealer]
-    return award(st, side, [(side, place, "tendido place", "5.6"), (side, groups, "tendido groups", "5.6")],
-                 events)
+    return award(
+        st,
+        side,
+        [(side, place, "tendido place", "5.6"), (side, groups, "tendido groups", "5.6")],
+        events,
+    )
 
 
 def after_tendido(st: PState, events: Events) -> None:
@@ -392,8 +422,15 @@ def play(st: PState, seat: int, action: int, events: Events) -> None:
             lr = limpia_rank(received, o.last_in_run, cards[-2] if len(cards) >= 2 else card)
             own.append((side, RANK_VALUE[lr], "limpia", "R18"))
         if events is not None:
-            events.append({"type": "counter_porrazo", "seat": seat, "card": card_code(card),
-                           "from": ps, "cards": [card_code(c) for c in received]})
+            events.append(
+                {
+                    "type": "counter_porrazo",
+                    "seat": seat,
+                    "card": card_code(card),
+                    "from": ps,
+                    "cards": [card_code(c) for c in received],
+                }
+            )
         if award(st, side, own, events):
             return
     else:
@@ -417,9 +454,16 @@ def play(st: PState, seat: int, action: int, events: Events) -> None:
                 limpia = RANK_VALUE[limpia_rank(moved, o.last_in_run, taken[-1])]
             porrazo = chain is not None and chain[0] == DISCARD and chain[1] == rank
             if events is not None:
-                events.append({"type": "capture", "seat": seat, "card": card_code(card),
-                               "cards": [card_code(c) for c in taken], "porrazo": porrazo,
-                               "limpia": limpia > 0})
+                events.append(
+                    {
+                        "type": "capture",
+                        "seat": seat,
+                        "card": card_code(card),
+                        "cards": [card_code(c) for c in taken],
+                        "porrazo": porrazo,
+                        "limpia": limpia > 0,
+                    }
+                )
             if porrazo:
                 # R15: porrazo (and its limpia) pending until the next play.
                 st.chain = (PORRAZO, rank, seat)
@@ -466,9 +510,8 @@ def credit_pending(st: PState, pend: tuple[int, int, int, tuple[int, ...]], even
 
 def end_of_deal(st: PState, events: Events) -> None:
     """R20: pending porrazo, claims, settlement, end of hand or next deal."""
-    if st.pending is not None:
-        if credit_pending(st, st.pending, events):
-            return
+    if st.pending is not None and credit_pending(st, st.pending, events):
+        return
     if st.o.claims and has_unclaimed(st):
         first = next_claimer(st, None)
         if first is not None:
@@ -529,7 +572,8 @@ def settlement(st: PState, events: Events) -> bool:
     side = best[1]
     items: list[Item] = [
         (side, combo_value(kind, rank), f"{COMBO_NAMES[kind]} of seat {h}", "R22")
-        for s, kind, rank, h in entries if s == side
+        for s, kind, rank, h in entries
+        if s == side
     ]
     return award(st, side, items, events)
 
@@ -554,7 +598,13 @@ def end_of_hand(st: PState, events: Events) -> bool:
     if st.table and st.last_capturer is not None:
         st.piles[st.last_capturer] = st.piles[st.last_capturer] + tuple(st.table)
         if events is not None:
-            events.append({"type": "sweep", "seat": st.last_capturer, "cards": [card_code(c) for c in st.table]})
+            events.append(
+                {
+                    "type": "sweep",
+                    "seat": st.last_capturer,
+                    "cards": [card_code(c) for c in st.table],
+                }
+            )
         st.table = []
     counts = [0] * o.sides
     for s in range(o.players):
@@ -609,17 +659,19 @@ def step(st: PState, action: Any, events: Events) -> None:
         if action != PASS:
             st.decl[seat] = RONDINE if action == DECLARE_RONDINE else 1
         if events is not None:
-            events.append({"type": "declare", "seat": seat,
-                           "combo": COMBO_NAMES[st.decl[seat]] if action != PASS else None})
-        if seat == st.dealer:
+            events.append(
+                {
+                    "type": "declare",
+                    "seat": seat,
+                    "combo": COMBO_NAMES[st.decl[seat]] if action != PASS else None,
+                }
+            )
+        st.to_act = (seat + 1) % st.o.players
+        if seat == st.dealer:  # R9: the dealer decides last, then the play begins
             st.phase = P_PLAY
-            st.to_act = (seat + 1) % st.o.players
-        else:
-            st.to_act = (seat + 1) % st.o.players
     elif phase == P_TENDIDO:
-        if action == TENDIDO:
-            if deal_tendido(st, events):
-                return
+        if action == TENDIDO and deal_tendido(st, events):
+            return
         after_tendido(st, events)
     elif phase == P_CLAIM:
         claim_step(st, seat, action, events)

@@ -70,7 +70,10 @@ def make_sampler(view: Any) -> Callable[[random.Random], PState]:
     pool = [c for c in range(52) if c not in known]
     need = sum(counts.values())
     if need + stock_n != len(pool):
-        raise _fail("stock", f"{len(pool)} unseen cards do not fill the hidden hands ({need}) and stock ({stock_n})")
+        raise _fail(
+            "stock",
+            f"{len(pool)} unseen cards do not fill the hidden hands ({need}) and stock ({stock_n})",
+        )
     # constraints (section 7, 2-3)
     options = view.get("options")
     auto = isinstance(options, Mapping) and options.get("declaration_mode") == "auto"
@@ -92,8 +95,11 @@ def make_sampler(view: Any) -> Callable[[random.Random], PState]:
     def candidates_of(s: int) -> list[tuple[int, ...]]:
         if s not in candidates:
             own = tuple(played[s])
-            candidates[s] = [combo for combo in itertools.combinations(pool, counts[s])
-                             if _fits(constraint[s], own + combo)]
+            candidates[s] = [
+                combo
+                for combo in itertools.combinations(pool, counts[s])
+                if _fits(constraint[s], own + combo)
+            ]
         return candidates[s]
 
     def assign(rng: random.Random) -> dict[int, list[int]] | None:
@@ -105,9 +111,11 @@ def make_sampler(view: Any) -> Callable[[random.Random], PState]:
             ok = True
             for s in hidden_seats:
                 k = counts[s]
-                hand = cards[at:at + k]
+                hand = cards[at : at + k]
                 at += k
-                if constraint[s] is not None and not _fits(constraint[s], tuple(played[s]) + tuple(hand)):
+                if constraint[s] is not None and not _fits(
+                    constraint[s], tuple(played[s]) + tuple(hand)
+                ):
                     ok = False
                     break
                 out[s] = hand
@@ -133,7 +141,7 @@ def make_sampler(view: Any) -> Callable[[random.Random], PState]:
                 at = 0
                 for s in hidden_seats:
                     if s not in out:
-                        out[s] = rest[at:at + counts[s]]
+                        out[s] = rest[at : at + counts[s]]
                         at += counts[s]
                 out[-1] = rest[at:]
                 return out
@@ -151,10 +159,17 @@ def make_sampler(view: Any) -> Callable[[random.Random], PState]:
     if first is None:
         raise _fail("declarations", "no deal of the unseen cards agrees with the declarations")
     full: JSON = {k: v for k, v in view.items() if k != "seat"}
-    full["hands"] = [list(h) if isinstance(h, list) else [CODES[c] for c in first[s]] for s, h in enumerate(hands_v)]
+    full["hands"] = [
+        list(h) if isinstance(h, list) else [CODES[c] for c in first[s]]
+        for s, h in enumerate(hands_v)
+    ]
     full["dealt"] = [
-        list(dealt_v[s]) if isinstance(dealt_v[s], list) and s not in counts
-        else [CODES[c] for c in (tuple(first[s]) + tuple(played[s]) if dealt_v[s] == HAND_CARDS else ())]
+        list(dealt_v[s])
+        if isinstance(dealt_v[s], list) and s not in counts
+        else [
+            CODES[c]
+            for c in (tuple(first[s]) + tuple(played[s]) if dealt_v[s] == HAND_CARDS else ())
+        ]
         for s in range(n)
     ]
     full["stock"] = [CODES[c] for c in first[-1]]
@@ -165,13 +180,18 @@ def make_sampler(view: Any) -> Callable[[random.Random], PState]:
         canonical = list(CODES)
         fixed = []
         for entry in history:
-            if isinstance(entry, dict) and isinstance(entry.get("action"), dict) \
-                    and entry["action"].get("type") == "deal" and entry["action"].get("deck") == 52:
+            if (
+                isinstance(entry, dict)
+                and isinstance(entry.get("action"), dict)
+                and entry["action"].get("type") == "deal"
+                and entry["action"].get("deck") == 52
+            ):
                 entry = {"seat": entry.get("seat"), "action": {"type": "deal", "deck": canonical}}
             fixed.append(entry)
         full["history"] = fixed
     template = load(full)
     from engine.games.porrazo.codec import view as view_of
+
     if view_of(template, seat) != dict(view):
         raise _fail("view", "the view is not a consistent view of a Porrazo state")
 

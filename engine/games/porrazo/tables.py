@@ -17,7 +17,9 @@ TENDIDO_CARDS = 4
 # Rank indexes are engine.cards code order: A=0, 2=1, ..., T=9, J=10, Q=11, K=12.
 ACE, JACK, QUEEN, KING = 0, 10, 11, 12
 
-RANK_VALUE: tuple[int, ...] = tuple(4 if r == KING else 3 if r == QUEEN else 2 if r == JACK else 1 for r in range(13))
+RANK_VALUE: tuple[int, ...] = tuple(
+    4 if r == KING else 3 if r == QUEEN else 2 if r == JACK else 1 for r in range(13)
+)
 """5.1: v(r), the ronda value of a rank (K 4, Q 3, J 2, any other 1)."""
 
 NUMBER: tuple[int, ...] = tuple(r + 1 if r <= 3 else 0 for r in range(13))
@@ -42,7 +44,14 @@ STAGE_NAMES: tuple[str, ...] = ("discard", "porrazo", "counter")
 
 # Phases.
 P_TENDIDO, P_DECLARE, P_PLAY, P_CLAIM, P_OVER, P_DEAL_OVER = range(6)
-PHASE_NAMES: tuple[str, ...] = ("tendido_choice", "declare", "play", "claim", "match_over", "deal_over")
+PHASE_NAMES: tuple[str, ...] = (
+    "tendido_choice",
+    "declare",
+    "play",
+    "claim",
+    "match_over",
+    "deal_over",
+)
 PHASE_OF_NAME: dict[str, int] = {name: i for i, name in enumerate(PHASE_NAMES)}
 
 # Internal actions are small ints (a caller's deal is a tuple ("deal", deck)).
@@ -79,18 +88,48 @@ def deal_positions(players: int, pattern: str) -> tuple[tuple[int, ...], ...]:
 
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
-    OptionSpec("teams", "choice", "none", "R1: 'alternate' makes two teams of alternate seats (4, 6 or 8 players)",
-               choices=("none", "alternate")),
-    OptionSpec("target_score", "int", 61, "R25: the score that wins the match at once", minimum=1,
-               test_values=(61, 15, 1)),
-    OptionSpec("deal_pattern", "choice", "threes", "R4: packets of three, or three rounds of single cards",
-               choices=("threes", "singles")),
-    OptionSpec("declaration_mode", "choice", "manual", "R9: seats decide to declare, or the engine declares",
-               choices=("manual", "auto")),
-    OptionSpec("undeclared_claims", "bool", True, "R21: opponents may claim an undeclared ronda/rondine"),
-    OptionSpec("en_su_lugar_decline", "bool", True, "R14: a capture may be declined to score en su lugar"),
-    OptionSpec("limpia_value", "choice", "highest", "R18: a limpia is valued by the highest captured card or "
-               "by the last card of the run", choices=("highest", "last_in_run")),
+    OptionSpec(
+        "teams",
+        "choice",
+        "none",
+        "R1: 'alternate' makes two teams of alternate seats (4, 6 or 8 players)",
+        choices=("none", "alternate"),
+    ),
+    OptionSpec(
+        "target_score",
+        "int",
+        61,
+        "R25: the score that wins the match at once",
+        minimum=1,
+        test_values=(61, 15, 1),
+    ),
+    OptionSpec(
+        "deal_pattern",
+        "choice",
+        "threes",
+        "R4: packets of three, or three rounds of single cards",
+        choices=("threes", "singles"),
+    ),
+    OptionSpec(
+        "declaration_mode",
+        "choice",
+        "manual",
+        "R9: seats decide to declare, or the engine declares",
+        choices=("manual", "auto"),
+    ),
+    OptionSpec(
+        "undeclared_claims", "bool", True, "R21: opponents may claim an undeclared ronda/rondine"
+    ),
+    OptionSpec(
+        "en_su_lugar_decline", "bool", True, "R14: a capture may be declined to score en su lugar"
+    ),
+    OptionSpec(
+        "limpia_value",
+        "choice",
+        "highest",
+        "R18: a limpia is valued by the highest captured card or by the last card of the run",
+        choices=("highest", "last_in_run"),
+    ),
 )
 
 RANK_CHARS = RANKS

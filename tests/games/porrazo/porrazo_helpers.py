@@ -9,8 +9,20 @@ from engine.games.porrazo.tables import deals_per_hand
 GAME = get_game("porrazo")
 
 
-def layout(players, dealer, hands, *, deal_no=1, table=(), tendido_done=True, phase="play", piles=None,
-           options=None, seed=None, **extra):
+def layout(
+    players,
+    dealer,
+    hands,
+    *,
+    deal_no=1,
+    table=(),
+    tendido_done=True,
+    phase="play",
+    piles=None,
+    options=None,
+    seed=None,
+    **extra,
+):
     """A state from a layout: cards not placed go to the stock (as many as deal_no leaves,
     in code order) and the rest to the piles, dealt round the seats."""
     D = deals_per_hand(players)
@@ -21,9 +33,18 @@ def layout(players, dealer, hands, *, deal_no=1, table=(), tendido_done=True, ph
     piles = [list(p) for p in piles] if piles else [[] for _ in range(players)]
     for i, c in enumerate(extra_cards):
         piles[i % players].append(c)
-    data = {"players": players, "dealer": dealer, "deal_no": deal_no, "tendido_done": tendido_done,
-            "phase": phase, "hands": [list(h) for h in hands], "table": list(table), "stock": stock,
-            "piles": piles, **extra}
+    data = {
+        "players": players,
+        "dealer": dealer,
+        "deal_no": deal_no,
+        "tendido_done": tendido_done,
+        "phase": phase,
+        "hands": [list(h) for h in hands],
+        "table": list(table),
+        "stock": stock,
+        "piles": piles,
+        **extra,
+    }
     return GAME.new_state(players, options, dealer, layout=data, seed=seed)
 
 

@@ -23,7 +23,9 @@ GAME = get_game("porrazo")
 def new_from_setup(setup: dict):
     players = setup.get("players", setup.get("layout", {}).get("players"))
     dealer = setup.get("dealer", setup.get("layout", {}).get("dealer", 0))
-    return GAME.new_state(players, setup.get("options"), dealer, deck=setup.get("deck"), layout=setup.get("layout"))
+    return GAME.new_state(
+        players, setup.get("options"), dealer, deck=setup.get("deck"), layout=setup.get("layout")
+    )
 
 
 def check_facts(state, facts: dict, where: str) -> None:
@@ -65,10 +67,12 @@ def run_case(case: dict, label: str) -> None:
             continue
         action = GAME.parse_action(state, stp["action"])
         assert action in GAME.legal_actions(state), f"{where}: not among the legal actions"
-        state, events = GAME.apply(state, stp["seat"], action)
+        state, _events = GAME.apply(state, stp["seat"], action)
         check_facts(state, stp.get("expect", {}), where)
         # every intermediate state round-trips through JSON
-        assert GAME.to_json(GAME.from_json(json.loads(json.dumps(GAME.to_json(state))))) == GAME.to_json(state)
+        assert GAME.to_json(
+            GAME.from_json(json.loads(json.dumps(GAME.to_json(state))))
+        ) == GAME.to_json(state)
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])

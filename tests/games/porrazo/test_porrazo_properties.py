@@ -7,15 +7,20 @@ from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from porrazo_helpers import GAME
 
 from engine.cards import CODES
 from engine.games.porrazo.state import holding
 from engine.protocol import BadAction, EngineError
-from porrazo_helpers import GAME
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 60) | st.sampled_from(list(CODES) + ["x", "", "play", "ronda"]),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 60)
+    | st.sampled_from(list(CODES) + ["x", "", "play", "ronda"]),
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5)
+    ),
     max_leaves=20,
 )
 
@@ -34,8 +39,12 @@ def random_state(seed: int, players: int, options: dict, steps: int):
 matches = st.tuples(
     st.integers(0, 2**31),
     st.sampled_from((2, 3, 4, 5, 6, 8)),
-    st.fixed_dictionaries({"declaration_mode": st.sampled_from(["manual", "auto"]),
-                           "deal_pattern": st.sampled_from(["threes", "singles"])}),
+    st.fixed_dictionaries(
+        {
+            "declaration_mode": st.sampled_from(["manual", "auto"]),
+            "deal_pattern": st.sampled_from(["threes", "singles"]),
+        }
+    ),
     st.integers(0, 120),
 )
 

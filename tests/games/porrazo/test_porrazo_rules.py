@@ -41,8 +41,22 @@ def test_r1_seven_players_refused():
 
 
 def test_r3_deals_and_leftovers_per_player_count():
-    assert {n: deals_per_hand(n) for n in (2, 3, 4, 5, 6, 8)} == {2: 8, 3: 5, 4: 4, 5: 3, 6: 2, 8: 2}
-    assert {n: leftover_cards(n) for n in (2, 3, 4, 5, 6, 8)} == {2: 0, 3: 3, 4: 0, 5: 3, 6: 12, 8: 0}
+    assert {n: deals_per_hand(n) for n in (2, 3, 4, 5, 6, 8)} == {
+        2: 8,
+        3: 5,
+        4: 4,
+        5: 3,
+        6: 2,
+        8: 2,
+    }
+    assert {n: leftover_cards(n) for n in (2, 3, 4, 5, 6, 8)} == {
+        2: 0,
+        3: 3,
+        4: 0,
+        5: 3,
+        6: 12,
+        8: 0,
+    }
 
 
 def test_r4_threes_deal_from_dealers_left():
@@ -128,30 +142,51 @@ def test_r10_any_card_may_be_played():
 
 def test_r10_capture_true_is_normalised():
     state = layout(2, 1, [["5D", "7H", "JC"], ["2S", "9C", "KD"]], deal_no=3, table=["5C"])
-    assert GAME.parse_action(state, {"type": "play", "card": "5D", "capture": True}) == \
-        GAME.parse_action(state, {"type": "play", "card": "5D"})
+    assert GAME.parse_action(
+        state, {"type": "play", "card": "5D", "capture": True}
+    ) == GAME.parse_action(state, {"type": "play", "card": "5D"})
 
 
 def test_r12_run_takes_one_card_per_rank_and_never_returns_to_the_matched_rank():
     table = ["5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS", "2S", "3S", "4S", "5H"]
     state = layout(2, 1, [["5D", "9H", "9D"], ["2D", "3D", "4D"]], deal_no=3, table=table)
-    state, events = play(state, "5D")
+    state, _ = play(state, "5D")
     data = j(state)
     assert data["table"] == ["5S"]
-    assert data["piles"][0][-14:] == ["5H", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS", "2S", "3S",
-                                      "4S", "5D"]
+    assert data["piles"][0][-14:] == [
+        "5H",
+        "6S",
+        "7S",
+        "8S",
+        "9S",
+        "TS",
+        "JS",
+        "QS",
+        "KS",
+        "AS",
+        "2S",
+        "3S",
+        "4S",
+        "5D",
+    ]
     assert data["scores"] == [0, 0]
 
 
 def test_r12_most_recent_card_of_the_rank_is_taken():
-    state = layout(2, 1, [["KD", "9H", "8D"], ["2D", "3D", "4D"]], deal_no=3, table=["KH", "5C", "KS"])
+    state = layout(
+        2, 1, [["KD", "9H", "8D"], ["2D", "3D", "4D"]], deal_no=3, table=["KH", "5C", "KS"]
+    )
     state, _ = play(state, "KD")
     assert j(state)["table"] == ["KH", "5C"]
 
 
 def test_r13_en_su_lugar_only_on_a_discard():
-    state = layout(2, 1, [["3S", "9H", "8D"], ["2D", "5D", "6D"]], deal_no=3, table=["3H", "9C", "8C", "7C"])
-    state, _ = play(state, "3S")  # captures 3H: three cards stay, but a capture scores no en su lugar
+    state = layout(
+        2, 1, [["3S", "9H", "8D"], ["2D", "5D", "6D"]], deal_no=3, table=["3H", "9C", "8C", "7C"]
+    )
+    state, _ = play(
+        state, "3S"
+    )  # captures 3H: three cards stay, but a capture scores no en su lugar
     assert j(state)["table"] == ["9C", "8C", "7C"] and j(state)["scores"] == [0, 0]
 
 
@@ -161,11 +196,17 @@ def test_r14_no_decline_for_a_counter_porrazo():
     state, _ = play(state, {"type": "play", "card": "2H", "capture": False})
     assert j(state)["scores"] == [2, 0, 0] and j(state)["table"] == ["2D", "2H"]
     state, _ = play(state, "2S")  # porrazo of twos: takes 2H, leaves 2D
-    assert j(state)["pending_porrazo"] == {"seat": 1, "porrazo_points": 1, "limpia_points": 0,
-                                           "cards": ["2H", "2S"]}
+    assert j(state)["pending_porrazo"] == {
+        "seat": 1,
+        "porrazo_points": 1,
+        "limpia_points": 0,
+        "cards": ["2H", "2S"],
+    }
     assert legal_json(state) == [{"type": "play", "card": c} for c in ("2C", "QS", "KD")]
     with pytest.raises(IllegalAction) as info:
-        GAME.apply(state, 2, GAME.parse_action(state, {"type": "play", "card": "2C", "capture": False}))
+        GAME.apply(
+            state, 2, GAME.parse_action(state, {"type": "play", "card": "2C", "capture": False})
+        )
     assert info.value.reason.startswith("you must capture with 2C") and info.value.rule == "R14"
     state, _ = play(state, "2C")
     data = j(state)
@@ -175,8 +216,14 @@ def test_r14_no_decline_for_a_counter_porrazo():
 
 
 def test_r14_option_off_makes_capture_compulsory():
-    state = layout(2, 1, [["2S", "9C", "KD"], ["5D", "7H", "JC"]], deal_no=3, table=["2H"],
-                   options={"en_su_lugar_decline": False})
+    state = layout(
+        2,
+        1,
+        [["2S", "9C", "KD"], ["5D", "7H", "JC"]],
+        deal_no=3,
+        table=["2H"],
+        options={"en_su_lugar_decline": False},
+    )
     assert legal_json(state) == [{"type": "play", "card": c} for c in ("2S", "9C", "KD")]
 
 
@@ -192,8 +239,14 @@ def test_r16_counter_porrazo_that_clears_scores_a_limpia(value, expected):
 
 
 def test_r16_pending_porrazo_credited_when_the_deal_ends():
-    state = layout(2, 1, [["8H"], ["8S"]], deal_no=3, dealt=[["8H", "2C", "3C"], ["8S", "4C", "5C"]],
-                   piles=[["2C", "3C"], ["4C", "5C"]])
+    state = layout(
+        2,
+        1,
+        [["8H"], ["8S"]],
+        deal_no=3,
+        dealt=[["8H", "2C", "3C"], ["8S", "4C", "5C"]],
+        piles=[["2C", "3C"], ["4C", "5C"]],
+    )
     state, events = play(state, "8H", "8S")
     assert j(state)["scores"] == [0, 2]  # porrazo 1 + limpia 1, credited at the end of the deal
     assert j(state)["deal_no"] == 4 and j(state)["pending_porrazo"] is None
@@ -201,15 +254,28 @@ def test_r16_pending_porrazo_credited_when_the_deal_ends():
 
 
 def test_r18_limpia_on_the_last_play_of_an_earlier_deal():
-    state = layout(2, 1, [["JH"], ["TS"]], deal_no=3, table=["TD"], dealt=[["JH", "2C", "3C"], ["TS", "4C", "5C"]],
-                   piles=[["2C", "3C"], ["4C", "5C"]])
+    state = layout(
+        2,
+        1,
+        [["JH"], ["TS"]],
+        deal_no=3,
+        table=["TD"],
+        dealt=[["JH", "2C", "3C"], ["TS", "4C", "5C"]],
+        piles=[["2C", "3C"], ["4C", "5C"]],
+    )
     state, _ = play(state, "JH", "TS")
     assert j(state)["scores"] == [0, 2]  # run T-J, highest J: 2
 
 
 def test_r19_chain_is_reset_at_every_deal():
-    state = layout(2, 1, [["5H"], ["KS"]], deal_no=3, dealt=[["5H", "2C", "3C"], ["KS", "4C", "5C"]],
-                   piles=[["2C", "3C"], ["4C", "5C"]])
+    state = layout(
+        2,
+        1,
+        [["5H"], ["KS"]],
+        deal_no=3,
+        dealt=[["5H", "2C", "3C"], ["KS", "4C", "5C"]],
+        piles=[["2C", "3C"], ["4C", "5C"]],
+    )
     state, _ = play(state, "5H")
     assert j(state)["chain"] == {"stage": "discard", "rank": "5", "seat": 0}
     state, _ = play(state, "KS")
@@ -222,13 +288,24 @@ def test_r19_chain_is_reset_at_every_deal():
 def claim_layout(options=None):
     dealt = [["2S", "5H", "9C"], ["QS", "QH", "8D"], ["JS", "JH", "3D"], ["6S", "7H", "TC"]]
     table = [c for h in dealt for c in h]
-    return layout(4, 3, [[], [], [], []], deal_no=2, table=table, phase="claim", dealt=dealt,
-                  options={"teams": "alternate", **(options or {})})
+    return layout(
+        4,
+        3,
+        [[], [], [], []],
+        deal_no=2,
+        table=table,
+        phase="claim",
+        dealt=dealt,
+        options={"teams": "alternate", **(options or {})},
+    )
 
 
 def test_r21_claims_by_opponents_only():
     state = claim_layout()
-    assert GAME.to_act(state) == 0 and legal_json(state) == [{"type": "claim", "seat": 1}, {"type": "pass"}]
+    assert GAME.to_act(state) == 0 and legal_json(state) == [
+        {"type": "claim", "seat": 1},
+        {"type": "pass"},
+    ]
     with pytest.raises(IllegalAction) as info:
         GAME.apply(state, 0, GAME.parse_action(state, {"type": "claim", "seat": 2}))
     assert info.value.reason == "you cannot claim your own side's ronda or rondine"
@@ -236,26 +313,47 @@ def test_r21_claims_by_opponents_only():
         GAME.apply(state, 0, GAME.parse_action(state, {"type": "claim", "seat": 3}))
     assert info.value.reason == "seat 3 has no unclaimed undeclared ronda or rondine"
     state, _ = play(state, {"type": "claim", "seat": 1})
-    assert GAME.to_act(state) == 1 and legal_json(state) == [{"type": "claim", "seat": 2}, {"type": "pass"}]
+    assert GAME.to_act(state) == 1 and legal_json(state) == [
+        {"type": "claim", "seat": 2},
+        {"type": "pass"},
+    ]
     state, _ = play(state, {"type": "pass"})
     assert GAME.to_act(state) == 3  # seat 2 has nothing left to claim; seat 3 may claim seat 2's
     state, _ = play(state, {"type": "pass"})
     # R22: seat 1's queens, claimed by seat 0, are the only entry: team 0 scores 3
-    assert j(state)["scores"] == [3, 0] and GAME.phase(state) == "declare" and j(state)["deal_no"] == 3
+    assert (
+        j(state)["scores"] == [3, 0] and GAME.phase(state) == "declare" and j(state)["deal_no"] == 3
+    )
 
 
 def test_r21_no_claim_phase_when_claims_are_off():
     with pytest.raises(InvalidState):
         claim_layout({"undeclared_claims": False})
-    state = layout(2, 1, [["9H"], ["KS"]], deal_no=3, dealt=[["9H", "9D", "3C"], ["KS", "4C", "5C"]],
-                   piles=[["9D", "3C"], ["4C", "5C"]], options={"undeclared_claims": False})
+    state = layout(
+        2,
+        1,
+        [["9H"], ["KS"]],
+        deal_no=3,
+        dealt=[["9H", "9D", "3C"], ["KS", "4C", "5C"]],
+        piles=[["9D", "3C"], ["4C", "5C"]],
+        options={"undeclared_claims": False},
+    )
     state, _ = play(state, "9H", "KS")
-    assert GAME.phase(state) == "declare" and j(state)["deal_no"] == 4 and j(state)["scores"] == [0, 0]
+    assert (
+        GAME.phase(state) == "declare" and j(state)["deal_no"] == 4 and j(state)["scores"] == [0, 0]
+    )
 
 
 def test_r22_claimed_combination_competes_as_the_claimers():
-    state = layout(2, 1, [["9H"], ["KS"]], deal_no=3, dealt=[["9H", "9D", "3C"], ["KS", "KD", "5C"]],
-                   piles=[["9D", "3C"], ["KD", "5C"]], declarations=[None, "ronda"])
+    state = layout(
+        2,
+        1,
+        [["9H"], ["KS"]],
+        deal_no=3,
+        dealt=[["9H", "9D", "3C"], ["KS", "KD", "5C"]],
+        piles=[["9D", "3C"], ["KD", "5C"]],
+        declarations=[None, "ronda"],
+    )
     state, _ = play(state, "9H", "KS")
     # seat 0's nines are undeclared: seat 1 claims them and owns both entries (kings best)
     assert GAME.phase(state) == "claim" and GAME.to_act(state) == 1
@@ -276,7 +374,7 @@ def final_deal(piles0: int, last_capturer: int):
 
 def test_r23_r24_sweep_then_card_count_difference():
     state = final_deal(25, 1)  # 25 v 25, the sweep gives seat 1 two more
-    state, events = play(state, "5H", "6S")
+    state, _ = play(state, "5H", "6S")
     assert [len(p) for p in j(state)["piles"]] == [25, 27]
     assert j(state)["scores"] == [0, 2] and GAME.phase(state) == "deal_over"
 
@@ -310,7 +408,11 @@ def test_r26_engine_dealt_next_hand():
 def test_r26_caller_dealt_next_hand_waits_for_the_deck():
     state = GAME.new_state(3, {}, 0, layout=example_layout("E10"))
     state, _ = play(state, "9S", "KD", "TC", "2H", "5S", "3H", "6C", "TS", "QS")
-    assert GAME.phase(state) == "deal_over" and GAME.to_act(state) == 1 and GAME.legal_actions(state) == []
+    assert (
+        GAME.phase(state) == "deal_over"
+        and GAME.to_act(state) == 1
+        and GAME.legal_actions(state) == []
+    )
     deck = list(reversed(CODES))
     with pytest.raises(NotYourTurn):
         GAME.apply(state, 0, GAME.parse_action(state, {"type": "deal", "deck": deck}))
@@ -319,7 +421,11 @@ def test_r26_caller_dealt_next_hand_waits_for_the_deck():
     assert info.value.rule == "R2"
     state, _ = play(state, {"type": "deal", "deck": deck})
     data = j(state)
-    assert data["hand_no"] == 2 and data["hands"][2] == deck[0:3] and GAME.phase(state) == "tendido_choice"
+    assert (
+        data["hand_no"] == 2
+        and data["hands"][2] == deck[0:3]
+        and GAME.phase(state) == "tendido_choice"
+    )
     assert GAME.view(state, 0)["history"] == []  # the deck never shows in a view
     assert GAME.to_json(GAME.from_json(data)) == data
 
@@ -351,20 +457,38 @@ def test_layout_rejects_wrong_hand_sizes_and_unknown_phase():
 
 def test_from_json_names_the_bad_field():
     data = GAME.to_json(GAME.new_state(2, {}, 0, seed=3))
-    for field, value in [("scores", "x"), ("dealer", 9), ("hands", [["AS", "2S", "3S", "4S"], []]), ("stock", [1, 2]), ("phase", "x"),
-                         ("declarations", ["rondo", None]), ("rng_state", -1)]:
+    for field, value in [
+        ("scores", "x"),
+        ("dealer", 9),
+        ("hands", [["AS", "2S", "3S", "4S"], []]),
+        ("stock", [1, 2]),
+        ("phase", "x"),
+        ("declarations", ["rondo", None]),
+        ("rng_state", -1),
+    ]:
         with pytest.raises(InvalidState) as info:
             GAME.from_json(dict(data, **{field: value}))
-        assert info.value.field and info.value.field.split("[")[0].split(".")[0] in (field, "dealt", "hands"), field
+        assert info.value.field and info.value.field.split("[")[0].split(".")[0] in (
+            field,
+            "dealt",
+            "hands",
+        ), field
 
 
 def test_parse_action_errors_are_bad_actions():
     state = GAME.new_state(2, {}, 0, seed=3)
-    for junk, field in [(5, "action"), ({}, "type"), ({"type": "bid"}, "type"), ({"type": "play"}, "card"),
-                        ({"type": "play", "card": "1S"}, "card"), ({"type": "play", "card": "AS", "x": 1}, "x"),
-                        ({"type": "play", "card": "AS", "capture": "no"}, "capture"),
-                        ({"type": "claim", "seat": 5}, "seat"), ({"type": "declare", "combo": "pair"}, "combo"),
-                        ({"type": "deal", "deck": "AS"}, "deck")]:
+    for junk, field in [
+        (5, "action"),
+        ({}, "type"),
+        ({"type": "bid"}, "type"),
+        ({"type": "play"}, "card"),
+        ({"type": "play", "card": "1S"}, "card"),
+        ({"type": "play", "card": "AS", "x": 1}, "x"),
+        ({"type": "play", "card": "AS", "capture": "no"}, "capture"),
+        ({"type": "claim", "seat": 5}, "seat"),
+        ({"type": "declare", "combo": "pair"}, "combo"),
+        ({"type": "deal", "deck": "AS"}, "deck"),
+    ]:
         with pytest.raises(BadAction) as info:
             GAME.parse_action(state, junk)
         assert info.value.field == field, junk
