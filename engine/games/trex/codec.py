@@ -7,27 +7,92 @@ from typing import Any
 from engine.protocol import BadAction, EngineError, InvalidState
 
 from .rules import (
-    CHOOSE_BASE, DEAL, DOUBLE, PASS, TrexState, entries, history_entries_past, kingdom_owner_of, push_past,
+    CHOOSE_BASE,
+    DEAL,
+    DOUBLE,
+    PASS,
+    TrexState,
+    entries,
+    history_entries_past,
+    kingdom_owner_of,
+    push_past,
 )
 from .tables import (
-    CHOOSE, CODES, COLLECTIONS, COMPLEX, CONTRACT_NAMES, CONTRACT_OF_NAME, DEAL_OVER,
-    DIAMOND_MASK, DOUBLABLE_MASK, DOUBLING, INDEX_OF_CODE, JACK_MASK, KH, KH_BIT, LAYOUT,
-    MATCH_OVER, PENALTY_MASK, PHASE_NAMES, PHASE_OF_NAME, QUEEN_CARDS, QUEEN_MASK, SEQ_A, SEQ_J,
-    SEQ_RANKS, SEVEN_H, SINGLE_VALUE, SUITS_ORDER, TREX, TRICKS, TWO_MASK, Opts, codes_of,
+    CHOOSE,
+    CODES,
+    COLLECTIONS,
+    COMPLEX,
+    CONTRACT_NAMES,
+    CONTRACT_OF_NAME,
+    DEAL_OVER,
+    DIAMOND_MASK,
+    DOUBLABLE_MASK,
+    DOUBLING,
+    INDEX_OF_CODE,
+    KH,
+    KH_BIT,
+    LAYOUT,
+    MATCH_OVER,
+    PENALTY_MASK,
+    PHASE_NAMES,
+    PHASE_OF_NAME,
+    QUEEN_CARDS,
+    QUEEN_MASK,
+    SEQ_A,
+    SEQ_J,
+    SEQ_RANKS,
+    SEVEN_H,
+    SINGLE_VALUE,
+    SUITS_ORDER,
+    TREX,
+    TRICKS,
+    TWO_MASK,
+    Opts,
+    codes_of,
     deal_total,
 )
 
 GAME_ID = "trex"
 VERSION = 1
-FIELDS_TOP = ("game", "version", "options", "players", "dealer", "phase", "to_act", "scores",
-              "deal_no", "history", "rng_state")
+FIELDS_TOP = (
+    "game",
+    "version",
+    "options",
+    "players",
+    "dealer",
+    "phase",
+    "to_act",
+    "scores",
+    "deal_no",
+    "history",
+    "rng_state",
+)
 
 
 STATE_FIELDS = FIELDS_TOP + (
-    "first_owner", "kingdom_index", "kingdom_owner", "contracts_used", "contract", "hands", "doubled",
-    "doubling_turn", "trick", "trick_leader", "tricks_played", "tricks_won", "cards_won", "played",
-    "layout", "finish_order", "layout_turns", "twos_exposed", "exposed_twos", "deal_scores",
-    "match_scores", "deal_results", "decks",
+    "first_owner",
+    "kingdom_index",
+    "kingdom_owner",
+    "contracts_used",
+    "contract",
+    "hands",
+    "doubled",
+    "doubling_turn",
+    "trick",
+    "trick_leader",
+    "tricks_played",
+    "tricks_won",
+    "cards_won",
+    "played",
+    "layout",
+    "finish_order",
+    "layout_turns",
+    "twos_exposed",
+    "exposed_twos",
+    "deal_scores",
+    "match_scores",
+    "deal_results",
+    "decks",
 )
 """Every field of the full state JSON (a view drops rng_state and decks and adds seat)."""
 NULLABLE = frozenset({"to_act", "rng_state", "contract", "trick_leader"})
@@ -42,11 +107,18 @@ def parse_action_json(data: Any, *, view: bool = False) -> Any:
     kind = data.get("type")
     if not isinstance(kind, str):
         raise BadAction("an action needs a string field 'type'", field="action.type")
-    expected = {"play": {"type", "card"}, "double": {"type", "card"}, "pass": {"type"},
-                "choose": {"type", "contract"}, "deal": {"type", "deck"}}.get(kind)
+    expected = {
+        "play": {"type", "card"},
+        "double": {"type", "card"},
+        "pass": {"type"},
+        "choose": {"type", "contract"},
+        "deal": {"type", "deck"},
+    }.get(kind)
     if expected is None:
-        raise BadAction(f"unknown action type {kind!r}: trex actions are choose, double, pass, "
-                        "play and deal", field="action.type")
+        raise BadAction(
+            f"unknown action type {kind!r}: trex actions are choose, double, pass, play and deal",
+            field="action.type",
+        )
     for key in data:
         if key not in expected:
             raise BadAction(f"unexpected field {key!r} in a {kind} action", field=f"action.{key}")
@@ -86,9 +158,13 @@ def _action_json_slow(action: Any, hide_deck: bool = False) -> dict:
     return {"type": "play", "card": CODES[action]}
 
 
-_ACTION_JSON: dict[Any, dict] = {a: _action_json_slow(a) for a in
-                                 [*range(53), *range(DOUBLE, DOUBLE + 52), *range(CHOOSE_BASE, CHOOSE_BASE + 6)]}
-_FAST_PARSE: dict[tuple, Any] = {(j["type"], j.get("card", j.get("contract"))): a for a, j in _ACTION_JSON.items()}
+_ACTION_JSON: dict[Any, dict] = {
+    a: _action_json_slow(a)
+    for a in [*range(53), *range(DOUBLE, DOUBLE + 52), *range(CHOOSE_BASE, CHOOSE_BASE + 6)]
+}
+_FAST_PARSE: dict[tuple, Any] = {
+    (j["type"], j.get("card", j.get("contract"))): a for a, j in _ACTION_JSON.items()
+}
 
 
 def action_json(action: Any, *, hide_deck: bool = False) -> dict:
@@ -123,7 +199,10 @@ def layout_json(s: TrexState) -> dict:
 
 def entry_json(e: tuple, *, hide_deck: bool) -> dict:
     a = e[1]
-    return {"seat": e[0], "action": _ACTION_JSON[a].copy() if type(a) is int else _action_json_slow(a, hide_deck)}
+    return {
+        "seat": e[0],
+        "action": _ACTION_JSON[a].copy() if type(a) is int else _action_json_slow(a, hide_deck),
+    }
 
 
 def past_json(s: TrexState) -> list[dict]:
@@ -169,36 +248,47 @@ def state_json(s: TrexState, view_seat: int | None = None) -> dict:
         "deal_no": s.deal_no,
         # a view's history is the current deal's only: earlier deals' cards are back in hands
         # (their results stay in deal_results)
-        "history": ([entry_json(e, hide_deck=True) for e in entries(s.played)] if hide
-                    else past_json(s) + [entry_json(e, hide_deck=False) for e in entries(s.played)]),
+        "history": (
+            [entry_json(e, hide_deck=True) for e in entries(s.played)]
+            if hide
+            else past_json(s) + [entry_json(e, hide_deck=False) for e in entries(s.played)]
+        ),
     }
     if not hide:
         out["rng_state"] = s.rng_state
-    out.update({
-        "first_owner": s.first_owner,
-        "kingdom_index": s.kingdom_index,
-        "kingdom_owner": s.owner,
-        "contracts_used": [CONTRACT_NAMES[c] for c in s.contracts_used],
-        "contract": CONTRACT_NAMES[s.contract] if s.contract >= 0 else None,
-        "hands": hands,
-        "doubled": {CODES[c]: d for c, d in s.doubled},
-        "doubling_turn": s.doubling_turn,
-        "trick": [{"seat": (s.leader + i) & 3, "card": CODES[c]} for i, c in enumerate(s.trick)],
-        "trick_leader": s.leader if phase == TRICKS else None,
-        "tricks_played": s.tricks_played,
-        "tricks_won": list(s.tricks_won),
-        "cards_won": [codes_of(m) for m in s.cards_won],
-        "played": [played_json(e) for e in entries(s.played)],
-        "layout": layout_json(s),
-        "finish_order": list(s.finish_order),
-        "layout_turns": s.layout_turns,
-        "twos_exposed": s.twos_exposed,
-        "exposed_twos": [codes_of(s.hands[i] & TWO_MASK) if s.twos_exposed else [] for i in range(4)],
-        "deal_scores": list(s.deal_scores),
-        "match_scores": match_scores,
-        "deal_results": [{"deal_no": n, "owner": o, "contract": CONTRACT_NAMES[c], "scores": list(sc)}
-                         for n, o, c, sc in s.deal_results],
-    })
+    out.update(
+        {
+            "first_owner": s.first_owner,
+            "kingdom_index": s.kingdom_index,
+            "kingdom_owner": s.owner,
+            "contracts_used": [CONTRACT_NAMES[c] for c in s.contracts_used],
+            "contract": CONTRACT_NAMES[s.contract] if s.contract >= 0 else None,
+            "hands": hands,
+            "doubled": {CODES[c]: d for c, d in s.doubled},
+            "doubling_turn": s.doubling_turn,
+            "trick": [
+                {"seat": (s.leader + i) & 3, "card": CODES[c]} for i, c in enumerate(s.trick)
+            ],
+            "trick_leader": s.leader if phase == TRICKS else None,
+            "tricks_played": s.tricks_played,
+            "tricks_won": list(s.tricks_won),
+            "cards_won": [codes_of(m) for m in s.cards_won],
+            "played": [played_json(e) for e in entries(s.played)],
+            "layout": layout_json(s),
+            "finish_order": list(s.finish_order),
+            "layout_turns": s.layout_turns,
+            "twos_exposed": s.twos_exposed,
+            "exposed_twos": [
+                codes_of(s.hands[i] & TWO_MASK) if s.twos_exposed else [] for i in range(4)
+            ],
+            "deal_scores": list(s.deal_scores),
+            "match_scores": match_scores,
+            "deal_results": [
+                {"deal_no": n, "owner": o, "contract": CONTRACT_NAMES[c], "scores": list(sc)}
+                for n, o, c, sc in s.deal_results
+            ],
+        }
+    )
     if hide:
         out["seat"] = view_seat
     else:
@@ -226,7 +316,9 @@ class _Reader:
             raise InvalidState(f"missing field {name!r}", field=name)
         return default
 
-    def int(self, name: str, lo: int, hi: int, default: Any = None, *, nullable: bool = False) -> Any:
+    def int(
+        self, name: str, lo: int, hi: int, default: Any = None, *, nullable: bool = False
+    ) -> Any:
         v = self.raw(name, default)
         return check_int(v, name, lo, hi, nullable=nullable)
 
@@ -260,13 +352,18 @@ def check_cards(v: Any, name: str, canonical: bool = False) -> int:
             raise InvalidState(f"{name} lists {code} twice", field=name)
         m |= b
     if canonical and codes_of(m) != v:
-        raise InvalidState(f"{name} must list its cards in canonical order (suits S H D C, ranks 2..A)",
-                           field=name)
+        raise InvalidState(
+            f"{name} must list its cards in canonical order (suits S H D C, ranks 2..A)", field=name
+        )
     return m
 
 
 def contract_of(v: Any, name: str, opts: Opts) -> int:
-    if not isinstance(v, str) or v not in CONTRACT_OF_NAME or CONTRACT_OF_NAME[v] not in opts.contract_set:
+    if (
+        not isinstance(v, str)
+        or v not in CONTRACT_OF_NAME
+        or CONTRACT_OF_NAME[v] not in opts.contract_set
+    ):
         raise InvalidState(f"{name}: unknown contract {v!r} for these options", field=name)
     return CONTRACT_OF_NAME[v]
 
@@ -288,7 +385,11 @@ def parse_entries(v: Any, name: str, view: bool) -> list[tuple]:
                         out.append((seat, action, 0))
                         continue
         where = f"{name}[{i}]"
-        if not isinstance(e, dict) or not {"seat", "action"} <= set(e) or not set(e) <= {"seat", "action", "trick"}:
+        if (
+            not isinstance(e, dict)
+            or not {"seat", "action"} <= set(e)
+            or not set(e) <= {"seat", "action", "trick"}
+        ):
             raise InvalidState(f"{where} must be an object with seat and action", field=where)
         seat = check_int(e["seat"], f"{where}.seat", 0, 3)
         try:
@@ -302,8 +403,14 @@ def parse_entries(v: Any, name: str, view: bool) -> list[tuple]:
     return out
 
 
-def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts | None = None,
-               defaults: dict | None = None) -> tuple[TrexState, list[int], int | None]:
+def load_state(
+    data: Any,
+    *,
+    partial: bool,
+    view: bool,
+    options_override: Opts | None = None,
+    defaults: dict | None = None,
+) -> tuple[TrexState, list[int], int | None]:
     """Validate a full state (``partial`` False), a layout (``partial``) or a view (``view``)
     and build the internal state. Returns ``(state, hand_counts, view_seat)``; for a view the
     hidden hands hold only the cards the view pins to them (doubled cards, exposed 2s)."""
@@ -311,7 +418,9 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
 
     r = _Reader(data, partial)
     if not partial:
-        want = set(STATE_FIELDS) - ({"rng_state", "decks"} if view else set()) | ({"seat"} if view else set())
+        want = set(STATE_FIELDS) - ({"rng_state", "decks"} if view else set()) | (
+            {"seat"} if view else set()
+        )
         for key in sorted(want - set(r.data)):
             raise InvalidState(f"missing field {key!r}", field=key)
         for key in sorted(set(r.data) - want):
@@ -333,13 +442,17 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
         try:
             opts = Opts(GAME.parse_options(r.raw("options", {}), 4))
         except EngineError as err:
-            raise InvalidState(err.message, field=getattr(err, "field", None) or "options") from None
+            raise InvalidState(
+                err.message, field=getattr(err, "field", None) or "options"
+            ) from None
         if not partial:
             if not isinstance(r.data["options"], dict):
                 raise InvalidState("options must be an object", field="options")
             missing = [sp.name for sp in GAME.option_specs if sp.name not in r.data["options"]]
             if missing:
-                raise InvalidState(f"options.{missing[0]} is missing", field=f"options.{missing[0]}")
+                raise InvalidState(
+                    f"options.{missing[0]} is missing", field=f"options.{missing[0]}"
+                )
     if r.raw("players", 4) != 4 or isinstance(r.raw("players", 4), bool):
         raise InvalidState("Trex needs exactly 4 players", field="players")
     view_seat = None
@@ -372,23 +485,35 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
     contract_raw = r.raw("contract", None)
     contract = -1 if contract_raw is None else contract_of(contract_raw, "contract", opts)
     used_raw = r.raw("contracts_used", [contract_raw] if contract_raw is not None else [])
-    used = tuple(contract_of(c, f"contracts_used[{i}]", opts) for i, c in enumerate(check_list(used_raw, "contracts_used")))
+    used = tuple(
+        contract_of(c, f"contracts_used[{i}]", opts)
+        for i, c in enumerate(check_list(used_raw, "contracts_used"))
+    )
     if len(set(used)) != len(used):
         raise InvalidState("contracts_used lists a contract twice", field="contracts_used")
     if contract >= 0 and (not used or used[-1] != contract):
-        raise InvalidState("contracts_used must end with the current contract", field="contracts_used")
+        raise InvalidState(
+            "contracts_used must end with the current contract", field="contracts_used"
+        )
     position = (s.deal_no - 1) % opts.deals_per_kingdom
     if len(used) != position + (1 if contract >= 0 else 0):
         raise InvalidState(
             f"contracts_used must list {position + (contract >= 0)} contracts at deal {s.deal_no} "
-            f"(deal {position + 1} of its kingdom)", field="contracts_used")
+            f"(deal {position + 1} of its kingdom)",
+            field="contracts_used",
+        )
     if phase_name is None:
         if contract < 0:
             phase_name = "choose_contract"
         elif contract == TREX:
             phase_name = "layout"
-        elif opts.doubling and DOUBLABLE_MASK[contract] and r.raw("doubling_turn", 0) != 4 \
-                and not r.raw("trick", []) and not r.raw("tricks_played", 0):
+        elif (
+            opts.doubling
+            and DOUBLABLE_MASK[contract]
+            and r.raw("doubling_turn", 0) != 4
+            and not r.raw("trick", [])
+            and not r.raw("tricks_played", 0)
+        ):
             phase_name = "doubling"
         else:
             phase_name = "tricks"
@@ -397,11 +522,15 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
     phase = PHASE_OF_NAME[phase_name]
     s.phase = phase
     if (phase == CHOOSE) != (contract < 0):
-        raise InvalidState("contract must be null exactly in phase choose_contract", field="contract")
+        raise InvalidState(
+            "contract must be null exactly in phase choose_contract", field="contract"
+        )
     if phase == DOUBLING and not (opts.doubling and DOUBLABLE_MASK[contract]):
         raise InvalidState(f"no doubling phase in {CONTRACT_NAMES[contract]}", field="phase")
     if phase in (DOUBLING, TRICKS) and contract == TREX or phase == LAYOUT and contract != TREX:
-        raise InvalidState(f"phase {phase_name} does not fit contract {contract_raw}", field="phase")
+        raise InvalidState(
+            f"phase {phase_name} does not fit contract {contract_raw}", field="phase"
+        )
     if phase == MATCH_OVER and s.deal_no != opts.total_deals:
         raise InvalidState("match_over only after the last deal", field="phase")
     s.contract = contract
@@ -426,7 +555,9 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
         raise InvalidState(f"kingdom_owner must be {owner} (R5)", field="kingdom_owner")
     s.dealer = r.int("dealer", 0, 3, owner if s.deal_no > 1 else 0)
     if s.deal_no > 1 and s.dealer != owner:
-        raise InvalidState(f"dealer must be the kingdom owner {owner} from deal 2 on (R4)", field="dealer")
+        raise InvalidState(
+            f"dealer must be the kingdom owner {owner} from deal 2 on (R4)", field="dealer"
+        )
     # ---- doubled
     doubled_raw = r.raw("doubled", {})
     if not isinstance(doubled_raw, dict):
@@ -442,9 +573,23 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
         dmask |= 1 << c
     s.doubled = tuple(doubled)
     s.dbl_mask = dmask
-    s.doubling_turn = r.int("doubling_turn", 0, 4, 4 if phase not in (CHOOSE, DOUBLING) and contract >= 0
-                            and opts.doubling and DOUBLABLE_MASK[contract] else 0)
-    if phase == DOUBLING and s.doubling_turn == 4 or phase == CHOOSE and (s.doubling_turn or doubled):
+    s.doubling_turn = r.int(
+        "doubling_turn",
+        0,
+        4,
+        4
+        if phase not in (CHOOSE, DOUBLING)
+        and contract >= 0
+        and opts.doubling
+        and DOUBLABLE_MASK[contract]
+        else 0,
+    )
+    if (
+        phase == DOUBLING
+        and s.doubling_turn == 4
+        or phase == CHOOSE
+        and (s.doubling_turn or doubled)
+    ):
         raise InvalidState("doubling_turn does not fit the phase", field="doubling_turn")
     # ---- trick play
     trick_raw = check_list(r.raw("trick", []), "trick")
@@ -454,12 +599,17 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
     trick_seats = []
     for i, t in enumerate(trick_raw):
         if not isinstance(t, dict) or set(t) != {"seat", "card"}:
-            raise InvalidState(f"trick[{i}] must be an object with seat and card", field=f"trick[{i}]")
+            raise InvalidState(
+                f"trick[{i}] must be an object with seat and card", field=f"trick[{i}]"
+            )
         trick_seats.append(check_int(t["seat"], f"trick[{i}].seat", 0, 3))
         trick.append(card_index(t["card"], f"trick[{i}].card"))
     tricks_won_raw = r.raw("tricks_won", None)
     if tricks_won_raw is not None:
-        tricks_won = [check_int(v, f"tricks_won[{i}]", 0, 13) for i, v in enumerate(check_list(tricks_won_raw, "tricks_won", 4))]
+        tricks_won = [
+            check_int(v, f"tricks_won[{i}]", 0, 13)
+            for i, v in enumerate(check_list(tricks_won_raw, "tricks_won", 4))
+        ]
     else:
         tricks_won = None
     tp_default = sum(tricks_won) if tricks_won is not None else None
@@ -471,9 +621,13 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
             leader = r.int("trick_leader", 0, 3, r.raw("to_act", owner), nullable=False)
         for i, st in enumerate(trick_seats):
             if st != (leader + i) & 3:
-                raise InvalidState("trick seats must follow each other from the leader", field="trick")
+                raise InvalidState(
+                    "trick seats must follow each other from the leader", field="trick"
+                )
         if r.has("trick_leader") and r.data["trick_leader"] != leader:
-            raise InvalidState("trick_leader must be the seat of the trick's first card", field="trick_leader")
+            raise InvalidState(
+                "trick_leader must be the seat of the trick's first card", field="trick_leader"
+            )
     else:
         leader = owner
         if r.data.get("trick_leader") is not None:
@@ -498,7 +652,9 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
     layout_raw = r.raw("layout", None)
     if layout_raw is not None:
         if not isinstance(layout_raw, dict) or set(layout_raw) != set(SUITS_ORDER):
-            raise InvalidState("layout must map each of S, H, D, C to null or {low, high}", field="layout")
+            raise InvalidState(
+                "layout must map each of S, H, D, C to null or {low, high}", field="layout"
+            )
         for suit, letter in enumerate(SUITS_ORDER):
             rng = layout_raw[letter]
             if rng is None:
@@ -507,12 +663,20 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
             if not isinstance(rng, dict) or set(rng) != {"low", "high"}:
                 raise InvalidState(f"{where} must be null or {{low, high}}", field=where)
             lo, hi = rng["low"], rng["high"]
-            if not (isinstance(lo, str) and isinstance(hi, str) and len(lo) == 1 and len(hi) == 1
-                    and lo in SEQ_RANKS and hi in SEQ_RANKS):
+            if not (
+                isinstance(lo, str)
+                and isinstance(hi, str)
+                and len(lo) == 1
+                and len(hi) == 1
+                and lo in SEQ_RANKS
+                and hi in SEQ_RANKS
+            ):
                 raise InvalidState(f"{where}: low and high are ranks 2-9 T J Q K A", field=where)
             lo_i, hi_i = SEQ_RANKS.index(lo), SEQ_RANKS.index(hi)
             if not lo_i <= SEQ_J <= hi_i:
-                raise InvalidState(f"{where}: a range runs from low up to high through the jack", field=where)
+                raise InvalidState(
+                    f"{where}: a range runs from low up to high through the jack", field=where
+                )
             for q in range(lo_i, hi_i + 1):
                 table |= 1 << (suit * 13 + q)
     if table and contract != TREX:
@@ -536,10 +700,15 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
     # ---- cards won
     cw_raw = r.raw("cards_won", None)
     if cw_raw is not None:
-        cards_won = [check_cards(v, f"cards_won[{i}]", not partial) for i, v in enumerate(check_list(cw_raw, "cards_won", 4))]
+        cards_won = [
+            check_cards(v, f"cards_won[{i}]", not partial)
+            for i, v in enumerate(check_list(cw_raw, "cards_won", 4))
+        ]
         for i, m in enumerate(cards_won):
             if m & seen:
-                raise InvalidState(f"cards_won[{i}]: a card is in two places", field=f"cards_won[{i}]")
+                raise InvalidState(
+                    f"cards_won[{i}]: a card is in two places", field=f"cards_won[{i}]"
+                )
             seen |= m
         if tricks_won is None:
             tricks_won = [m.bit_count() // 4 for m in cards_won]
@@ -566,7 +735,7 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
         cards_won = [0, 0, 0, 0]
         pos = 0
         for i in range(4):
-            for c in missing[pos:pos + 4 * tricks_won[i]]:
+            for c in missing[pos : pos + 4 * tricks_won[i]]:
                 cards_won[i] |= 1 << c
             pos += 4 * tricks_won[i]
         for m in cards_won:
@@ -577,7 +746,9 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
         raise InvalidState("tricks_played must be the sum of tricks_won", field="tricks_played")
     for i in range(4):
         if cards_won[i].bit_count() != 4 * tricks_won[i]:
-            raise InvalidState(f"cards_won[{i}] must hold 4 cards per trick won", field=f"cards_won[{i}]")
+            raise InvalidState(
+                f"cards_won[{i}] must hold 4 cards per trick won", field=f"cards_won[{i}]"
+            )
     s.tricks_won = tricks_won
     s.cards_won = cards_won
     s.tricks_played = tricks_played
@@ -589,15 +760,19 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
     if seen.bit_count() + hidden_total != 52:
         raise InvalidState(
             f"every card must be exactly once in hands, trick, cards_won or layout "
-            f"({seen.bit_count() + hidden_total} of 52 found)", field="hands")
+            f"({seen.bit_count() + hidden_total} of 52 found)",
+            field="hands",
+        )
     if phase in (CHOOSE, DOUBLING) and any(n != 13 for n in counts):
         raise InvalidState("each hand holds 13 cards before play", field="hands")
     if contract != TREX and phase in (TRICKS, DEAL_OVER, MATCH_OVER):
         for i in range(4):
             want = 13 - tricks_played - (1 if i in trick_seats else 0)
             if counts[i] != want:
-                raise InvalidState(f"hands[{i}] must hold {want} cards after {tricks_played} tricks",
-                                   field=f"hands[{i}]")
+                raise InvalidState(
+                    f"hands[{i}] must hold {want} cards after {tricks_played} tricks",
+                    field=f"hands[{i}]",
+                )
     # ---- doubled cards: in the doubler's hand or already played
     for c, d in s.doubled:
         b = 1 << c
@@ -619,22 +794,33 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
     s.finish_order = fo
     s.layout_turns = r.int("layout_turns", 0, 10_000, table.bit_count())
     if s.layout_turns < table.bit_count():
-        raise InvalidState("layout_turns is less than the cards on the layout", field="layout_turns")
+        raise InvalidState(
+            "layout_turns is less than the cards on the layout", field="layout_turns"
+        )
     if contract == TREX and phase == LAYOUT:
         if len(fo) > 2:
             raise InvalidState("the deal ends when three seats are out (R17)", field="finish_order")
         for i in range(4):
             if (counts[i] == 0) != (i in fo):
-                raise InvalidState("finish_order must list exactly the seats without cards", field="finish_order")
+                raise InvalidState(
+                    "finish_order must list exactly the seats without cards", field="finish_order"
+                )
     if contract == TREX and phase in (DEAL_OVER, MATCH_OVER) and len(fo) != 4:
-        raise InvalidState("a finished trex deal has all four seats in finish_order", field="finish_order")
+        raise InvalidState(
+            "a finished trex deal has all four seats in finish_order", field="finish_order"
+        )
     exposed = opts.partnership and contract == TREX and s.layout_turns >= 4
     if r.has("twos_exposed") and r.data["twos_exposed"] is not exposed:
-        raise InvalidState(f"twos_exposed must be {str(exposed).lower()} (R18)", field="twos_exposed")
+        raise InvalidState(
+            f"twos_exposed must be {str(exposed).lower()} (R18)", field="twos_exposed"
+        )
     s.twos_exposed = exposed
     et_raw = r.raw("exposed_twos", None)
     if et_raw is not None:
-        et = [check_cards(v, f"exposed_twos[{i}]", not partial) for i, v in enumerate(check_list(et_raw, "exposed_twos", 4))]
+        et = [
+            check_cards(v, f"exposed_twos[{i}]", not partial)
+            for i, v in enumerate(check_list(et_raw, "exposed_twos", 4))
+        ]
         for i in range(4):
             if et[i] & ~TWO_MASK or et[i] and not exposed:
                 raise InvalidState("exposed_twos lists only exposed 2s (R18)", field="exposed_twos")
@@ -644,13 +830,17 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
                 hands[i] |= et[i]
                 seen |= et[i]
             elif et[i] != (hands[i] & TWO_MASK if exposed else 0):
-                raise InvalidState(f"exposed_twos[{i}] must list the 2s of hands[{i}]", field="exposed_twos")
+                raise InvalidState(
+                    f"exposed_twos[{i}] must list the 2s of hands[{i}]", field="exposed_twos"
+                )
     elif exposed and view:
         raise InvalidState("exposed_twos is required once the 2s are exposed", field="exposed_twos")
     if view:
         for i in range(4):
             if i != view_seat and hands[i].bit_count() > counts[i]:
-                raise InvalidState(f"hands[{i}] holds fewer cards than are known to be there", field=f"hands[{i}]")
+                raise InvalidState(
+                    f"hands[{i}] holds fewer cards than are known to be there", field=f"hands[{i}]"
+                )
     s.hands = hands
     # ---- to_act
     if phase == CHOOSE:
@@ -664,20 +854,28 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
         if counts[want] == 0:
             raise InvalidState("to_act has gone out", field="to_act")
     elif phase == DEAL_OVER:
-        want = kingdom_owner_of(first_owner, s.deal_no + 1, opts) if s.deal_no < opts.total_deals else -1
+        want = (
+            kingdom_owner_of(first_owner, s.deal_no + 1, opts)
+            if s.deal_no < opts.total_deals
+            else -1
+        )
         if want < 0:
             raise InvalidState("deal_over cannot follow the last deal", field="phase")
     else:
         want = -1
     got = r.raw("to_act", None if want < 0 else want)
     if got != (None if want < 0 else want) or isinstance(got, bool):
-        raise InvalidState(f"to_act must be {None if want < 0 else want} in this position", field="to_act")
+        raise InvalidState(
+            f"to_act must be {None if want < 0 else want} in this position", field="to_act"
+        )
     s.to_act = want
     # ---- deal 1: R3 (the owner holds 7H until it is played)
     if s.deal_no == 1 and hands_raw is not None and not view:
         holder = next((i for i in range(4) if hands[i] >> SEVEN_H & 1), None)
         if holder is not None and holder != first_owner:
-            raise InvalidState("in deal 1 the first owner is the holder of 7H (R3)", field="first_owner")
+            raise InvalidState(
+                "in deal 1 the first owner is the holder of 7H (R3)", field="first_owner"
+            )
     if view and s.deal_no == 1 and not seen >> SEVEN_H & 1 and view_seat != first_owner:
         hands[first_owner] |= 1 << SEVEN_H
         seen |= 1 << SEVEN_H
@@ -686,10 +884,14 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
     elif view and s.deal_no == 1 and not seen >> SEVEN_H & 1:
         raise InvalidState("the first owner must hold 7H in deal 1 (R3)", field="first_owner")
     # ---- scores
-    s.deal_scores = [check_int(v, f"deal_scores[{i}]", -10_000, 10_000)
-                     for i, v in enumerate(check_list(r.raw("deal_scores", [0, 0, 0, 0]), "deal_scores", 4))]
-    s.match_scores = [check_int(v, f"match_scores[{i}]", -10**7, 10**7)
-                      for i, v in enumerate(check_list(r.raw("match_scores", [0, 0, 0, 0]), "match_scores", 4))]
+    s.deal_scores = [
+        check_int(v, f"deal_scores[{i}]", -10_000, 10_000)
+        for i, v in enumerate(check_list(r.raw("deal_scores", [0, 0, 0, 0]), "deal_scores", 4))
+    ]
+    s.match_scores = [
+        check_int(v, f"match_scores[{i}]", -(10**7), 10**7)
+        for i, v in enumerate(check_list(r.raw("match_scores", [0, 0, 0, 0]), "match_scores", 4))
+    ]
     if r.has("scores"):
         ms = s.match_scores
         want_scores = [ms[0] + ms[2], ms[1] + ms[3]] if opts.partnership else ms
@@ -704,17 +906,23 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
         want_total = 0
     want_total *= opts.sign
     if total != want_total:
-        raise InvalidState(f"deal_scores must sum to {want_total} for the cards taken (S9)", field="deal_scores")
+        raise InvalidState(
+            f"deal_scores must sum to {want_total} for the cards taken (S9)", field="deal_scores"
+        )
     dr = []
     for i, e in enumerate(check_list(r.raw("deal_results", []), "deal_results")):
         where = f"deal_results[{i}]"
         if not isinstance(e, dict) or set(e) != {"deal_no", "owner", "contract", "scores"}:
             raise InvalidState(f"{where} must have deal_no, owner, contract, scores", field=where)
         sc = check_list(e["scores"], f"{where}.scores", 4)
-        dr.append((check_int(e["deal_no"], f"{where}.deal_no", 1, opts.total_deals),
-                   check_int(e["owner"], f"{where}.owner", 0, 3),
-                   contract_of(e["contract"], f"{where}.contract", opts),
-                   tuple(check_int(v, f"{where}.scores", -10_000, 10_000) for v in sc)))
+        dr.append(
+            (
+                check_int(e["deal_no"], f"{where}.deal_no", 1, opts.total_deals),
+                check_int(e["owner"], f"{where}.owner", 0, 3),
+                contract_of(e["contract"], f"{where}.contract", opts),
+                tuple(check_int(v, f"{where}.scores", -10_000, 10_000) for v in sc),
+            )
+        )
     s.deal_results = tuple(dr)
     # ---- generator, decks, history
     rs = r.raw("rng_state", None) if not view else None
@@ -729,13 +937,18 @@ def load_state(data: Any, *, partial: bool, view: bool, options_override: Opts |
         decks.append(cards)
     s.decks = tuple(decks)
     played = parse_entries(r.raw("played", []), "played", view)
-    hist = parse_entries(r.raw("history", [{"seat": e[0], "action": action_json(e[1])} for e in played]),
-                         "history", view)
+    hist = parse_entries(
+        r.raw("history", [{"seat": e[0], "action": action_json(e[1])} for e in played]),
+        "history",
+        view,
+    )
     if view and len(hist) != len(played):
         raise InvalidState("a view's history is the current deal's played entries", field="history")
-    if len(played) > len(hist) or [e[:2] for e in hist[len(hist) - len(played):]] != [e[:2] for e in played]:
+    if len(played) > len(hist) or [e[:2] for e in hist[len(hist) - len(played) :]] != [
+        e[:2] for e in played
+    ]:
         raise InvalidState("history must end with this deal's played entries", field="history")
-    prefix = hist[:len(hist) - len(played)]
+    prefix = hist[: len(hist) - len(played)]
     if prefix:
         chunk = None
         for e in prefix:
@@ -763,4 +976,3 @@ def penalty_value(s: TrexState, taken: int) -> int:
         v += SINGLE_VALUE[KH]
     v += SINGLE_VALUE[QUEEN_CARDS[0]] * (pen & QUEEN_MASK).bit_count()
     return v
-

@@ -6,18 +6,36 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Hashable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from engine.protocol import (
-    JSON, Action, BadAction, EngineError, Event, Game, InvalidSetup, InvalidState, ScoreReport,
+    JSON,
+    Action,
+    BadAction,
+    EngineError,
+    Event,
+    Game,
+    InvalidSetup,
+    InvalidState,
+    ScoreReport,
 )
 
 from . import rules
 from .codec import action_json, card_index, load_state, parse_action_json, state_json
 from .rules import TrexState, entries
 from .tables import (
-    CODES, CONTRACT_NAMES, DEAL_OVER, LAYOUT, MATCH_OVER, OPTION_SPECS, TREX, TREX_BONUS,
-    TWO_MASK, Opts, codes_of,
+    CODES,
+    CONTRACT_NAMES,
+    DEAL_OVER,
+    LAYOUT,
+    MATCH_OVER,
+    OPTION_SPECS,
+    TREX,
+    TREX_BONUS,
+    TWO_MASK,
+    Opts,
+    codes_of,
 )
 
 SIDES_SOLO = [[0], [1], [2], [3]]
@@ -31,13 +49,15 @@ class Trex(Game[TrexState]):
     title = "Trex"
     player_counts = (4,)
     option_specs = OPTION_SPECS
-    verbs = {
-        "choose": "the kingdom owner picks this deal's contract",
-        "double": "double a king of hearts or queen you hold (doubling phase)",
-        "pass": "end your doubling turn, or pass in Trex when no card fits",
-        "play": "play a card to the trick or the Trex layout",
-        "deal": "deal the next deal from a caller's deck (caller-dealt matches)",
-    }
+    verbs: Mapping[str, str] = MappingProxyType(
+        {
+            "choose": "the kingdom owner picks this deal's contract",
+            "double": "double a king of hearts or queen you hold (doubling phase)",
+            "pass": "end your doubling turn, or pass in Trex when no card fits",
+            "play": "play a card to the trick or the Trex layout",
+            "deal": "deal the next deal from a caller's deck (caller-dealt matches)",
+        }
+    )
 
     def __init__(self) -> None:
         # the search's hot path: bind the rule functions directly (no extra call frame)
@@ -52,9 +72,16 @@ class Trex(Game[TrexState]):
             raise InvalidSetup("Trex needs exactly 4 players", field="players")
         return 4
 
-    def new_state(self, players: int, options: Mapping[str, Any] | None = None, dealer: int = 0, *,
-                  seed: int | None = None, deck: list[str] | None = None,
-                  layout: JSON | None = None) -> TrexState:
+    def new_state(
+        self,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        dealer: int = 0,
+        *,
+        seed: int | None = None,
+        deck: list[str] | None = None,
+        layout: JSON | None = None,
+    ) -> TrexState:
         self.check_players(players)
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer <= 3:
             raise InvalidSetup("dealer must be a seat 0-3", field="dealer")
@@ -78,15 +105,18 @@ class Trex(Game[TrexState]):
         rules.start_deal(s, 1, dealer, cards, None)
         return s
 
-    def _from_layout(self, players: int, options: Any, dealer: int, seed: int | None,
-                     layout: Any) -> TrexState:
+    def _from_layout(
+        self, players: int, options: Any, dealer: int, seed: int | None, layout: Any
+    ) -> TrexState:
         if not isinstance(layout, dict):
             raise InvalidSetup("layout must be a JSON object (a partial state)", field="layout")
         data = dict(layout)
         if options is not None:
             parsed = self.parse_options(options, players)
             if "options" in data and self.parse_options(data["options"], players) != parsed:
-                raise InvalidSetup("options differ between the request and the layout", field="options")
+                raise InvalidSetup(
+                    "options differ between the request and the layout", field="options"
+                )
             data["options"] = parsed
         deals_left = None
         if "hands" not in data and ("decks" in data or "deck" in data):
@@ -104,7 +134,11 @@ class Trex(Game[TrexState]):
             tmp = Opts(self.parse_options(data.get("options"), players))
             deal_no = data.get("deal_no", 1)
             probe = TrexState(tmp)
-            if not isinstance(deal_no, int) or isinstance(deal_no, bool) or not 1 <= deal_no <= tmp.total_deals:
+            if (
+                not isinstance(deal_no, int)
+                or isinstance(deal_no, bool)
+                or not 1 <= deal_no <= tmp.total_deals
+            ):
                 raise InvalidState("deal_no is out of range", field="deal_no")
             probe.deal_no = deal_no
             d = data["dealer"]
@@ -122,6 +156,7 @@ class Trex(Game[TrexState]):
 
     def phase(self, state: TrexState) -> str:
         from .tables import PHASE_NAMES
+
         return PHASE_NAMES[state.phase]
 
     def deal_no(self, state: TrexState) -> int:
@@ -158,18 +193,41 @@ class Trex(Game[TrexState]):
 
     def sampler(self, view: JSON) -> Callable[[random.Random], TrexState]:
         from .sampling import make_sampler
+
         return make_sampler(view)
 
     def info_key(self, state: TrexState, seat: int) -> Hashable:
         s = state
         h = s.hands
         return (
-            seat, h[seat], h[0].bit_count(), h[1].bit_count(), h[2].bit_count(), h[3].bit_count(),
-            s.deal_no, s.phase, s.to_act, s.first_owner, s.dealer, s.contract, s.contracts_used,
-            s.doubled, s.doubling_turn, tuple(s.trick), s.leader, tuple(s.cards_won), s.table,
-            tuple(s.finish_order), s.layout_turns,
-            (h[0] & TWO_MASK, h[1] & TWO_MASK, h[2] & TWO_MASK, h[3] & TWO_MASK) if s.twos_exposed else None,
-            tuple(s.deal_scores), tuple(s.match_scores), s.deal_results, s.played,
+            seat,
+            h[seat],
+            h[0].bit_count(),
+            h[1].bit_count(),
+            h[2].bit_count(),
+            h[3].bit_count(),
+            s.deal_no,
+            s.phase,
+            s.to_act,
+            s.first_owner,
+            s.dealer,
+            s.contract,
+            s.contracts_used,
+            s.doubled,
+            s.doubling_turn,
+            tuple(s.trick),
+            s.leader,
+            tuple(s.cards_won),
+            s.table,
+            tuple(s.finish_order),
+            s.layout_turns,
+            (h[0] & TWO_MASK, h[1] & TWO_MASK, h[2] & TWO_MASK, h[3] & TWO_MASK)
+            if s.twos_exposed
+            else None,
+            tuple(s.deal_scores),
+            tuple(s.match_scores),
+            s.deal_results,
+            s.played,
         )
 
     # ---- invariants
@@ -208,12 +266,20 @@ class Trex(Game[TrexState]):
         finished = s.phase == MATCH_OVER
         winners, draw = match_result(s) if finished else ([], False)
         return ScoreReport(
-            sides=[list(x) for x in sides], scores=scores, deal_no=s.deal_no, deal_points=deal_points,
-            items=items, finished=finished,
+            sides=[list(x) for x in sides],
+            scores=scores,
+            deal_no=s.deal_no,
+            deal_points=deal_points,
+            items=items,
+            finished=finished,
             winner=winners[0] if len(winners) == 1 else None,
-            extra={"match_scores": list(ms), "deal_scores": list(s.deal_scores),
-                   "contract": CONTRACT_NAMES[s.contract] if s.contract >= 0 else None,
-                   "winners": winners, "draw": draw},
+            extra={
+                "match_scores": list(ms),
+                "deal_scores": list(s.deal_scores),
+                "contract": CONTRACT_NAMES[s.contract] if s.contract >= 0 else None,
+                "winners": winners,
+                "draw": draw,
+            },
         )
 
     def outcome(self, start: TrexState, end: TrexState) -> list[float]:
@@ -270,8 +336,14 @@ def deal_items(s: TrexState) -> list[JSON]:
     if s.contract == TREX:
         if len(s.finish_order) == 4:
             for pos, st in enumerate(s.finish_order):
-                rules._score(scratch, st, TREX_BONUS[pos],
-                             f"finished {('first', 'second', 'third', 'fourth')[pos]}", "S6", events)
+                rules._score(
+                    scratch,
+                    st,
+                    TREX_BONUS[pos],
+                    f"finished {('first', 'second', 'third', 'fourth')[pos]}",
+                    "S6",
+                    events,
+                )
     elif s.contract >= 0:
         tricks: dict[int, list[tuple[int, int]]] = {}
         for seat, action, no in entries(s.played):
@@ -285,13 +357,17 @@ def deal_items(s: TrexState) -> list[JSON]:
             w = max((c, seat) for seat, c in t if c // 13 == led)[1]
             tm = sum(1 << c for _, c in t)
             rules.score_trick(scratch, tm, w, t[0][0], events)
-    items = [{"seat": e["seat"], "points": e["points"], "item": e["item"], "rule": e["rule"]}
-             for e in events if e["type"] == "points"]
+    items = [
+        {"seat": e["seat"], "points": e["points"], "item": e["item"], "rule": e["rule"]}
+        for e in events
+        if e["type"] == "points"
+    ]
     for i in range(4):
         rest = s.deal_scores[i] - scratch.deal_scores[i]
         if rest:
-            items.append({"seat": i, "points": rest, "item": "earlier play given in the setup",
-                          "rule": "S9"})
+            items.append(
+                {"seat": i, "points": rest, "item": "earlier play given in the setup", "rule": "S9"}
+            )
     return items
 
 
@@ -307,4 +383,4 @@ def parse_deck(deck: Any, field: str, error: type[EngineError]) -> list[int]:
 
 GAME = Trex()
 
-__all__ = ["GAME", "Trex", "BadAction", "InvalidState", "LAYOUT"]
+__all__ = ["GAME", "LAYOUT", "BadAction", "InvalidState", "Trex"]

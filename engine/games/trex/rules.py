@@ -13,11 +13,39 @@ from typing import Any
 from engine.protocol import IllegalAction, InvalidState
 
 from .tables import (
-    CHOOSE, CODES, COLLECTIONS, COMPLEX, CONTRACT_NAMES, DEAL_OVER, DIAMOND_MASK, DIAMONDS,
-    DOUBLABLE_MASK, DOUBLING, HEART_MASK, JACK_MASK, KH, KH_BIT, KING_OF_HEARTS,
-    LAYOUT, MATCH_OVER, NON_HEART_MASK, PENALTY_MASK, PHASE_NAMES, QUEEN_MASK, SEQ_A,
-    SEVEN_H, SINGLE_VALUE, SUIT_MASK, SUIT_WORDS, TREX, TREX_BONUS, TRICKS, TWO_MASK, Opts,
-    CHUNKS, cards_of, deal_seat, deal_total,
+    CHOOSE,
+    CHUNKS,
+    CODES,
+    COLLECTIONS,
+    COMPLEX,
+    CONTRACT_NAMES,
+    DEAL_OVER,
+    DIAMOND_MASK,
+    DIAMONDS,
+    DOUBLABLE_MASK,
+    DOUBLING,
+    HEART_MASK,
+    JACK_MASK,
+    KH,
+    KING_OF_HEARTS,
+    LAYOUT,
+    MATCH_OVER,
+    NON_HEART_MASK,
+    PENALTY_MASK,
+    PHASE_NAMES,
+    SEQ_A,
+    SEVEN_H,
+    SINGLE_VALUE,
+    SUIT_MASK,
+    SUIT_WORDS,
+    TREX,
+    TREX_BONUS,
+    TRICKS,
+    TWO_MASK,
+    Opts,
+    cards_of,
+    deal_seat,
+    deal_total,
 )
 
 PASS = 52
@@ -35,11 +63,39 @@ class TrexState:
     list of tuples of entries of earlier deals (and caller deals)."""
 
     __slots__ = (
-        "opts", "rng_state", "decks", "deal_no", "dealer", "first_owner", "phase", "to_act",
-        "contracts_used", "contract", "hands", "doubled", "dbl_mask", "doubling_turn",
-        "trick", "leader", "best", "best_seat", "tricks_played", "tricks_won", "cards_won",
-        "taken", "played", "past", "past_json", "lay_mask", "table", "finish_order", "layout_turns",
-        "twos_exposed", "deal_scores", "match_scores", "deal_results",
+        "best",
+        "best_seat",
+        "cards_won",
+        "contract",
+        "contracts_used",
+        "dbl_mask",
+        "deal_no",
+        "deal_results",
+        "deal_scores",
+        "dealer",
+        "decks",
+        "doubled",
+        "doubling_turn",
+        "finish_order",
+        "first_owner",
+        "hands",
+        "lay_mask",
+        "layout_turns",
+        "leader",
+        "match_scores",
+        "opts",
+        "past",
+        "past_json",
+        "phase",
+        "played",
+        "rng_state",
+        "table",
+        "taken",
+        "to_act",
+        "trick",
+        "tricks_played",
+        "tricks_won",
+        "twos_exposed",
     )
 
     def __init__(self, opts: Opts) -> None:
@@ -268,7 +324,9 @@ def check_action(s: TrexState, action: Any) -> None:
         if c not in s.opts.contract_set:
             raise IllegalAction(f"unknown contract: {CONTRACT_NAMES[c]}", rule="R6")
         if c in s.contracts_used:
-            raise IllegalAction(f"contract already played in this kingdom: {CONTRACT_NAMES[c]}", rule="R6")
+            raise IllegalAction(
+                f"contract already played in this kingdom: {CONTRACT_NAMES[c]}", rule="R6"
+            )
         return
     if action >= DOUBLE:
         if ph != DOUBLING:
@@ -276,7 +334,9 @@ def check_action(s: TrexState, action: Any) -> None:
         c = action - DOUBLE
         bit = 1 << c
         if not DOUBLABLE_MASK[s.contract] & bit:
-            raise IllegalAction(f"{CODES[c]} cannot be doubled in {CONTRACT_NAMES[s.contract]}", rule="R7")
+            raise IllegalAction(
+                f"{CODES[c]} cannot be doubled in {CONTRACT_NAMES[s.contract]}", rule="R7"
+            )
         if not s.hands[seat] & bit:
             raise IllegalAction(f"you do not hold {CODES[c]}", rule="R7")
         if s.dbl_mask & bit:
@@ -296,7 +356,9 @@ def check_action(s: TrexState, action: Any) -> None:
     bit = 1 << action
     hand = s.hands[seat]
     if not hand & bit:
-        raise IllegalAction(f"you do not hold {CODES[action]}", rule="R8" if ph == TRICKS else "R15")
+        raise IllegalAction(
+            f"you do not hold {CODES[action]}", rule="R8" if ph == TRICKS else "R15"
+        )
     if ph == LAYOUT:
         if not s.lay_mask & bit:
             raise IllegalAction(f"{CODES[action]} does not fit the layout", rule="R15")
@@ -312,7 +374,8 @@ def check_action(s: TrexState, action: Any) -> None:
     if action // 13 != led and pen and not pen & bit:
         names = ", ".join(CODES[c] for c in cards_of(pen))
         raise IllegalAction(
-            f"must play a penalty card: you cannot follow suit and hold {names}", rule="R11")
+            f"must play a penalty card: you cannot follow suit and hold {names}", rule="R11"
+        )
 
 
 # ================================================================ step
@@ -358,8 +421,13 @@ def step(s: TrexState, action: Any, events: list | None = None) -> None:
             s.doubled = s.doubled + ((c, seat),)
             s.dbl_mask |= 1 << c
         if events is not None:
-            events.append({"type": "double" if action != PASS else "pass", "seat": seat,
-                           **({"card": CODES[action - DOUBLE]} if action != PASS else {})})
+            events.append(
+                {
+                    "type": "double" if action != PASS else "pass",
+                    "seat": seat,
+                    **({"card": CODES[action - DOUBLE]} if action != PASS else {}),
+                }
+            )
         return
     if ph == CHOOSE:
         s.played = (s.played, seat, action, 0)
@@ -406,7 +474,9 @@ def score_trick(s: TrexState, tmask: int, w: int, leader: int, events: list | No
     if pen & DIAMOND_MASK and (c == DIAMONDS or c == COMPLEX):
         n = (pen & DIAMOND_MASK).bit_count()
         _score(s, w, -opts.dv * n, f"{n} diamond{'s' if n > 1 else ''}", "S3", events)
-    pen &= DOUBLABLE_MASK[c]  # the single-valued cards: KH and queens (a queen is not a diamond here)
+    pen &= DOUBLABLE_MASK[
+        c
+    ]  # the single-valued cards: KH and queens (a queen is not a diamond here)
     if not pen:
         return
     single = pen & ~s.dbl_mask
@@ -420,7 +490,9 @@ def score_trick(s: TrexState, tmask: int, w: int, leader: int, events: list | No
                 score_doubled(s, card, d, w, leader, events)
 
 
-def score_doubled(s: TrexState, card: int, d: int, w: int, leader: int, events: list | None) -> None:
+def score_doubled(
+    s: TrexState, card: int, d: int, w: int, leader: int, events: list | None
+) -> None:
     """S5: a doubled card of single value v, doubled by ``d``, won by ``w``, trick led by ``leader``."""
     v = SINGLE_VALUE[card]
     name = f"doubled {CODES[card]}"
@@ -434,7 +506,6 @@ def score_doubled(s: TrexState, card: int, d: int, w: int, leader: int, events: 
         _score(s, leader, v, f"{name}: bonus to the trick's leader", "S5", events)
 
 
-
 def _finish_trick(s: TrexState, events: list | None) -> None:
     """R12: the highest card of the led suit wins; penalties are scored at once; R13."""
     trick = s.trick
@@ -446,8 +517,15 @@ def _finish_trick(s: TrexState, events: list | None) -> None:
     s.tricks_played += 1
     leader = s.leader
     if events is not None:
-        events.append({"type": "trick", "winner": w, "leader": leader,
-                       "cards": [CODES[c] for c in trick], "trick": s.tricks_played})
+        events.append(
+            {
+                "type": "trick",
+                "winner": w,
+                "leader": leader,
+                "cards": [CODES[c] for c in trick],
+                "trick": s.tricks_played,
+            }
+        )
     s.trick = []
     score_trick(s, tm, w, leader, events)
     s.leader = w
@@ -493,8 +571,14 @@ def _layout_turn(s: TrexState, seat: int, action: int, events: list | None) -> N
             if len(fo) == 3:
                 fo.append(6 - fo[0] - fo[1] - fo[2])
                 for pos, st in enumerate(fo):
-                    _score(s, st, TREX_BONUS[pos], f"finished {('first', 'second', 'third', 'fourth')[pos]}",
-                           "S6", events)
+                    _score(
+                        s,
+                        st,
+                        TREX_BONUS[pos],
+                        f"finished {('first', 'second', 'third', 'fourth')[pos]}",
+                        "S6",
+                        events,
+                    )
                 end_deal(s, events)
                 return
     elif events is not None:
@@ -503,8 +587,12 @@ def _layout_turn(s: TrexState, seat: int, action: int, events: list | None) -> N
         s.twos_exposed = True  # R18
         if events is not None:
             h = s.hands
-            events.append({"type": "twos_exposed",
-                           "twos": [[CODES[c] for c in cards_of(h[i] & TWO_MASK)] for i in range(4)]})
+            events.append(
+                {
+                    "type": "twos_exposed",
+                    "twos": [[CODES[c] for c in cards_of(h[i] & TWO_MASK)] for i in range(4)],
+                }
+            )
     h = s.hands
     nxt = (seat + 1) & 3
     while not h[nxt]:
@@ -520,14 +608,21 @@ def end_deal(s: TrexState, events: list | None) -> None:
     if total != expected:
         raise InvalidState(
             f"deal scores {s.deal_scores} do not sum to the contract total {expected} (S9)",
-            field="deal_scores")
+            field="deal_scores",
+        )
     ms = s.match_scores
     for i in range(4):
         ms[i] += s.deal_scores[i]
     s.deal_results = s.deal_results + ((s.deal_no, s.owner, s.contract, tuple(s.deal_scores)),)
     if events is not None:
-        events.append({"type": "deal_over", "deal_no": s.deal_no,
-                       "contract": CONTRACT_NAMES[s.contract], "scores": list(s.deal_scores)})
+        events.append(
+            {
+                "type": "deal_over",
+                "deal_no": s.deal_no,
+                "contract": CONTRACT_NAMES[s.contract],
+                "scores": list(s.deal_scores),
+            }
+        )
     if s.deal_no == s.opts.total_deals:
         s.phase = MATCH_OVER
         s.to_act = -1
@@ -601,4 +696,3 @@ def deal_from(deck: list[int], dealer: int) -> list[int]:
     for p, c in enumerate(deck):
         hands[deal_seat(dealer, p)] |= 1 << c
     return hands
-

@@ -11,7 +11,15 @@ from engine.protocol import InvalidState
 from .codec import load_state
 from .rules import PASS, TrexState, entries
 from .tables import (
-    ALL, HEARTS, JACK_MASK, NON_HEART_MASK, PENALTY_MASK, SEQ_A, SUIT_MASK, TREX, cards_of,
+    ALL,
+    HEARTS,
+    JACK_MASK,
+    NON_HEART_MASK,
+    PENALTY_MASK,
+    SEQ_A,
+    SUIT_MASK,
+    TREX,
+    cards_of,
 )
 
 
@@ -23,7 +31,9 @@ def deductions(s: TrexState) -> list[int]:
     if c < 0:
         return ex
     if c == TREX:
-        turns = [(seat, a) for seat, a, _ in entries(s.played) if not isinstance(a, tuple) and a <= PASS]
+        turns = [
+            (seat, a) for seat, a, _ in entries(s.played) if not isinstance(a, tuple) and a <= PASS
+        ]
         if len(turns) != s.layout_turns:
             return ex  # the deal began before the recorded play (a layout): no replay
         lay = JACK_MASK
@@ -67,7 +77,9 @@ def deductions(s: TrexState) -> list[int]:
     return ex
 
 
-def _match(cards: list[int], allowed: dict[int, list[int]], need: dict[int, int]) -> dict[int, int] | None:
+def _match(
+    cards: list[int], allowed: dict[int, list[int]], need: dict[int, int]
+) -> dict[int, int] | None:
     """Some assignment card -> seat within ``allowed`` filling ``need`` exactly (augmenting paths)."""
     owner: dict[int, int] = {}
     held: dict[int, list[int]] = {seat: [] for seat in need}
@@ -117,7 +129,9 @@ def make_sampler(view: Any) -> Callable[[random.Random], TrexState]:
     allowed = {c: [i for i in seats if not ex[i] >> c & 1] for c in pool}
     fallback = _match(pool, allowed, need) if constrained else None
     if constrained and fallback is None:
-        raise InvalidState("no deal of the unseen cards fits what the play has shown", field="played")
+        raise InvalidState(
+            "no deal of the unseen cards fits what the play has shown", field="played"
+        )
     hands0 = base.hands
 
     def sample(rng: random.Random) -> TrexState:
@@ -128,7 +142,7 @@ def make_sampler(view: Any) -> Callable[[random.Random], TrexState]:
         if not constrained:
             pos = 0
             for i in seats:
-                for c in cards[pos:pos + need[i]]:
+                for c in cards[pos : pos + need[i]]:
                     hands[i] |= 1 << c
                 pos += need[i]
         else:
@@ -149,8 +163,9 @@ def make_sampler(view: Any) -> Callable[[random.Random], TrexState]:
     return sample
 
 
-def _try_deal(cards: list[int], allowed: dict[int, list[int]], need: dict[int, int],
-              rng: random.Random) -> dict[int, int] | None:
+def _try_deal(
+    cards: list[int], allowed: dict[int, list[int]], need: dict[int, int], rng: random.Random
+) -> dict[int, int] | None:
     """One random greedy deal, most constrained cards first; None when it paints itself in."""
     left = dict(need)
     owner = {}

@@ -16,7 +16,12 @@ from engine.protocol import OptionSpec
 # ---------------------------------------------------------------- contracts
 KING_OF_HEARTS, QUEENS, DIAMONDS, COLLECTIONS, TREX, COMPLEX = range(6)
 CONTRACT_NAMES: tuple[str, ...] = (
-    "king_of_hearts", "queens", "diamonds", "collections", "trex", "complex",
+    "king_of_hearts",
+    "queens",
+    "diamonds",
+    "collections",
+    "trex",
+    "complex",
 )
 CONTRACT_OF_NAME: dict[str, int] = {n: i for i, n in enumerate(CONTRACT_NAMES)}
 CONTRACT_SET_DEFAULT: tuple[int, ...] = (KING_OF_HEARTS, QUEENS, DIAMONDS, COLLECTIONS, TREX)
@@ -28,7 +33,12 @@ KINGDOMS = 4
 # ---------------------------------------------------------------- phases
 CHOOSE, DOUBLING, TRICKS, LAYOUT, DEAL_OVER, MATCH_OVER = range(6)
 PHASE_NAMES: tuple[str, ...] = (
-    "choose_contract", "doubling", "tricks", "layout", "deal_over", "match_over",
+    "choose_contract",
+    "doubling",
+    "tricks",
+    "layout",
+    "deal_over",
+    "match_over",
 )
 PHASE_OF_NAME: dict[str, int] = {n: i for i, n in enumerate(PHASE_NAMES)}
 
@@ -58,6 +68,7 @@ JACK_MASK = sum(1 << (s * 13 + SEQ_J) for s in range(4))
 TWO_MASK = sum(1 << (s * 13 + SEQ_2) for s in range(4))
 KH_BIT = 1 << KH
 
+
 # ---------------------------------------------------------------- R2 deal pattern
 def deal_seat(dealer: int, position: int) -> int:
     """R2: deck position ``position`` (0 = top) goes to seat ``(dealer + 1 + position) mod 4``."""
@@ -65,20 +76,20 @@ def deal_seat(dealer: int, position: int) -> int:
 
 
 # ---------------------------------------------------------------- point values (section 5)
-KH_VALUE = 75          # S1
-QUEEN_VALUE = 25       # S2
-DIAMOND_VALUE = (10, 15)     # S3, (normal, swapped)
-TRICK_VALUE = (15, 10)       # S4, (normal, swapped)
+KH_VALUE = 75  # S1
+QUEEN_VALUE = 25  # S2
+DIAMOND_VALUE = (10, 15)  # S3, (normal, swapped)
+TRICK_VALUE = (15, 10)  # S4, (normal, swapped)
 TREX_BONUS = (200, 150, 100, 50)  # S6, by finishing position
 SINGLE_VALUE: dict[int, int] = {KH: KH_VALUE, **{q: QUEEN_VALUE for q in QUEEN_CARDS}}
 
 PENALTY_MASK: tuple[int, ...] = (
-    KH_BIT,                                  # king_of_hearts
-    QUEEN_MASK,                              # queens
-    DIAMOND_MASK,                            # diamonds
-    0,                                       # collections (every trick, no card)
-    0,                                       # trex
-    KH_BIT | QUEEN_MASK | DIAMOND_MASK,      # complex
+    KH_BIT,  # king_of_hearts
+    QUEEN_MASK,  # queens
+    DIAMOND_MASK,  # diamonds
+    0,  # collections (every trick, no card)
+    0,  # trex
+    KH_BIT | QUEEN_MASK | DIAMOND_MASK,  # complex
 )
 """R11 / R13: the penalty cards of each contract."""
 
@@ -90,35 +101,76 @@ def deal_total(contract: int, swapped: bool) -> int:
     """S9: the sum of the deal scores of a finished deal (before S8's sign)."""
     dv, tv = DIAMOND_VALUE[swapped], TRICK_VALUE[swapped]
     return (
-        -KH_VALUE, -4 * QUEEN_VALUE, -13 * dv, -13 * tv, sum(TREX_BONUS),
+        -KH_VALUE,
+        -4 * QUEEN_VALUE,
+        -13 * dv,
+        -13 * tv,
+        sum(TREX_BONUS),
         -KH_VALUE - 4 * QUEEN_VALUE - 13 * dv - 13 * tv,
     )[contract]
 
 
 # ---------------------------------------------------------------- options (section 2)
 OPTION_SPECS: tuple[OptionSpec, ...] = (
-    OptionSpec("doubling", "bool", True,
-               "Holders of KH (King of Hearts, complex) and of queens (Queens, complex) may double them (R7, S5)."),
-    OptionSpec("self_capture_scoring", "choice", "leader_bonus",
-               "How a doubled card taken by its own doubler scores (S5).",
-               choices=("leader_bonus", "single_penalty")),
-    OptionSpec("must_discard_penalty", "bool", False,
-               "A seat that cannot follow suit must play a penalty card if it holds one (R11)."),
-    OptionSpec("diamonds_collections_swap", "bool", False,
-               "Diamonds cost 15 each and Collections tricks 10 each (S3, S4)."),
-    OptionSpec("free_heart_lead", "bool", False,
-               "Hearts may be led at any time in King of Hearts and complex (R10 off)."),
-    OptionSpec("partnership", "bool", False,
-               "Seats {0,2} play against {1,3}; the 2s are exposed in Trex (R18, E4)."),
-    OptionSpec("partnership_result", "choice", "team_total",
-               "With partnership: how the winning team is decided (E4).",
-               choices=("team_total", "lowest_player_loses")),
-    OptionSpec("trex_complex", "bool", False,
-               "Each kingdom is two deals, complex and trex; 8 deals in all (R6b, S7)."),
-    OptionSpec("play_all_tricks", "bool", False,
-               "Play all 13 tricks even after the last penalty card is taken (R13)."),
-    OptionSpec("reversed_scores", "bool", False,
-               "Negate every deal score; the lowest total wins (S8)."),
+    OptionSpec(
+        "doubling",
+        "bool",
+        True,
+        "Holders of KH (King of Hearts, complex) and of queens (Queens, complex) may double them (R7, S5).",
+    ),
+    OptionSpec(
+        "self_capture_scoring",
+        "choice",
+        "leader_bonus",
+        "How a doubled card taken by its own doubler scores (S5).",
+        choices=("leader_bonus", "single_penalty"),
+    ),
+    OptionSpec(
+        "must_discard_penalty",
+        "bool",
+        False,
+        "A seat that cannot follow suit must play a penalty card if it holds one (R11).",
+    ),
+    OptionSpec(
+        "diamonds_collections_swap",
+        "bool",
+        False,
+        "Diamonds cost 15 each and Collections tricks 10 each (S3, S4).",
+    ),
+    OptionSpec(
+        "free_heart_lead",
+        "bool",
+        False,
+        "Hearts may be led at any time in King of Hearts and complex (R10 off).",
+    ),
+    OptionSpec(
+        "partnership",
+        "bool",
+        False,
+        "Seats {0,2} play against {1,3}; the 2s are exposed in Trex (R18, E4).",
+    ),
+    OptionSpec(
+        "partnership_result",
+        "choice",
+        "team_total",
+        "With partnership: how the winning team is decided (E4).",
+        choices=("team_total", "lowest_player_loses"),
+    ),
+    OptionSpec(
+        "trex_complex",
+        "bool",
+        False,
+        "Each kingdom is two deals, complex and trex; 8 deals in all (R6b, S7).",
+    ),
+    OptionSpec(
+        "play_all_tricks",
+        "bool",
+        False,
+        "Play all 13 tricks even after the last penalty card is taken (R13).",
+    ),
+    OptionSpec(
+        "reversed_scores", "bool", False, "Negate every deal score; the lowest total wins (S8)."
+    ),
 )
 
 
@@ -126,9 +178,22 @@ class Opts:
     """The parsed option values plus the numbers the hot path reads (shared, never mutated)."""
 
     __slots__ = (
-        "raw", "doubling", "leader_bonus", "must_discard", "swap", "free_heart_lead",
-        "partnership", "lowest_player_loses", "complex", "play_all", "sign",
-        "contract_set", "deals_per_kingdom", "total_deals", "dv", "tv",
+        "complex",
+        "contract_set",
+        "deals_per_kingdom",
+        "doubling",
+        "dv",
+        "free_heart_lead",
+        "leader_bonus",
+        "lowest_player_loses",
+        "must_discard",
+        "partnership",
+        "play_all",
+        "raw",
+        "sign",
+        "swap",
+        "total_deals",
+        "tv",
     )
 
     def __init__(self, raw: dict) -> None:
@@ -144,7 +209,9 @@ class Opts:
         self.play_all: bool = raw["play_all_tricks"]
         self.sign: int = -1 if raw["reversed_scores"] else 1
         self.contract_set = CONTRACT_SET_COMPLEX if self.complex else CONTRACT_SET_DEFAULT
-        self.deals_per_kingdom = DEALS_PER_KINGDOM_COMPLEX if self.complex else DEALS_PER_KINGDOM_DEFAULT
+        self.deals_per_kingdom = (
+            DEALS_PER_KINGDOM_COMPLEX if self.complex else DEALS_PER_KINGDOM_DEFAULT
+        )
         self.total_deals = self.deals_per_kingdom * KINGDOMS
         self.dv = DIAMOND_VALUE[self.swap]
         self.tv = TRICK_VALUE[self.swap]

@@ -44,7 +44,9 @@ def legal_json(state) -> list[dict]:
 
 def new_state(setup: dict):
     kw = {k: setup[k] for k in ("deck", "layout", "seed") if k in setup}
-    return GAME.new_state(setup.get("players", 4), setup.get("options"), setup.get("dealer", 0), **kw)
+    return GAME.new_state(
+        setup.get("players", 4), setup.get("options"), setup.get("dealer", 0), **kw
+    )
 
 
 def check_facts(state, facts: dict, where: str) -> None:
@@ -59,13 +61,17 @@ def check_facts(state, facts: dict, where: str) -> None:
         elif key == "deal_results_last":
             assert data["deal_results"][-1] == want, f"{where}: last deal result"
         elif key == "deal_result_scores":
-            assert [r["scores"] for r in data["deal_results"]][-len(want):] == want, f"{where}: deal results"
+            assert [r["scores"] for r in data["deal_results"]][-len(want) :] == want, (
+                f"{where}: deal results"
+            )
         elif key == "next_legal_after_deal":
             # caller-dealt: deal the next deal from a fixed deck and look at the choice
             nxt = GAME.clone(state)
             deck = GAME.parse_action(nxt, {"type": "deal", "deck": GAME.pack(nxt)})
             GAME.step(nxt, deck)
-            assert legal_json(nxt) == [action_of(a) for a in want], f"{where}: legal after the next deal"
+            assert legal_json(nxt) == [action_of(a) for a in want], (
+                f"{where}: legal after the next deal"
+            )
         else:
             assert data[key] == want, f"{where}: {key} is {data[key]!r}, expected {want!r}"
 
@@ -74,13 +80,17 @@ def run_steps(state, steps: list[dict]):
     for i, st in enumerate(steps):
         where = f"step {i + 1}"
         if "legal_before" in st:
-            assert legal_json(state) == [action_of(a) for a in st["legal_before"]], f"{where}: legal before"
+            assert legal_json(state) == [action_of(a) for a in st["legal_before"]], (
+                f"{where}: legal before"
+            )
         action = GAME.parse_action(state, action_of(st["action"]))
         if "reject" in st:
             before = GAME.to_json(state)
             with pytest.raises(IllegalAction) as err:
                 GAME.apply(state, st["seat"], action)
-            assert err.value.reason.startswith(st["reject"]), f"{where}: reason {err.value.reason!r}"
+            assert err.value.reason.startswith(st["reject"]), (
+                f"{where}: reason {err.value.reason!r}"
+            )
             if "rule" in st:
                 assert err.value.rule == st["rule"], f"{where}: rule"
             assert GAME.to_json(state) == before
@@ -116,7 +126,10 @@ def check_schedule(state, schedule: list[list[int]]) -> None:
     seen: dict[int, list[int]] = {}
     while True:
         data = GAME.to_json(state)
-        seen.setdefault(data["deal_no"], [data["deal_no"], data["kingdom_index"], data["kingdom_owner"], data["dealer"]])
+        seen.setdefault(
+            data["deal_no"],
+            [data["deal_no"], data["kingdom_index"], data["kingdom_owner"], data["dealer"]],
+        )
         if data["phase"] == "choose_contract" and data["deal_no"] in (1, 6, 11, 16):
             assert data["contracts_used"] == [] and len(GAME.legal_actions(state)) == 5
         if GAME.to_act(state) is None:
@@ -148,5 +161,5 @@ def test_every_example_of_the_spec_has_a_data_file() -> None:
     if spec.exists():
         import re
 
-        ids = {f"E{n}" for n in re.findall(r"^### Example (\d+)", spec.read_text(), re.M)}
+        ids = {f"E{n}" for n in re.findall(r"^### Example (\d+)", spec.read_text(), re.MULTILINE)}
         assert ids <= {p.stem for p in EXAMPLES}

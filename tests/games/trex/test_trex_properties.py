@@ -11,14 +11,29 @@ from trex_helpers import GAME
 
 from engine.protocol import EngineError
 
-TOTALS = {"king_of_hearts": -75, "queens": -100, "diamonds": -130, "collections": -195, "trex": 500,
-          "complex": -500}
+TOTALS = {
+    "king_of_hearts": -75,
+    "queens": -100,
+    "diamonds": -130,
+    "collections": -195,
+    "trex": 500,
+    "complex": -500,
+}
 SWAPPED = {**TOTALS, "diamonds": -195, "collections": -130}
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 60) | st.sampled_from(["2S", "KH", "1S", "trex", "play", "pass", ""]),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-        st.sampled_from(["type", "card", "contract", "deck", "seat", "hands", "phase", "x"]), inner, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 60)
+    | st.sampled_from(["2S", "KH", "1S", "trex", "play", "pass", ""]),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(["type", "card", "contract", "deck", "seat", "hands", "phase", "x"]),
+            inner,
+            max_size=4,
+        )
+    ),
     max_leaves=12,
 )
 
@@ -33,19 +48,30 @@ def random_state(seed: int, options: dict, steps: int):
     return state
 
 
-options_st = st.fixed_dictionaries({
-    "doubling": st.booleans(), "must_discard_penalty": st.booleans(), "free_heart_lead": st.booleans(),
-    "partnership": st.booleans(), "trex_complex": st.booleans(), "play_all_tricks": st.booleans(),
-    "diamonds_collections_swap": st.booleans(), "reversed_scores": st.booleans(),
-})
+options_st = st.fixed_dictionaries(
+    {
+        "doubling": st.booleans(),
+        "must_discard_penalty": st.booleans(),
+        "free_heart_lead": st.booleans(),
+        "partnership": st.booleans(),
+        "trex_complex": st.booleans(),
+        "play_all_tricks": st.booleans(),
+        "diamonds_collections_swap": st.booleans(),
+        "reversed_scores": st.booleans(),
+    }
+)
 
 
 @settings(max_examples=60)
 @given(json_values)
 def test_junk_input_only_raises_engine_errors(junk):
     state = GAME.new_state(4, {}, 0, seed=1)
-    for call in (lambda: GAME.from_json(junk), lambda: GAME.parse_action(state, junk),
-                 lambda: GAME.sampler(junk), lambda: GAME.new_state(4, None, 0, layout=junk)):
+    for call in (
+        lambda: GAME.from_json(junk),
+        lambda: GAME.parse_action(state, junk),
+        lambda: GAME.sampler(junk),
+        lambda: GAME.new_state(4, None, 0, layout=junk),
+    ):
         try:
             call()
         except EngineError:
@@ -126,7 +152,9 @@ def test_sampled_worlds_respect_voids_doubles_and_the_view(seed, steps, options)
             for other in range(4):
                 assert not {c[1] for c in hands[other]} & voids[other] or other == seat
             for card, doubler in view["doubled"].items():
-                if card not in {t["card"] for t in view["trick"]} and not any(card in w for w in view["cards_won"]):
+                if card not in {t["card"] for t in view["trick"]} and not any(
+                    card in w for w in view["cards_won"]
+                ):
                     assert card in hands[doubler]
             for other, twos in enumerate(view["exposed_twos"]):
                 assert set(twos) <= set(hands[other])
@@ -148,8 +176,10 @@ def test_s9_deal_totals_and_zero_sum_kingdoms(seed, options):
         running = [a + b for a, b in zip(running, result["scores"])]
         if (i + 1) % per_kingdom == 0:
             assert sum(running) == 0
-            used = [r["contract"] for r in data["deal_results"][i + 1 - per_kingdom:i + 1]]
-            assert sorted(used) == sorted(["complex", "trex"] if options["trex_complex"] else TOTALS.keys() - {"complex"})
+            used = [r["contract"] for r in data["deal_results"][i + 1 - per_kingdom : i + 1]]
+            assert sorted(used) == sorted(
+                ["complex", "trex"] if options["trex_complex"] else TOTALS.keys() - {"complex"}
+            )
     assert running == data["match_scores"]
     owners = [r["owner"] for r in data["deal_results"]]
     assert sorted(set(owners)) == [0, 1, 2, 3]
@@ -181,4 +211,6 @@ def test_info_key_matches_view_equality(seed, steps):
     nxt = GAME.clone(state)
     if GAME.legal_actions(nxt):
         GAME.step(nxt, GAME.legal_actions(nxt)[0])
-        assert (GAME.info_key(nxt, seat) == GAME.info_key(state, seat)) == (GAME.view(nxt, seat) == view)
+        assert (GAME.info_key(nxt, seat) == GAME.info_key(state, seat)) == (
+            GAME.view(nxt, seat) == view
+        )

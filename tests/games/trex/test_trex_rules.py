@@ -5,10 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from trex_helpers import E3_HANDS, GAME, act, kh_deal, layout, legal, play
 
 from engine.protocol import BadAction, IllegalAction, InvalidSetup, NotYourTurn
-
-from trex_helpers import E3_HANDS, GAME, act, kh_deal, layout, legal, play
 
 DECK = [r + s for s in "SHDC" for r in "23456789TJQKA"]
 
@@ -37,8 +36,13 @@ def test_r3_first_owner_holds_7h_and_chooses_first(seed):
 
 
 def test_r6_last_contract_of_a_kingdom_must_still_be_chosen():
-    state = layout(deal_no=5, first_owner=0, dealer=0,
-                   contracts_used=["king_of_hearts", "queens", "trex", "collections"], decks=[DECK])
+    state = layout(
+        deal_no=5,
+        first_owner=0,
+        dealer=0,
+        contracts_used=["king_of_hearts", "queens", "trex", "collections"],
+        decks=[DECK],
+    )
     assert legal(state) == [act("choose diamonds")]
 
 
@@ -53,8 +57,13 @@ def test_r6b_complex_contract_set():
 
 
 def test_r7_doubling_only_for_kh_queens_and_complex():
-    for contract, phase in [("king_of_hearts", "doubling"), ("queens", "doubling"), ("diamonds", "tricks"),
-                            ("collections", "tricks"), ("trex", "layout")]:
+    for contract, phase in [
+        ("king_of_hearts", "doubling"),
+        ("queens", "doubling"),
+        ("diamonds", "tricks"),
+        ("collections", "tricks"),
+        ("trex", "layout"),
+    ]:
         state = GAME.new_state(4, {}, 0, seed=11)
         state = play(state, GAME.to_act(state), f"choose {contract}")
         assert GAME.phase(state) == phase
@@ -97,26 +106,41 @@ def test_r9_follow_suit_and_r10_heart_lead_ban():
 
 def test_r10_does_not_apply_in_queens_diamonds_collections():
     for contract in ("queens", "diamonds", "collections"):
-        state = kh_deal(contract=contract, contracts_used=[contract], phase="tricks", doubling_turn=4
-                        if contract == "queens" else 0)
+        state = kh_deal(
+            contract=contract,
+            contracts_used=[contract],
+            phase="tricks",
+            doubling_turn=4 if contract == "queens" else 0,
+        )
         assert act("2H") in legal(state)
 
 
 def test_r11_lists_penalty_cards_in_canonical_order():
-    hands = [["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS"],
-             ["9D", "2D", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH"],
-             ["KH", "AH", "3D", "4D", "5D", "6D", "7D", "8D", "TD", "JD", "QD", "KD", "AD"],
-             ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC"]]
-    state = kh_deal({"must_discard_penalty": True}, contract="diamonds", contracts_used=["diamonds"], hands=hands)
+    hands = [
+        ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS"],
+        ["9D", "2D", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH"],
+        ["KH", "AH", "3D", "4D", "5D", "6D", "7D", "8D", "TD", "JD", "QD", "KD", "AD"],
+        ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC"],
+    ]
+    state = kh_deal(
+        {"must_discard_penalty": True},
+        contract="diamonds",
+        contracts_used=["diamonds"],
+        hands=hands,
+    )
     state = play(state, 0, "2S")
-    with pytest.raises(IllegalAction, match="must play a penalty card: you cannot follow suit and hold 2D, 9D") as err:
+    with pytest.raises(
+        IllegalAction, match="must play a penalty card: you cannot follow suit and hold 2D, 9D"
+    ) as err:
         GAME.check(state, 1, GAME.parse_action(state, act("2H")))
     assert err.value.rule == "R11"
     assert legal(state) == [act("2D"), act("9D")]
 
 
 def test_r11_does_not_exist_in_collections():
-    state = kh_deal({"must_discard_penalty": True}, contract="collections", contracts_used=["collections"])
+    state = kh_deal(
+        {"must_discard_penalty": True}, contract="collections", contracts_used=["collections"]
+    )
     state = play(state, 0, "2S")
     assert legal(state) == [act(c) for c in E3_HANDS[1]]
 
@@ -140,16 +164,18 @@ def test_r13_complex_and_collections_play_all_13_tricks():
         result = GAME.to_json(state)["deal_results"][0]
         assert result["contract"] == contract
         assert sum(result["scores"]) == (-195 if contract == "collections" else -500)
-    # the completed deal's 52 cards were all played: its history has 52 plays
+        # the completed deal's 52 cards were all played: its history has 52 plays
         hist = GAME.to_json(state)["history"]
         assert sum(1 for e in hist if e["action"]["type"] == "play") == 52
 
 
 def test_r16_owner_without_a_jack_must_pass_first():
-    hands = [["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "QS", "KS", "AS", "2H"],
-             ["JS", "JH", "JD", "JC", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "QH"],
-             ["KH", "AH", "2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD", "QD", "KD"],
-             ["AD", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "QC", "KC", "AC"]]
+    hands = [
+        ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "QS", "KS", "AS", "2H"],
+        ["JS", "JH", "JD", "JC", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "QH"],
+        ["KH", "AH", "2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD", "QD", "KD"],
+        ["AD", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "QC", "KC", "AC"],
+    ]
     state = kh_deal(contract="trex", contracts_used=["trex"], hands=hands)
     assert legal(state) == [act("pass")]
     with pytest.raises(IllegalAction, match="2S does not fit the layout"):
@@ -167,7 +193,11 @@ def test_r17_r18_trex_deal_to_the_end_and_partnership_twos():
         while GAME.phase(state) == "layout":
             data = GAME.to_json(state)
             assert data["twos_exposed"] == (partnership and turns >= 4)
-            state = play(state, GAME.to_act(state), GAME.action_to_json(state, rng.choice(GAME.legal_actions(state))))
+            state = play(
+                state,
+                GAME.to_act(state),
+                GAME.action_to_json(state, rng.choice(GAME.legal_actions(state))),
+            )
             turns += 1
         data = GAME.to_json(state)
         assert sorted(data["finish_order"]) == [0, 1, 2, 3]
@@ -183,7 +213,9 @@ def test_r19_engine_deals_the_next_deal_itself():
     while GAME.deal_no(state) == 1:
         GAME.step(state, rng.choice(GAME.legal_actions(state)))
     data = GAME.to_json(state)
-    assert data["phase"] == "choose_contract" and data["dealer"] == owner and data["to_act"] == owner
+    assert (
+        data["phase"] == "choose_contract" and data["dealer"] == owner and data["to_act"] == owner
+    )
     assert data["contracts_used"] == ["king_of_hearts"] and sum(map(len, data["hands"])) == 52
 
 
@@ -199,6 +231,7 @@ def test_r19_caller_dealt_waits_for_a_deal_action():
     with pytest.raises(NotYourTurn):
         GAME.check(state, 1, GAME.parse_action(state, {"type": "deal", "deck": DECK}))
     state, events = GAME.apply(state, 0, GAME.parse_action(state, {"type": "deal", "deck": DECK}))
+    assert any(e["type"] == "deal" for e in events)
     data = GAME.to_json(state)
     assert data["deal_no"] == 7 and data["dealer"] == 0 and data["phase"] == "choose_contract"
     assert data["history"][-1] == {"seat": 0, "action": {"type": "deal", "deck": DECK}}
@@ -208,8 +241,15 @@ def test_r19_caller_dealt_waits_for_a_deal_action():
 def _doubled_kh_trick(options, lead_seat):
     """KH doubled by seat 1; seat 1 takes it in a trick led by ``lead_seat``."""
     hands = [["2H", "3H", "5H"], ["KH", "5S", "6S"], ["4H", "7S", "8S"], ["6H", "9S", "TS"]]
-    return kh_deal(options, phase="tricks", doubled={"KH": 1}, tricks_played=10, trick_leader=lead_seat,
-                   hands=hands, doubling_turn=4)
+    return kh_deal(
+        options,
+        phase="tricks",
+        doubled={"KH": 1},
+        tricks_played=10,
+        trick_leader=lead_seat,
+        hands=hands,
+        doubling_turn=4,
+    )
 
 
 def test_s5_single_penalty_option():
@@ -226,8 +266,14 @@ def test_s5_single_penalty_option():
 
 def test_s5_doubler_leading_its_own_card_loses_single_value():
     # seat 1 holds KH and spades: R10 forbids leading KH, so give it only hearts
-    state = kh_deal(phase="tricks", doubled={"KH": 1}, tricks_played=10, trick_leader=1, hands=[
-        ["2H", "3S", "4S"], ["KH", "5H", "6H"], ["3H", "7S", "8S"], ["4H", "9S", "TS"]], doubling_turn=4)
+    state = kh_deal(
+        phase="tricks",
+        doubled={"KH": 1},
+        tricks_played=10,
+        trick_leader=1,
+        hands=[["2H", "3S", "4S"], ["KH", "5H", "6H"], ["3H", "7S", "8S"], ["4H", "9S", "TS"]],
+        doubling_turn=4,
+    )
     for seat, card in [(1, "KH"), (2, "3H"), (3, "4H"), (0, "2H")]:
         state = play(state, seat, card)
     data = GAME.to_json(state)
@@ -245,8 +291,17 @@ def test_s8_reversed_scores_negate_every_deal_score():
 
 def test_score_report_items_add_up():
     state = kh_deal(phase="doubling")
-    for seat, a in [(0, "pass"), (1, "double KH"), (1, "pass"), (2, "pass"), (3, "pass"),
-                    (0, "2S"), (1, "KH"), (2, "9S"), (3, "QS")]:
+    for seat, a in [
+        (0, "pass"),
+        (1, "double KH"),
+        (1, "pass"),
+        (2, "pass"),
+        (3, "pass"),
+        (0, "2S"),
+        (1, "KH"),
+        (2, "9S"),
+        (3, "QS"),
+    ]:
         state = play(state, seat, a)
     report = GAME.score(state)
     assert report.deal_points == [0, 75, 0, -150]
@@ -254,19 +309,45 @@ def test_score_report_items_add_up():
     assert {(i["seat"], i["points"]) for i in report.items} == {(3, -150), (1, 75)}
 
 
-@pytest.mark.parametrize("scores,options,winners,draw", [
-    ([310, -120, 310, -500], {}, [0, 2], False),
-    ([100, 100, -100, -100], {"partnership": True}, [], True),
-    ([100, 50, -200, 50], {"partnership": True, "partnership_result": "lowest_player_loses"}, [1], False),
-    ([-200, 50, 350, -200], {"partnership": True, "partnership_result": "lowest_player_loses"}, [], True),
-])
+@pytest.mark.parametrize(
+    "scores,options,winners,draw",
+    [
+        ([310, -120, 310, -500], {}, [0, 2], False),
+        ([100, 100, -100, -100], {"partnership": True}, [], True),
+        (
+            [100, 50, -200, 50],
+            {"partnership": True, "partnership_result": "lowest_player_loses"},
+            [1],
+            False,
+        ),
+        (
+            [-200, 50, 350, -200],
+            {"partnership": True, "partnership_result": "lowest_player_loses"},
+            [],
+            True,
+        ),
+    ],
+)
 def test_e4_match_result(scores, options, winners, draw):
     full = {"low": "2", "high": "A"}
-    state = GAME.new_state(4, options, 0, layout={
-        "deal_no": 20, "first_owner": 1, "dealer": 0, "phase": "match_over", "contract": "trex",
-        "contracts_used": ["king_of_hearts", "queens", "diamonds", "collections", "trex"],
-        "layout": {"S": full, "H": full, "D": full, "C": full}, "hands": [[], [], [], []],
-        "finish_order": [0, 1, 2, 3], "deal_scores": [200, 150, 100, 50], "match_scores": scores})
+    state = GAME.new_state(
+        4,
+        options,
+        0,
+        layout={
+            "deal_no": 20,
+            "first_owner": 1,
+            "dealer": 0,
+            "phase": "match_over",
+            "contract": "trex",
+            "contracts_used": ["king_of_hearts", "queens", "diamonds", "collections", "trex"],
+            "layout": {"S": full, "H": full, "D": full, "C": full},
+            "hands": [[], [], [], []],
+            "finish_order": [0, 1, 2, 3],
+            "deal_scores": [200, 150, 100, 50],
+            "match_scores": scores,
+        },
+    )
     report = GAME.score(state).to_json()
     assert report["finished"] and report["winners"] == winners and report["draw"] == draw
     assert GAME.to_act(state) is None and GAME.legal_actions(state) == []
@@ -277,9 +358,16 @@ def test_e4_match_result(scores, options, winners, draw):
 def test_phase_errors_and_bad_actions():
     state = GAME.new_state(4, {}, 0, seed=4)
     seat = GAME.to_act(state)
-    for bad in (None, [], {"type": "jump"}, {"type": "play"}, {"type": "play", "card": "1S"},
-                {"type": "play", "card": "2S", "x": 1}, {"type": "choose", "contract": "hearts"},
-                {"type": "deal", "deck": "2S"}):
+    for bad in (
+        None,
+        [],
+        {"type": "jump"},
+        {"type": "play"},
+        {"type": "play", "card": "1S"},
+        {"type": "play", "card": "2S", "x": 1},
+        {"type": "choose", "contract": "hearts"},
+        {"type": "deal", "deck": "2S"},
+    ):
         with pytest.raises(BadAction):
             GAME.parse_action(state, bad)
     with pytest.raises(IllegalAction, match="action not allowed in phase choose_contract"):

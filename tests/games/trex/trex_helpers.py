@@ -36,16 +36,22 @@ def layout(options=None, **fields):
 
 
 E3_HANDS = [
-    "2S 3S KS AS 2H 3H 4H 4D 5D 6D 7C 8C 9C".split(),
-    "5H 6H 7H KH 8D 9D TD JD 2C JC QC KC AC".split(),
-    "4S 5S 6S 7S 8S 9S 8H 9H 2D 3D 3C 4C TC".split(),
-    "TS JS QS TH JH QH AH 7D QD KD AD 5C 6C".split(),
+    ["2S", "3S", "KS", "AS", "2H", "3H", "4H", "4D", "5D", "6D", "7C", "8C", "9C"],
+    ["5H", "6H", "7H", "KH", "8D", "9D", "TD", "JD", "2C", "JC", "QC", "KC", "AC"],
+    ["4S", "5S", "6S", "7S", "8S", "9S", "8H", "9H", "2D", "3D", "3C", "4C", "TC"],
+    ["TS", "JS", "QS", "TH", "JH", "QH", "AH", "7D", "QD", "KD", "AD", "5C", "6C"],
 ]
 
 
 def kh_deal(options=None, **fields):
     """Example 3's position: deal 6, kingdom owner = dealer = seat 0, King of Hearts chosen."""
-    base = dict(deal_no=6, first_owner=3, dealer=0, contract="king_of_hearts",
-                contracts_used=["king_of_hearts"], hands=E3_HANDS)
+    base = {
+        "deal_no": 6,
+        "first_owner": 3,
+        "dealer": 0,
+        "contract": "king_of_hearts",
+        "contracts_used": ["king_of_hearts"],
+        "hands": E3_HANDS,
+    }
     base.update(fields)
     return layout(options, **base)
