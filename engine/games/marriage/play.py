@@ -373,8 +373,11 @@ def _rebuild(st: MState) -> None:
             rng = random.Random(st.rng_state)
             rng.shuffle(pile)
             st.rng_state = rng.getrandbits(63)
-        else:  # caller-dealt: a generator fixed by the public position
-            random.Random(hash((st.deal_no, st.turns, tuple(pile)))).shuffle(pile)
+        else:
+            # caller-dealt (no generator): seed from the hidden hands too, so that the
+            # order is reproducible yet not computable by any one seat
+            hidden = tuple(tuple(h) for h in st.hands)
+            random.Random(hash((st.deal_no, st.turns, tuple(pile), hidden))).shuffle(pile)
     st.stock = st.stock + pile[::-1]
     st.discard = st.discard[-1:]
     st.recycled = tuple(sorted(pile))
