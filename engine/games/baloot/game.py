@@ -138,13 +138,18 @@ class Baloot(Game[State]):
             seat = state.to_act
             if state.trick_no == 1 and not state.decided and state.psets[seat][0] and not state.declared[seat]:
                 return [DECLARE, PASS_PROJECT]
-            table = state.table
-            tiers = rules.play_tiers(state.kind, state.trump, state.locked, state.opts, table,
-                                     state.leader, state.lead_ekka, seat)
-            mask = rules.legal_mask(state.hands[seat], tiers) if tiers else state.hands[seat]
-            if not table and state.kind == HOKM:
-                return rules.lead_actions(mask, HOKM, state.trump, state.played)  # type: ignore[return-value]
-            return rules.slots_of(mask)  # type: ignore[return-value]
+            hand = state.hands[seat]
+            if state.table:
+                tiers = rules.duties(state.kind, state.trump, state.locked, state.opts, state.led,
+                                     len(state.table), (state.win_seat ^ seat) & 1 == 0,
+                                     state.top_trump, state.lead_ekka)
+                return rules.slots_of(rules.legal_mask(hand, tiers))  # type: ignore[return-value]
+            if state.kind == HOKM:
+                if state.locked:
+                    hand = rules.legal_mask(hand, rules.duties(HOKM, state.trump, True, state.opts, -1, 0,
+                                                               False, 0, False))
+                return rules.lead_actions(hand, HOKM, state.trump, state.played)  # type: ignore[return-value]
+            return rules.slots_of(hand)  # type: ignore[return-value]
         if phase == BIDDING:
             return [a for a in rules.BID_ACTIONS if self._bid_why(state, a) is None]
         if phase == DOUBLING:
@@ -223,8 +228,9 @@ class Baloot(Game[State]):
                                    played=state.played)
             if why is not None:
                 return why
-        tiers = rules.play_tiers(state.kind, state.trump, state.locked, state.opts, state.table,
-                                 state.leader, state.lead_ekka, seat)
+        tiers = rules.duties(state.kind, state.trump, state.locked, state.opts,
+                             state.led if state.table else -1, len(state.table),
+                             (state.win_seat ^ seat) & 1 == 0, state.top_trump, state.lead_ekka)
         return rules.play_error(hand, p, tiers, state.trump)
 
     def clone(self, state: State) -> State:

@@ -52,6 +52,9 @@ from engine.games.baloot.tables import (
     SUIT_CHARS,
     SUN,
     TRIPLE,
+    SUIT_OF,
+    TRUMP_STR,
+    PLAIN_STR,
 )
 from engine.protocol import BadAction, EngineError, InvalidState
 
@@ -574,6 +577,13 @@ class Loader:
             st.table.append(p)
             st.seat_played[(st.leader + i) & 3] |= 1 << p
         st.lead_ekka = _bool(data, "lead_ekka", False if layout else ...)
+        if st.table and st.kind:
+            win, top = rules.trick_state(st.kind, st.trump, st.table)
+            st.led = SUIT_OF[st.table[0]]
+            st.win_seat = (st.leader + win) & 3
+            st.top_trump = top
+            wp = st.table[win]
+            st.win_str = 16 + TRUMP_STR[wp] if SUIT_OF[wp] == st.trump else PLAIN_STR[wp]
         if st.lead_ekka and (not st.table or st.kind != HOKM):
             raise _fail("lead_ekka needs a hokm lead on the table", "lead_ekka")
         tricks_raw = data.get("tricks", [] if layout else None)

@@ -21,6 +21,8 @@ ProjectSet = tuple[tuple[Group, ...], int]
 
 EMPTY: ProjectSet = ((), 0)
 _CACHE: dict[tuple[int, int], ProjectSet] = {}
+_RUN_STARTS = 0x3F3F3F3F  # slots 0-5 of each suit can start a run of three
+_QUAD_BITS = 0x1F  # A K Q J T of spades: a quad shows in the AND of the four suit bytes
 
 
 def candidate_groups(hand: int, kind: int) -> list[Group]:
@@ -48,6 +50,9 @@ def project_set(hand: int, kind: int) -> ProjectSet:
     """R19: the best collection of disjoint groups of an 8-card ``hand`` (highest
     total value, then the groups' keys compared from best down; a longer list wins
     a prefix tie). Returns (groups best first, value)."""
+    if not (hand & (hand >> 1) & (hand >> 2) & _RUN_STARTS) and not (
+            hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & _QUAD_BITS):
+        return EMPTY
     cached = _CACHE.get((hand, kind))
     if cached is not None:
         return cached

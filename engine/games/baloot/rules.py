@@ -57,14 +57,19 @@ BYTE_SLOTS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 )
 
 
+_LOW: tuple[tuple[int, ...], ...] = tuple(
+    BYTE_SLOTS[0][m & 0xFF] + BYTE_SLOTS[1][m >> 8] for m in range(1 << 16))
+_HIGH: tuple[tuple[int, ...], ...] = tuple(
+    BYTE_SLOTS[2][m & 0xFF] + BYTE_SLOTS[3][m >> 8] for m in range(1 << 16))
+
+
 def slots_of(mask: int) -> list[int]:
-    """The slots of ``mask`` in canonical order (suit S H D C, then sequence order)."""
-    out: list[int] = []
-    for s in range(4):
-        b = (mask >> (8 * s)) & 0xFF
-        if b:
-            out.extend(BYTE_SLOTS[s][b])
-    return out
+    """The slots of ``mask`` in canonical order (suit S H D C, then sequence order).
+
+    >>> slots_of(0b1011)
+    [0, 1, 3]
+    """
+    return [*_LOW[mask & 0xFFFF], *_HIGH[mask >> 16]]
 
 
 def team(seat: int) -> int:
@@ -195,17 +200,28 @@ def play_tiers(
     kind: int, trump: int, locked: bool, opts: Opts, table: list[int] | tuple[int, ...],
     leader: int, lead_ekka: bool, seat: int,
 ) -> tuple[tuple[int, int, str], ...]:
-    """R13, R15-R17: the follow duties of ``seat`` as tiers (mask, kind, rule): it must
-    play from the first tier its hand meets, and may play anything if it meets none."""
+    """R13, R15-R17: the follow duties of ``seat`` facing ``table`` (see ``duties``)."""
     if not table:
+        return duties(kind, trump, locked, opts, -1, 0, False, 0, lead_ekka)
+    win, top_trump = trick_state(kind, trump, table)
+    return duties(kind, trump, locked, opts, SUIT_OF[table[0]], len(table),
+                  (leader + win - seat) & 1 == 0, top_trump, lead_ekka)
+
+
+def duties(
+    kind: int, trump: int, locked: bool, opts: Opts, led: int, played: int,
+    partner_winning: bool, top_trump: int, lead_ekka: bool,
+) -> tuple[tuple[int, int, str], ...]:
+    """R13, R15-R17: the follow duties as tiers (mask, kind, rule): the player must play
+    from the first tier his hand meets, and may play anything if it meets none.
+    ``led`` is the led suit (-1 when leading), ``played`` the cards already in the trick,
+    ``top_trump`` the strength of the highest trump in it (0 if none)."""
+    if led < 0:
         if locked and kind == HOKM:
             return ((FULL & ~SUIT_MASK[trump], LOCK, "R13"),)
         return ()
-    led = SUIT_OF[table[0]]
     if kind == SUN:
         return ((SUIT_MASK[led], FOLLOW, "R15"),)
-    win, top_trump = trick_state(kind, trump, table)
-    partner_winning = (leader + win - seat) & 1 == 0
     trumps = SUIT_MASK[trump]
     if led == trump:
         if opts.lead_beat_always or not partner_winning:
@@ -214,8 +230,7 @@ def play_tiers(
     follow = (SUIT_MASK[led], FOLLOW, "R17")
     if partner_winning:
         ex = opts.exemption
-        pos = len(table) + 1
-        if ex == 1 or (ex == 0 and (pos == 4 or (pos == 3 and lead_ekka))):
+        if ex == 1 or (ex == 0 and (played == 3 or (played == 2 and lead_ekka))):
             return (follow,)
     if top_trump:
         if opts.must_undertrump:
@@ -288,7 +303,7 @@ def lead_actions(mask: int, kind: int, trump: int, played: int) -> list[int]:
 
 
 __all__ = [
-    "BID_ACTIONS", "DOUBLING_ACTIONS", "bid_error", "trump_error", "double_error", "play_tiers",
+    "BID_ACTIONS", "DOUBLING_ACTIONS", "duties", "bid_error", "trump_error", "double_error", "play_tiers",
     "legal_mask", "play_error", "ekka_error", "inferred_void", "lead_actions", "slots_of",
     "sun_double_allowed", "sun_double_refusal", "trick_state", "is_kawesh_hand", "team",
     "BID_ASHKAL", "BID_HOKM", "BID_SUN", "KAWESH", "TRIPLE", "GAHWA", "DOUBLE",

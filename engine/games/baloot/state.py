@@ -58,12 +58,18 @@ from engine.games.baloot.tables import (
     TRIPLE,
     TRIPLE_STEP,
     TRUMP_POINTS,
+    TRUMP_STR,
+    PLAIN_STR,
     BALOOT_POINTS,
     SEQ_ORDER,
     SUBKIND_NAMES,
 )
 
 Events = list[dict[str, Any]] | None
+
+POINTS = (PLAIN_POINTS,) + tuple(
+    tuple(TRUMP_POINTS[p] if p >> 3 == t else PLAIN_POINTS[p] for p in range(NSLOTS)) for t in range(4))
+"""POINTS[trump + 1][slot]: card points with that trump suit (index 0: Sun)."""
 
 
 class State:
@@ -73,7 +79,7 @@ class State:
         "opts", "dealer", "phase", "to_act", "scores", "deal_no", "history", "hist_base", "rng_state",
         "hands", "candidate", "cand_taken", "stock", "round", "stage", "hokm_bidder",
         "kind", "trump", "ashkal", "bidder", "taker", "mult", "locked", "gahwa", "raiser", "dstep",
-        "trick_no", "leader", "table", "lead_ekka", "tricks", "played", "seat_played",
+        "trick_no", "leader", "table", "lead_ekka", "led", "win_seat", "win_str", "top_trump", "tricks", "played", "seat_played",
         "extra_played", "tricks_won", "card_points", "psets", "declared", "decided", "revealed",
         "proj_team", "shown", "baloot", "match_winner", "kawesh", "result",
     )
@@ -108,6 +114,10 @@ class State:
     leader: int
     table: list[int]
     lead_ekka: bool
+    led: int
+    win_seat: int
+    win_str: int
+    top_trump: int
     tricks: tuple[tuple[int, tuple[int, ...], int, bool], ...]
     played: int
     seat_played: list[int]
@@ -126,19 +136,58 @@ class State:
     result: dict[str, Any] | None
 
     def clone(self) -> State:
+        """An independent copy: immutable fields shared, the small lists copied."""
         new = State.__new__(State)
-        for name in State.__slots__:
-            setattr(new, name, getattr(self, name))
+        new.opts = self.opts
+        new.dealer = self.dealer
+        new.phase = self.phase
+        new.to_act = self.to_act
         new.scores = self.scores[:]
+        new.deal_no = self.deal_no
+        new.history = self.history
+        new.hist_base = self.hist_base
+        new.rng_state = self.rng_state
         new.hands = self.hands[:]
+        new.candidate = self.candidate
+        new.cand_taken = self.cand_taken
+        new.stock = self.stock
+        new.round = self.round
+        new.stage = self.stage
+        new.hokm_bidder = self.hokm_bidder
+        new.kind = self.kind
+        new.trump = self.trump
+        new.ashkal = self.ashkal
+        new.bidder = self.bidder
+        new.taker = self.taker
+        new.mult = self.mult
+        new.locked = self.locked
+        new.gahwa = self.gahwa
+        new.raiser = self.raiser
+        new.dstep = self.dstep
+        new.trick_no = self.trick_no
+        new.leader = self.leader
         new.table = self.table[:]
+        new.lead_ekka = self.lead_ekka
+        new.led = self.led
+        new.win_seat = self.win_seat
+        new.win_str = self.win_str
+        new.top_trump = self.top_trump
+        new.tricks = self.tricks
+        new.played = self.played
         new.seat_played = self.seat_played[:]
+        new.extra_played = self.extra_played
         new.tricks_won = self.tricks_won[:]
         new.card_points = self.card_points[:]
-        new.declared = self.declared[:]
-        new.revealed = self.revealed[:]
-        new.shown = self.shown[:]
         new.psets = self.psets[:]
+        new.declared = self.declared[:]
+        new.decided = self.decided
+        new.revealed = self.revealed[:]
+        new.proj_team = self.proj_team
+        new.shown = self.shown[:]
+        new.baloot = self.baloot
+        new.match_winner = self.match_winner
+        new.kawesh = self.kawesh
+        new.result = self.result
         return new
 
 
@@ -183,6 +232,8 @@ def reset_deal(st: State) -> None:
     st.leader = -1
     st.table = []
     st.lead_ekka = False
+    st.led = st.win_seat = -1
+    st.win_str = st.top_trump = 0
     st.tricks = ()
     st.played = 0
     st.seat_played = [0, 0, 0, 0]
@@ -466,8 +517,27 @@ def play_card(st: State, seat: int, p: int, ekka: bool, events: Events) -> None:
     st.seat_played[seat] |= bit
     table = st.table
     trump = st.trump
+    suit = p >> 3
     if not table:
-        st.lead_ekka = st.kind == HOKM and SUIT_OF[p] != trump and (ekka or p in ACE_SLOTS)
+        st.led = suit
+        st.lead_ekka = st.kind == HOKM and suit != trump and (ekka or p in ACE_SLOTS)
+        st.win_seat = seat
+        if suit == trump:
+            st.win_str = 16 + TRUMP_STR[p]
+            st.top_trump = TRUMP_STR[p]
+        else:
+            st.win_str = PLAIN_STR[p]
+            st.top_trump = 0
+    elif suit == trump:
+        v = TRUMP_STR[p]
+        if v > st.top_trump:
+            st.top_trump = v
+        if 16 + v > st.win_str:
+            st.win_str = 16 + v
+            st.win_seat = seat
+    elif suit == st.led and PLAIN_STR[p] > st.win_str:
+        st.win_str = PLAIN_STR[p]
+        st.win_seat = seat
     table.append(p)
     st.decided = False
     if events is not None:
@@ -475,7 +545,7 @@ def play_card(st: State, seat: int, p: int, ekka: bool, events: Events) -> None:
         if len(table) == 1 and st.lead_ekka:
             ev["ekka"] = True
         events.append(ev)
-    if trump >= 0 and p >> 3 == trump and (p & 7) in (1, 2) and st.kind == HOKM:
+    if suit == trump and (p & 7) in (1, 2):
         kq = (1 << (trump * 8 + 1)) | (1 << (trump * 8 + 2))
         if st.seat_played[seat] & kq == kq and seat not in st.baloot:
             scored = st.proj_team == seat & 1
@@ -506,22 +576,18 @@ def show(st: State, seat: int, events: Events) -> None:
 def finish_trick(st: State, events: Events) -> None:
     """R13: the trick's winner takes its card points and leads next; R21 after trick 1."""
     table = st.table
-    kind = st.kind
-    trump = st.trump
-    win, _ = rules.trick_state(kind, trump, table)
+    winner = st.win_seat
     leader = st.leader
-    winner = (leader + win) & 3
-    points = 0
-    for p in table:
-        points += TRUMP_POINTS[p] if p >> 3 == trump and kind == HOKM else PLAIN_POINTS[p]
+    pts = POINTS[st.trump + 1]
+    a, b, c, d = table
+    points = pts[a] + pts[b] + pts[c] + pts[d]
+    st.played |= (1 << a) | (1 << b) | (1 << c) | (1 << d)
     if st.trick_no == 8:
         points += LAST_TRICK_BONUS
     t = winner & 1
     st.card_points[t] += points
     st.tricks_won[t] += 1
-    st.tricks = st.tricks + ((leader, tuple(table), winner, st.lead_ekka),)
-    for p in table:
-        st.played |= 1 << p
+    st.tricks = st.tricks + ((leader, (a, b, c, d), winner, st.lead_ekka),)
     if events is not None:
         events.append({"type": "trick", "trick_no": st.trick_no, "winner": winner,
                        "cards": [CODE[p] for p in table], "points": points})
@@ -530,6 +596,8 @@ def finish_trick(st: State, events: Events) -> None:
     st.trick_no += 1
     st.table = []
     st.lead_ekka = False
+    st.led = st.win_seat = -1
+    st.win_str = st.top_trump = 0
     if st.trick_no > 8:
         end_deal_scored(st, events)
         return
