@@ -228,6 +228,8 @@ class Marriage(Game[MState]):
         return st
 
     def view(self, state: MState, seat: int) -> JSON:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n:
+            raise InvalidState(f"seat must be a seat from 0 to {state.n - 1}", field="seat")
         return codec.view(state, seat, self.id)
 
     def sampler(self, view: JSON) -> Callable[[random.Random], MState]:
@@ -293,6 +295,8 @@ class Marriage(Game[MState]):
         return out
 
     def hidden_cards(self, state: MState, seat: int) -> list[str]:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n:
+            raise InvalidState(f"seat must be a seat from 0 to {state.n - 1}", field="seat")
         return R.codes(_hidden(state, seat))
 
     # ---- search support ----------------------------------------------------------
