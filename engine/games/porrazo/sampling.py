@@ -122,6 +122,32 @@ def make_sampler(view: Any) -> Callable[[random.Random], PState]:
             if ok:
                 out[-1] = cards[at:]
                 return out
+        # many constrained seats (auto mode, 8 players): draw the constrained seats one by
+        # one, each by rejection from the cards still free (close to uniform, not exact)
+        for _ in range(TRIES):
+            free = pool[:]
+            rng.shuffle(free)
+            out = {}
+            for s in constrained:
+                k = counts[s]
+                for _ in range(TRIES):
+                    picks = rng.sample(range(len(free)), k)
+                    hand = [free[i] for i in picks]
+                    if _fits(constraint[s], tuple(played[s]) + tuple(hand)):
+                        for i in sorted(picks, reverse=True):
+                            free.pop(i)
+                        out[s] = hand
+                        break
+                else:
+                    break
+            else:
+                at = 0
+                for s in hidden_seats:
+                    if s not in out:
+                        out[s] = free[at : at + counts[s]]
+                        at += counts[s]
+                out[-1] = free[at:]
+                return out
         # rare constraints: constrained seats in turn (fewest candidates first), each drawn
         # uniformly among its candidates still free; restart on a dead end
         ordered = sorted(constrained, key=lambda seat_: len(candidates_of(seat_)))
