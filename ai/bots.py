@@ -8,6 +8,11 @@ Levels:
 * ``normal``: ISMCTS with a budget of about 200 ms;
 * ``hard``: ISMCTS with a larger budget.
 
+The searching levels use the easy policy as a tie-breaker: when the policy's action has a
+mean reward within one rough standard error of the most visited action's, the policy's
+action is played (``stats["chosen_by"]`` says which). The search alone cannot separate
+actions closer than its noise, and the policy encodes what it cannot see in time.
+
 A bot sees only a view (``view["seat"]`` is the seat to act): hidden cards are sampled
 with ``game.sampler(view)``. A caller holding a full state converts it first with
 ``game.view(state, seat)``.
@@ -20,6 +25,7 @@ different seeds; :func:`merge_root_stats` adds their per-action visits and rewar
 from __future__ import annotations
 
 import json
+import math
 import random
 import time
 from collections.abc import Callable, Hashable
@@ -89,6 +95,18 @@ def _clip(budget: Budget, max_iterations: int, max_ms: float) -> Budget:
     return Budget(iterations=iterations, ms=ms)
 
 
+def _within_noise(result: ismcts.SearchResult, candidate: int, best: int) -> bool:
+    """True when the search cannot tell ``candidate`` from ``best``: its mean reward is
+    within one rough standard error (0.5 / sqrt(visits of the best)) of the best's."""
+    n_best = result.visits[best]
+    n_cand = result.visits[candidate]
+    if not n_best or not n_cand:
+        return False
+    best_mean = result.totals[best] / n_best
+    cand_mean = result.totals[candidate] / n_cand
+    return cand_mean >= best_mean - 0.5 / math.sqrt(n_best)
+
+
 def _action_json(game: Game[Any], world: Any, action: Hashable) -> Any:
     return game.action_to_json(world, action)
 
@@ -148,6 +166,14 @@ def decide(
         sampler=sample,
     )
     best = result.best_index()
+    chosen_by = "search"
+    if result.iterations:
+        hint = policies.choose(game, world, seat, random.Random(seed))
+        if hint in result.actions:
+            index = result.actions.index(hint)
+            if index != best and _within_noise(result, index, best):
+                best, chosen_by = index, "policy"
+    stats["chosen_by"] = chosen_by
     stats["iterations"] = result.iterations
     stats["elapsed_ms"] = round((clock() - start) * 1000.0, 3)
     stats["budget"] = {"iterations": chosen.iterations, "ms": chosen.ms}

@@ -150,3 +150,17 @@ def test_availability_counts_cover_opponent_nodes() -> None:
     # the opponent's replies under the 5S lead differ by world: all six unseen cards appear
     replies = root.children[parse_card("5S")].children
     assert len(replies) == 6
+
+
+def test_policy_breaks_ties_but_never_overrides_a_clear_best(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ai import policies
+
+    equal = position(["5S", "4S"], ["3H", "2S"])  # both leads win both tricks
+    for wanted in ("4S", "5S"):
+        monkeypatch.setitem(policies.POLICIES, "toy", lambda g, s, seat, rng, w=wanted: parse_card(w))
+        decision = decide(GAME, GAME.view(equal, 0), budget=Budget(iterations=400), seed=1)
+        assert decision.action == parse_card(wanted)
+    monkeypatch.setitem(policies.POLICIES, "toy", lambda g, s, seat, rng: parse_card("2H"))
+    decision = decide(GAME, GAME.view(LEAD, 0), budget=Budget(iterations=2000), seed=1)
+    assert decision.action == parse_card("5S")
+    assert decision.stats["chosen_by"] == "search"
