@@ -62,15 +62,13 @@ def create_app(settings: Settings | None = None) -> Flask:
 def _init_extensions(app: Flask) -> None:
     """Redis, Celery, JSON logs with request ids, metrics, API keys and the ops endpoints.
     Nothing here connects to Redis: the stateless endpoints work without it."""
-    from service import logs, metrics, ops, ratelimit, redis_conn
+    from service import ops, ratelimit, redis_conn
     from service.celery_app import celery_init_app
 
     redis_conn.init_app(app)
     celery_init_app(app)
-    logs.init_app(app)
-    metrics.init_app(app)
+    ops.init_app(app)
     ratelimit.init_app(app)
-    app.register_blueprint(ops.bp)
 
 
 _DESCRIPTION = (

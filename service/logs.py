@@ -11,10 +11,9 @@ import logging
 import os
 import re
 import sys
-import time
 from typing import Any
 
-from flask import Flask, g, has_request_context, request
+from flask import g, has_request_context, request
 
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 
@@ -55,30 +54,15 @@ def configure(level: str = "INFO") -> None:
 access = logging.getLogger("service.access")
 
 
-def init_app(app: Flask) -> None:
-    configure(app.config.get("LOG_LEVEL", "INFO"))
-    log_requests = bool(app.config.get("LOG_REQUESTS", True))
+def start_request() -> None:
+    """Take the client's X-Request-ID (when it is a sane token) or make one up."""
+    given = request.headers.get("X-Request-ID", "")
+    g.request_id = given if REQUEST_ID.match(given) else os.urandom(16).hex()
 
-    @app.before_request
-    def _request_id() -> None:
-        given = request.headers.get("X-Request-ID", "")
-        g.request_id = given if REQUEST_ID.match(given) else os.urandom(16).hex()
-        g.majlis_log_t0 = time.perf_counter()
 
-    @app.after_request
-    def _send_request_id(response: Any) -> Any:
-        request_id = g.get("request_id")
-        if request_id:
-            response.headers["X-Request-ID"] = request_id
-        if log_requests and access.isEnabledFor(logging.INFO):
-            t0 = g.get("majlis_log_t0")
-            access.info(
-                "request",
-                extra={
-                    "method": request.method,
-                    "path": request.path,
-                    "status": response.status_code,
-                    "ms": round((time.perf_counter() - t0) * 1000, 3) if t0 else None,
-                },
-            )
-        return response
+def finish_request(response: Any, elapsed: float, log_requests: bool) -> None:
+    """Send the request id back; write the JSON access line."""
+    response.headers["X-Request-ID"] = g.request_id
+    if log_requests and access.isEnabledFor(logging.INFO):
+        access.info("request", extra={"method": request.method, "path": request.path,
+                                      "status": response.status_code, "ms": round(elapsed * 1000, 3)})

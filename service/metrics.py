@@ -13,7 +13,7 @@ import os
 import time
 from typing import Any
 
-from flask import Flask, current_app, g, request
+from flask import Flask, current_app, request
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
@@ -98,17 +98,7 @@ class _ProcessLocal:
         yield from REQUEST_LATENCY.collect()
 
 
-def init_app(app: Flask) -> None:
-    @app.before_request
-    def _start_timer() -> None:
-        g.majlis_t0 = time.perf_counter()
-
-    @app.after_request
-    def _observe(response: Any) -> Any:
-        t0 = g.get("majlis_t0")
-        if t0 is not None:
-            rule = request.url_rule.rule if request.url_rule is not None else "unmatched"
-            elapsed = time.perf_counter() - t0
-            g.majlis_elapsed = elapsed
-            REQUEST_LATENCY.labels(request.method, rule, str(response.status_code)).observe(elapsed)
-        return response
+def observe(response: Any, elapsed: float) -> None:
+    """Record one request's latency (called by the one after-request hook, service.ops)."""
+    rule = request.url_rule.rule if request.url_rule is not None else "unmatched"
+    REQUEST_LATENCY.labels(request.method, rule, str(response.status_code)).observe(elapsed)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
-from flask import Blueprint, current_app
+from flask import Blueprint, Flask, current_app, g
 
-from service import metrics
+from service import logs, metrics
 from service.errors import error_response
 from service.redis_conn import EXTENSION
 
@@ -47,3 +48,26 @@ def readyz():
 def prometheus_metrics():
     """Prometheus text format."""
     return metrics.render()
+
+
+def init_app(app: Flask) -> None:
+    """One hook before and one after every request: request id, latency metric, JSON log."""
+    logs.configure(app.config.get("LOG_LEVEL", "INFO"))
+    log_requests = bool(app.config.get("LOG_REQUESTS", True))
+    clock = time.perf_counter
+
+    @app.before_request
+    def _before() -> None:
+        g.t0 = clock()
+        logs.start_request()
+
+    @app.after_request
+    def _after(response: Any) -> Any:
+        t0 = g.get("t0")
+        if t0 is not None:
+            elapsed = clock() - t0
+            metrics.observe(response, elapsed)
+            logs.finish_request(response, elapsed, log_requests)
+        return response
+
+    app.register_blueprint(bp)
