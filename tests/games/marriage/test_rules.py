@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 
 import pytest
@@ -322,6 +323,10 @@ def test_r34_caller_dealt_match_waits_for_the_next_deck():
         ]
         state = act(state, GAME.to_act(state), GAME.action_to_json(state, plain[0]))
     assert GAME.to_act(state) == 1 and GAME.legal_actions(state) == []
+    for seat in (0, 1):  # §7: at deal_over every hand is shown; the stock stays hidden
+        view = GAME.view(state, seat)
+        assert all(isinstance(h, list) for h in view["hands"]) and isinstance(view["stock"], int)
+        assert GAME.view(GAME.sample(view, random.Random(seat)), seat) == view
     assert reason(state, 1, {"type": "draw_stock"}) == "the deal is over"
     assert reason(state, 1, {"type": "deal", "deck": deck[:-1] + ["AS"]}).startswith(
         "the deck must hold"
