@@ -72,6 +72,8 @@ STATE_FIELDS: tuple[str, ...] = (
     "rng_state",
 )
 LAYOUT_EXTRA: frozenset[str] = frozenset({"declared"})
+SEAT_KEYS: tuple[str, ...] = tuple(str(s) for s in range(8))
+"""Seats as JSON object keys ("declared", "claims")."""
 P_DEALING = -1  # layouts only: the engine deals deal_no + 1 at once
 
 
@@ -295,7 +297,7 @@ def load(d: Any, *, mode: str = "state", base_options: Any = None) -> PState:
     ]
     st.hand_no = _int(need("hand_no", 1), "hand_no", 1)
     st.deal_no = _int(
-        need("deal_no"),
+        need("deal_no", 0 if phase == P_DEALING else 1),
         "deal_no",
         0 if phase == P_DEALING else 1,
         o.deals - 1 if phase == P_DEALING else o.deals,
@@ -336,7 +338,7 @@ def load(d: Any, *, mode: str = "state", base_options: Any = None) -> PState:
             raise _fail("declared", 'must map seats to "ronda" or "rondine"')
         decl_raw: list[Any] = [None] * n
         for key, kind in declared.items():
-            if not (isinstance(key, str) and key.isdigit() and int(key) < n):
+            if key not in SEAT_KEYS[:n]:
                 raise _fail("declared", f"{key!r} is not a seat")
             decl_raw[int(key)] = kind
     else:
@@ -355,7 +357,7 @@ def load(d: Any, *, mode: str = "state", base_options: Any = None) -> PState:
     if not isinstance(claims, dict):
         raise _fail("claims", "must map holder seats to claiming seats")
     for key, claimer in claims.items():
-        if not (isinstance(key, str) and key.isdigit() and int(key) < n):
+        if key not in SEAT_KEYS[:n]:
             raise _fail("claims", f"{key!r} is not a seat")
         h = int(key)
         c = _seat(claimer, f"claims.{key}", n)

@@ -492,3 +492,30 @@ def test_parse_action_errors_are_bad_actions():
         with pytest.raises(BadAction) as info:
             GAME.parse_action(state, junk)
         assert info.value.field == field, junk
+
+
+def test_section3_a_deck_is_a_layout_in_phase_dealing():
+    """E1's deck setup and the same deck as a layout (phase dealing, deal_no 0) agree."""
+    example = json.loads((DATA / "E1.json").read_text())["cases"][0]["setup"]
+    from_deck = GAME.new_state(2, None, 0, deck=example["deck"])
+    from_layout = GAME.new_state(
+        2, None, 0, layout={"players": 2, "dealer": 0, "phase": "dealing", "stock": example["deck"]}
+    )
+    assert j(from_layout) == j(from_deck)
+
+
+def test_section3_layout_stock_defaults_to_the_unplaced_cards():
+    base = example_layout("E5")
+    explicit = GAME.new_state(2, None, 0, layout=base)
+    stockless = {k: v for k, v in base.items() if k != "stock"}
+    implicit = GAME.new_state(2, None, 0, layout=stockless)
+    assert sorted(j(implicit)["stock"]) == sorted(j(explicit)["stock"])
+    assert j(implicit)["hands"] == j(explicit)["hands"]
+
+
+def test_section3_layout_values_and_request_parameters():
+    base = example_layout("E6")  # players 3, dealer 2 in the layout itself
+    state = GAME.new_state(3, {"target_score": 50}, 0, layout=base)
+    assert j(state)["dealer"] == 2 and j(state)["options"]["target_score"] == 50
+    with pytest.raises(InvalidState):
+        GAME.new_state(3, {"target_score": 30}, 0, layout=base)  # seat 2 already has 30
