@@ -276,3 +276,32 @@ def test_junk_layouts_raise_only_engine_errors(key, value):
         GAME.new_state(2, {}, 1, layout=layout)
     except EngineError:
         pass
+
+
+@given(st.integers(0, 10**6), st.sampled_from([2, 3, 4]), st.sampled_from([0, 3]))
+@settings(max_examples=10)
+def test_check_accepts_exactly_the_legal_actions(seed, players, men):
+    """legal_actions and check agree both ways (R9-R18), on simple actions and on
+    shows/finishes with one card swapped."""
+    from engine.games.marriage import state as S
+
+    rng = random.Random(seed)
+    states = random_play(seed, players, {"turn_limit": 80, "man_cards": men})
+    for state in states[:: max(1, len(states) // 30)]:
+        seat = GAME.to_act(state)
+        if seat is None:
+            continue
+        legal = set(GAME.legal_actions(state))
+        candidates = list(range(R.NCODES)) + [S.DRAW_STOCK, S.TAKE_DISCARD, S.PASS]
+        candidates += [S.EXPOSE_BASE + c for c in range(R.NCODES)]
+        candidates += [S.PICK_BASE + i for i in range(len(state.stock) + 2)]
+        for action in list(legal):
+            if isinstance(action, tuple) and action[0] in (S.SHOW, S.FINISH) and action[1]:
+                sets = [list(s) for s in action[1]]
+                sets[rng.randrange(len(sets))][rng.randrange(3)] = rng.randrange(52)
+                mutated = tuple(sorted(tuple(sorted(s)) for s in sets))
+                candidates.append((action[0], mutated, *action[2:]))
+            if isinstance(action, tuple) and action[0] == S.FINISH_DUBLEES:
+                candidates.append((S.FINISH_DUBLEES, rng.randrange(52), action[2]))
+        for action in candidates:
+            assert GAME.is_legal(state, seat, action) == (action in legal), action
