@@ -1,7 +1,25 @@
-"""Marriage (Nepal), a three-pack rummy: see /work/shared/rules/marriage.md.
+"""Marriage (Nepal), a three-pack rummy: see rules/marriage.md (the authority).
+
+Modules: ``rules`` (joker family, set validation, show/finish enumeration, maal:
+pure functions and tables), ``state`` (options, the compact state, action encoding),
+``play`` (deal, legality, the in-place step, settlement), ``codec`` (state JSON,
+layouts, views, actions as JSON), ``game`` (the Game protocol, sampler).
 
 Card codes are the shared ``rank then suit`` codes; the printed joker (option
-``man_cards = 3``) is ``XX`` (internal card 52).
+``man_cards = 3``) is ``XX`` (internal card 52, last in canonical order). Hands,
+piles and sets are multisets of codes (hands are sorted in JSON).
+
+State JSON: the shared fields (``players``, ``to_act``, ``scores``, ``deal_no``,
+``rng_state``, ``history``) stand for the rules file's ``n``, ``current``, ``totals``,
+``deal_number`` and ``rng``; the game fields keep the rules file's names (``hands``,
+``tunnelas``, ``shown``, ``route``, ``seen``, ``stock`` top first with the tiplu last,
+``tiplu``, ``tiplu_chosen``, ``discard`` as ``{card, by, by_unseen}`` bottom first,
+``turn``, ``turns_completed``, ``winner``, ``finish_kind``, ``maal``, ``deal_delta``),
+plus ``caller_dealt``, ``men_revealed`` (men shown at the pick, lying above the tiplu),
+``recycled`` (the cards of the last stock rebuild, public as a set), ``taken`` (cards
+known to be in a hand: taken from the discard pile), ``result_deal`` (the deal that
+``maal``/``deal_delta`` describe) and ``deal_history_start`` (views show this deal's
+history only).
 """
 
 from .game import GAME, Marriage
