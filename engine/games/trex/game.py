@@ -31,6 +31,7 @@ from .tables import (
     LAYOUT,
     MATCH_OVER,
     OPTION_SPECS,
+    PHASE_NAMES,
     TREX,
     TREX_BONUS,
     TWO_MASK,
@@ -99,8 +100,7 @@ class Trex(Game[TrexState]):
                 s.rng_state = random.Random(seed).getrandbits(64)
         else:
             rng = random.Random(seed) if seed is not None else random.Random()
-            cards = list(range(52))
-            rng.shuffle(cards)
+            cards = rules.shuffled_pack(rng)
             s.rng_state = rng.getrandbits(64)
         rules.start_deal(s, 1, dealer, cards, None)
         return s
@@ -155,9 +155,11 @@ class Trex(Game[TrexState]):
         return None if state.to_act < 0 else state.to_act
 
     def phase(self, state: TrexState) -> str:
-        from .tables import PHASE_NAMES
-
         return PHASE_NAMES[state.phase]
+
+    def is_playout_over(self, start: TrexState, state: TrexState) -> bool:
+        """The match is over, the deal of ``start`` ended, or a caller's deal is awaited."""
+        return state.to_act < 0 or state.deal_no != start.deal_no or state.phase == DEAL_OVER
 
     def deal_no(self, state: TrexState) -> int:
         return state.deal_no

@@ -635,14 +635,20 @@ def end_deal(s: TrexState, events: list | None) -> None:
         s.decks = s.decks[1:]
     elif s.rng_state is not None:
         rng = random.Random(s.rng_state)
-        deck = list(range(52))
-        rng.shuffle(deck)
+        deck = shuffled_pack(rng)
         s.rng_state = rng.getrandbits(64)
     else:
         s.phase = DEAL_OVER
         s.to_act = nxt_dealer
         return
     start_deal(s, s.deal_no + 1, nxt_dealer, deck, events)
+
+
+def shuffled_pack(rng: random.Random) -> list[int]:
+    """R2: the 52 card indices in a random order (a sort on random keys: uniform, and about
+    twice as fast as ``shuffle`` here, which matters to a search that deals every playout)."""
+    keys = [rng.random() for _ in range(52)]
+    return sorted(range(52), key=keys.__getitem__)
 
 
 def start_deal(s: TrexState, deal_no: int, dealer: int, deck: Any, events: list | None) -> None:
