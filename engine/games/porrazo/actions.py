@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from engine.cards import CODES, BadCard, parse_card
@@ -45,7 +46,7 @@ def card_of(value: Any, field: str) -> int:
         raise BadAction(f"{shown} is not a card code", field=field) from None
 
 
-def parse_action(data: Any, players: int) -> Any:
+def parse_action(data: Any, players: int) -> Hashable:
     """Read a JSON action into its internal form; BadAction names the bad field."""
     if not isinstance(data, dict):
         raise BadAction('an action must be a JSON object with a "type"')

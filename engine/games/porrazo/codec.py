@@ -618,6 +618,8 @@ def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
         elif st.chain is not None and st.chain[0] == PORRAZO:
             raise _fail("pending_porrazo", "a porrazo chain has its pending porrazo")
     elif phase == P_CLAIM:
+        if st.pending is not None:
+            raise _fail("pending_porrazo", "a pending porrazo is credited before the claims")
         if any(st.hands) or not o.claims:
             raise _fail("phase", "claims come after the deal's play, with undeclared_claims on")
         if st.to_act is None or not claimable(st, st.to_act):

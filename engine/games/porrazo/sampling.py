@@ -155,10 +155,10 @@ def make_sampler(view: Any) -> Callable[[random.Random], PState]:
             used: set[int] = set()
             out = {}
             for s in ordered:
-                free = [combo for combo in candidates_of(s) if not used.intersection(combo)]
-                if not free:
+                still = [combo for combo in candidates_of(s) if not used.intersection(combo)]
+                if not still:
                     break
-                pick = free[rng.randrange(len(free))]
+                pick = still[rng.randrange(len(still))]
                 used.update(pick)
                 out[s] = list(pick)
             else:
