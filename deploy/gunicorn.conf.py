@@ -26,3 +26,16 @@ def child_exit(server, worker):  # noqa: ARG001 - gunicorn's hook signature
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(worker.pid)
+
+
+def when_ready(server):  # noqa: ARG001
+    """Import every game in the master before the workers fork (preload_app), so no
+    worker pays a game's import on its first request. A game that fails to import is
+    left to answer its own error at request time."""
+    from engine import GAME_IDS, get_game
+
+    for game_id in GAME_IDS:
+        try:
+            get_game(game_id)
+        except Exception as error:  # noqa: BLE001
+            server.log.warning("game %s not preloaded: %s", game_id, error)
