@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from celery import Celery, Task
-from celery.signals import worker_ready, worker_shutdown
+from celery.signals import worker_init, worker_ready, worker_shutdown
 from flask import Flask
 
 log = logging.getLogger(__name__)
@@ -104,6 +104,18 @@ def __getattr__(name: str) -> Any:
     if name in ("app", "celery"):
         return _make_worker_app()
     raise AttributeError(name)
+
+
+@worker_init.connect
+def _preload_games(**_: Any) -> None:
+    """Import every game in the worker's main process, before the pool forks."""
+    from engine import GAME_IDS, get_game
+
+    for game_id in GAME_IDS:
+        try:
+            get_game(game_id)
+        except Exception as error:  # a broken game answers its own error per task
+            log.warning("game %s not preloaded: %s", game_id, error)
 
 
 _heartbeat_stop = threading.Event()
