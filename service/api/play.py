@@ -31,7 +31,7 @@ blp = Blueprint("play", __name__, url_prefix="/v1/games", description="Deal, che
 
 @blp.route("/<game_id>/deals")
 class Deals(MethodView):
-    @blp.arguments(DealRequest)
+    @blp.arguments(DealRequest())
     @blp.alt_response(200, schema=StateResponse, description="a new match, dealt")
     @document_errors(blp, 400, 404, 422)
     def post(self, body, game_id):
@@ -57,7 +57,7 @@ class Deals(MethodView):
 
 @blp.route("/<game_id>/legal-moves")
 class LegalMoves(MethodView):
-    @blp.arguments(StateOrViewRequest)
+    @blp.arguments(StateOrViewRequest())
     @blp.alt_response(200, schema=LegalMovesResponse, description="the seat to act and its legal actions")
     @document_errors(blp, 400, 404, 422)
     def post(self, body, game_id):
@@ -78,7 +78,7 @@ class LegalMoves(MethodView):
 
 @blp.route("/<game_id>/moves")
 class Moves(MethodView):
-    @blp.arguments(MoveRequest)
+    @blp.arguments(MoveRequest())
     @blp.alt_response(200, schema=MoveResponse, description="the next state and what happened")
     @document_errors(blp, 400, 404, 422)
     def post(self, body, game_id):
@@ -103,7 +103,7 @@ class Moves(MethodView):
 
 @blp.route("/<game_id>/score")
 class Score(MethodView):
-    @blp.arguments(StateRequest)
+    @blp.arguments(StateRequest())
     @blp.alt_response(200, schema=ScoreResponse, description="match totals and the deal itemised")
     @document_errors(blp, 400, 404, 422)
     def post(self, body, game_id):
@@ -114,7 +114,7 @@ class Score(MethodView):
 
 @blp.route("/<game_id>/view")
 class View(MethodView):
-    @blp.arguments(ViewRequest)
+    @blp.arguments(ViewRequest())
     @blp.alt_response(200, schema=ViewResponse, description="what the seat may know")
     @document_errors(blp, 400, 404, 422)
     def post(self, body, game_id):
