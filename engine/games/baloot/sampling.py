@@ -72,7 +72,15 @@ def _assign(cards: list[int], caps: dict[int, int], allowed: dict[int, list[int]
 
 
 def make_sampler(game: Any, data: Any) -> Callable[[random.Random], State]:
-    """Validate ``data`` (a view) once; return ``f(rng) -> State`` consistent with it."""
+    """Validate ``data`` (a view) once; return ``f(rng) -> State`` consistent with it.
+    Raises InvalidState for anything that is not a consistent view."""
+    try:
+        return _make_sampler(game, data)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+        raise InvalidState(f"malformed view: {type(err).__name__}: {err}", field=None) from None
+
+
+def _make_sampler(game: Any, data: Any) -> Callable[[random.Random], State]:
     if not isinstance(data, dict) or "seat" not in data:
         raise InvalidState("a view must be an object with a seat", field="seat")
     template = Loader(game, data, view=True).load()
@@ -115,7 +123,7 @@ def make_sampler(game: Any, data: Any) -> Callable[[random.Random], State]:
     free_cards = rules.slots_of(free)
     any_forbidden = any(forbidden[s] & free for s in others)
     engine_dealt = template.rng_state is not None
-    declared_view = data.get("projects", {}).get("declare_done")
+    declared_view = template.decided
 
     def ok(hands: dict[int, int]) -> bool:
         for s in constrained:
