@@ -74,7 +74,7 @@ def summary(session: S.Session, seat: int) -> dict[str, Any]:
 
 @blp.route("")
 class Sessions(MethodView):
-    @blp.arguments(SessionCreateRequest)
+    @blp.arguments(SessionCreateRequest())
     @blp.alt_response(201, schema=SessionCreated, description="the session and one token per seat")
     @document_errors(blp, 400, 404, 422, 503)
     def post(self, body):
@@ -121,7 +121,7 @@ class Session(MethodView):
 
 @blp.route("/<session_id>/moves")
 class Moves(MethodView):
-    @blp.arguments(SessionMoveRequest)
+    @blp.arguments(SessionMoveRequest())
     @blp.alt_response(200, schema=SessionSchema, description="applied: the new version and view, and the events")
     @document_errors(blp, 400, 401, 403, 404, 409, 422, 503)
     def post(self, body, session_id):
@@ -141,7 +141,7 @@ class Moves(MethodView):
 
 @blp.route("/<session_id>/bot-move")
 class BotMove(MethodView):
-    @blp.arguments(SessionBotMoveRequest)
+    @blp.arguments(SessionBotMoveRequest())
     @blp.alt_response(200, schema=SessionSchema, description="the bot's move, applied")
     @document_errors(blp, 400, 401, 403, 404, 409, 422, 503)
     def post(self, body, session_id):
@@ -180,7 +180,7 @@ class BotMove(MethodView):
 
 @blp.route("/<session_id>/leave")
 class Leave(MethodView):
-    @blp.arguments(SeatLeaveRequest)
+    @blp.arguments(SeatLeaveRequest())
     @blp.alt_response(200, schema=SessionSchema, description="the seat is now played by a bot")
     @document_errors(blp, 400, 401, 404, 503)
     def post(self, body, session_id):
