@@ -1,4 +1,19 @@
-"""Trex (Trix): the four-contract compendium of the Levant and the Gulf. See rules/trex.md."""
+"""Trex (Trix): the four-kingdom compendium of the Levant and the Gulf (rules/trex.md).
+
+Modules: ``tables`` (contracts, card indices, point values, options), ``rules`` (the
+compact state, rule predicates, legal actions, step), ``codec`` (actions and the state
+JSON, its validation for states, layouts and views), ``sampling`` (the view sampler and
+section 7's deductions), ``game`` (the Game protocol).
+
+State JSON and the rules file's section 3: the engine guide's top-level names are used
+(``deal_no`` for ``deal_number``, ``scores`` = match totals per side, ``history`` = the
+whole match, ``rng_state`` for ``rng``); every section 3 field is present under its own
+name (``match_scores`` per seat, ``played`` = this deal's entries with their trick number,
+``layout`` = ``{"S": null | {"low", "high"}, ...}``). Extra fields: ``exposed_twos`` (the
+2s made public by R18, per seat) and ``decks`` (decks still to be dealt, from a layout's
+``decks``; hidden from views). A view's ``history`` is the current deal's only, since
+earlier deals' cards are back in hands; their results stay in ``deal_results``.
+"""
 
 from .game import GAME, Trex
 

@@ -379,8 +379,9 @@ def parse_entries(v: Any, name: str, view: bool) -> list[tuple]:
             if type(seat) is int and 0 <= seat <= 3 and type(a) is dict:
                 n = len(a)
                 x = a.get("card", a.get("contract")) if n == 2 else None
-                if type(x) is str or n == 1:
-                    action = lookup.get((a.get("type"), x))
+                kind = a.get("type")
+                if type(kind) is str and (type(x) is str or n == 1):
+                    action = lookup.get((kind, x))
                     if action is not None:
                         out.append((seat, action, 0))
                         continue

@@ -214,3 +214,62 @@ def test_info_key_matches_view_equality(seed, steps):
         assert (GAME.info_key(nxt, seat) == GAME.info_key(state, seat)) == (
             GAME.view(nxt, seat) == view
         )
+
+
+SEQ = "23456789TJQKA"
+
+
+def _fitting(layout: dict) -> set[str]:
+    """R15 from the JSON layout: the cards that would fit now."""
+    out = set()
+    for suit, rng in layout.items():
+        if rng is None:
+            out.add("J" + suit)
+            continue
+        lo, hi = SEQ.index(rng["low"]), SEQ.index(rng["high"])
+        if lo > 0:
+            out.add(SEQ[lo - 1] + suit)
+        if hi < 12:
+            out.add(SEQ[hi + 1] + suit)
+    return out
+
+
+@settings(max_examples=10)
+@given(st.integers(0, 10**6), st.integers(4, 60))
+def test_sampler_respects_trex_passes(seed, turns):
+    rng = random.Random(seed)
+    state = GAME.new_state(4, {}, 0, seed=seed)
+    GAME.step(state, GAME.parse_action(state, {"type": "choose", "contract": "trex"}))
+    excluded: list[set[str]] = [set(), set(), set(), set()]
+    for _ in range(turns):
+        if GAME.phase(state) != "layout":
+            break
+        seat = GAME.to_act(state)
+        action = rng.choice(GAME.legal_actions(state))
+        if GAME.action_to_json(state, action) == {"type": "pass"}:
+            excluded[seat] |= _fitting(GAME.to_json(state)["layout"])
+        GAME.step(state, action)
+    if GAME.phase(state) != "layout":
+        return
+    for seat in range(4):
+        sample = GAME.sampler(GAME.view(state, seat))
+        for _ in range(3):
+            hands = GAME.to_json(sample(rng))["hands"]
+            for other in range(4):
+                assert not set(hands[other]) & excluded[other]
+
+
+def test_unhashable_junk_in_history_is_an_invalid_state():
+    data = GAME.to_json(GAME.new_state(4, {}, 0, seed=1))
+    for bad in (
+        {"type": ["x"]},
+        {"type": {}},
+        {"type": "play", "card": {}},
+        {"card": "2S", "type": [1]},
+    ):
+        try:
+            GAME.from_json({**data, "history": [{"seat": 0, "action": bad}]})
+        except EngineError as err:
+            assert "history[0]" in err.message
+        else:
+            raise AssertionError("accepted a broken history")
