@@ -197,7 +197,7 @@ def _run(
                             best, best_a, best_score = child, a, score
             if untried is not None:
                 a = untried[int(rand() * len(untried))]
-                child = Node(to_act(state))
+                child = Node(to_act(state))  # type: ignore[arg-type]  # not None: not over
                 child.avail = 1
                 children[a] = child
                 step(state, a)

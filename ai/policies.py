@@ -247,7 +247,9 @@ def trex_policy(game: Game[Any], state: Any, seat: int, rng: random.Random) -> A
         for action, data in zip(actions, as_json):
             if data.get("type") == "pass":
                 return action
-    cards = [(d.get("card"), a) for d, a in zip(as_json, actions) if isinstance(d.get("card"), str)]
+    cards: list[tuple[str, Action]] = [
+        (d["card"], a) for d, a in zip(as_json, actions) if isinstance(d.get("card"), str)
+    ]
     if not cards:
         return actions[int(rng.random() * len(actions))]
     if phase == "layout":
@@ -264,7 +266,9 @@ def trex_policy(game: Game[Any], state: Any, seat: int, rng: random.Random) -> A
         pool = [a for c, a in cards if unlocks(c) == best]
         return pool[int(rng.random() * len(pool))]
     contract = str(view.get("contract"))
-    trick = [t.get("card") for t in (view.get("trick") or []) if isinstance(t, dict)]
+    trick: list[str] = [
+        t["card"] for t in (view.get("trick") or []) if isinstance(t, dict) and isinstance(t.get("card"), str)
+    ]
     codes = [c for c, _ in cards]
     by_code = dict(cards)
     if not trick:  # lead the lowest card
@@ -318,6 +322,7 @@ def _ronda_playout_hook() -> PlayoutPolicy | None:
                 last = state.last_drop
                 este_bit = rank_bit[last] if last >= 0 else 0
                 for c in actions:
+                    assert isinstance(c, int)
                     bit = rank_bit[c]
                     if table & bit:
                         m = table // bit  # ranks from the matched one up
