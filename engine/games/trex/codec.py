@@ -596,7 +596,9 @@ def load_state(
         had_turn = {(owner + i) & 3 for i in range(s.doubling_turn + 1)}
         for c, d in doubled:
             if d not in had_turn:
-                raise InvalidState(f"seat {d} has not had its doubling turn yet (R7)", field="doubled")
+                raise InvalidState(
+                    f"seat {d} has not had its doubling turn yet (R7)", field="doubled"
+                )
     # ---- trick play
     trick_raw = check_list(r.raw("trick", []), "trick")
     if len(trick_raw) > 3 or trick_raw and phase != TRICKS:

@@ -388,3 +388,29 @@ def test_options_are_validated_by_name():
     assert err.value.field == "options.self_capture_scoring"
     with pytest.raises(InvalidSetup):
         GAME.new_state(4, {"nope": 1}, 0, seed=1)
+
+
+def test_outcome_rewards_the_deal_score_and_partners_share():
+    for options in ({}, {"partnership": True}, {"reversed_scores": True}):
+        start = kh_deal({"doubling": False, **options})
+        end = start
+        for seat, card in [(0, "2S"), (1, "KH"), (2, "9S"), (3, "QS")]:
+            end = play(end, seat, card)
+        out = GAME.outcome(start, end)
+        assert all(0 < x < 1 for x in out)
+        if options.get("partnership"):
+            assert out[0] == out[2] and out[1] == out[3] and out[1] < out[0]
+        else:
+            assert out[3] < out[0] == out[1] == out[2]
+
+
+def test_layout_shorthands_deck_and_decks():
+    one = GAME.new_state(4, None, 2, layout={"deck": DECK})
+    two = GAME.new_state(4, None, 2, deck=DECK)
+    assert GAME.to_json(one)["hands"] == GAME.to_json(two)["hands"]
+    later = GAME.new_state(4, None, 2, layout={"decks": [DECK, DECK[::-1]]})
+    assert GAME.to_json(later)["decks"] == [DECK[::-1]]
+    with pytest.raises(InvalidSetup):
+        GAME.new_state(
+            4, {"partnership": True}, 0, layout={"options": {"partnership": False}, "deck": DECK}
+        )
