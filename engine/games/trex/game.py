@@ -191,6 +191,8 @@ class Trex(Game[TrexState]):
         return load_state(data, partial=False, view=False)[0]
 
     def view(self, state: TrexState, seat: int) -> JSON:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+            raise InvalidState("seat must be 0-3", field="seat")
         return state_json(state, seat)
 
     def sampler(self, view: JSON) -> Callable[[random.Random], TrexState]:
