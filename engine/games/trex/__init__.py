@@ -2,8 +2,8 @@
 
 Modules: ``tables`` (contracts, card indices, point values, options), ``rules`` (the
 compact state, rule predicates, legal actions, step), ``codec`` (actions and the state
-JSON, its validation for states, layouts and views), ``sampling`` (the view sampler and
-section 7's deductions), ``game`` (the Game protocol).
+JSON), ``loading`` (validating and loading states, layouts and views), ``sampling``
+(the view sampler and section 7's deductions), ``game`` (the Game protocol).
 
 State JSON and the rules file's section 3: the engine guide's top-level names are used
 (``deal_no`` for ``deal_number``, ``scores`` = match totals per side, ``history`` = the

@@ -22,7 +22,8 @@ from engine.protocol import (
 )
 
 from . import rules
-from .codec import action_json, card_index, load_state, parse_action_json, state_json
+from .codec import action_json, card_index, parse_action_json, state_json
+from .loading import load_state
 from .rules import TrexState, entries
 from .tables import (
     CODES,

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.protocol import InvalidState
 
-from .codec import load_state
+from .loading import load_state
 from .rules import PASS, TrexState, entries
 from .tables import (
     ALL,
