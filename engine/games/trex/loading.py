@@ -195,7 +195,8 @@ def load_state(
                 r.data = {**r.data, k: v}
     if r.raw("game", GAME_ID) != GAME_ID:
         raise InvalidState("game must be 'trex'", field="game")
-    if r.raw("version", VERSION) != VERSION:
+    version = r.raw("version", VERSION)
+    if version != VERSION or isinstance(version, bool):
         raise InvalidState(f"version must be {VERSION}", field="version")
     if options_override is not None:
         opts = options_override
