@@ -47,7 +47,7 @@ def seat_view(game, body) -> dict:
 
 @blp.route("/<game_id>/bot-move")
 class BotMove(MethodView):
-    @blp.arguments(AsyncBotMoveRequest)
+    @blp.arguments(AsyncBotMoveRequest())
     @blp.alt_response(200, schema=BotMoveResponse, description="the bot's action and search statistics")
     @blp.alt_response(202, schema=JobAccepted, description="a job: GET its url for the action")
     @document_errors(blp, 400, 404, 422, 503)

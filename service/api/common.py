@@ -13,8 +13,13 @@ from service.errors import ApiError
 
 ERROR_RESPONSES = {
     400: "malformed JSON",
-    404: "unknown game",
+    401: "no or unknown credentials (seat token or API key)",
+    403: "the credentials do not allow this (another seat's session action)",
+    404: "unknown game, session or job",
+    409: "stale expected_version: another move was applied first",
     422: "invalid field, state, action or an illegal move",
+    429: "over the rate limit (see Retry-After)",
+    503: "a dependency (Redis, the workers) is down",
 }
 
 
