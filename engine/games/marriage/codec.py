@@ -490,7 +490,7 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
         st.tiplu = as_card(tiplu, "tiplu", 0)
         if view_seat is not None and st.phase != OVER and st.route[view_seat] == UNSEEN:
             raise bad("an unseen seat does not know the tiplu", "tiplu")
-    if not chosen and st.men_rev:
+    if not chosen and st.men_rev and st.phase != PICK:
         raise bad("men are revealed only while picking the tiplu", "men_revealed")
     disc = as_list(get(data, "discard"), "discard")
     if not disc and st.phase not in (ACT, PICK):
@@ -574,7 +574,10 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
         hidden["stock_size"] = len(st.stock)
         if chosen and (not st.stock or st.stock[0] != st.tiplu):
             raise bad("once the tiplu is chosen the stock's last card is the tiplu", "stock")
-        if any(c != XX for c in st.stock[1 : 1 + st.men_rev]):
+        low = 1 if chosen else 0
+        if len(st.stock) < low + st.men_rev or any(
+            c != XX for c in st.stock[low : low + st.men_rev]
+        ):
             raise bad("revealed men lie just above the tiplu", "stock")
     _check_sizes(st, hidden)
     if view_seat is None:

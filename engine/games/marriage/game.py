@@ -349,7 +349,7 @@ def _hidden(state: MState, seat: int) -> list[int]:
     skip = state.men_rev + (1 if state.tiplu >= 0 and (over or state.route[seat] != UNSEEN) else 0)
     if state.tiplu >= 0 and skip == state.men_rev:  # an unseen seat: the tiplu is hidden
         counts[stock[0]] += 1
-    for c in stock[1 + state.men_rev :] if state.tiplu >= 0 else stock:
+    for c in stock[1 + state.men_rev :] if state.tiplu >= 0 else stock[state.men_rev :]:
         counts[c] += 1
     # Cards this deal's public history named (discards, shows...) or that were
     # recycled or taken were seen by everyone: only where they went may be unknown.
@@ -453,8 +453,8 @@ def _sampler(game: Marriage, view: JSON) -> Callable[[random.Random], MState]:
                 tiplu = remaining.pop(i)
             st.tiplu = tiplu
             st.stock = [tiplu] + [XX] * base.men_rev + stock_cards
-        else:
-            st.stock = stock_cards
+        else:  # men shown during the pick lie at the bottom
+            st.stock = [XX] * base.men_rev + stock_cards
         for s in range(base.n):
             if slots[s]:
                 counts = [0] * NCODES

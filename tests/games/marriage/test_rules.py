@@ -168,6 +168,11 @@ def test_r14_a_man_picked_as_tiplu_is_shown_and_the_pick_repeats():
     data = GAME.to_json(state)
     assert data["phase"] == "pick_tiplu" and data["men_revealed"] == 1 and data["stock"][-1] == "XX"
     assert len(legal(state)) == size - 1
+    assert GAME.to_json(GAME.from_json(json.loads(json.dumps(data)))) == data
+    for seat in (0, 1):
+        view = GAME.view(state, seat)
+        assert GAME.view(GAME.sample(view, random.Random(seat)), seat) == view
+        assert Counter(GAME.hidden_cards(state, seat))["XX"] == 2  # the shown man is public
     state = act(state, 0, {"type": "pick_tiplu", "index": 0})
     data = GAME.to_json(state)
     assert data["tiplu"] == "QC" and data["stock"][-2:] == ["XX", "QC"] and data["phase"] == "act"
