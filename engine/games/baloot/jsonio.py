@@ -792,8 +792,8 @@ class Loader:
         elif mw is not None:
             raise _fail("match_winner only once the match is over", "match_winner")
         res = data.get("last_deal")
-        if res is not None and not isinstance(res, Mapping):
-            raise _fail("last_deal must be an object or null", "last_deal")
+        if res is not None:
+            _check_result(res)
         st.result = dict(res) if res is not None else None
         return st
 
@@ -815,6 +815,29 @@ class Loader:
 
 def _natural_step(st: State) -> int:
     return {1: 0, 2: 1, 3: 2, 4: 3}[st.mult] if not st.gahwa else 3
+
+
+def _check_result(res: Any) -> None:
+    """The last deal's award: adds per team and items that add up to them."""
+    where = "last_deal"
+    if not isinstance(res, Mapping):
+        raise _fail("last_deal must be an object or null", where)
+    adds = res.get("adds")
+    items = res.get("items")
+    if (not isinstance(adds, list) or len(adds) != 2
+            or any(isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 10**6 for x in adds)):
+        raise _fail("last_deal.adds must be two whole numbers", where)
+    if not isinstance(items, list) or len(items) > 20:
+        raise _fail("last_deal.items must be a list", where)
+    sums = [0, 0]
+    for item in items:
+        if (not isinstance(item, Mapping) or item.get("side") not in (0, 1) or isinstance(item.get("side"), bool)
+                or isinstance(item.get("points"), bool) or not isinstance(item.get("points"), int)
+                or not isinstance(item.get("item"), str) or not isinstance(item.get("rule"), str)):
+            raise _fail("last_deal.items entries are {side, points, item, rule}", where)
+        sums[item["side"]] += item["points"]
+    if sums != adds:
+        raise _fail("last_deal.items must add up to last_deal.adds", where)
 
 
 def _first_fill(st: State, missing: list[int], seats: list[int], counts: list[int],
