@@ -756,6 +756,8 @@ def match_winner_after(scores: list[int], target: int) -> int | None:
 def end_deal_annulled(st: State, why: str, events: Events) -> None:
     """R7 (all pass twice) / R10 (kawesh): no score; E1, E4."""
     st.result = {"deal_no": st.deal_no, "annulled": why, "adds": [0, 0], "items": []}
+    if st.kawesh is not None:
+        st.result["kawesh"] = {"seat": st.kawesh[0], "cards": [CODE[q] for q in rules.slots_of(st.kawesh[1])]}
     if events is not None:
         ev: dict[str, Any] = {"type": "deal_over", "annulled": why}
         if st.kawesh is not None:
