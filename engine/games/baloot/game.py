@@ -18,7 +18,6 @@ from engine.games.baloot.tables import (
     CHOOSE,
     CHOOSE_TRUMP,
     CODE,
-    DEAL,
     DEAL_OVER,
     DECLARE,
     DOUBLE,
@@ -41,7 +40,6 @@ from engine.games.baloot.tables import (
     SUIT_OF,
     SUN,
     TRIPLE,
-    CARD_OF_SLOT,
 )
 from engine.protocol import (
     JSON,
@@ -373,4 +371,3 @@ def settle_layout(st: State) -> None:
 
 
 GAME = Baloot()
-_ = CARD_OF_SLOT

@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.games.baloot import rules
-from engine.games.baloot.options import OPTION_SPECS, Opts, compact
-from engine.games.baloot.projects import EMPTY, project_set
-from engine.games.baloot.state import State, blank, reset_deal
+from engine.games.baloot.options import compact
+from engine.games.baloot.projects import project_set
+from engine.games.baloot.state import State, blank
 from engine.games.baloot.tables import (
     BID_ASHKAL,
     BID_HOKM,
@@ -850,5 +850,4 @@ def _first_fill(st: State, missing: list[int], seats: list[int], counts: list[in
     st.stock = tuple(missing[i:])
 
 
-__all__ = ["Loader", "to_json", "view", "parse_action", "action_to_json", "VERBS", "reset_deal",
-           "Opts", "OPTION_SPECS", "EMPTY"]
+__all__ = ["Loader", "to_json", "view", "parse_action", "action_to_json", "VERBS"]

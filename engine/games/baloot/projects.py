@@ -62,25 +62,26 @@ def project_set(hand: int, kind: int) -> ProjectSet:
     else:
         values = PROJECT_VALUES[kind]
         groups.sort(reverse=True)
-        best: list = [(-1, [])]
+        best_score: tuple[int, list[tuple[int, int, int, int]]] = (-1, [])
+        best_groups: list[Group] = []
+        chosen: list[Group] = []
 
-        def search(i: int, used: int, value: int, chosen: list[Group]) -> None:
+        def search(i: int, used: int, value: int) -> None:
+            nonlocal best_score, best_groups
             if i == len(groups):
-                score = (value, [g[0] for g in chosen])
-                if score > best[0]:
-                    best[0] = (value, [g[0] for g in chosen])
-                    best.append(list(chosen))
+                score = (value, [g[0] for g in chosen])  # R19: value, then keys best first
+                if score > best_score:
+                    best_score, best_groups = score, list(chosen)
                 return
             key, mask = groups[i]
             if not used & mask:
                 chosen.append(groups[i])
-                search(i + 1, used | mask, value + values[key[0]], chosen)
+                search(i + 1, used | mask, value + values[key[0]])
                 chosen.pop()
-            search(i + 1, used, value, chosen)
+            search(i + 1, used, value)
 
-        search(0, 0, 0, [])
-        chosen_groups = tuple(best[-1])
-        result = (chosen_groups, best[0][0])
+        search(0, 0, 0)
+        result = (tuple(best_groups), best_score[0])
     if len(_CACHE) > 200_000:
         _CACHE.clear()
     _CACHE[(hand, kind)] = result

@@ -300,11 +300,3 @@ def lead_actions(mask: int, kind: int, trump: int, played: int) -> list[int]:
         if kind == HOKM and SUIT_OF[p] != trump and p not in ACE_SLOTS and ekka_eligible(p, played):
             out.append(EKKA + p)
     return out
-
-
-__all__ = [
-    "BID_ACTIONS", "DOUBLING_ACTIONS", "duties", "bid_error", "trump_error", "double_error", "play_tiers",
-    "legal_mask", "play_error", "ekka_error", "inferred_void", "lead_actions", "slots_of",
-    "sun_double_allowed", "sun_double_refusal", "trick_state", "is_kawesh_hand", "team",
-    "BID_ASHKAL", "BID_HOKM", "BID_SUN", "KAWESH", "TRIPLE", "GAHWA", "DOUBLE",
-]

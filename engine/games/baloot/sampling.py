@@ -203,5 +203,4 @@ def _make_sampler(game: Any, data: Any) -> Callable[[random.Random], State]:
             return st
         raise InvalidState("no deal of the unseen cards matches this view", field="hands")
 
-    _ = free_cards
     return sample
