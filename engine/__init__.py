@@ -7,13 +7,14 @@
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from engine.protocol import Game
 
 GAME_IDS: tuple[str, ...] = ("ronda", "baloot", "trex", "porrazo", "marriage")
 """Every game of the product; ``engine.games.<id>`` defines ``GAME``."""
 
-_loaded: dict[str, Game] = {}
+_loaded: dict[str, Game[Any]] = {}
 
 
 class UnknownGame(LookupError):
@@ -22,18 +23,18 @@ class UnknownGame(LookupError):
         self.game_id = game_id
 
 
-def get_game(game_id: str) -> Game:
+def get_game(game_id: str) -> Game[Any]:
     """The game registered under ``game_id``; raises UnknownGame."""
-    game = _loaded.get(game_id)  # type: ignore[arg-type]
+    game = _loaded.get(game_id)
     if game is not None:
         return game
     if game_id not in GAME_IDS:
         raise UnknownGame(game_id)
-    game = importlib.import_module(f"engine.games.{game_id}").GAME
-    _loaded[game_id] = game
-    return game
+    loaded: Game[Any] = importlib.import_module(f"engine.games.{game_id}").GAME
+    _loaded[game_id] = loaded
+    return loaded
 
 
-def all_games() -> list[Game]:
+def all_games() -> list[Game[Any]]:
     """Every registered game, in GAME_IDS order."""
     return [get_game(game_id) for game_id in GAME_IDS]
