@@ -100,7 +100,9 @@ class Baloot(Game[State]):
             st = blank(opts, dealer, [0, 0], seed)
             deal(st, self.read_deck(deck, "deck", InvalidSetup))
             return st
-        st = blank(opts, dealer, [0, 0], seed if seed is not None else random.Random().getrandbits(63))
+        st = blank(
+            opts, dealer, [0, 0], seed if seed is not None else random.Random().getrandbits(63)
+        )
         engine_deal(st)
         return st
 
@@ -134,34 +136,62 @@ class Baloot(Game[State]):
         phase = state.phase
         if phase == PLAY:
             seat = state.to_act
-            if state.trick_no == 1 and not state.decided and state.psets[seat][0] and not state.declared[seat]:
+            if (
+                state.trick_no == 1
+                and not state.decided
+                and state.psets[seat][0]
+                and not state.declared[seat]
+            ):
                 return [DECLARE, PASS_PROJECT]
             hand = state.hands[seat]
             if state.table:
-                tiers = rules.duties(state.kind, state.trump, state.locked, state.opts, state.led,
-                                     len(state.table), (state.win_seat ^ seat) & 1 == 0,
-                                     state.top_trump, state.lead_ekka)
+                tiers = rules.duties(
+                    state.kind,
+                    state.trump,
+                    state.locked,
+                    state.opts,
+                    state.led,
+                    len(state.table),
+                    (state.win_seat ^ seat) & 1 == 0,
+                    state.top_trump,
+                    state.lead_ekka,
+                )
                 return rules.slots_of(rules.legal_mask(hand, tiers))  # type: ignore[return-value]
             if state.kind == HOKM:
                 if state.locked:
-                    hand = rules.legal_mask(hand, rules.duties(HOKM, state.trump, True, state.opts, -1, 0,
-                                                               False, 0, False))
+                    hand = rules.legal_mask(
+                        hand,
+                        rules.duties(HOKM, state.trump, True, state.opts, -1, 0, False, 0, False),
+                    )
                 return rules.lead_actions(hand, HOKM, state.trump, state.played)  # type: ignore[return-value]
             return rules.slots_of(hand)  # type: ignore[return-value]
         if phase == BIDDING:
             return [a for a in rules.BID_ACTIONS if self._bid_why(state, a) is None]
         if phase == DOUBLING:
-            return [a for a in rules.DOUBLING_ACTIONS
-                    if rules.double_error(a, kind=state.kind, step=state.dstep, opts=state.opts) is None]
+            return [
+                a
+                for a in rules.DOUBLING_ACTIONS
+                if rules.double_error(a, kind=state.kind, step=state.dstep, opts=state.opts) is None
+            ]
         if phase == CHOOSE_TRUMP:
-            return [CHOOSE + s for s in range(4) if rules.trump_error(CHOOSE + s, state.candidate) is None]
+            return [
+                CHOOSE + s
+                for s in range(4)
+                if rules.trump_error(CHOOSE + s, state.candidate) is None
+            ]
         return []
 
     def _bid_why(self, state: State, action: int) -> rules.Why:
         return rules.bid_error(
-            action, seat=state.to_act, dealer=state.dealer, round_=state.round,  # type: ignore[arg-type]
-            stage=state.stage, candidate=state.candidate, hand=state.hands[state.to_act],  # type: ignore[index]
-            opts=state.opts)
+            action,
+            seat=state.to_act,
+            dealer=state.dealer,
+            round_=state.round,  # type: ignore[arg-type]
+            stage=state.stage,
+            candidate=state.candidate,
+            hand=state.hands[state.to_act],  # type: ignore[index]
+            opts=state.opts,
+        )
 
     def check_action(self, state: State, action: Action) -> None:
         why = self._why(state, action)
@@ -193,7 +223,9 @@ class Baloot(Game[State]):
             return (f"not allowed in phase {name}", "R2")
         if phase == DOUBLING:
             if action == PASS or action in _DOUBLING_TYPES:
-                return rules.double_error(action, kind=state.kind, step=state.dstep, opts=state.opts)
+                return rules.double_error(
+                    action, kind=state.kind, step=state.dstep, opts=state.opts
+                )
             return (f"not allowed in phase {name}", "R11")
         if CHOOSE <= action < CHOOSE + 4:
             return rules.trump_error(action, state.candidate)
@@ -210,8 +242,13 @@ class Baloot(Game[State]):
             if not pending:
                 return ("pass is only for a project decision in trick 1: play a card", "R20")
             return None
-        if action in _DOUBLING_TYPES and state.kind == SUN and state.trick_no == 1 and not state.table \
-                and not rules.sun_double_allowed(state.scores, state.bidder & 1, state.opts):
+        if (
+            action in _DOUBLING_TYPES
+            and state.kind == SUN
+            and state.trick_no == 1
+            and not state.table
+            and not rules.sun_double_allowed(state.scores, state.bidder & 1, state.opts)
+        ):
             return (rules.sun_double_refusal(state.opts), "R12")
         if action >= 64:
             return ("not allowed in phase play", "R13")
@@ -222,13 +259,22 @@ class Baloot(Game[State]):
         if not hand >> p & 1:
             return (f"card not in hand: {CODE[p]}", "R13")
         if action >= EKKA:
-            why = rules.ekka_error(p, kind=state.kind, trump=state.trump, leading=not state.table,
-                                   played=state.played)
+            why = rules.ekka_error(
+                p, kind=state.kind, trump=state.trump, leading=not state.table, played=state.played
+            )
             if why is not None:
                 return why
-        tiers = rules.duties(state.kind, state.trump, state.locked, state.opts,
-                             state.led if state.table else -1, len(state.table),
-                             (state.win_seat ^ seat) & 1 == 0, state.top_trump, state.lead_ekka)
+        tiers = rules.duties(
+            state.kind,
+            state.trump,
+            state.locked,
+            state.opts,
+            state.led if state.table else -1,
+            len(state.table),
+            (state.win_seat ^ seat) & 1 == 0,
+            state.top_trump,
+            state.lead_ekka,
+        )
         return rules.play_error(hand, p, tiers, state.trump)
 
     def clone(self, state: State) -> State:
@@ -242,9 +288,15 @@ class Baloot(Game[State]):
     def parse_action(self, state: State, data: Any) -> Action:
         action = parse_action(data, state.phase)
         # R14: an "ekka": true on a led non-trump Ace is accepted and changes nothing.
-        if (isinstance(action, int) and EKKA <= action < 64 and state.phase == PLAY and not state.table
-                and state.kind == HOKM and CODE[action - EKKA][0] == "A"
-                and SUIT_OF[action - EKKA] != state.trump):
+        if (
+            isinstance(action, int)
+            and EKKA <= action < 64
+            and state.phase == PLAY
+            and not state.table
+            and state.kind == HOKM
+            and CODE[action - EKKA][0] == "A"
+            and SUIT_OF[action - EKKA] != state.trump
+        ):
             return action - EKKA
         return action
 
@@ -259,12 +311,21 @@ class Baloot(Game[State]):
         current = state.phase in (DEAL_OVER, MATCH_OVER) and res is not None
         items = list(res["items"]) if current and res else []
         deal_points = list(res["adds"]) if current and res else [0, 0]
-        extra: JSON = {"card_points": list(state.card_points), "tricks_won": list(state.tricks_won),
-                       "last_deal": res}
+        extra: JSON = {
+            "card_points": list(state.card_points),
+            "tricks_won": list(state.tricks_won),
+            "last_deal": res,
+        }
         return ScoreReport(
-            sides=[[0, 2], [1, 3]], scores=list(state.scores), deal_no=state.deal_no,
-            deal_points=deal_points, items=items, finished=finished,
-            winner=state.match_winner if state.match_winner >= 0 else None, extra=extra)
+            sides=[[0, 2], [1, 3]],
+            scores=list(state.scores),
+            deal_no=state.deal_no,
+            deal_points=deal_points,
+            items=items,
+            finished=finished,
+            winner=state.match_winner if state.match_winner >= 0 else None,
+            extra=extra,
+        )
 
     def to_json(self, state: State) -> JSON:
         return to_json(state)
@@ -290,16 +351,46 @@ class Baloot(Game[State]):
                 continue
             hist.append((s, len(a) if isinstance(a, tuple) else a))
         return (
-            seat, state.hands[seat], tuple(hist), state.phase, state.to_act, state.dealer,
-            state.deal_no, tuple(state.scores), state.candidate, state.cand_taken, len(state.stock),
-            state.round, state.stage, state.hokm_bidder, state.kind, state.trump, state.bidder,
-            state.mult, state.locked, state.gahwa, state.dstep if state.phase == DOUBLING else None,
-            state.trick_no, state.leader,
-            tuple(state.table), state.lead_ekka, state.tricks, state.extra_played,
-            tuple(state.tricks_won), tuple(state.card_points), tuple(state.declared),
-            state.decided if state.to_act == seat else None, tuple(state.revealed), state.proj_team,
-            tuple(state.shown), state.baloot, state.kawesh, state.match_winner,
-            state.rng_state is not None, repr(state.result), state.opts.raw,
+            seat,
+            state.hands[seat],
+            tuple(hist),
+            state.phase,
+            state.to_act,
+            state.dealer,
+            state.deal_no,
+            tuple(state.scores),
+            state.candidate,
+            state.cand_taken,
+            len(state.stock),
+            state.round,
+            state.stage,
+            state.hokm_bidder,
+            state.kind,
+            state.trump,
+            state.bidder,
+            state.mult,
+            state.locked,
+            state.gahwa,
+            state.dstep if state.phase == DOUBLING else None,
+            state.trick_no,
+            state.leader,
+            tuple(state.table),
+            state.lead_ekka,
+            state.tricks,
+            state.extra_played,
+            tuple(state.tricks_won),
+            tuple(state.card_points),
+            tuple(state.declared),
+            state.decided if state.to_act == seat else None,
+            tuple(state.revealed),
+            state.proj_team,
+            tuple(state.shown),
+            state.baloot,
+            state.kawesh,
+            state.match_winner,
+            state.rng_state is not None,
+            repr(state.result),
+            state.opts.raw,
         )
 
     # ---- invariants -------------------------------------------------------------
@@ -319,8 +410,13 @@ class Baloot(Game[State]):
             mask |= 1 << p
         mask |= state.played
         out = [CODE[p] for p in rules.slots_of(mask)]
-        extra = len(state.stock) + sum(h.bit_count() for h in state.hands) + len(state.table) \
-            + state.played.bit_count() + (1 if state.candidate >= 0 and not state.cand_taken else 0)
+        extra = (
+            len(state.stock)
+            + sum(h.bit_count() for h in state.hands)
+            + len(state.table)
+            + state.played.bit_count()
+            + (1 if state.candidate >= 0 and not state.cand_taken else 0)
+        )
         if extra != len(out):  # a card counted twice shows as a conservation failure
             out.append(out[0])
         return out
@@ -363,8 +459,12 @@ def settle_layout(st: State) -> None:
     """A layout in phase doubling whose contract allows no call starts play (R9 -> R13)."""
     from engine.games.baloot.state import start_play
 
-    if st.phase == DOUBLING and st.kind == SUN and st.mult == 1 and not rules.sun_double_allowed(
-            st.scores, st.bidder & 1, st.opts):
+    if (
+        st.phase == DOUBLING
+        and st.kind == SUN
+        and st.mult == 1
+        and not rules.sun_double_allowed(st.scores, st.bidder & 1, st.opts)
+    ):
         start_play(st)
     if st.phase == PLAY:
         st.psets = [project_set(st.hands[s] | st.seat_played[s], st.kind) for s in range(4)]

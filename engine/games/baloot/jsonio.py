@@ -42,6 +42,7 @@ from engine.games.baloot.tables import (
     PASS,
     PASS_PROJECT,
     PHASE_NAMES,
+    PLAIN_STR,
     PLAY,
     SEQ_ORDER,
     SLOT,
@@ -50,24 +51,31 @@ from engine.games.baloot.tables import (
     STOCK_SIZE,
     SUBKIND_NAMES,
     SUIT_CHARS,
+    SUIT_OF,
     SUN,
     TRIPLE,
-    SUIT_OF,
     TRUMP_STR,
-    PLAIN_STR,
 )
 from engine.protocol import BadAction, EngineError, InvalidState
 
 # --------------------------------------------------------------------------- actions
 
 _SIMPLE = {
-    PASS: {"type": "pass"}, PASS_PROJECT: {"type": "pass"}, DECLARE: {"type": "declare"},
-    BID_HOKM: {"type": "bid", "bid": "hokm"}, BID_SUN: {"type": "bid", "bid": "sun"},
-    BID_ASHKAL: {"type": "bid", "bid": "ashkal"}, KAWESH: {"type": "kawesh"},
-    DOUBLE_OPEN: {"type": "double", "locked": False}, DOUBLE_LOCKED: {"type": "double", "locked": True},
-    DOUBLE: {"type": "double"}, TRIPLE: {"type": "triple"},
-    FOUR_OPEN: {"type": "four", "locked": False}, FOUR_LOCKED: {"type": "four", "locked": True},
-    FOUR: {"type": "four"}, GAHWA: {"type": "gahwa"},
+    PASS: {"type": "pass"},
+    PASS_PROJECT: {"type": "pass"},
+    DECLARE: {"type": "declare"},
+    BID_HOKM: {"type": "bid", "bid": "hokm"},
+    BID_SUN: {"type": "bid", "bid": "sun"},
+    BID_ASHKAL: {"type": "bid", "bid": "ashkal"},
+    KAWESH: {"type": "kawesh"},
+    DOUBLE_OPEN: {"type": "double", "locked": False},
+    DOUBLE_LOCKED: {"type": "double", "locked": True},
+    DOUBLE: {"type": "double"},
+    TRIPLE: {"type": "triple"},
+    FOUR_OPEN: {"type": "four", "locked": False},
+    FOUR_LOCKED: {"type": "four", "locked": True},
+    FOUR: {"type": "four"},
+    GAHWA: {"type": "gahwa"},
 }
 VERBS = {
     "bid": "bid hokm, sun or ashkal (field bid)",
@@ -83,8 +91,16 @@ VERBS = {
     "deal": "the caller's next deck, 32 codes top first (field deck)",
 }
 _FIELDS = {
-    "bid": {"bid"}, "pass": set(), "kawesh": set(), "choose_trump": {"suit"}, "double": {"locked"},
-    "triple": set(), "four": {"locked"}, "gahwa": set(), "declare": set(), "play": {"card", "ekka"},
+    "bid": {"bid"},
+    "pass": set(),
+    "kawesh": set(),
+    "choose_trump": {"suit"},
+    "double": {"locked"},
+    "triple": set(),
+    "four": {"locked"},
+    "gahwa": set(),
+    "declare": set(),
+    "play": {"card", "ekka"},
     "deal": {"deck"},
 }
 
@@ -119,7 +135,7 @@ def parse_action(data: Any, phase: int) -> Any:
         raise BadAction("unknown action", field="type")
     extra = set(data) - _FIELDS[kind] - {"type"}
     if extra:
-        raise BadAction(f"unknown field for {kind}: {sorted(extra)[0]}", field=sorted(extra)[0])
+        raise BadAction(f"unknown field for {kind}: {min(extra)}", field=min(extra))
     if kind == "play":
         if "card" not in data:
             raise BadAction("missing field: card", field="card")
@@ -190,9 +206,14 @@ def to_json(st: State) -> dict[str, Any]:
         contract = {
             "kind": KIND_NAMES[st.kind],
             "trump": SUIT_CHARS[st.trump] if st.trump >= 0 else None,
-            "ashkal": st.ashkal, "bidder": st.bidder, "taker": st.taker,
-            "declarer_team": st.bidder & 1, "multiplier": st.mult, "locked": st.locked,
-            "gahwa": st.gahwa, "last_raiser_team": st.raiser if st.raiser >= 0 else st.bidder & 1,
+            "ashkal": st.ashkal,
+            "bidder": st.bidder,
+            "taker": st.taker,
+            "declarer_team": st.bidder & 1,
+            "multiplier": st.mult,
+            "locked": st.locked,
+            "gahwa": st.gahwa,
+            "last_raiser_team": st.raiser if st.raiser >= 0 else st.bidder & 1,
         }
     leader = st.leader
     return {
@@ -213,7 +234,8 @@ def to_json(st: State) -> dict[str, Any]:
         "candidate_taken": st.cand_taken,
         "stock": [CODE[p] for p in st.stock],
         "bidding": {
-            "round": st.round, "stage": STAGE_NAMES[st.stage],
+            "round": st.round,
+            "stage": STAGE_NAMES[st.stage],
             "hokm_bidder": st.hokm_bidder if st.hokm_bidder >= 0 else None,
         },
         "contract": contract,
@@ -233,7 +255,8 @@ def to_json(st: State) -> dict[str, Any]:
             "declared": [CLASS_NAMES[c] if c else None for c in st.declared],
             "declare_done": st.decided,
             "revealed": [
-                {"kind": SUBKIND_NAMES[r[0]], "top": SEQ_ORDER[7 - r[1]]} if r else None for r in st.revealed
+                {"kind": SUBKIND_NAMES[r[0]], "top": SEQ_ORDER[7 - r[1]]} if r else None
+                for r in st.revealed
             ],
             "team": st.proj_team if st.proj_team >= 0 else None,
             "shown": [[_codes(m) for m in g] if g is not None else None for g in st.shown],
@@ -296,7 +319,9 @@ def _fail(message: str, where: str) -> InvalidState:
     return InvalidState(message, field=where)
 
 
-def _int(data: Mapping[str, Any], key: str, lo: int, hi: int, default: Any = ..., where: str = "") -> Any:
+def _int(
+    data: Mapping[str, Any], key: str, lo: int, hi: int, default: Any = ..., where: str = ""
+) -> Any:
     name = where + key
     if key not in data:
         if default is ...:
@@ -334,8 +359,13 @@ def _card_list(value: Any, where: str, limit: int = 32) -> list[int]:
     return [_card(c, where) for c in value]
 
 
-def _choice(data: Mapping[str, Any], key: str, names: tuple[str, ...] | list[str], default: Any = ...,
-            where: str = "") -> int:
+def _choice(
+    data: Mapping[str, Any],
+    key: str,
+    names: tuple[str, ...] | list[str],
+    default: Any = ...,
+    where: str = "",
+) -> int:
     name = where + key
     if key not in data:
         if default is ...:
@@ -362,8 +392,15 @@ class Loader:
     """Reads a state (strict), a layout (partial, natural defaults) or a view's public
     part (hidden hands given as counts, filled by the caller through ``fill``)."""
 
-    def __init__(self, game: Any, data: Any, *, layout: bool = False, view: bool = False,
-                 rng_state: Any = ...) -> None:
+    def __init__(
+        self,
+        game: Any,
+        data: Any,
+        *,
+        layout: bool = False,
+        view: bool = False,
+        rng_state: Any = ...,
+    ) -> None:
         self.game = game
         self.data = data
         self.layout = layout
@@ -378,22 +415,22 @@ class Loader:
                 raise
             raise InvalidState(err.message, field=getattr(err, "field", None)) from None
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as err:
-            raise InvalidState(f"malformed state: {type(err).__name__}: {err}", field=None) from None
+            raise InvalidState(
+                f"malformed state: {type(err).__name__}: {err}", field=None
+            ) from None
 
-    def _load(self, fill: Any) -> State:  # noqa: C901 - one linear pass over the fields
+    def _load(self, fill: Any) -> State:
         data = self.data
         layout = self.layout
         if not isinstance(data, Mapping):
             raise _fail("a state must be an object", "state")
-        if not layout or "game" in data:
-            if data.get("game") != "baloot":
-                raise _fail("game must be 'baloot'", "game")
-        if not layout or "version" in data:
-            if data.get("version") != 1:
-                raise _fail("version must be 1", "version")
-        if not layout or "players" in data:
-            if data.get("players") != 4 or isinstance(data.get("players"), bool):
-                raise _fail("players must be 4", "players")
+        if (not layout or "game" in data) and data.get("game") != "baloot":
+            raise _fail("game must be 'baloot'", "game")
+        if (not layout or "version" in data) and data.get("version") != 1:
+            raise _fail("version must be 1", "version")
+        players = data.get("players", 4 if layout else None)
+        if players != 4 or isinstance(players, bool):
+            raise _fail("players must be 4", "players")
         raw_options = data.get("options", {} if layout else None)
         if raw_options is None:
             raise _fail("missing field: options", "options")
@@ -401,8 +438,13 @@ class Loader:
         opts = compact(options)
         dealer = _int(data, "dealer", 0, 3, 0 if layout else ...)
         scores = data.get("scores", [0, 0] if layout else None)
-        if (not isinstance(scores, list) or len(scores) != 2
-                or any(isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 10**9 for x in scores)):
+        if (
+            not isinstance(scores, list)
+            or len(scores) != 2
+            or any(
+                isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 10**9 for x in scores
+            )
+        ):
             raise _fail("scores must be two whole numbers >= 0", "scores")
         if self.is_view:
             rng_state = 0 if data.get("engine_dealt") else None
@@ -412,8 +454,11 @@ class Loader:
             if "rng_state" not in data:
                 raise _fail("missing field: rng_state", "rng_state")
             rng_state = data["rng_state"]
-            if rng_state is not None and (isinstance(rng_state, bool) or not isinstance(rng_state, int)
-                                          or not 0 <= rng_state < 2**64):
+            if rng_state is not None and (
+                isinstance(rng_state, bool)
+                or not isinstance(rng_state, int)
+                or not 0 <= rng_state < 2**64
+            ):
                 raise _fail("rng_state must be null or a whole number", "rng_state")
         st = blank(opts, dealer, list(scores), rng_state)
         st.deal_no = _int(data, "deal_no", 1, 10**6, 1 if layout else ...)
@@ -425,7 +470,11 @@ class Loader:
         hist = data.get("history", [] if layout else None)
         if not isinstance(hist, list):
             raise _fail("history must be a list", "history")
-        start = 0 if self.is_view else _int(data, "deal_history_start", 0, len(hist), 0 if layout else ...)
+        start = (
+            0
+            if self.is_view
+            else _int(data, "deal_history_start", 0, len(hist), 0 if layout else ...)
+        )
         node = None
         base = None
         for i, entry in enumerate(hist):
@@ -433,15 +482,22 @@ class Loader:
                 base = node
             where = f"history[{i}]"
             if not isinstance(entry, Mapping) or not {"seat", "action"} <= set(entry) <= {
-                    "seat", "action", "project"}:
+                "seat",
+                "action",
+                "project",
+            }:
                 raise _fail(f"{where} must be an object with seat and action", where)
             project = entry.get("project", False)
             if project is not True and project is not False:
                 raise _fail(f"{where}.project must be true or false", where)
             seat = _int(entry, "seat", 0, 3, where=where + ".")
             act = entry["action"]
-            if (self.is_view and isinstance(act, Mapping) and act.get("type") == "deal"
-                    and isinstance(act.get("deck"), int)):
+            if (
+                self.is_view
+                and isinstance(act, Mapping)
+                and act.get("type") == "deal"
+                and isinstance(act.get("deck"), int)
+            ):
                 action: Any = (DEAL, *range(NSLOTS))
             else:
                 try:
@@ -461,7 +517,11 @@ class Loader:
             if st.kind == HOKM and trump is None and phase != CHOOSE_TRUMP:
                 raise _fail("contract.trump must name a suit in hokm", "contract.trump")
             if trump is not None:
-                if st.kind == SUN or not isinstance(trump, str) or trump not in ("S", "H", "D", "C"):
+                if (
+                    st.kind == SUN
+                    or not isinstance(trump, str)
+                    or trump not in ("S", "H", "D", "C")
+                ):
                     raise _fail("contract.trump must be S, H, D or C (hokm only)", "contract.trump")
                 st.trump = SUIT_CHARS.index(trump)
             st.ashkal = _bool(contract, "ashkal", False, where=w)
@@ -471,21 +531,33 @@ class Loader:
             default_taker = (st.bidder + 2) & 3 if st.ashkal else st.bidder
             st.taker = _int(contract, "taker", 0, 3, default_taker if layout else ..., where=w)
             if st.taker != default_taker:
-                raise _fail("contract.taker must be the bidder (or his partner in ashkal)", "contract.taker")
-            if "declarer_team" in contract or not layout:
-                if _int(contract, "declarer_team", 0, 1, where=w) != st.bidder & 1:
-                    raise _fail("contract.declarer_team must be the bidder's team", "contract.declarer_team")
+                raise _fail(
+                    "contract.taker must be the bidder (or his partner in ashkal)", "contract.taker"
+                )
+            team = _int(contract, "declarer_team", 0, 1, st.bidder & 1 if layout else ..., where=w)
+            if team != st.bidder & 1:
+                raise _fail(
+                    "contract.declarer_team must be the bidder's team", "contract.declarer_team"
+                )
             st.mult = _int(contract, "multiplier", 1, 4, 1 if layout else ..., where=w)
             st.locked = _bool(contract, "locked", False if layout else ..., where=w)
             st.gahwa = _bool(contract, "gahwa", False if layout else ..., where=w)
             if st.kind == SUN and (st.mult > 2 or st.locked or st.gahwa):
-                raise _fail("a sun contract is at most doubled, never locked, no gahwa", "contract.multiplier")
+                raise _fail(
+                    "a sun contract is at most doubled, never locked, no gahwa",
+                    "contract.multiplier",
+                )
             if st.gahwa and st.mult != 4:
                 raise _fail("gahwa follows a four", "contract.gahwa")
             natural = st.bidder & 1 if st.gahwa or st.mult in (1, 3) else 1 - (st.bidder & 1)
-            st.raiser = _int(contract, "last_raiser_team", 0, 1, natural if layout else ..., where=w)
+            st.raiser = _int(
+                contract, "last_raiser_team", 0, 1, natural if layout else ..., where=w
+            )
             if st.raiser != natural:
-                raise _fail("contract.last_raiser_team does not match the multiplier", "contract.last_raiser_team")
+                raise _fail(
+                    "contract.last_raiser_team does not match the multiplier",
+                    "contract.last_raiser_team",
+                )
         if phase in (CHOOSE_TRUMP, DOUBLING, PLAY) and not st.kind:
             raise _fail(f"phase {PHASE_NAMES[phase]} needs a contract", "contract")
         if phase == BIDDING and st.kind:
@@ -536,8 +608,14 @@ class Loader:
         cand = data.get("candidate")
         if cand is not None:
             st.candidate = _card(cand, "candidate")
-        st.cand_taken = _bool(data, "candidate_taken", phase in (DOUBLING, PLAY) or (
-            phase in (DEAL_OVER, MATCH_OVER) and counts == [0, 0, 0, 0]) if layout else ...)
+        st.cand_taken = _bool(
+            data,
+            "candidate_taken",
+            phase in (DOUBLING, PLAY)
+            or (phase in (DEAL_OVER, MATCH_OVER) and counts == [0, 0, 0, 0])
+            if layout
+            else ...,
+        )
         if st.candidate >= 0 and not st.cand_taken:
             place(st.candidate, "candidate")
         if st.cand_taken and st.candidate >= 0 and phase in (BIDDING, CHOOSE_TRUMP):
@@ -545,7 +623,11 @@ class Loader:
         stock_raw = data.get("stock", None if not layout else ...)
         stock_count = None
         if self.is_view:
-            if isinstance(stock_raw, bool) or not isinstance(stock_raw, int) or not 0 <= stock_raw <= STOCK_SIZE:
+            if (
+                isinstance(stock_raw, bool)
+                or not isinstance(stock_raw, int)
+                or not 0 <= stock_raw <= STOCK_SIZE
+            ):
                 raise _fail("a view's stock is a count", "stock")
             stock_count = stock_raw
         elif stock_raw is not ...:
@@ -635,7 +717,9 @@ class Loader:
                 owner[p] = "stock"
             missing = []
         elif missing and layout:
-            if phase in (BIDDING, CHOOSE_TRUMP) or (phase == DEAL_OVER and any(counts) and stock_raw is ...):
+            if phase in (BIDDING, CHOOSE_TRUMP) or (
+                phase == DEAL_OVER and any(counts) and stock_raw is ...
+            ):
                 if stock_raw is not ...:
                     raise _fail(f"card {CODE[missing[0]]} is nowhere", "stock")
                 st.stock = tuple(missing)
@@ -652,12 +736,14 @@ class Loader:
         st.extra_played = tuple(sorted(extra.items()))
 
         # hand sizes by phase
-        sizes = [bin(h).count("1") for h in st.hands]
+        sizes = [(h).bit_count() for h in st.hands]
         nstock = len(st.stock)
         if phase in (BIDDING, CHOOSE_TRUMP):
             if sizes != [FIRST_HAND] * 4 or nstock != STOCK_SIZE or st.candidate < 0:
-                raise _fail("during bidding every hand holds 5 cards, the stock 11, and the candidate is up",
-                            "hands")
+                raise _fail(
+                    "during bidding every hand holds 5 cards, the stock 11, and the candidate is up",
+                    "hands",
+                )
             if st.trick_no != 1 or st.table or st.tricks or st.played:
                 raise _fail("no card is played during bidding", "trick_no")
         elif phase == DOUBLING:
@@ -666,20 +752,33 @@ class Loader:
         elif phase == PLAY:
             if not 1 <= st.trick_no <= 8 or st.leader < 0:
                 raise _fail("play needs trick_no 1-8 and a leader", "trick_no")
-            want = [FULL_HAND - (st.trick_no - 1) - (1 if (s - st.leader) & 3 < len(st.table) else 0)
-                    for s in range(4)]
+            want = [
+                FULL_HAND - (st.trick_no - 1) - (1 if (s - st.leader) & 3 < len(st.table) else 0)
+                for s in range(4)
+            ]
             if sizes != want or nstock:
                 raise _fail(f"in trick {st.trick_no} the hands must hold {want} cards", "hands")
-            if bin(st.played).count("1") != 4 * (st.trick_no - 1):
+            if st.played.bit_count() != 4 * (st.trick_no - 1):
                 raise _fail("earlier tricks must hold 4 cards each", "tricks")
         else:
             if not (sizes == [0] * 4 and nstock == 0) and not (
-                    sizes == [FIRST_HAND] * 4 and nstock == STOCK_SIZE and not st.cand_taken):
-                raise _fail("after a deal the hands are empty (or the annulled deal's cards stay put)", "hands")
-        if st.cand_taken and st.candidate >= 0 and phase in (DOUBLING, PLAY) and st.taker not in hidden_seats:
-            if not ((st.hands[st.taker] | st.seat_played[st.taker]) >> st.candidate & 1) and not (
-                    st.played >> st.candidate & 1 and (st.candidate, -1) in st.extra_played):
-                raise _fail("the taker must hold the candidate", "candidate")
+                sizes == [FIRST_HAND] * 4 and nstock == STOCK_SIZE and not st.cand_taken
+            ):
+                raise _fail(
+                    "after a deal the hands are empty (or the annulled deal's cards stay put)",
+                    "hands",
+                )
+        if (
+            (
+                st.cand_taken
+                and st.candidate >= 0
+                and phase in (DOUBLING, PLAY)
+                and st.taker not in hidden_seats
+            )
+            and not ((st.hands[st.taker] | st.seat_played[st.taker]) >> st.candidate & 1)
+            and not (st.played >> st.candidate & 1 and (st.candidate, -1) in st.extra_played)
+        ):
+            raise _fail("the taker must hold the candidate", "candidate")
 
         # turn
         to_act = data.get("to_act", ...)
@@ -696,14 +795,21 @@ class Loader:
         if phase == PLAY and to_act != (st.leader + len(st.table)) & 3:
             raise _fail("to_act must be the next seat of the trick", "to_act")
         if phase == DOUBLING:
-            st.dstep = _choice(data, "doubling_step", STEP_NAMES, _natural_step(st) if layout else ...)
+            st.dstep = _choice(
+                data, "doubling_step", STEP_NAMES, _natural_step(st) if layout else ...
+            )
         elif data.get("doubling_step") is not None:
             raise _fail("doubling_step only in the doubling phase", "doubling_step")
         wt = data.get("tricks_won", [0, 0] if layout else None)
         cp = data.get("card_points", [0, 0] if layout else None)
         for name, val, hi in (("tricks_won", wt, 8), ("card_points", cp, 162)):
-            if (not isinstance(val, list) or len(val) != 2
-                    or any(isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= hi for x in val)):
+            if (
+                not isinstance(val, list)
+                or len(val) != 2
+                or any(
+                    isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= hi for x in val
+                )
+            ):
                 raise _fail(f"{name} must be two whole numbers from 0 to {hi}", name)
         st.tricks_won = list(wt)
         st.card_points = list(cp)
@@ -722,17 +828,27 @@ class Loader:
             if name is None:
                 continue
             if not isinstance(name, str) or name not in CLASS_OF_NAME:
-                raise _fail("projects.declared entries are project classes or null", "projects.declared")
+                raise _fail(
+                    "projects.declared entries are project classes or null", "projects.declared"
+                )
             st.declared[s] = CLASS_OF_NAME[name]
-            if not unknown_seats and s not in hidden_seats and (not st.psets[s][0] or st.psets[s][0][0][0][0] != st.declared[s]):
+            if (
+                not unknown_seats
+                and s not in hidden_seats
+                and (not st.psets[s][0] or st.psets[s][0][0][0][0] != st.declared[s])
+            ):
                 raise _fail(f"seat {s} has no {name} to declare", "projects.declared")
         dd = pj.get("declare_done", False)
         if self.is_view and dd is None:
-            dd = bool(phase == PLAY and st.trick_no == 1 and to_act is not None and st.declared[to_act])
+            dd = bool(
+                phase == PLAY and st.trick_no == 1 and to_act is not None and st.declared[to_act]
+            )
         if not isinstance(dd, bool):
             raise _fail("projects.declare_done must be true or false", "projects.declare_done")
         st.decided = dd
-        if dd and not (phase == PLAY and st.trick_no == 1 and (st.psets[to_act][0] or to_act in hidden_seats)):
+        if dd and not (
+            phase == PLAY and st.trick_no == 1 and (st.psets[to_act][0] or to_act in hidden_seats)
+        ):
             raise _fail("declare_done only for a trick-1 project decision", "projects.declare_done")
         if st.declared[to_act or 0] and phase == PLAY and st.trick_no == 1 and not dd:
             raise _fail("a seat that declared has decided", "projects.declare_done")
@@ -743,7 +859,9 @@ class Loader:
             if r is None:
                 continue
             if not isinstance(r, Mapping) or set(r) != {"kind", "top"}:
-                raise _fail("projects.revealed entries are {kind, top} or null", "projects.revealed")
+                raise _fail(
+                    "projects.revealed entries are {kind, top} or null", "projects.revealed"
+                )
             sub = _choice(r, "kind", SUBKIND_NAMES, where="projects.revealed.")
             top = r["top"]
             if not isinstance(top, str) or len(top) != 1 or top not in SEQ_ORDER:
@@ -768,11 +886,18 @@ class Loader:
                     m |= 1 << p
                 masks.append(m)
             st.shown[s] = tuple(masks)
-            if not unknown_seats and s not in hidden_seats and st.shown[s] != tuple(m for _, m in st.psets[s][0]):
+            if (
+                not unknown_seats
+                and s not in hidden_seats
+                and st.shown[s] != tuple(m for _, m in st.psets[s][0])
+            ):
                 raise _fail(f"projects.shown[{s}] is not that seat's project set", "projects.shown")
         bal = data.get("baloot", [])
-        if not isinstance(bal, list) or len(bal) > 4 or any(
-                isinstance(s, bool) or not isinstance(s, int) or not 0 <= s <= 3 for s in bal):
+        if (
+            not isinstance(bal, list)
+            or len(bal) > 4
+            or any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s <= 3 for s in bal)
+        ):
             raise _fail("baloot must be a list of seats", "baloot")
         st.baloot = tuple(bal)
         kw = data.get("kawesh")
@@ -824,30 +949,40 @@ def _check_result(res: Any) -> None:
         raise _fail("last_deal must be an object or null", where)
     adds = res.get("adds")
     items = res.get("items")
-    if (not isinstance(adds, list) or len(adds) != 2
-            or any(isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 10**6 for x in adds)):
+    if (
+        not isinstance(adds, list)
+        or len(adds) != 2
+        or any(isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 10**6 for x in adds)
+    ):
         raise _fail("last_deal.adds must be two whole numbers", where)
     if not isinstance(items, list) or len(items) > 20:
         raise _fail("last_deal.items must be a list", where)
     sums = [0, 0]
     for item in items:
-        if (not isinstance(item, Mapping) or item.get("side") not in (0, 1) or isinstance(item.get("side"), bool)
-                or isinstance(item.get("points"), bool) or not isinstance(item.get("points"), int)
-                or not isinstance(item.get("item"), str) or not isinstance(item.get("rule"), str)):
+        if (
+            not isinstance(item, Mapping)
+            or item.get("side") not in (0, 1)
+            or isinstance(item.get("side"), bool)
+            or isinstance(item.get("points"), bool)
+            or not isinstance(item.get("points"), int)
+            or not isinstance(item.get("item"), str)
+            or not isinstance(item.get("rule"), str)
+        ):
             raise _fail("last_deal.items entries are {side, points, item, rule}", where)
         sums[item["side"]] += item["points"]
     if sums != adds:
         raise _fail("last_deal.items must add up to last_deal.adds", where)
 
 
-def _first_fill(st: State, missing: list[int], seats: list[int], counts: list[int],
-                stock_count: int | None) -> None:
+def _first_fill(
+    st: State, missing: list[int], seats: list[int], counts: list[int], stock_count: int | None
+) -> None:
     i = 0
     for s in seats:
-        for p in missing[i:i + counts[s]]:
+        for p in missing[i : i + counts[s]]:
             st.hands[s] |= 1 << p
         i += counts[s]
     st.stock = tuple(missing[i:])
 
 
-__all__ = ["Loader", "to_json", "view", "parse_action", "action_to_json", "VERBS"]
+__all__ = ["VERBS", "Loader", "action_to_json", "parse_action", "to_json", "view"]

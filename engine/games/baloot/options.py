@@ -8,34 +8,81 @@ from typing import Any
 from engine.protocol import OptionSpec
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
-    OptionSpec("target_score", "int", 152, "Match target in game points (E2).", minimum=1,
-               test_values=(152, 30)),
-    OptionSpec("sun_double_rule", "choice", "one_over_one_under",
-               "When a Sun contract may be doubled (R12).",
-               choices=("one_over_one_under", "doubler_behind")),
-    OptionSpec("four_lock_choice", "bool", True,
-               "The defender who calls four also says open or locked (R11)."),
-    OptionSpec("trump_lead_must_beat", "choice", "always",
-               "When trumps are led, must a follower beat the highest trump always or only "
-               "when an opponent is winning (R16).", choices=("always", "opponent_winning")),
-    OptionSpec("void_partner_exemption", "choice", "ekka_or_fourth",
-               "Who, void in a led non-trump suit, is excused from trumping because the "
-               "partner is winning (R17).", choices=("ekka_or_fourth", "always", "never")),
-    OptionSpec("must_undertrump", "bool", False,
-               "A player obliged to trump who cannot over-trump must still trump (R17)."),
-    OptionSpec("project_tie", "choice", "first_in_order",
-               "Exactly equal best projects: earlier seat wins, or in Hokm a trump sequence "
-               "first (R21).", choices=("first_in_order", "trump_then_first")),
-    OptionSpec("baloot_with_projects", "choice", "not_in_hundred",
-               "Whether the baloot scores when the trump K and Q lie in the seat's scored "
-               "projects (R23).", choices=("not_in_hundred", "always", "not_in_any")),
-    OptionSpec("hokm_bidder_may_switch_to_sun", "bool", False,
-               "If nobody overcalls a Hokm bid with Sun, the Hokm bidder may turn it into "
-               "Sun (R6)."),
-    OptionSpec("ashkal_forbidden_on_ace", "bool", False,
-               "Ashkal may not be bid when the turned card is an Ace (R2)."),
-    OptionSpec("kawesh", "bool", False,
-               "A player whose first five cards are all 7s, 8s and 9s may annul the deal (R10)."),
+    OptionSpec(
+        "target_score",
+        "int",
+        152,
+        "Match target in game points (E2).",
+        minimum=1,
+        test_values=(152, 30),
+    ),
+    OptionSpec(
+        "sun_double_rule",
+        "choice",
+        "one_over_one_under",
+        "When a Sun contract may be doubled (R12).",
+        choices=("one_over_one_under", "doubler_behind"),
+    ),
+    OptionSpec(
+        "four_lock_choice",
+        "bool",
+        True,
+        "The defender who calls four also says open or locked (R11).",
+    ),
+    OptionSpec(
+        "trump_lead_must_beat",
+        "choice",
+        "always",
+        "When trumps are led, must a follower beat the highest trump always or only "
+        "when an opponent is winning (R16).",
+        choices=("always", "opponent_winning"),
+    ),
+    OptionSpec(
+        "void_partner_exemption",
+        "choice",
+        "ekka_or_fourth",
+        "Who, void in a led non-trump suit, is excused from trumping because the "
+        "partner is winning (R17).",
+        choices=("ekka_or_fourth", "always", "never"),
+    ),
+    OptionSpec(
+        "must_undertrump",
+        "bool",
+        False,
+        "A player obliged to trump who cannot over-trump must still trump (R17).",
+    ),
+    OptionSpec(
+        "project_tie",
+        "choice",
+        "first_in_order",
+        "Exactly equal best projects: earlier seat wins, or in Hokm a trump sequence first (R21).",
+        choices=("first_in_order", "trump_then_first"),
+    ),
+    OptionSpec(
+        "baloot_with_projects",
+        "choice",
+        "not_in_hundred",
+        "Whether the baloot scores when the trump K and Q lie in the seat's scored projects (R23).",
+        choices=("not_in_hundred", "always", "not_in_any"),
+    ),
+    OptionSpec(
+        "hokm_bidder_may_switch_to_sun",
+        "bool",
+        False,
+        "If nobody overcalls a Hokm bid with Sun, the Hokm bidder may turn it into Sun (R6).",
+    ),
+    OptionSpec(
+        "ashkal_forbidden_on_ace",
+        "bool",
+        False,
+        "Ashkal may not be bid when the turned card is an Ace (R2).",
+    ),
+    OptionSpec(
+        "kawesh",
+        "bool",
+        False,
+        "A player whose first five cards are all 7s, 8s and 9s may annul the deal (R10).",
+    ),
 )
 
 

@@ -36,7 +36,9 @@ def candidate_groups(hand: int, kind: int) -> list[Group]:
             for length in (3, 4, 5):
                 run = ((1 << length) - 1) << start
                 if start + length <= 8 and byte & run == run:
-                    groups.append(((RUN_CLASS[length], SEQUENCE, 7 - start, 3 - suit), run << (8 * suit)))
+                    groups.append(
+                        ((RUN_CLASS[length], SEQUENCE, 7 - start, 3 - suit), run << (8 * suit))
+                    )
     for rank in QUAD_RANKS:
         i = SEQ_ORDER.index(rank)
         quad = (1 << i) | (1 << (i + 8)) | (1 << (i + 16)) | (1 << (i + 24))
@@ -51,7 +53,8 @@ def project_set(hand: int, kind: int) -> ProjectSet:
     total value, then the groups' keys compared from best down; a longer list wins
     a prefix tie). Returns (groups best first, value)."""
     if not (hand & (hand >> 1) & (hand >> 2) & _RUN_STARTS) and not (
-            hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & _QUAD_BITS):
+        hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & _QUAD_BITS
+    ):
         return EMPTY
     cached = _CACHE.get((hand, kind))
     if cached is not None:

@@ -58,9 +58,11 @@ BYTE_SLOTS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 
 
 _LOW: tuple[tuple[int, ...], ...] = tuple(
-    BYTE_SLOTS[0][m & 0xFF] + BYTE_SLOTS[1][m >> 8] for m in range(1 << 16))
+    BYTE_SLOTS[0][m & 0xFF] + BYTE_SLOTS[1][m >> 8] for m in range(1 << 16)
+)
 _HIGH: tuple[tuple[int, ...], ...] = tuple(
-    BYTE_SLOTS[2][m & 0xFF] + BYTE_SLOTS[3][m >> 8] for m in range(1 << 16))
+    BYTE_SLOTS[2][m & 0xFF] + BYTE_SLOTS[3][m >> 8] for m in range(1 << 16)
+)
 
 
 def slots_of(mask: int) -> list[int]:
@@ -85,8 +87,15 @@ def is_kawesh_hand(hand: int) -> bool:
 
 
 def bid_error(
-    action: int, *, seat: int, dealer: int, round_: int, stage: int, candidate: int,
-    hand: int, opts: Opts,
+    action: int,
+    *,
+    seat: int,
+    dealer: int,
+    round_: int,
+    stage: int,
+    candidate: int,
+    hand: int,
+    opts: Opts,
 ) -> Why:
     """R2-R6, R10: whether ``action`` is a legal call now."""
     if action == PASS or action == BID_SUN:
@@ -120,7 +129,10 @@ BID_ACTIONS = (PASS, BID_HOKM, BID_SUN, BID_ASHKAL, KAWESH)
 def trump_error(action: int, candidate: int) -> Why:
     """R8: a round-2 Hokm names a suit other than the candidate's."""
     if action - CHOOSE == SUIT_OF[candidate]:
-        return (f"second-round hokm must use a suit other than {SUIT_CHARS[SUIT_OF[candidate]]}", "R8")
+        return (
+            f"second-round hokm must use a suit other than {SUIT_CHARS[SUIT_OF[candidate]]}",
+            "R8",
+        )
     return None
 
 
@@ -142,11 +154,27 @@ def sun_double_refusal(opts: Opts) -> str:
     return "sun can be doubled only when one team is over 100 and the other under 100"
 
 
-DOUBLING_ACTIONS = (PASS, DOUBLE_OPEN, DOUBLE_LOCKED, DOUBLE, TRIPLE, FOUR_OPEN, FOUR_LOCKED, FOUR, GAHWA)
+DOUBLING_ACTIONS = (
+    PASS,
+    DOUBLE_OPEN,
+    DOUBLE_LOCKED,
+    DOUBLE,
+    TRIPLE,
+    FOUR_OPEN,
+    FOUR_LOCKED,
+    FOUR,
+    GAHWA,
+)
 _STEP_VERB = {DOUBLE_STEP: "double", TRIPLE_STEP: "triple", FOUR_STEP: "four", GAHWA_STEP: "gahwa"}
 _VERB_OF = {
-    DOUBLE_OPEN: DOUBLE_STEP, DOUBLE_LOCKED: DOUBLE_STEP, DOUBLE: DOUBLE_STEP, TRIPLE: TRIPLE_STEP,
-    FOUR_OPEN: FOUR_STEP, FOUR_LOCKED: FOUR_STEP, FOUR: FOUR_STEP, GAHWA: GAHWA_STEP,
+    DOUBLE_OPEN: DOUBLE_STEP,
+    DOUBLE_LOCKED: DOUBLE_STEP,
+    DOUBLE: DOUBLE_STEP,
+    TRIPLE: TRIPLE_STEP,
+    FOUR_OPEN: FOUR_STEP,
+    FOUR_LOCKED: FOUR_STEP,
+    FOUR: FOUR_STEP,
+    GAHWA: GAHWA_STEP,
 }
 
 
@@ -184,8 +212,7 @@ def trick_state(kind: int, trump: int, table: list[int] | tuple[int, ...]) -> tu
         s = SUIT_OF[p]
         if s == trump and kind == HOKM:
             v = 16 + TRUMP_STR[p]
-            if TRUMP_STR[p] > top_trump:
-                top_trump = TRUMP_STR[p]
+            top_trump = max(top_trump, TRUMP_STR[p])
         elif s == led:
             v = PLAIN_STR[p]
         else:
@@ -197,20 +224,42 @@ def trick_state(kind: int, trump: int, table: list[int] | tuple[int, ...]) -> tu
 
 
 def play_tiers(
-    kind: int, trump: int, locked: bool, opts: Opts, table: list[int] | tuple[int, ...],
-    leader: int, lead_ekka: bool, seat: int,
+    kind: int,
+    trump: int,
+    locked: bool,
+    opts: Opts,
+    table: list[int] | tuple[int, ...],
+    leader: int,
+    lead_ekka: bool,
+    seat: int,
 ) -> tuple[tuple[int, int, str], ...]:
     """R13, R15-R17: the follow duties of ``seat`` facing ``table`` (see ``duties``)."""
     if not table:
         return duties(kind, trump, locked, opts, -1, 0, False, 0, lead_ekka)
     win, top_trump = trick_state(kind, trump, table)
-    return duties(kind, trump, locked, opts, SUIT_OF[table[0]], len(table),
-                  (leader + win - seat) & 1 == 0, top_trump, lead_ekka)
+    return duties(
+        kind,
+        trump,
+        locked,
+        opts,
+        SUIT_OF[table[0]],
+        len(table),
+        (leader + win - seat) & 1 == 0,
+        top_trump,
+        lead_ekka,
+    )
 
 
 def duties(
-    kind: int, trump: int, locked: bool, opts: Opts, led: int, played: int,
-    partner_winning: bool, top_trump: int, lead_ekka: bool,
+    kind: int,
+    trump: int,
+    locked: bool,
+    opts: Opts,
+    led: int,
+    played: int,
+    partner_winning: bool,
+    top_trump: int,
+    lead_ekka: bool,
 ) -> tuple[tuple[int, int, str], ...]:
     """R13, R15-R17: the follow duties as tiers (mask, kind, rule): the player must play
     from the first tier his hand meets, and may play anything if it meets none.
@@ -260,10 +309,16 @@ def play_error(hand: int, p: int, tiers: tuple[tuple[int, int, str], ...], trump
             if kind == LOCK:
                 return ("game is locked: you may not lead a trump while holding other suits", rule)
             if kind == BEAT:
-                return ("must play a higher trump: you hold " + " ".join(CODE[q] for q in slots_of(x)), rule)
+                return (
+                    "must play a higher trump: you hold " + " ".join(CODE[q] for q in slots_of(x)),
+                    rule,
+                )
             if kind == TRUMP:
                 return (f"must trump: you hold {SUIT_NAMES[trump]}", rule)
-            return (f"must follow suit: you hold {SUIT_NAMES[SUIT_OF[mask.bit_length() - 1]]}", rule)
+            return (
+                f"must follow suit: you hold {SUIT_NAMES[SUIT_OF[mask.bit_length() - 1]]}",
+                rule,
+            )
     return None
 
 

@@ -26,19 +26,23 @@ def forbidden_masks(st: State) -> list[int]:
     for leader, cards, _, ekka in st.tricks:
         for k, p in enumerate(cards):
             seat = (leader + k) & 3
-            tiers = rules.play_tiers(st.kind, st.trump, st.locked, st.opts, cards[:k], leader, ekka, seat)
+            tiers = rules.play_tiers(
+                st.kind, st.trump, st.locked, st.opts, cards[:k], leader, ekka, seat
+            )
             out[seat] |= rules.inferred_void(tiers, p)
     table = st.table
     for k, p in enumerate(table):
         seat = (st.leader + k) & 3
-        tiers = rules.play_tiers(st.kind, st.trump, st.locked, st.opts, table[:k], st.leader,
-                                 st.lead_ekka, seat)
+        tiers = rules.play_tiers(
+            st.kind, st.trump, st.locked, st.opts, table[:k], st.leader, st.lead_ekka, seat
+        )
         out[seat] |= rules.inferred_void(tiers, p)
     return out
 
 
-def _assign(cards: list[int], caps: dict[int, int], allowed: dict[int, list[int]],
-            rng: random.Random) -> dict[int, list[int]] | None:
+def _assign(
+    cards: list[int], caps: dict[int, int], allowed: dict[int, list[int]], rng: random.Random
+) -> dict[int, list[int]] | None:
     """A random assignment of ``cards`` to bins with capacities (augmenting paths)."""
     rng.shuffle(cards)
     where: dict[int, int] = {}
@@ -96,9 +100,9 @@ def _make_sampler(game: Any, data: Any) -> Callable[[random.Random], State]:
     unseen = ((1 << NSLOTS) - 1) & ~visible
     others = [s for s in range(4) if s != seat]
     pinned = {s: 0 for s in others}
-    if template.cand_taken and template.candidate >= 0 and unseen >> template.candidate & 1:
-        if template.taker in pinned:
-            pinned[template.taker] |= 1 << template.candidate
+    cand = template.candidate
+    if template.cand_taken and cand >= 0 and unseen >> cand & 1 and template.taker in pinned:
+        pinned[template.taker] |= 1 << cand
     for s in others:
         g = template.shown[s]
         if g:
@@ -118,9 +122,10 @@ def _make_sampler(game: Any, data: Any) -> Callable[[random.Random], State]:
             raise InvalidState(f"seat {s} holds a card its plays rule out", field="tricks")
     in_play = template.phase == PLAY
     kind = template.kind
-    constrained = [s for s in others if in_play and (
-        template.declared[s] or template.shown[s] is not None)]
-    free_cards = rules.slots_of(free)
+    constrained = [
+        s for s in others if in_play and (template.declared[s] or template.shown[s] is not None)
+    ]
+    rules.slots_of(free)
     any_forbidden = any(forbidden[s] & free for s in others)
     engine_dealt = template.rng_state is not None
     declared_view = template.decided
@@ -147,9 +152,13 @@ def _make_sampler(game: Any, data: Any) -> Callable[[random.Random], State]:
                 continue
             universe = pins[s] | template.seat_played[s] | (pool & ~forbidden[s])
             r = template.revealed[s]
-            groups = [m for key, m in candidate_groups(universe, kind)
-                      if key[0] == template.declared[s] and (r is None or (key[1], key[2]) == r)
-                      and (m & pool).bit_count() <= counts[s] - pins[s].bit_count()]
+            groups = [
+                m
+                for key, m in candidate_groups(universe, kind)
+                if key[0] == template.declared[s]
+                and (r is None or (key[1], key[2]) == r)
+                and (m & pool).bit_count() <= counts[s] - pins[s].bit_count()
+            ]
             if groups:
                 m = rng.choice(groups) & pool
                 pins[s] |= m
@@ -173,12 +182,14 @@ def _make_sampler(game: Any, data: Any) -> Callable[[random.Random], State]:
                 rng.shuffle(cards)
                 i = 0
                 for s in others:
-                    for p in cards[i:i + caps[s]]:
+                    for p in cards[i : i + caps[s]]:
                         hands[s] |= 1 << p
                     i += caps[s]
                 stock = cards[i:]
             else:
-                allowed = {p: [b for b in caps if b == 4 or not forbidden[b] >> p & 1] for p in cards}
+                allowed = {
+                    p: [b for b in caps if b == 4 or not forbidden[b] >> p & 1] for p in cards
+                }
                 content = _assign(cards, caps, allowed, rng)
                 if content is None:
                     continue

@@ -7,9 +7,16 @@ from typing import Any
 
 from engine.games.baloot import rules
 from engine.games.baloot.options import Opts
-from engine.games.baloot.projects import EMPTY, ProjectSet, baloot_scores, compare_declared, project_set
+from engine.games.baloot.projects import (
+    EMPTY,
+    ProjectSet,
+    baloot_scores,
+    compare_declared,
+    project_set,
+)
 from engine.games.baloot.tables import (
     ACE_SLOTS,
+    BALOOT_POINTS,
     BID_ASHKAL,
     BID_HOKM,
     BID_SUN,
@@ -46,7 +53,10 @@ from engine.games.baloot.tables import (
     OTHER_DRAW,
     PASS,
     PLAIN_POINTS,
+    PLAIN_STR,
     PLAY,
+    SEQ_ORDER,
+    SUBKIND_NAMES,
     SUIT_CHARS,
     SUIT_OF,
     SUN,
@@ -57,16 +67,14 @@ from engine.games.baloot.tables import (
     TRIPLE_STEP,
     TRUMP_POINTS,
     TRUMP_STR,
-    PLAIN_STR,
-    BALOOT_POINTS,
-    SEQ_ORDER,
-    SUBKIND_NAMES,
 )
 
 Events = list[dict[str, Any]] | None
 
 POINTS = (PLAIN_POINTS,) + tuple(
-    tuple(TRUMP_POINTS[p] if p >> 3 == t else PLAIN_POINTS[p] for p in range(NSLOTS)) for t in range(4))
+    tuple(TRUMP_POINTS[p] if p >> 3 == t else PLAIN_POINTS[p] for p in range(NSLOTS))
+    for t in range(4)
+)
 """POINTS[trump + 1][slot]: card points with that trump suit (index 0: Sun)."""
 
 
@@ -74,12 +82,56 @@ class State:
     """One match of Baloot. Hands are slot masks (see tables); lists are copied by clone."""
 
     __slots__ = (
-        "opts", "dealer", "phase", "to_act", "scores", "deal_no", "history", "hist_base", "rng_state",
-        "hands", "candidate", "cand_taken", "stock", "round", "stage", "hokm_bidder",
-        "kind", "trump", "ashkal", "bidder", "taker", "mult", "locked", "gahwa", "raiser", "dstep",
-        "trick_no", "leader", "table", "lead_ekka", "led", "win_seat", "win_str", "top_trump", "tricks", "played", "seat_played",
-        "extra_played", "tricks_won", "card_points", "psets", "declared", "decided", "revealed",
-        "proj_team", "shown", "baloot", "match_winner", "kawesh", "result",
+        "ashkal",
+        "baloot",
+        "bidder",
+        "cand_taken",
+        "candidate",
+        "card_points",
+        "deal_no",
+        "dealer",
+        "decided",
+        "declared",
+        "dstep",
+        "extra_played",
+        "gahwa",
+        "hands",
+        "hist_base",
+        "history",
+        "hokm_bidder",
+        "kawesh",
+        "kind",
+        "lead_ekka",
+        "leader",
+        "led",
+        "locked",
+        "match_winner",
+        "mult",
+        "opts",
+        "phase",
+        "played",
+        "proj_team",
+        "psets",
+        "raiser",
+        "result",
+        "revealed",
+        "rng_state",
+        "round",
+        "scores",
+        "seat_played",
+        "shown",
+        "stage",
+        "stock",
+        "table",
+        "taker",
+        "to_act",
+        "top_trump",
+        "trick_no",
+        "tricks",
+        "tricks_won",
+        "trump",
+        "win_seat",
+        "win_str",
     )
 
     opts: Opts
@@ -258,11 +310,11 @@ def deal(st: State, deck: list[int] | tuple[int, ...]) -> None:
     hands = st.hands
     for offset, n in DEAL_PACKETS:
         seat = (d + offset) & 3
-        for p in deck[i:i + n]:
+        for p in deck[i : i + n]:
             hands[seat] |= 1 << p
         i += n
     st.candidate = deck[CANDIDATE_INDEX]
-    st.stock = tuple(deck[CANDIDATE_INDEX + 1:])
+    st.stock = tuple(deck[CANDIDATE_INDEX + 1 :])
     st.phase = BIDDING
     st.to_act = (d + 1) & 3
 
@@ -291,8 +343,11 @@ def defenders(st: State) -> tuple[int, int]:
 def project_pending(st: State) -> bool:
     """R20: the seat to act in trick 1 has a project set and has not yet declared or passed."""
     return (
-        st.trick_no == 1 and not st.decided and st.phase == PLAY
-        and bool(st.psets[st.to_act][0]) and not st.declared[st.to_act]  # type: ignore[index]
+        st.trick_no == 1
+        and not st.decided
+        and st.phase == PLAY
+        and bool(st.psets[st.to_act][0])
+        and not st.declared[st.to_act]  # type: ignore[index]
     )
 
 
@@ -335,7 +390,13 @@ def bid(st: State, seat: int, action: int, events: Events) -> None:
     """R2-R7, R10: one call of the bidding."""
     d = st.dealer
     if events is not None:
-        name = {PASS: "pass", BID_HOKM: "hokm", BID_SUN: "sun", BID_ASHKAL: "ashkal", KAWESH: "kawesh"}
+        name = {
+            PASS: "pass",
+            BID_HOKM: "hokm",
+            BID_SUN: "sun",
+            BID_ASHKAL: "ashkal",
+            KAWESH: "kawesh",
+        }
         events.append({"type": "call", "seat": seat, "call": name[action]})
     if action == KAWESH:
         st.kawesh = (seat, st.hands[seat])
@@ -348,15 +409,14 @@ def bid(st: State, seat: int, action: int, events: Events) -> None:
         fix_contract(st, SUN, seat, (seat + 2) & 3, True, events)
         return
     stage = st.stage
-    if action == BID_HOKM:
-        if stage == MAIN:
-            st.hokm_bidder = seat
-            if st.round == 2 and seat == d:
-                close_window(st, events)
-            else:
-                st.stage = SUN_WINDOW
-                st.to_act = (seat + 1) & 3
-            return
+    if action == BID_HOKM and stage == MAIN:
+        st.hokm_bidder = seat
+        if st.round == 2 and seat == d:
+            close_window(st, events)
+        else:
+            st.stage = SUN_WINDOW
+            st.to_act = (seat + 1) & 3
+        return
     # a pass
     if stage == MAIN:
         if seat == d:
@@ -427,15 +487,21 @@ def complete_deal(st: State, events: Events) -> None:
     for k in (1, 2, 3, 4):
         seat = (d + k) & 3
         n = TAKER_DRAW if seat == taker else OTHER_DRAW
-        for p in stock[i:i + n]:
+        for p in stock[i : i + n]:
             hands[seat] |= 1 << p
         i += n
     st.stock = ()
     if events is not None:
-        events.append({
-            "type": "contract", "kind": KIND_NAMES[st.kind], "bidder": st.bidder, "taker": taker,
-            "ashkal": st.ashkal, "trump": SUIT_CHARS[st.trump] if st.trump >= 0 else None,
-        })
+        events.append(
+            {
+                "type": "contract",
+                "kind": KIND_NAMES[st.kind],
+                "bidder": st.bidder,
+                "taker": taker,
+                "ashkal": st.ashkal,
+                "trump": SUIT_CHARS[st.trump] if st.trump >= 0 else None,
+            }
+        )
     if st.kind == HOKM or rules.sun_double_allowed(st.scores, st.bidder & 1, st.opts):
         st.phase = DOUBLING
         st.dstep = DOUBLE_STEP
@@ -449,7 +515,13 @@ def double(st: State, seat: int, action: int, events: Events) -> None:
     first, second = defenders(st)
     dstep = st.dstep
     if events is not None:
-        events.append({"type": "call", "seat": seat, "call": "pass" if action == PASS else STEP_OF_ACTION[action]})
+        events.append(
+            {
+                "type": "call",
+                "seat": seat,
+                "call": "pass" if action == PASS else STEP_OF_ACTION[action],
+            }
+        )
     if action == PASS:
         if dstep in (DOUBLE_STEP, FOUR_STEP) and seat == first:
             st.to_act = second
@@ -485,8 +557,14 @@ def double(st: State, seat: int, action: int, events: Events) -> None:
 
 
 STEP_OF_ACTION = {
-    DOUBLE_OPEN: "double", DOUBLE_LOCKED: "double", DOUBLE: "double", TRIPLE: "triple",
-    FOUR_OPEN: "four", FOUR_LOCKED: "four", FOUR: "four", GAHWA: "gahwa",
+    DOUBLE_OPEN: "double",
+    DOUBLE_LOCKED: "double",
+    DOUBLE: "double",
+    TRIPLE: "triple",
+    FOUR_OPEN: "four",
+    FOUR_LOCKED: "four",
+    FOUR: "four",
+    GAHWA: "gahwa",
 }
 
 
@@ -528,8 +606,7 @@ def play_card(st: State, seat: int, p: int, ekka: bool, events: Events) -> None:
             st.top_trump = 0
     elif suit == trump:
         v = TRUMP_STR[p]
-        if v > st.top_trump:
-            st.top_trump = v
+        st.top_trump = max(st.top_trump, v)
         if 16 + v > st.win_str:
             st.win_str = 16 + v
             st.win_seat = seat
@@ -568,7 +645,9 @@ def show(st: State, seat: int, events: Events) -> None:
         for m in groups:
             mask |= m
         mask &= st.hands[seat]
-        events.append({"type": "show", "seat": seat, "cards": [CODE[q] for q in rules.slots_of(mask)]})
+        events.append(
+            {"type": "show", "seat": seat, "cards": [CODE[q] for q in rules.slots_of(mask)]}
+        )
 
 
 def finish_trick(st: State, events: Events) -> None:
@@ -587,8 +666,15 @@ def finish_trick(st: State, events: Events) -> None:
     st.tricks_won[t] += 1
     st.tricks = st.tricks + ((leader, (a, b, c, d), winner, st.lead_ekka),)
     if events is not None:
-        events.append({"type": "trick", "trick_no": st.trick_no, "winner": winner,
-                       "cards": [CODE[p] for p in table], "points": points})
+        events.append(
+            {
+                "type": "trick",
+                "trick_no": st.trick_no,
+                "winner": winner,
+                "cards": [CODE[p] for p in table],
+                "points": points,
+            }
+        )
     if st.trick_no == 1:
         compare_projects(st, events)
     st.trick_no += 1
@@ -615,11 +701,17 @@ def compare_projects(st: State, events: Events) -> None:
     if winner is not None:
         st.proj_team = winner & 1
     if events is not None and winner is not None:
-        events.append({
-            "type": "projects", "team": st.proj_team, "seat": winner,
-            "revealed": {str(s): {"kind": SUBKIND_NAMES[best[s][1]], "top": SEQ_ORDER[7 - best[s][2]]}
-                         for s in reveal},
-        })
+        events.append(
+            {
+                "type": "projects",
+                "team": st.proj_team,
+                "seat": winner,
+                "revealed": {
+                    str(s): {"kind": SUBKIND_NAMES[best[s][1]], "top": SEQ_ORDER[7 - best[s][2]]}
+                    for s in reveal
+                },
+            }
+        )
 
 
 # --------------------------------------------------------------------------- scoring
@@ -651,14 +743,25 @@ def tie_winner(kind: int, declarer: int, counted: int, x: int) -> int:
 
 
 def settle(
-    kind: int, declarer: int, mult: int, gahwa: bool, raiser: int, cards: list[int],
-    tricks_won: list[int], projects: list[int], baloot: list[int],
+    kind: int,
+    declarer: int,
+    mult: int,
+    gahwa: bool,
+    raiser: int,
+    cards: list[int],
+    tricks_won: list[int],
+    projects: list[int],
+    baloot: list[int],
 ) -> dict[str, Any]:
     """S1-S8: a finished deal's award. Returns winner, adds, items and the workings."""
     total = DEAL_TOTAL[kind]
     items: list[dict[str, Any]] = []
     adds = [0, 0]
-    out: dict[str, Any] = {"card_points": list(cards), "projects": list(projects), "baloot": list(baloot)}
+    out: dict[str, Any] = {
+        "card_points": list(cards),
+        "projects": list(projects),
+        "baloot": list(baloot),
+    }
 
     def item(side: int, points: int, name: str, rule: str) -> None:
         if points:
@@ -702,8 +805,15 @@ def settle(
                 item(w, mult * total, "cards", "S7")
                 item(w, 2 * (projects[0] + projects[1]), "projects", "S7")
                 item(w, baloot[0] + baloot[1], "baloot", "S7")
-    out.update(winner=w, adds=adds, items=items, gahwa=gahwa, multiplier=mult,
-               declarer_team=declarer, kind=KIND_NAMES[kind])
+    out.update(
+        winner=w,
+        adds=adds,
+        items=items,
+        gahwa=gahwa,
+        multiplier=mult,
+        declarer_team=declarer,
+        kind=KIND_NAMES[kind],
+    )
     return out
 
 
@@ -723,8 +833,17 @@ def deal_bonuses(st: State) -> tuple[list[int], list[int]]:
 def end_deal_scored(st: State, events: Events) -> None:
     """S1-S8, E2, E3: score the deal, then end the match or go to the next deal."""
     proj, bal = deal_bonuses(st)
-    res = settle(st.kind, st.bidder & 1, st.mult, st.gahwa, st.raiser, st.card_points,
-                 st.tricks_won, proj, bal)
+    res = settle(
+        st.kind,
+        st.bidder & 1,
+        st.mult,
+        st.gahwa,
+        st.raiser,
+        st.card_points,
+        st.tricks_won,
+        proj,
+        bal,
+    )
     res["deal_no"] = st.deal_no
     st.result = res
     st.to_act = None
@@ -755,11 +874,17 @@ def end_deal_annulled(st: State, why: str, events: Events) -> None:
     """R7 (all pass twice) / R10 (kawesh): no score; E1, E4."""
     st.result = {"deal_no": st.deal_no, "annulled": why, "adds": [0, 0], "items": []}
     if st.kawesh is not None:
-        st.result["kawesh"] = {"seat": st.kawesh[0], "cards": [CODE[q] for q in rules.slots_of(st.kawesh[1])]}
+        st.result["kawesh"] = {
+            "seat": st.kawesh[0],
+            "cards": [CODE[q] for q in rules.slots_of(st.kawesh[1])],
+        }
     if events is not None:
         ev: dict[str, Any] = {"type": "deal_over", "annulled": why}
         if st.kawesh is not None:
-            ev["kawesh"] = {"seat": st.kawesh[0], "cards": [CODE[q] for q in rules.slots_of(st.kawesh[1])]}
+            ev["kawesh"] = {
+                "seat": st.kawesh[0],
+                "cards": [CODE[q] for q in rules.slots_of(st.kawesh[1])],
+            }
         events.append(ev)
     next_deal(st, events)
 
@@ -784,5 +909,3 @@ def next_deal(st: State, events: Events) -> None:
     st.dealer = nxt
     engine_deal(st)
     _log(events, type="deal", dealer=nxt, deal_no=st.deal_no)
-
-

@@ -16,7 +16,7 @@ import pytest
 from engine import get_game
 from engine.games.baloot.projects import baloot_scores, project_set
 from engine.games.baloot.state import settle
-from engine.games.baloot.tables import CLASS_NAMES, HOKM, SLOT, SUBKIND_NAMES, SUN, SUIT_CHARS
+from engine.games.baloot.tables import CLASS_NAMES, HOKM, SLOT, SUBKIND_NAMES, SUIT_CHARS, SUN
 from engine.protocol import IllegalAction
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "baloot"
@@ -50,8 +50,13 @@ def as_set(actions: list[dict]) -> set[str]:
 def new_state(setup: dict) -> Any:
     options = setup.get("options")
     if "layout" in setup:
-        return GAME.new_state(4, options, setup["layout"].get("dealer", 0), layout=setup["layout"],
-                              seed=setup.get("seed"))
+        return GAME.new_state(
+            4,
+            options,
+            setup["layout"].get("dealer", 0),
+            layout=setup["layout"],
+            seed=setup.get("seed"),
+        )
     return GAME.new_state(4, options, setup.get("dealer", 0), deck=setup["deck"])
 
 
@@ -61,7 +66,9 @@ def run_case(case: dict) -> None:
     for i, step in enumerate(case["steps"]):
         where = f"{case['name']} step {i + 1}"
         if "legal" in step:
-            assert GAME.to_act(state) == step["seat"], f"{where}: seat {GAME.to_act(state)} is to act"
+            assert GAME.to_act(state) == step["seat"], (
+                f"{where}: seat {GAME.to_act(state)} is to act"
+            )
             got = [GAME.action_to_json(state, a) for a in GAME.legal_actions(state)]
             assert as_set(got) == as_set(step["legal"]), f"{where}: legal {got}"
         elif "action" in step:
@@ -71,19 +78,24 @@ def run_case(case: dict) -> None:
                 with pytest.raises(IllegalAction) as err:
                     GAME.apply(state, step["seat"], action)
                 assert err.value.reason == step["rejected"], where
-                assert GAME.to_json(state) == before, f"{where}: a rejected action changed the state"
+                assert GAME.to_json(state) == before, (
+                    f"{where}: a rejected action changed the state"
+                )
             else:
                 state, events = GAME.apply(state, step["seat"], action)
                 for want in step.get("events", []):
-                    assert any(all(e.get(k) == v for k, v in want.items()) for e in events), \
+                    assert any(all(e.get(k) == v for k, v in want.items()) for e in events), (
                         f"{where}: no event {want} in {events}"
+                    )
         elif "deal" in step:
             action = GAME.parse_action(state, {"type": "deal", "deck": step["deal"]["deck"]})
             state, events = GAME.apply(state, step["deal"]["seat"], action)
         elif "expect" in step:
             assert_facts(GAME.to_json(state), step["expect"], where)
         elif "expect_view" in step:
-            assert_facts(GAME.view(state, step["expect_view"]["seat"]), step["expect_view"]["facts"], where)
+            assert_facts(
+                GAME.view(state, step["expect_view"]["seat"]), step["expect_view"]["facts"], where
+            )
         elif "expect_score" in step:
             assert_facts(GAME.score(state).to_json(), step["expect_score"], where)
         elif "legal_empty" in step:
@@ -124,8 +136,17 @@ def test_worked_example(example: str) -> None:
         kind = KINDS[row["kind"]]
         decl, mult = row["declarer_team"], row["multiplier"]
         raiser = decl if row.get("gahwa") or mult in (1, 3) else 1 - decl
-        res = settle(kind, decl, mult, row.get("gahwa", False), raiser, row["card_points"],
-                     row["tricks_won"], row["projects"], row["baloot"])
+        res = settle(
+            kind,
+            decl,
+            mult,
+            row.get("gahwa", False),
+            raiser,
+            row["card_points"],
+            row["tricks_won"],
+            row["projects"],
+            row["baloot"],
+        )
         assert res["adds"] == row["adds"], f"{row}: {res}"
         if "winner" in row:
             assert res["winner"] == row["winner"], row
@@ -156,7 +177,10 @@ def test_worked_example(example: str) -> None:
         if "baloot_trump" in row:
             t = SUIT_CHARS.index(row["baloot_trump"])
             kq = (1 << (8 * t + 1)) | (1 << (8 * t + 2))
-            assert baloot_scores((groups, value), kq, True, "not_in_hundred") == row["baloot_scores_if_project_team"]
+            assert (
+                baloot_scores((groups, value), kq, True, "not_in_hundred")
+                == row["baloot_scores_if_project_team"]
+            )
             assert baloot_scores((groups, value), kq, False, "not_in_hundred")
         ran += 1
     assert ran

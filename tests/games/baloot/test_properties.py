@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import functools
 import json
+import operator
 import random
 
 from hypothesis import given, settings
@@ -15,13 +17,25 @@ from engine.games.baloot.tables import CODE, EKKA, NSLOTS, SLOT
 from engine.protocol import BadAction, EngineError, IllegalAction
 
 GAME = get_game("baloot")
-ALL_INT_ACTIONS = list(range(64)) + [64, 65, 66, 67, 68, 70, 71, 72, 73] + list(range(80, 88)) + [90, 91]
+ALL_INT_ACTIONS = (
+    list(range(64)) + [64, 65, 66, 67, 68, 70, 71, 72, 73] + list(range(80, 88)) + [90, 91]
+)
 OPTION_SETS = [
     {},
-    {"must_undertrump": True, "trump_lead_must_beat": "opponent_winning", "four_lock_choice": False},
+    {
+        "must_undertrump": True,
+        "trump_lead_must_beat": "opponent_winning",
+        "four_lock_choice": False,
+    },
     {"void_partner_exemption": "always", "kawesh": True, "hokm_bidder_may_switch_to_sun": True},
-    {"void_partner_exemption": "never", "project_tie": "trump_then_first", "baloot_with_projects": "not_in_any",
-     "ashkal_forbidden_on_ace": True, "sun_double_rule": "doubler_behind", "target_score": 40},
+    {
+        "void_partner_exemption": "never",
+        "project_tie": "trump_then_first",
+        "baloot_with_projects": "not_in_any",
+        "ashkal_forbidden_on_ace": True,
+        "sun_double_rule": "doubler_behind",
+        "target_score": 40,
+    },
 ]
 
 
@@ -80,7 +94,11 @@ def test_cards_and_scores_add_up(seed, options):
                     t = {"hokm": 16, "sun": 26}[res["kind"]]
                     bonus = sum(res["projects"]) + sum(res["baloot"])
                     m = res["multiplier"]
-                    want = t + bonus if m == 1 else m * t + 2 * sum(res["projects"]) + sum(res["baloot"])
+                    want = (
+                        t + bonus
+                        if m == 1
+                        else m * t + 2 * sum(res["projects"]) + sum(res["baloot"])
+                    )
                     if m == 1 and res["winner"] == res["declarer_team"]:
                         assert sum(res["adds"]) == want
                     else:
@@ -122,21 +140,42 @@ def test_sampled_worlds_make_every_past_play_legal(seed, options, viewer):
             c = doc["contract"]
             trump = "SHDC".index(c["trump"]) if c["trump"] else -1
             kind = 1 if c["kind"] == "hokm" else 2
-            plays = [(t, tr["leader"], tr["cards"], tr["ekka"]) for t, tr in enumerate(doc["tricks"])]
+            plays = [
+                (t, tr["leader"], tr["cards"], tr["ekka"]) for t, tr in enumerate(doc["tricks"])
+            ]
             if doc["table"]:
-                plays.append((len(doc["tricks"]), doc["leader"], [e["card"] for e in doc["table"]], doc["lead_ekka"]))
+                plays.append(
+                    (
+                        len(doc["tricks"]),
+                        doc["leader"],
+                        [e["card"] for e in doc["table"]],
+                        doc["lead_ekka"],
+                    )
+                )
             for t, leader, cards, ekka in plays:
                 for k, code in enumerate(cards):
                     seat = (leader + k) % 4
                     hand = 0
                     for h in hand_at(doc, seat, t, k):
                         hand |= 1 << SLOT[h]
-                    tiers = rules.play_tiers(kind, trump, c["locked"], world.opts,
-                                             [SLOT[x] for x in cards[:k]], leader, ekka, seat)
+                    tiers = rules.play_tiers(
+                        kind,
+                        trump,
+                        c["locked"],
+                        world.opts,
+                        [SLOT[x] for x in cards[:k]],
+                        leader,
+                        ekka,
+                        seat,
+                    )
                     assert rules.play_error(hand, SLOT[code], tiers, trump) is None, (t, k, code)
-            if c["taker"] != viewer and doc["candidate"] and doc["candidate"] not in sum(
-                    (tr["cards"] for tr in doc["tricks"]), []) and doc["candidate"] not in [
-                    e["card"] for e in doc["table"]]:
+            if (
+                c["taker"] != viewer
+                and doc["candidate"]
+                and doc["candidate"]
+                not in functools.reduce(operator.iadd, (tr["cards"] for tr in doc["tricks"]), [])
+                and doc["candidate"] not in [e["card"] for e in doc["table"]]
+            ):
                 assert doc["candidate"] in doc["hands"][c["taker"]]
 
 
@@ -179,8 +218,11 @@ def test_junk_states_views_and_layouts_raise_only_engine_errors(seed):
         doc = GAME.to_json(state)
         view = GAME.view(state, rng.randrange(4))
         for _ in range(20):
-            for target, load in ((doc, GAME.from_json), (view, GAME.sampler),
-                                 (doc, lambda d: GAME.new_state(4, None, 0, layout=d))):
+            for target, load in (
+                (doc, GAME.from_json),
+                (view, GAME.sampler),
+                (doc, lambda d: GAME.new_state(4, None, 0, layout=d)),
+            ):
                 bad = mutate(copy.deepcopy(target), rng)
                 try:
                     result = load(bad)
@@ -191,12 +233,27 @@ def test_junk_states_views_and_layouts_raise_only_engine_errors(seed):
 
 
 @settings(max_examples=25)
-@given(st.one_of(
-    st.none(), st.integers(), st.text(max_size=5), st.lists(st.integers(), max_size=3),
-    st.dictionaries(st.sampled_from(["type", "card", "ekka", "bid", "suit", "locked", "deck", "x"]),
-                    st.one_of(st.none(), st.booleans(), st.integers(), st.sampled_from(
-                        ["play", "bid", "pass", "deal", "AS", "ZZ", "hokm", "four", "double", "S", "Q"]),
-                        st.lists(st.sampled_from(["AS", "KS", "2C"]), max_size=40)), max_size=4)))
+@given(
+    st.one_of(
+        st.none(),
+        st.integers(),
+        st.text(max_size=5),
+        st.lists(st.integers(), max_size=3),
+        st.dictionaries(
+            st.sampled_from(["type", "card", "ekka", "bid", "suit", "locked", "deck", "x"]),
+            st.one_of(
+                st.none(),
+                st.booleans(),
+                st.integers(),
+                st.sampled_from(
+                    ["play", "bid", "pass", "deal", "AS", "ZZ", "hokm", "four", "double", "S", "Q"]
+                ),
+                st.lists(st.sampled_from(["AS", "KS", "2C"]), max_size=40),
+            ),
+            max_size=4,
+        ),
+    )
+)
 def test_junk_actions_raise_only_bad_action(data):
     """parse_action names the bad field; it never raises anything but BadAction."""
     state = GAME.new_state(4, {}, 0, seed=1)
@@ -217,12 +274,16 @@ def test_views_hide_hands_stock_and_deal_decks():
     state = GAME.new_state(4, {}, 0, deck=deck)
     for seat in range(4):
         view = GAME.view(state, seat)
-        assert view["stock"] == 11 and all(isinstance(h, int) for s, h in enumerate(view["hands"]) if s != seat)
+        assert view["stock"] == 11 and all(
+            isinstance(h, int) for s, h in enumerate(view["hands"]) if s != seat
+        )
         assert "rng_state" not in view
     rng = random.Random(0)
     while GAME.phase(state) != "deal_over":
         state = GAME.apply(state, GAME.to_act(state), rng.choice(GAME.legal_actions(state)))[0]
-    state = GAME.apply(state, GAME.to_act(state), GAME.parse_action(state, {"type": "deal", "deck": deck}))[0]
+    state = GAME.apply(
+        state, GAME.to_act(state), GAME.parse_action(state, {"type": "deal", "deck": deck})
+    )[0]
     view = GAME.view(state, 0)
     assert all(e["action"].get("deck") in (None, 32) for e in view["history"])
     assert GAME.to_json(state)["history"], "the full state keeps the whole match"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from engine import get_game
@@ -12,8 +14,40 @@ from engine.games.baloot.tables import HOKM, SLOT, SUN
 from engine.protocol import IllegalAction, InvalidSetup, InvalidState
 
 GAME = get_game("baloot")
-D1 = ("AS KS 9H 7C 8C TD AH TH KD QS JS 8D JH 7D 9C QC AD TC 7S 8S QH "
-      "KH AC TS 9S JD QD 9D KC JC 8H 7H").split()
+D1 = [
+    "AS",
+    "KS",
+    "9H",
+    "7C",
+    "8C",
+    "TD",
+    "AH",
+    "TH",
+    "KD",
+    "QS",
+    "JS",
+    "8D",
+    "JH",
+    "7D",
+    "9C",
+    "QC",
+    "AD",
+    "TC",
+    "7S",
+    "8S",
+    "QH",
+    "KH",
+    "AC",
+    "TS",
+    "9S",
+    "JD",
+    "QD",
+    "9D",
+    "KC",
+    "JC",
+    "8H",
+    "7H",
+]
 
 
 def deal(dealer=0, options=None, deck=D1):
@@ -61,7 +95,7 @@ def test_r1_deal_packets_candidate_and_stock(dealer):
     state = GAME.to_json(deal(dealer))
     first = [(dealer + k) % 4 for k in (1, 2, 3, 0)]
     for k, seat in enumerate(first):
-        want = D1[3 * k:3 * k + 3] + D1[12 + 2 * k:14 + 2 * k]
+        want = D1[3 * k : 3 * k + 3] + D1[12 + 2 * k : 14 + 2 * k]
         assert sorted(state["hands"][seat]) == sorted(want)
     assert state["candidate"] == D1[20]
     assert state["stock"] == D1[21:]
@@ -82,7 +116,10 @@ def test_r2_ashkal_forbidden_on_ace_option():
     deck = D1[:20] + ["AC"] + [c if c != "AC" else "QH" for c in D1[21:]]
     state = calls(deal(options={"ashkal_forbidden_on_ace": True}, deck=deck), "1:pass 2:pass")
     assert {"type": "bid", "bid": "ashkal"} not in legal_json(state)
-    assert rejected(state, 3, {"type": "bid", "bid": "ashkal"}).reason == "ashkal is not allowed on an ace"
+    assert (
+        rejected(state, 3, {"type": "bid", "bid": "ashkal"}).reason
+        == "ashkal is not allowed on an ace"
+    )
     plain = calls(deal(deck=deck), "1:pass 2:pass")
     assert {"type": "bid", "bid": "ashkal"} in legal_json(plain)
 
@@ -108,8 +145,10 @@ def test_r5_round_two_hokm_by_dealer_has_no_window():
 
 def test_r4_no_ashkal_in_round_two():
     state = calls(deal(), "1:pass 2:pass 3:pass 0:pass 1:pass 2:pass")
-    assert rejected(state, 3, {"type": "bid", "bid": "ashkal"}).reason == \
-        "ashkal is only for the third or fourth bidder in round 1"
+    assert (
+        rejected(state, 3, {"type": "bid", "bid": "ashkal"}).reason
+        == "ashkal is only for the third or fourth bidder in round 1"
+    )
 
 
 def test_r6_hokm_bidder_may_switch_to_sun():
@@ -118,7 +157,10 @@ def test_r6_hokm_bidder_may_switch_to_sun():
     assert GAME.to_act(state) == 1 and GAME.to_json(state)["bidding"]["stage"] == "switch"
     assert legal_json(state) == [{"type": "pass"}, {"type": "bid", "bid": "sun"}]
     sun = calls(state, "1:sun")
-    assert GAME.to_json(sun)["contract"]["kind"] == "sun" and GAME.to_json(sun)["contract"]["bidder"] == 1
+    assert (
+        GAME.to_json(sun)["contract"]["kind"] == "sun"
+        and GAME.to_json(sun)["contract"]["bidder"] == 1
+    )
     hokm = calls(state, "1:pass")
     assert GAME.to_json(hokm)["contract"]["kind"] == "hokm"
     # without the option the window's close fixes the hokm at once
@@ -128,7 +170,13 @@ def test_r6_hokm_bidder_may_switch_to_sun():
 def test_r7_ashkal_gives_candidate_to_partner():
     state = calls(deal(), "1:pass 2:pass 3:pass 0:ashkal")
     c = GAME.to_json(state)["contract"]
-    assert (c["kind"], c["ashkal"], c["bidder"], c["taker"], c["declarer_team"]) == ("sun", True, 0, 2, 0)
+    assert (c["kind"], c["ashkal"], c["bidder"], c["taker"], c["declarer_team"]) == (
+        "sun",
+        True,
+        0,
+        2,
+        0,
+    )
     assert "QH" in GAME.to_json(state)["hands"][2]
 
 
@@ -141,7 +189,9 @@ def test_r9_every_hand_has_eight_cards_and_stock_is_empty():
 def test_r10_kawesh_not_in_sun_window():
     low = ["9S", "8S", "7S", "8H", "7H"]
     rest = iter(c for c in D1 if c not in low)
-    deck = [low[[0, 1, 2, 12, 13].index(i)] if i in (0, 1, 2, 12, 13) else next(rest) for i in range(32)]
+    deck = [
+        low[[0, 1, 2, 12, 13].index(i)] if i in (0, 1, 2, 12, 13) else next(rest) for i in range(32)
+    ]
     state = calls(deal(options={"kawesh": True}, deck=deck), "1:pass 2:hokm")
     assert GAME.to_json(state)["hands"][1] == ["9S", "8S", "7S", "8H", "7H"]
     assert rejected(state, 3, {"type": "kawesh"}).reason == "only sun or pass is allowed now"
@@ -171,7 +221,10 @@ def test_r11_four_always_open_without_lock_choice():
     state = act(state, 2, {"type": "double", "locked": True})
     state = act(state, 1, {"type": "triple"})
     assert legal_json(state) == [{"type": "pass"}, {"type": "four"}]
-    assert rejected(state, 2, {"type": "four", "locked": True}).reason == "four is always open in this match"
+    assert (
+        rejected(state, 2, {"type": "four", "locked": True}).reason
+        == "four is always open in this match"
+    )
     state = act(state, 2, {"type": "four"})
     assert GAME.to_json(state)["contract"]["locked"] is False
     assert GAME.to_json(state)["contract"]["multiplier"] == 4
@@ -188,10 +241,10 @@ def test_r12_sun_double_refused_after_doubling_was_skipped():
 
 
 def test_r13_trick_winner_highest_trump_else_highest_of_led_suit():
-    slots = [SLOT[c] for c in "KS AH 7S TS".split()]
+    slots = [SLOT[c] for c in ["KS", "AH", "7S", "TS"]]
     assert trick_state(HOKM, 1, slots)[0] == 1  # AH is the only trump
     assert trick_state(SUN, -1, slots)[0] == 3  # TS beats KS in the plain order; AH is off-suit
-    assert trick_state(HOKM, 0, [SLOT[c] for c in "9S JS AH TS".split()])[0] == 1
+    assert trick_state(HOKM, 0, [SLOT[c] for c in ["9S", "JS", "AH", "TS"]])[0] == 1
 
 
 def test_r13_every_trick_leader_is_the_previous_winner():
@@ -202,20 +255,31 @@ def test_r13_every_trick_leader_is_the_previous_winner():
     while GAME.deal_no(state) == 1 and GAME.to_act(state) is not None:
         doc = GAME.to_json(state)
         tricks = doc["tricks"]
-        for a, b in zip(tricks, tricks[1:], strict=False):
+        for a, b in itertools.pairwise(tricks):
             assert b["leader"] == a["winner"]
         GAME.step(state, rng.choice(GAME.legal_actions(state)))
 
 
 def play_layout(hands, **more):
-    layout = {"phase": "play", "dealer": 0, "trick_no": 6, "leader": 1,
-              "contract": {"kind": "hokm", "trump": "H", "bidder": 1}, "hands": hands}
+    layout = {
+        "phase": "play",
+        "dealer": 0,
+        "trick_no": 6,
+        "leader": 1,
+        "contract": {"kind": "hokm", "trump": "H", "bidder": 1},
+        "hands": hands,
+    }
     layout.update(more)
     return GAME.new_state(4, None, 0, layout=layout)
 
 
 def test_r14_ekka_rejected_on_trump_non_lead_and_in_sun():
-    hands = {"1": ["KS", "9H", "7D"], "2": ["QC", "8D", "7C"], "3": ["QH", "TD", "8C"], "0": ["JH", "AH", "AC"]}
+    hands = {
+        "1": ["KS", "9H", "7D"],
+        "2": ["QC", "8D", "7C"],
+        "3": ["QH", "TD", "8C"],
+        "0": ["JH", "AH", "AC"],
+    }
     state = play_layout(hands)
     why = "ekka only when leading a non-trump card in hokm"
     assert rejected(state, 1, {"type": "play", "card": "9H", "ekka": True}).reason == why
@@ -226,7 +290,12 @@ def test_r14_ekka_rejected_on_trump_non_lead_and_in_sun():
 
 
 def test_r14_ekka_field_on_a_led_ace_is_accepted_and_changes_nothing():
-    hands = {"1": ["AS", "9C", "7D"], "2": ["KC", "8D", "7C"], "3": ["QH", "TD", "8C"], "0": ["JH", "9H", "QC"]}
+    hands = {
+        "1": ["AS", "9C", "7D"],
+        "2": ["KC", "8D", "7C"],
+        "3": ["QH", "TD", "8C"],
+        "0": ["JH", "9H", "QC"],
+    }
     state = play_layout(hands)
     a = act(state, 1, {"type": "play", "card": "AS", "ekka": True})
     b = act(state, 1, {"type": "play", "card": "AS"})
@@ -290,9 +359,12 @@ def test_r20_project_pass_is_private():
         assert view["history"][-1]["action"] == {"type": "play", "card": "AS"}
         assert view["projects"]["declare_done"] is None
     own = GAME.view(state, 2)
-    assert own["history"][-1]["action"] == {"type": "pass"} and own["projects"]["declare_done"] is True
-    assert GAME.info_key(state, 0) == GAME.info_key(act(calls(deal(), "1:hokm 2:pass 3:sun"), 1,
-                                                        {"type": "play", "card": "AS"}), 0)
+    assert (
+        own["history"][-1]["action"] == {"type": "pass"} and own["projects"]["declare_done"] is True
+    )
+    assert GAME.info_key(state, 0) == GAME.info_key(
+        act(calls(deal(), "1:hokm 2:pass 3:sun"), 1, {"type": "play", "card": "AS"}), 0
+    )
     err = rejected(state, 2, {"type": "declare"})
     assert err.reason == "no project to declare"
 
@@ -336,7 +408,9 @@ def test_e2_target_option_ends_the_match():
 
 def test_errors_action_of_another_phase_and_after_the_deal():
     state = deal()
-    assert rejected(state, 1, {"type": "play", "card": "AS"}).reason == "not allowed in phase bidding"
+    assert (
+        rejected(state, 1, {"type": "play", "card": "AS"}).reason == "not allowed in phase bidding"
+    )
     over = calls(deal(), "1:pass 2:pass 3:pass 0:pass 1:pass 2:pass 3:pass 0:pass")
     assert rejected(over, 1, {"type": "pass"}).reason == "the deal is over"
     assert GAME.legal_actions(over) == []
@@ -344,8 +418,22 @@ def test_errors_action_of_another_phase_and_after_the_deal():
 
 def test_layout_rejects_inconsistent_states():
     with pytest.raises(InvalidState, match="appears twice"):
-        play_layout({"1": ["AS", "KS", "QS"], "2": ["AS", "7D", "8D"], "3": ["AD", "7C", "8C"], "0": ["QH", "JC", "9C"]})
+        play_layout(
+            {
+                "1": ["AS", "KS", "QS"],
+                "2": ["AS", "7D", "8D"],
+                "3": ["AD", "7C", "8C"],
+                "0": ["QH", "JC", "9C"],
+            }
+        )
     with pytest.raises(InvalidState, match="hands must hold"):
-        play_layout({"1": ["AS", "KS"], "2": ["7D", "8D", "9D"], "3": ["AD", "7C", "8C"], "0": ["QH", "JC", "9C"]})
+        play_layout(
+            {
+                "1": ["AS", "KS"],
+                "2": ["7D", "8D", "9D"],
+                "3": ["AD", "7C", "8C"],
+                "0": ["QH", "JC", "9C"],
+            }
+        )
     with pytest.raises(InvalidState, match="phase"):
         GAME.from_json({**GAME.to_json(deal()), "phase": "dancing"})
