@@ -164,6 +164,93 @@ def parse_entries(v: Any, name: str, view: bool) -> list[tuple]:
     return out
 
 
+def check_fields(data: dict, view: bool) -> None:
+    """A full state (or view) has exactly its fields, and null only where allowed."""
+    want = set(STATE_FIELDS) - ({"rng_state", "decks"} if view else set()) | (
+        {"seat"} if view else set()
+    )
+    for key in sorted(want - set(data)):
+        raise InvalidState(f"missing field {key!r}", field=key)
+    for key in sorted(set(data) - want):
+        raise InvalidState(f"unknown field {key!r}", field=key)
+    for key in sorted(want - NULLABLE):
+        if data[key] is None:
+            raise InvalidState(f"{key} may not be null", field=key)
+
+
+def load_options(r: _Reader, partial: bool) -> Opts:
+    """The game, version and options fields -> the parsed options."""
+    from .game import GAME  # options parsing lives on the Game
+
+    if r.raw("game", GAME_ID) != GAME_ID:
+        raise InvalidState("game must be 'trex'", field="game")
+    version = r.raw("version", VERSION)
+    if version != VERSION or isinstance(version, bool):
+        raise InvalidState(f"version must be {VERSION}", field="version")
+    try:
+        opts = Opts(GAME.parse_options(r.raw("options", {}), 4))
+    except EngineError as err:
+        raise InvalidState(err.message, field=getattr(err, "field", None) or "options") from None
+    if not partial:
+        if not isinstance(r.data["options"], dict):
+            raise InvalidState("options must be an object", field="options")
+        missing = [sp.name for sp in GAME.option_specs if sp.name not in r.data["options"]]
+        if missing:
+            raise InvalidState(f"options.{missing[0]} is missing", field=f"options.{missing[0]}")
+    return opts
+
+
+def load_layout(r: _Reader, contract: int, seen: int) -> tuple[int, int]:
+    """R15: the layout field -> (cards on the layout, cards that fit it now)."""
+    table = 0
+    layout_raw = r.raw("layout", None)
+    if layout_raw is not None:
+        if not isinstance(layout_raw, dict) or set(layout_raw) != set(SUITS_ORDER):
+            raise InvalidState(
+                "layout must map each of S, H, D, C to null or {low, high}", field="layout"
+            )
+        for suit, letter in enumerate(SUITS_ORDER):
+            rng = layout_raw[letter]
+            if rng is None:
+                continue
+            where = f"layout.{letter}"
+            if not isinstance(rng, dict) or set(rng) != {"low", "high"}:
+                raise InvalidState(f"{where} must be null or {{low, high}}", field=where)
+            lo, hi = rng["low"], rng["high"]
+            if not (
+                isinstance(lo, str)
+                and isinstance(hi, str)
+                and len(lo) == 1
+                and len(hi) == 1
+                and lo in SEQ_RANKS
+                and hi in SEQ_RANKS
+            ):
+                raise InvalidState(f"{where}: low and high are ranks 2-9 T J Q K A", field=where)
+            lo_i, hi_i = SEQ_RANKS.index(lo), SEQ_RANKS.index(hi)
+            if not lo_i <= SEQ_J <= hi_i:
+                raise InvalidState(
+                    f"{where}: a range runs from low up to high through the jack", field=where
+                )
+            for q in range(lo_i, hi_i + 1):
+                table |= 1 << (suit * 13 + q)
+    if table and contract != TREX:
+        raise InvalidState("only the trex contract has a layout", field="layout")
+    if table & seen:
+        raise InvalidState("a layout card is also in a hand or trick", field="layout")
+    lay = 0
+    for suit in range(4):
+        m = (table >> (13 * suit)) & 0x1FFF
+        if not m:
+            lay |= 1 << (suit * 13 + SEQ_J)
+        else:
+            lo_i, hi_i = (m & -m).bit_length() - 1, m.bit_length() - 1
+            if lo_i > 0:
+                lay |= 1 << (suit * 13 + lo_i - 1)
+            if hi_i < SEQ_A:
+                lay |= 1 << (suit * 13 + hi_i + 1)
+    return table, lay
+
+
 def load_state(
     data: Any,
     *,
@@ -175,46 +262,15 @@ def load_state(
     """Validate a full state (``partial`` False), a layout (``partial``) or a view (``view``)
     and build the internal state. Returns ``(state, hand_counts, view_seat)``; for a view the
     hidden hands hold only the cards the view pins to them (doubled cards, exposed 2s)."""
-    from .game import GAME  # options parsing lives on the Game
 
     r = _Reader(data, partial)
     if not partial:
-        want = set(STATE_FIELDS) - ({"rng_state", "decks"} if view else set()) | (
-            {"seat"} if view else set()
-        )
-        for key in sorted(want - set(r.data)):
-            raise InvalidState(f"missing field {key!r}", field=key)
-        for key in sorted(set(r.data) - want):
-            raise InvalidState(f"unknown field {key!r}", field=key)
-        for key in sorted(want - NULLABLE):
-            if r.data[key] is None:
-                raise InvalidState(f"{key} may not be null", field=key)
+        check_fields(r.data, view)
     if defaults:
         for k, v in defaults.items():
             if k not in r.data:
                 r.data = {**r.data, k: v}
-    if r.raw("game", GAME_ID) != GAME_ID:
-        raise InvalidState("game must be 'trex'", field="game")
-    version = r.raw("version", VERSION)
-    if version != VERSION or isinstance(version, bool):
-        raise InvalidState(f"version must be {VERSION}", field="version")
-    if options_override is not None:
-        opts = options_override
-    else:
-        try:
-            opts = Opts(GAME.parse_options(r.raw("options", {}), 4))
-        except EngineError as err:
-            raise InvalidState(
-                err.message, field=getattr(err, "field", None) or "options"
-            ) from None
-        if not partial:
-            if not isinstance(r.data["options"], dict):
-                raise InvalidState("options must be an object", field="options")
-            missing = [sp.name for sp in GAME.option_specs if sp.name not in r.data["options"]]
-            if missing:
-                raise InvalidState(
-                    f"options.{missing[0]} is missing", field=f"options.{missing[0]}"
-                )
+    opts = options_override if options_override is not None else load_options(r, partial)
     if r.raw("players", 4) != 4 or isinstance(r.raw("players", 4), bool):
         raise InvalidState("Trex needs exactly 4 players", field="players")
     view_seat = None
@@ -417,55 +473,9 @@ def load_state(
         s.best, s.best_seat = best, best_seat
     seen |= tmask
     # ---- layout
-    table = 0
-    layout_raw = r.raw("layout", None)
-    if layout_raw is not None:
-        if not isinstance(layout_raw, dict) or set(layout_raw) != set(SUITS_ORDER):
-            raise InvalidState(
-                "layout must map each of S, H, D, C to null or {low, high}", field="layout"
-            )
-        for suit, letter in enumerate(SUITS_ORDER):
-            rng = layout_raw[letter]
-            if rng is None:
-                continue
-            where = f"layout.{letter}"
-            if not isinstance(rng, dict) or set(rng) != {"low", "high"}:
-                raise InvalidState(f"{where} must be null or {{low, high}}", field=where)
-            lo, hi = rng["low"], rng["high"]
-            if not (
-                isinstance(lo, str)
-                and isinstance(hi, str)
-                and len(lo) == 1
-                and len(hi) == 1
-                and lo in SEQ_RANKS
-                and hi in SEQ_RANKS
-            ):
-                raise InvalidState(f"{where}: low and high are ranks 2-9 T J Q K A", field=where)
-            lo_i, hi_i = SEQ_RANKS.index(lo), SEQ_RANKS.index(hi)
-            if not lo_i <= SEQ_J <= hi_i:
-                raise InvalidState(
-                    f"{where}: a range runs from low up to high through the jack", field=where
-                )
-            for q in range(lo_i, hi_i + 1):
-                table |= 1 << (suit * 13 + q)
-    if table and contract != TREX:
-        raise InvalidState("only the trex contract has a layout", field="layout")
-    if table & seen:
-        raise InvalidState("a layout card is also in a hand or trick", field="layout")
+    table, s.lay_mask = load_layout(r, contract, seen)
     seen |= table
     s.table = table
-    lay = 0
-    for suit in range(4):
-        m = (table >> (13 * suit)) & 0x1FFF
-        if not m:
-            lay |= 1 << (suit * 13 + SEQ_J)
-        else:
-            lo_i, hi_i = (m & -m).bit_length() - 1, m.bit_length() - 1
-            if lo_i > 0:
-                lay |= 1 << (suit * 13 + lo_i - 1)
-            if hi_i < SEQ_A:
-                lay |= 1 << (suit * 13 + hi_i + 1)
-    s.lay_mask = lay
     # ---- cards won
     cw_raw = r.raw("cards_won", None)
     if cw_raw is not None:
@@ -693,7 +703,12 @@ def load_state(
             )
         )
     s.deal_results = tuple(dr)
-    # ---- generator, decks, history
+    load_history(r, s, view)
+    return s, counts, view_seat
+
+
+def load_history(r: _Reader, s: TrexState, view: bool) -> None:
+    """The generator, the decks still to deal, this deal's ``played`` and the match history."""
     rs = r.raw("rng_state", None) if not view else None
     if view and "rng_state" in r.data:
         raise InvalidState("a view has no rng_state", field="rng_state")
@@ -727,7 +742,6 @@ def load_state(
     for e in played:
         cons = (cons, *e)
     s.played = cons
-    return s, counts, view_seat
 
 
 def penalty_value(s: TrexState, taken: int) -> int:
