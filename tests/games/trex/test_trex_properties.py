@@ -120,22 +120,40 @@ def test_mutated_states_and_views_raise_only_engine_errors(seed, steps, junk, as
         pass
 
 
+PENALTY = {
+    "king_of_hearts": lambda c: c == "KH",
+    "queens": lambda c: c[0] == "Q",
+    "diamonds": lambda c: c[1] == "D",
+    "complex": lambda c: c == "KH" or c[0] == "Q" or c[1] == "D",
+}
+
+
 def _shown_voids(view) -> list[set[str]]:
-    """Section 7: suits a seat showed it lacks by not following (from the view's played list)."""
+    """Section 7: suits a seat showed it lacks (from the view's played list): not following;
+    with R10, leading a heart (only hearts held); ``"penalty"`` when R11 showed that the seat
+    holds no penalty card."""
     voids: list[set[str]] = [set(), set(), set(), set()]
     tricks: dict[int, list] = {}
     for e in view["played"]:
         if "trick" in e:
             tricks.setdefault(e["trick"], []).append((e["seat"], e["action"]["card"]))
+    r10 = (
+        view["contract"] in ("king_of_hearts", "complex") and not view["options"]["free_heart_lead"]
+    )
+    r11 = view["options"]["must_discard_penalty"] and view["contract"] in PENALTY
     for plays in tricks.values():
         led = plays[0][1][1]
+        if r10 and led == "H":
+            voids[plays[0][0]] |= {"S", "D", "C"}
         for seat, card in plays[1:]:
             if card[1] != led:
                 voids[seat].add(led)
+                if r11 and not PENALTY[view["contract"]](card):
+                    voids[seat].add("penalty")
     return voids
 
 
-@settings(max_examples=25)
+@settings(max_examples=40)
 @given(st.integers(0, 10**6), st.integers(5, 45), options_st)
 def test_sampled_worlds_respect_voids_doubles_and_the_view(seed, steps, options):
     state = random_state(seed, options, steps)
@@ -150,7 +168,11 @@ def test_sampled_worlds_respect_voids_doubles_and_the_view(seed, steps, options)
             hands = GAME.to_json(world)["hands"]
             assert hands[seat] == view["hands"][seat]
             for other in range(4):
-                assert not {c[1] for c in hands[other]} & voids[other] or other == seat
+                if other == seat:
+                    continue
+                assert not {c[1] for c in hands[other]} & voids[other]
+                if "penalty" in voids[other]:
+                    assert not any(PENALTY[view["contract"]](c) for c in hands[other])
             for card, doubler in view["doubled"].items():
                 if card not in {t["card"] for t in view["trick"]} and not any(
                     card in w for w in view["cards_won"]
