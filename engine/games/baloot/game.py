@@ -135,7 +135,7 @@ class Baloot(Game[State]):
     def legal_actions(self, state: State) -> list[Action]:
         phase = state.phase
         if phase == PLAY:
-            seat = state.to_act
+            seat: int = state.to_act  # type: ignore[assignment]  # never None while playing
             if (
                 state.trick_no == 1
                 and not state.decided
@@ -182,14 +182,15 @@ class Baloot(Game[State]):
         return []
 
     def _bid_why(self, state: State, action: int) -> rules.Why:
+        seat: int = state.to_act  # type: ignore[assignment]  # never None while bidding
         return rules.bid_error(
             action,
-            seat=state.to_act,
+            seat=seat,
             dealer=state.dealer,
-            round_=state.round,  # type: ignore[arg-type]
+            round_=state.round,
             stage=state.stage,
             candidate=state.candidate,
-            hand=state.hands[state.to_act],  # type: ignore[index]
+            hand=state.hands[seat],
             opts=state.opts,
         )
 
@@ -286,7 +287,7 @@ class Baloot(Game[State]):
     # ---- actions as JSON -----------------------------------------------------
 
     def parse_action(self, state: State, data: Any) -> Action:
-        action = parse_action(data, state.phase)
+        action: Action = parse_action(data, state.phase)
         # R14: an "ekka": true on a led non-trump Ace is accepted and changes nothing.
         if (
             isinstance(action, int)
@@ -350,7 +351,7 @@ class Baloot(Game[State]):
             if a == PASS_PROJECT and s != seat:
                 continue
             hist.append((s, len(a) if isinstance(a, tuple) else a))
-        return (
+        key: Hashable = (
             seat,
             state.hands[seat],
             tuple(hist),
@@ -392,6 +393,7 @@ class Baloot(Game[State]):
             repr(state.result),
             state.opts.raw,
         )
+        return key
 
     # ---- invariants -------------------------------------------------------------
 

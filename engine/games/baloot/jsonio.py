@@ -60,7 +60,7 @@ from engine.protocol import BadAction, EngineError, InvalidState
 
 # --------------------------------------------------------------------------- actions
 
-_SIMPLE = {
+_SIMPLE: dict[int, dict[str, Any]] = {
     PASS: {"type": "pass"},
     PASS_PROJECT: {"type": "pass"},
     DECLARE: {"type": "declare"},
@@ -116,7 +116,8 @@ def action_to_json(action: Any) -> dict[str, Any]:
         return out
     if CHOOSE <= action < CHOOSE + 4:
         return {"type": "choose_trump", "suit": SUIT_CHARS[action - CHOOSE]}
-    return dict(_SIMPLE[action])
+    simple: dict[str, Any] = _SIMPLE[action]
+    return dict(simple)
 
 
 def parse_code(code: Any, where: str) -> int:
@@ -475,8 +476,8 @@ class Loader:
             if self.is_view
             else _int(data, "deal_history_start", 0, len(hist), 0 if layout else ...)
         )
-        node = None
-        base = None
+        node: Any = None
+        base: Any = None
         for i, entry in enumerate(hist):
             if i == start:
                 base = node
@@ -584,7 +585,7 @@ class Loader:
 
         raw_hands = data.get("hands", [[], [], [], []] if layout else None)
         if isinstance(raw_hands, Mapping) and layout:
-            raw_hands = [raw_hands.get(str(s), raw_hands.get(s, [])) for s in range(4)]  # type: ignore[call-overload]
+            raw_hands = [raw_hands.get(str(s), raw_hands.get(s, [])) for s in range(4)]
         if not isinstance(raw_hands, list) or len(raw_hands) != 4:
             raise _fail("hands must be a list of 4 hands", "hands")
         counts = [0, 0, 0, 0]

@@ -342,12 +342,14 @@ def defenders(st: State) -> tuple[int, int]:
 
 def project_pending(st: State) -> bool:
     """R20: the seat to act in trick 1 has a project set and has not yet declared or passed."""
+    seat = st.to_act
     return (
-        st.trick_no == 1
+        seat is not None
+        and st.trick_no == 1
         and not st.decided
         and st.phase == PLAY
-        and bool(st.psets[st.to_act][0])
-        and not st.declared[st.to_act]  # type: ignore[index]
+        and bool(st.psets[seat][0])
+        and not st.declared[seat]
     )
 
 
