@@ -24,7 +24,6 @@ from .tables import (
     DIAMONDS,
     DOUBLABLE_MASK,
     DOUBLING,
-    HEART_MASK,
     JACK_MASK,
     KH,
     KING_OF_HEARTS,
@@ -242,7 +241,7 @@ def trick_playable(s: TrexState, hand: int) -> int:
     """R9, R10, R11: the mask of cards of ``hand`` the seat to act may play to the trick."""
     trick = s.trick
     if not trick:
-        if (s.contract == KING_OF_HEARTS or s.contract == COMPLEX) and not s.opts.free_heart_lead:
+        if is_heart_lead_banned(s):
             other = hand & NON_HEART_MASK
             if other:
                 return other
@@ -286,14 +285,14 @@ def legal_actions(s: TrexState) -> list[Any]:
     if ph == TRICKS:
         trick = s.trick
         hand = s.hands[s.to_act]
-        if trick:  # R9 inlined: following the led suit is one 13-bit chunk
+        if trick:  # trick_playable's R9 branch, inlined: the led suit is one 13-bit chunk
             led = trick[0] // 13
             chunk = (hand >> (13 * led)) & 0x1FFF
             if chunk:
                 return list(CHUNKS[led][chunk])
         return cards_of(trick_playable(s, hand))
     if ph == LAYOUT:
-        m = s.hands[s.to_act] & s.lay_mask
+        m = s.hands[s.to_act] & s.lay_mask  # layout_playable, inlined (hot path)
         return cards_of(m) if m else [PASS]
     if ph == DOUBLING:
         return [DOUBLE + c for c in cards_of(doublable(s, s.to_act))] + [PASS]
@@ -333,6 +332,8 @@ def check_action(s: TrexState, action: Any) -> None:
             raise _phase_error(s)
         c = action - DOUBLE
         bit = 1 << c
+        if doublable(s, seat) & bit:
+            return
         if not DOUBLABLE_MASK[s.contract] & bit:
             raise IllegalAction(
                 f"{CODES[c]} cannot be doubled in {CONTRACT_NAMES[s.contract]}", rule="R7"
@@ -347,7 +348,7 @@ def check_action(s: TrexState, action: Any) -> None:
             return
         if ph != LAYOUT:
             raise _phase_error(s)
-        if s.hands[seat] & s.lay_mask:
+        if layout_playable(s, s.hands[seat]):
             raise IllegalAction("cannot pass: you have a playable card", rule="R16")
         return
     # play
@@ -360,22 +361,21 @@ def check_action(s: TrexState, action: Any) -> None:
             f"you do not hold {CODES[action]}", rule="R8" if ph == TRICKS else "R15"
         )
     if ph == LAYOUT:
-        if not s.lay_mask & bit:
+        if not layout_playable(s, hand) & bit:
             raise IllegalAction(f"{CODES[action]} does not fit the layout", rule="R15")
         return
-    if not s.trick:
-        if is_heart_lead_banned(s) and bit & HEART_MASK and hand & NON_HEART_MASK:
-            raise IllegalAction("cannot lead hearts: you hold other suits", rule="R10")
+    if trick_playable(s, hand) & bit:
         return
+    # illegal: name the first rule broken, in the section 9 order R10, R9, R11
+    if not s.trick:
+        raise IllegalAction("cannot lead hearts: you hold other suits", rule="R10")
     led = s.trick[0] // 13
-    if action // 13 != led and hand & SUIT_MASK[led]:
+    if hand & SUIT_MASK[led]:
         raise IllegalAction(f"must follow suit: you hold {SUIT_WORDS[led]}", rule="R9")
-    pen = hand & must_discard_mask(s)
-    if action // 13 != led and pen and not pen & bit:
-        names = ", ".join(CODES[c] for c in cards_of(pen))
-        raise IllegalAction(
-            f"must play a penalty card: you cannot follow suit and hold {names}", rule="R11"
-        )
+    names = ", ".join(CODES[c] for c in cards_of(hand & must_discard_mask(s)))
+    raise IllegalAction(
+        f"must play a penalty card: you cannot follow suit and hold {names}", rule="R11"
+    )
 
 
 # ================================================================ step

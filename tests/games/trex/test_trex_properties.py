@@ -295,3 +295,18 @@ def test_unhashable_junk_in_history_is_an_invalid_state():
             assert "history[0]" in err.message
         else:
             raise AssertionError("accepted a broken history")
+
+
+ALL_ACTIONS = [*range(53), *range(64, 116), *range(128, 134)]
+
+
+@settings(max_examples=30)
+@given(st.integers(0, 10**6), st.integers(0, 400), options_st)
+def test_check_accepts_exactly_the_legal_actions(seed, steps, options):
+    state = random_state(seed, options, steps)
+    seat = GAME.to_act(state)
+    if seat is None:
+        return
+    legal = set(GAME.legal_actions(state))
+    for action in ALL_ACTIONS:
+        assert GAME.is_legal(state, seat, action) == (action in legal), action
