@@ -79,7 +79,8 @@ POINTS = (PLAIN_POINTS,) + tuple(
 
 
 class State:
-    """One match of Baloot. Hands are slot masks (see tables); lists are copied by clone."""
+    """One match of Baloot. Hands are slot masks (see tables). Only ``hands``, ``table``
+    and ``seat_played`` are changed in place; other lists are replaced (copy on write)."""
 
     __slots__ = (
         "ashkal",
@@ -186,13 +187,14 @@ class State:
     result: dict[str, Any] | None
 
     def clone(self) -> State:
-        """An independent copy: immutable fields shared, the small lists copied."""
+        """An independent copy. Only hands, table and seat_played are mutated in place;
+        every other list is replaced whole when it changes, so clones share them."""
         new = State.__new__(State)
         new.opts = self.opts
         new.dealer = self.dealer
         new.phase = self.phase
         new.to_act = self.to_act
-        new.scores = self.scores[:]
+        new.scores = self.scores
         new.deal_no = self.deal_no
         new.history = self.history
         new.hist_base = self.hist_base
@@ -226,14 +228,14 @@ class State:
         new.played = self.played
         new.seat_played = self.seat_played[:]
         new.extra_played = self.extra_played
-        new.tricks_won = self.tricks_won[:]
-        new.card_points = self.card_points[:]
-        new.psets = self.psets[:]
-        new.declared = self.declared[:]
+        new.tricks_won = self.tricks_won
+        new.card_points = self.card_points
+        new.psets = self.psets
+        new.declared = self.declared
         new.decided = self.decided
-        new.revealed = self.revealed[:]
+        new.revealed = self.revealed
         new.proj_team = self.proj_team
-        new.shown = self.shown[:]
+        new.shown = self.shown
         new.baloot = self.baloot
         new.match_winner = self.match_winner
         new.kawesh = self.kawesh
@@ -583,7 +585,9 @@ def start_play(st: State) -> None:
 
 def declare(st: State, seat: int, events: Events) -> None:
     """R20: announce the class of the seat's best project."""
-    st.declared[seat] = st.psets[seat][0][0][0][0]
+    declared = st.declared[:]  # lists other than hands/table/seat_played are shared by clones
+    declared[seat] = st.psets[seat][0][0][0][0]
+    st.declared = declared
     st.decided = True
     _log(events, type="declare", seat=seat, project=CLASS_NAMES[st.declared[seat]])
 
@@ -641,7 +645,9 @@ def play_card(st: State, seat: int, p: int, ekka: bool, events: Events) -> None:
 def show(st: State, seat: int, events: Events) -> None:
     """R22: a project-team seat shows its whole set when its trick-2 turn comes."""
     groups = tuple(m for _, m in st.psets[seat][0])
-    st.shown[seat] = groups
+    shown = st.shown[:]
+    shown[seat] = groups
+    st.shown = shown
     if events is not None:
         mask = 0
         for m in groups:
@@ -664,8 +670,12 @@ def finish_trick(st: State, events: Events) -> None:
     if st.trick_no == 8:
         points += LAST_TRICK_BONUS
     t = winner & 1
-    st.card_points[t] += points
-    st.tricks_won[t] += 1
+    card_points = st.card_points[:]
+    card_points[t] += points
+    st.card_points = card_points
+    tricks_won = st.tricks_won[:]
+    tricks_won[t] += 1
+    st.tricks_won = tricks_won
     st.tricks = st.tricks + ((leader, (a, b, c, d), winner, st.lead_ekka),)
     if events is not None:
         events.append(
@@ -697,9 +707,11 @@ def compare_projects(st: State, events: Events) -> None:
     best = {s: st.psets[s][0][0][0] for s in range(4) if st.declared[s]}
     order = [(st.dealer + k) & 3 for k in (1, 2, 3, 4)]
     winner, reveal = compare_declared(best, order, st.kind, st.trump, st.opts.trump_first)
+    revealed = st.revealed[:]
     for s in reveal:
         key = best[s]
-        st.revealed[s] = (key[1], key[2])
+        revealed[s] = (key[1], key[2])
+    st.revealed = revealed
     if winner is not None:
         st.proj_team = winner & 1
     if events is not None and winner is not None:
@@ -854,8 +866,7 @@ def end_deal_scored(st: State, events: Events) -> None:
     if st.gahwa:
         finish_match(st, res["winner"], events)
         return
-    st.scores[0] += res["adds"][0]
-    st.scores[1] += res["adds"][1]
+    st.scores = [st.scores[0] + res["adds"][0], st.scores[1] + res["adds"][1]]
     winner = match_winner_after(st.scores, st.opts.target)
     if winner is not None:
         finish_match(st, winner, events)
