@@ -42,3 +42,12 @@ def test_search_beats_random_on_a_bigger_toy() -> None:
         ) / 40
 
     assert tricks("normal") > tricks("random") + 0.4
+
+
+def test_cli_prints_the_win_rate_and_points(capsys: pytest.CaptureFixture[str]) -> None:
+    from ai.arena import main
+
+    assert main(["--game", "ronda", "--a", "easy", "--b", "random", "--matches", "3", "--seed", "2"]) == 0
+    out, err = capsys.readouterr()
+    assert "A win rate" in out and "95% CI" in out and "points per deal" in out
+    assert "3/3 matches" in err
