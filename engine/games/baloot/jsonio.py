@@ -307,7 +307,7 @@ def view(st: State, seat: int) -> dict[str, Any]:
     out["hands"] = [cards if s == seat else len(cards) for s, cards in enumerate(out["hands"])]
     out["stock"] = len(st.stock)
     out["history"] = public_history(st, seat)
-    del out["deal_history_start"]
+    out["deal_history_start"] = 0  # a view's history is the current deal's only
     if st.to_act != seat:
         out["projects"]["declare_done"] = None
     return out

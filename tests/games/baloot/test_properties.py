@@ -287,3 +287,33 @@ def test_views_hide_hands_stock_and_deal_decks():
     view = GAME.view(state, 0)
     assert all(e["action"].get("deck") in (None, 32) for e in view["history"])
     assert GAME.to_json(state)["history"], "the full state keeps the whole match"
+
+
+def test_caller_dealt_match_views_samples_and_round_trips():
+    """Caller-dealt matches: deal_over waits for the next dealer's deck; at every step
+    the state round-trips through JSON and every seat's sampled world has its view."""
+    rng = random.Random(4)
+    deck = [CODE[p] for p in range(NSLOTS)]
+    state = GAME.new_state(4, {"kawesh": True, "target_score": 40}, 1, deck=deck)
+    steps = 0
+    while GAME.to_act(state) is not None:
+        seat = GAME.to_act(state)
+        if steps % 4 == 0:
+            doc = GAME.to_json(state)
+            assert GAME.to_json(GAME.from_json(json.loads(json.dumps(doc)))) == doc
+            for s in range(4):
+                view = GAME.view(state, s)
+                world = GAME.sampler(view)(rng)
+                assert GAME.view(world, s) == view
+                assert GAME.info_key(world, s) == GAME.info_key(state, s)
+        if GAME.phase(state) == "deal_over":
+            assert (
+                GAME.legal_actions(state) == [] and seat == (GAME.to_json(state)["dealer"] + 1) % 4
+            )
+            rng.shuffle(deck)
+            action = GAME.parse_action(state, {"type": "deal", "deck": list(deck)})
+        else:
+            action = rng.choice(GAME.legal_actions(state))
+        state = GAME.apply(state, seat, action)[0]
+        steps += 1
+    assert GAME.score(state).finished
