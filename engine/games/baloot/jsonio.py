@@ -1,4 +1,26 @@
-"""Baloot states and actions as JSON: writing, strict loading (states, layouts, views)."""
+"""Baloot states and actions as JSON: writing, strict loading (states, layouts, views).
+
+State JSON (besides the common game/version/options/players/dealer/phase/to_act/scores/
+deal_no/history/rng_state):
+
+- ``hands`` (list by seat, canonical order), ``candidate`` (the turned card, kept after it
+  is taken), ``candidate_taken``, ``stock`` (top first), ``bidding`` {round, stage,
+  hokm_bidder}, ``contract`` (null during bidding; kind, trump, ashkal, bidder, taker,
+  declarer_team, multiplier, locked, gahwa, last_raiser_team), ``doubling_step``;
+- play: ``trick_no``, ``leader``, ``table`` [{seat, card}], ``lead_ekka``, ``tricks``
+  [{leader, cards, winner, ekka}], ``played_by`` {card: seat|null} for earlier cards a
+  layout placed without tricks, ``tricks_won``, ``card_points``;
+- ``projects`` {declared (class per seat), declare_done (the seat to act already
+  declared/passed in trick 1; null in other seats' views), revealed ({kind, top} per seat),
+  team, shown (groups per seat once shown in trick 2; [] = nothing to show)}, ``baloot``
+  (seats), ``kawesh`` {seat, cards}, ``match_winner``, ``last_deal`` (the finished deal's
+  award and workings), ``deal_history_start`` (index of the current deal in ``history``).
+
+History entries are ``{"seat", "action"}``; a trick-1 project pass (R20, private) carries
+``"project": true``. A view keeps only the current deal's history (cards of earlier deals
+are back in play), drops other seats' project passes and caller decks, and adds ``seat``
+and ``engine_dealt``.
+"""
 
 from __future__ import annotations
 
