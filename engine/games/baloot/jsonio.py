@@ -515,6 +515,8 @@ class Loader:
                 raise _fail(f"{where}.project must be true or false", where)
             seat = _int(entry, "seat", 0, 3, where=where + ".")
             act = entry["action"]
+            if project and (not isinstance(act, Mapping) or act.get("type") != "pass"):
+                raise _fail(f"{where}: only a pass can be a project pass", where)
             if (
                 self.is_view
                 and isinstance(act, Mapping)
