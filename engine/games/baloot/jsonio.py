@@ -924,6 +924,8 @@ class Loader:
             or any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s <= 3 for s in bal)
         ):
             raise _fail("baloot must be a list of seats", "baloot")
+        if len(set(bal)) != len(bal) or (bal and st.kind != HOKM):
+            raise _fail("baloot lists distinct seats, in hokm only", "baloot")
         st.baloot = tuple(bal)
         kw = data.get("kawesh")
         if kw is not None:
