@@ -20,7 +20,7 @@ import re
 from collections import Counter
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import GAME_IDS, get_game
@@ -134,7 +134,10 @@ def play_random_match(game, players, options, dealer, seed, *, deep_every: int):
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_random_play_reaches_end_of_match(game_id):
-    @given(new_matches(game_id), st.integers(3, 40))
+    # whole matches are long (Trex: 20 deals): fewer examples than the profile's default,
+    # deep checks (JSON round trips of the whole history, views, sampling) on a sample of steps
+    @settings(max_examples=max(8, settings.default.max_examples * 3 // 5))
+    @given(new_matches(game_id), st.integers(5, 60))
     def run(match, deep_every):
         game, players, options, dealer, seed = match
         play_random_match(game, players, options, dealer, seed, deep_every=deep_every)
