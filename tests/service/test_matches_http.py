@@ -83,3 +83,12 @@ def test_every_game_plays_a_whole_match_over_http(client, game_id):
     assert game.to_json(local) == state
     score = post(client, f"/v1/games/{game_id}/score", {"state": state})
     assert score["finished"] is True
+
+
+@pytest.mark.parametrize("players", get_game("porrazo").player_counts)
+def test_porrazo_match_to_61_over_http_every_table(client, players):
+    state, events, _ = play_over_http(client, "porrazo", players, seed=200 + players)
+    score = post(client, "/v1/games/porrazo/score", {"state": state})
+    assert score["finished"]
+    san_benito = any(e["type"] == "san_benito" for e in events)
+    assert san_benito or max(score["scores"]) >= 61
