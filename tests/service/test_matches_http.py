@@ -92,3 +92,12 @@ def test_porrazo_match_to_61_over_http_every_table(client, players):
     assert score["finished"]
     san_benito = any(e["type"] == "san_benito" for e in events)
     assert san_benito or max(score["scores"]) >= 61
+
+
+@pytest.mark.parametrize("players", get_game("marriage").player_counts)
+def test_marriage_deals_played_and_settled_over_http_every_table(client, players):
+    state, events, _ = play_over_http(client, "marriage", players, seed=300 + players)
+    score = post(client, "/v1/games/marriage/score", {"state": state})
+    assert score["finished"]
+    assert len(score["scores"]) == players
+    assert sum(score["scores"]) == 0, "Marriage settlements are payments between players"
