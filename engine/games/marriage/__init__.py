@@ -18,8 +18,8 @@ State JSON: the shared fields (``players``, ``to_act``, ``scores``, ``deal_no``,
 plus ``caller_dealt``, ``men_revealed`` (men shown at the pick, lying above the tiplu),
 ``recycled`` (the cards of the last stock rebuild, public as a set), ``taken`` (cards
 known to be in a hand: taken from the discard pile), ``result_deal`` (the deal that
-``maal``/``deal_delta`` describe) and ``deal_history_start`` (views show this deal's
-history only).
+``maal``/``deal_delta`` describe) and ``deal_start`` (the history entries of earlier
+deals; views show this deal's history only).
 """
 
 from .game import GAME, Marriage

@@ -208,11 +208,19 @@ def parse_action(data: Any, man_cards: int, *, allow_hidden_deck: bool = False) 
 # --------------------------------------------------------------------------- state -> JSON
 
 
+GAP = "gap"
+"""Root of a history whose earlier deals are unknown (a world sampled from a view):
+``(GAP, k)`` stands for k entries; they are written as passes by seat 0."""
+
+
 def _history(st: MState, public: bool) -> list[JSON]:
-    out = []
+    out: list[JSON] = []
     node = st.hist
     left = st.hlen - st.deal_start if public else st.hlen
     while node is not None and left > 0:
+        if node[0] == GAP:
+            out.extend({"seat": 0, "action": {"type": "pass"}} for _ in range(min(left, node[1])))
+            break
         left -= 1
         node, seat, action = node
         out.append({"seat": seat, "action": action_to_json(action, public=public)})
@@ -238,7 +246,7 @@ def to_json(st: MState, game_id: str) -> JSON:
         "scores": list(st.totals),
         "deal_no": st.deal_no,
         "history": _history(st, False),
-        "deal_history_start": st.deal_start,
+        "deal_start": st.deal_start,
         "rng_state": st.rng_state,
         "caller_dealt": st.caller,
         "hands": [[ALL_CODES[c] for c in range(NCODES) for _ in range(h[c])] for h in st.hands],
@@ -282,7 +290,6 @@ def view(st: MState, seat: int, game_id: str) -> JSON:
     del out["rng_state"]
     out["seat"] = seat
     out["history"] = _history(st, True)
-    out["deal_history_start"] = 0
     if st.phase != OVER:
         out["hands"] = [h if s == seat else len(h) for s, h in enumerate(out["hands"])]
         if st.route[seat] == UNSEEN:
@@ -326,7 +333,7 @@ STATE_KEYS = frozenset(
         "result_deal",
         "recycled",
         "taken",
-        "deal_history_start",
+        "deal_start",
     )
 )
 
@@ -582,8 +589,10 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
     _check_sizes(st, hidden)
     if view_seat is None:
         _check_conservation(st)
-    start = get(data, "deal_history_start")
-    st.hist, st.hkey, st.hlen = _load_history(get(data, "history"), men, start)
+    start = get(data, "deal_start")
+    st.hist, st.hkey, st.hlen = _load_history(
+        get(data, "history"), men, start, view_seat is not None
+    )
     st.deal_start = start
     return st, hidden
 
@@ -651,11 +660,18 @@ def _check_conservation(st: MState) -> None:
             )
 
 
-def _load_history(value: Any, men: int, start: Any) -> tuple[Any, int, int]:
+def _load_history(value: Any, men: int, start: Any, view: bool) -> tuple[Any, int, int]:
+    """The history as a cons list, its public key and its length. A view holds only the
+    current deal's entries, after ``deal_start`` earlier ones (kept as a gap)."""
     hist: Any = None
     hkey = 0
     items = as_list(value, "history", most=10**6)
-    as_int(start, "deal_history_start", 0, len(items))
+    as_int(start, "deal_start", 0, 10**9 if view else len(items))
+    if view:
+        hist = (GAP, start) if start else None
+        items_start = 0
+    else:
+        items_start = start
     for i, item in enumerate(items):
         field = f"history[{i}]"
         if not isinstance(item, Mapping) or set(item) != {"seat", "action"}:
@@ -666,9 +682,9 @@ def _load_history(value: Any, men: int, start: Any) -> tuple[Any, int, int]:
         except BadAction as exc:
             raise bad(exc.message, f"{field}.action") from None
         hist = (hist, seat, action)
-        if i >= start:
+        if i >= items_start:
             hkey = hash((hkey, seat, public_action(action)))
-    return hist, hkey, len(items)
+    return hist, hkey, len(items) + (start if view else 0)
 
 
 # --------------------------------------------------------------------------- layouts
@@ -840,6 +856,6 @@ def layout_to_json(
         "deal_delta": layout.get("deal_delta"),
         "result_deal": layout.get("result_deal"),
         "recycled": layout.get("recycled", []),
-        "deal_history_start": layout.get("deal_history_start", 0),
+        "deal_start": layout.get("deal_start", 0),
         "taken": layout.get("taken", [[] for _ in range(n)]),
     }

@@ -390,3 +390,21 @@ def test_from_json_rejects_inconsistent_states():
         with pytest.raises(InvalidState) as err:
             GAME.from_json(json.loads(json.dumps(data)))
         assert err.value.field == field, field
+
+
+def test_views_carry_this_deals_history_and_count_the_earlier_entries():
+    state = GAME.new_state(2, {"turn_limit": 2, "deals": 3}, 0, seed=4)
+    while GAME.deal_no(state) < 2:
+        state = act(
+            state, GAME.to_act(state), GAME.action_to_json(state, GAME.legal_actions(state)[0])
+        )
+    state = act(state, GAME.to_act(state), {"type": "pass"})
+    full = GAME.to_json(state)
+    view = GAME.view(state, 1)
+    assert view["deal_start"] == full["deal_start"] > 0
+    assert view["history"] == full["history"][full["deal_start"] :]
+    world = GAME.sample(view, random.Random(0))
+    assert GAME.view(world, 1) == view
+    data = GAME.to_json(world)
+    assert GAME.to_json(GAME.from_json(json.loads(json.dumps(data)))) == data
+    assert GAME.info_key(world, 1) == GAME.info_key(state, 1)
