@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from tests.examples import rules_id_of_file
+
 from engine import get_game
 from engine.games.baloot.projects import baloot_scores, project_set
 from engine.games.baloot.state import settle
@@ -123,7 +125,7 @@ def run_case(case: dict) -> None:
             raise AssertionError(f"{where}: unknown step {step}")
 
 
-@pytest.mark.parametrize("example", EXAMPLES)
+@pytest.mark.parametrize("example", EXAMPLES, ids=[rules_id_of_file(DATA / f"{e}.json") for e in EXAMPLES])
 def test_worked_example(example: str) -> None:
     """Rules named in each file's "rules" list, exercised by the spec's own example."""
     data = json.loads((DATA / f"{example}.json").read_text())

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.examples import rules_id
+
 from engine import get_game
 from engine.games.marriage import rules as R
 from engine.protocol import IllegalAction
@@ -173,7 +175,7 @@ def run_query(query):
         assert total == query["expect"] == sum(v for _, v in items), query["maal"]
 
 
-@pytest.mark.parametrize("example_id", sorted(EXAMPLES))
+@pytest.mark.parametrize("example_id", sorted(EXAMPLES), ids=[rules_id(EXAMPLES[e]) for e in sorted(EXAMPLES)])
 def test_worked_example(example_id):
     """R1-R34 as exercised by each example (its ``rules`` list)."""
     example = EXAMPLES[example_id]

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.examples import rules_id_of_file
+
 from engine import get_game
 from engine.protocol import EngineError
 
@@ -75,7 +77,7 @@ def run_case(case: dict, label: str) -> None:
         ) == GAME.to_json(state)
 
 
-@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+@pytest.mark.parametrize("path", EXAMPLES, ids=[rules_id_of_file(p) for p in EXAMPLES])
 def test_worked_example(path: Path) -> None:
     """Each example names the rules it exercises in its "rules" field."""
     example = json.loads(path.read_text())

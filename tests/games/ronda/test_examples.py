@@ -10,19 +10,16 @@ import json
 
 import pytest
 
-from engine.protocol import IllegalAction
-
+from tests.examples import rules_id_of_file
 from ronda_helpers import DATA, GAME, check_facts, load_example, new_match
+
+from engine.protocol import IllegalAction
 
 EXAMPLES = sorted(DATA.glob("E*.json"), key=lambda p: int(p.stem[1:]))
 
 
-def _rules_id(path) -> str:
-    ex = load_example(path)
-    return f"{ex['id']}-{'-'.join(ex['rules'])}"
 
-
-@pytest.mark.parametrize("path", EXAMPLES, ids=[_rules_id(p) for p in EXAMPLES])
+@pytest.mark.parametrize("path", EXAMPLES, ids=[rules_id_of_file(p) for p in EXAMPLES])
 def test_worked_example(path):
     ex = load_example(path)
     state = new_match(ex["setup"])

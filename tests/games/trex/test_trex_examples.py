@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.examples import rules_id_of_file
+
 from engine import get_game
 from engine.protocol import IllegalAction
 
@@ -139,7 +141,7 @@ def check_schedule(state, schedule: list[list[int]]) -> None:
     assert [seen[n] for n in sorted(seen)] == schedule
 
 
-@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+@pytest.mark.parametrize("path", EXAMPLES, ids=[rules_id_of_file(p) for p in EXAMPLES])
 def test_worked_example(path: Path) -> None:
     example = json.loads(path.read_text())
     for case in example.get("cases", []):
