@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Hashable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from engine.cards import card_code
 from engine.games.ronda import codec, rules
@@ -26,19 +26,24 @@ from engine.games.ronda.tables import (
     PLAY_P,
 )
 from engine.protocol import (
+    JSON,
     Action,
     Event,
     Game,
     IllegalAction,
     InvalidSetup,
     InvalidState,
-    JSON,
     OptionSpec,
     ScoreReport,
 )
 
 _PHASE_OF_TYPE = {"pass": (DECLARE_P, CHALLENGE_P), "declare": (DECLARE_P,), "challenge": (CHALLENGE_P,),
                   "play": (PLAY_P,), "deal": (DEAL_OVER_P,)}  # fmt: skip
+
+# Card ints are the play phase's actions. The protocol types actions as Hashable and list
+# is invariant, so the memo and its filler are re-typed once here, not cast on every call.
+_PLAY_LISTS = cast("dict[int, list[Action]]", _CARDS)
+_cards_of = cast("Callable[[int], list[Action]]", rules.cards_of)
 
 
 def _action_type(action: Any) -> str:
@@ -58,7 +63,8 @@ class Ronda(Game[RondaState]):
     option_specs = (
         OptionSpec("deal_style", "choice", "table", "table: 3 cards each and 4 to the table; no_table: "
                    "4-card hands, no table cards (2 or 4 players)", choices=("table", "no_table")),
-        OptionSpec("tringa_points", "choice", 5, "value of a genuine tringa (the penalty stays 5)", choices=(5, 3)),
+        OptionSpec("tringa_points", "choice", 5, "value of a genuine tringa (the penalty stays 5)",
+                   choices=(5, 3)),
         OptionSpec("challenges", "bool", True, "whether the challenge round exists (never with 3 players)"),
         OptionSpec("auto_declare", "bool", False, "the engine declares every seat's true holding"),
         OptionSpec("chain_bonuses", "bool", True, "b'khamsa (3-4 players) and b'achra (4 players)"),
@@ -96,7 +102,9 @@ class Ronda(Game[RondaState]):
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise InvalidSetup("seed must be a whole number", field="seed")
         if deck is not None and (layout is not None or seed is not None):
-            raise InvalidSetup("give a deck, or a seed, or a layout (a seed may go with a layout)", field="deck")
+            raise InvalidSetup(
+                "give a deck, or a seed, or a layout (a seed may go with a layout)", field="deck"
+            )
         if layout is not None:
             rng_state = None if seed is None else random.Random(seed).getrandbits(63)
             opts = None if options is None else self.parse_options(options, n)
@@ -106,7 +114,9 @@ class Ronda(Game[RondaState]):
         s = blank_state(o, dealer)
         if deck is not None:
             if not isinstance(deck, list) or len(deck) != len(PACK):
-                raise InvalidSetup(f"deck must list the {len(PACK)} cards of the Ronda pack, top first", field="deck")
+                raise InvalidSetup(
+                    f"deck must list the {len(PACK)} cards of the Ronda pack, top first", field="deck"
+                )
             cards = []
             for code in deck:
                 try:
@@ -145,8 +155,8 @@ class Ronda(Game[RondaState]):
     def legal_actions(self, state: RondaState) -> list[Action]:
         if state.phase == PLAY_P:  # the hot case, inlined
             mask = state.hands[state.to_act]
-            got = _CARDS.get(mask)
-            return (got if got is not None else rules.cards_of(mask))[:]
+            got = _PLAY_LISTS.get(mask)
+            return (got if got is not None else _cards_of(mask))[:]
         return rules.legal_actions(state)
 
     def check_action(self, state: RondaState, action: Action) -> None:
@@ -156,22 +166,25 @@ class Ronda(Game[RondaState]):
             raise IllegalAction("challenges are not played in this game", rule="R13")
         if s.phase not in _PHASE_OF_TYPE[kind]:
             name = PHASE_NAMES[s.phase]
-            raise IllegalAction(f"wrong phase: {name} expects {PHASE_VERBS[s.phase]}", rule=PHASE_RULE[s.phase])
-        if kind == "declare":
-            if not rules.can_declare(s, action - DECLARE_BASE):  # type: ignore[operator]
+            raise IllegalAction(
+                f"wrong phase: {name} expects {PHASE_VERBS[s.phase]}", rule=PHASE_RULE[s.phase]
+            )
+        if type(action) is not int:  # kind "deal": parse_action's tuple of card ints
+            deck = cast("tuple[int, ...]", action)
+            if len(set(deck)) != len(PACK):
+                raise IllegalAction("the deck must hold each of the 40 cards exactly once", rule="R2")
+            if not rules.deal_terminates(s, deck):
+                raise IllegalAction("with this deck the initial-table check never ends", rule="R6")
+        elif kind == "declare":
+            if not rules.can_declare(s, action - DECLARE_BASE):
                 raise IllegalAction("double_ronda needs a four-card hand", rule="R12")
         elif kind == "challenge":
-            target = action - CHALLENGE_BASE  # type: ignore[operator]
+            target = action - CHALLENGE_BASE
             if not rules.is_open_target(s, s.to_act, target):
                 raise IllegalAction(f"seat {target} has no open declaration you can challenge", rule="R13")
         elif kind == "play":
-            if not s.hands[s.to_act] >> action & 1:  # type: ignore[operator]
-                raise IllegalAction(f"card not in hand: {card_code(action)}", rule="R19")  # type: ignore[arg-type]
-        elif kind == "deal":
-            if len(set(action)) != len(PACK):  # type: ignore[arg-type]
-                raise IllegalAction("the deck must hold each of the 40 cards exactly once", rule="R2")
-            if not rules.deal_terminates(s, action):  # type: ignore[arg-type]
-                raise IllegalAction("with this deck the initial-table check never ends", rule="R6")
+            if not s.hands[s.to_act] >> action & 1:
+                raise IllegalAction(f"card not in hand: {card_code(action)}", rule="R19")
 
     def clone(self, state: RondaState) -> RondaState:
         return state.clone()
@@ -186,7 +199,8 @@ class Ronda(Game[RondaState]):
     # ---- actions as JSON -----------------------------------------------------
 
     def parse_action(self, state: RondaState, data: Any) -> Action:
-        return codec.parse_action_json(data, state.n)
+        action: Action = codec.parse_action_json(data, state.n)
+        return action
 
     def action_to_json(self, state: RondaState, action: Action) -> JSON:
         return codec.action_json(action)
@@ -213,7 +227,9 @@ class Ronda(Game[RondaState]):
             winner=None if s.winner < 0 else s.winner,
             extra={
                 "hand_number": s.hand_no,
-                "provisional_award": None if s.prov_side < 0 else {"side": s.prov_side, "points": s.prov_pts},
+                "provisional_award": (
+                    None if s.prov_side < 0 else {"side": s.prov_side, "points": s.prov_pts}
+                ),
                 "piles": [p.bit_count() for p in s.piles],
             },
         )
@@ -235,7 +251,9 @@ class Ronda(Game[RondaState]):
     def info_key(self, state: RondaState, seat: int) -> Hashable:
         s = state
         n = s.n
-        shown = [s.hands[t] if t == seat or s.challenged >> t & 1 else s.hands[t].bit_count() for t in range(n)]
+        shown = [
+            s.hands[t] if t == seat or s.challenged >> t & 1 else s.hands[t].bit_count() for t in range(n)
+        ]
         return (
             seat, s.o.raw, s.dealer, s.phase, s.to_act, s.deal_no, s.hand_no, tuple(shown),
             tuple(s.dealt[t] & ~s.hands[t] for t in range(n)), tuple(s.table), len(s.stock),

@@ -15,12 +15,12 @@ from engine.games.ronda.tables import (
     CARD_THRESHOLD,
     CHAIN_BONUS,
     CHALLENGE_BASE,
+    CHALLENGE_P,
     COMBO_NAMES,
     DEAL_MARK,
     DEAL_OVER_P,
     DECLARE_BASE,
     DECLARE_P,
-    CHALLENGE_P,
     DOUBLE,
     MATCH_OVER_P,
     NONE,
@@ -373,7 +373,8 @@ def r13_challenge(s: RondaState, target: int, events: Events) -> None:
     pen = max(PENALTY[said], PENALTY[held])
     for side in range(s.nsides):
         if side != tside:
-            award(s, side, pen, f"false {COMBO_NAMES[said]} shown by a challenge (seat {target})", "R13", events)
+            item = f"false {COMBO_NAMES[said]} shown by a challenge (seat {target})"
+            award(s, side, pen, item, "R13", events)
     if r32_match_over(s, events):
         return
     r13_next_asked(s, seat, events)
@@ -434,7 +435,8 @@ def r17_settle_hand(s: RondaState, events: Events) -> None:
             awards.append((top_sides.pop(), total, "declarations", "R17"))
         else:
             for seat in top:
-                awards.append((seat % ns, values[s.decl[seat]], f"equal top {COMBO_NAMES[s.decl[seat]]} (seat {seat})", "R17"))
+                item = f"equal top {COMBO_NAMES[s.decl[seat]]} (seat {seat})"
+                awards.append((seat % ns, values[s.decl[seat]], item, "R17"))
     if s.prov_side >= 0:
         if len(awards) == 1 and awards[0][:2] == (s.prov_side, s.prov_pts):
             awards = []  # steps 1-2 cancel exactly
@@ -484,7 +486,15 @@ def r19_play(s: RondaState, card: int, events: Events) -> None:
         s.last_drop = -1
         bonus, name = CHAIN_BONUS[level]
         if events is not None:
-            events.append({"type": "claim", "seat": seat, "card": card_code(card), "packet": codes_of(packet), "level": level + 1})
+            events.append(
+                {
+                    "type": "claim",
+                    "seat": seat,
+                    "card": card_code(card),
+                    "packet": codes_of(packet),
+                    "level": level + 1,
+                }
+            )
         award(s, side, bonus, name, "R24", events)
         points = bonus
         if not s.trank and not last_play:
@@ -504,7 +514,9 @@ def r19_play(s: RondaState, card: int, events: Events) -> None:
         s.piles[side] |= packet
         s.last_cap = seat
         if events is not None:
-            events.append({"type": "capture", "seat": seat, "card": card_code(card), "cards": codes_of(packet & ~bit)})
+            events.append(
+                {"type": "capture", "seat": seat, "card": card_code(card), "cards": codes_of(packet & ~bit)}
+            )
         if s.last_drop >= 0 and RR[s.last_drop] == r:
             award(s, side, 1, "este", "R21", events)
             points = 1

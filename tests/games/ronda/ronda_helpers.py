@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from engine import get_game
-from engine.games.ronda.tables import PACK
 from engine.cards import card_code
+from engine.games.ronda.tables import PACK
 
 GAME = get_game("ronda")
 DATA = Path(__file__).resolve().parents[2] / "data" / "ronda"
@@ -24,7 +24,8 @@ def fill_rest(layout: dict[str, Any], players: int) -> dict[str, Any]:
     to side 0's pile. No checked fact depends on the split."""
     layout = dict(layout)
     if layout.get("piles") == "rest":
-        placed = {c for h in layout["hands"] for c in h} | set(layout.get("table", [])) | set(layout.get("stock", []))
+        placed = {c for h in layout["hands"] for c in h}
+        placed |= set(layout.get("table", [])) | set(layout.get("stock", []))
         sides = 2 if players == 4 else players
         layout["piles"] = [[c for c in ALL_CODES if c not in placed]] + [[] for _ in range(sides - 1)]
     return layout

@@ -9,11 +9,10 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from tests.examples import rules_id_of_file
 from ronda_helpers import DATA, GAME, check_facts, load_example, new_match
 
 from engine.protocol import IllegalAction
+from tests.examples import rules_id_of_file
 
 EXAMPLES = sorted(DATA.glob("E*.json"), key=lambda p: int(p.stem[1:]))
 

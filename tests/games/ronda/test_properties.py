@@ -9,10 +9,9 @@ from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ronda_helpers import ALL_CODES, GAME
 
 from engine.protocol import EngineError
-
-from ronda_helpers import ALL_CODES, GAME
 
 OPTIONS = st.fixed_dictionaries({
     "deal_style": st.sampled_from(["table", "no_table"]),
@@ -61,11 +60,12 @@ def test_scores_and_items_add_up_and_cards_are_conserved(match):
         assert sum(i["points"] for i in report.items) == sum(report.deal_points)
         if js["deal_no"] == prev_deal and prev_scores is not None:
             # within a deal the scores move by exactly this deal's items
-            assert [a - b for a, b in zip(js["scores"], report.deal_points)] == prev_scores
+            assert [a - b for a, b in zip(js["scores"], report.deal_points, strict=True)] == prev_scores
         else:
-            prev_scores = [a - b for a, b in zip(js["scores"], report.deal_points)]
+            prev_scores = [a - b for a, b in zip(js["scores"], report.deal_points, strict=True)]
             prev_deal = js["deal_no"]
-        places = [c for h in js["hands"] for c in h] + js["table"] + js["stock"] + [c for p in js["piles"] for c in p]
+        places = [c for h in js["hands"] for c in h] + js["table"] + js["stock"]
+        places += [c for p in js["piles"] for c in p]
         assert Counter(places) == Counter(ALL_CODES)
         ranks = [c[0] for c in js["table"]]
         assert len(ranks) == len(set(ranks)), "R7: never two cards of a rank on the table"
@@ -101,9 +101,13 @@ def test_views_hide_hands_stock_and_decks_and_samples_agree(match):
 
 JSON_LEAVES = st.one_of(st.none(), st.booleans(), st.integers(-3, 60), st.text(max_size=3),
                         st.sampled_from(ALL_CODES + ["TH", "8S", "pass", "play", "declare", "ronda"]))
-JUNK = st.recursive(JSON_LEAVES, lambda inner: st.one_of(st.lists(inner, max_size=5),
-                                                          st.dictionaries(st.text(max_size=8), inner, max_size=5)),
-                    max_leaves=20)
+JUNK = st.recursive(
+    JSON_LEAVES,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=5), st.dictionaries(st.text(max_size=8), inner, max_size=5)
+    ),
+    max_leaves=20,
+)
 
 
 @given(JUNK)

@@ -5,13 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from ronda_helpers import ALL_CODES, GAME, L, act, facts, lay, run
 
+from engine.cards import parse_cards
 from engine.games.ronda.rules import holding
 from engine.games.ronda.tables import DOUBLE, NONE, RONDA, TRINGA
-from engine.cards import parse_cards
 from engine.protocol import BadAction, IllegalAction, InvalidSetup, InvalidState
-
-from ronda_helpers import ALL_CODES, GAME, L, act, facts, lay, run
 
 PASS = {"type": "pass"}
 
@@ -171,7 +170,8 @@ def test_r13_false_tringa_with_four_players_is_paid_once_to_the_other_team():
     s = lay(4, 0, ["AS 5D KC", "2S 3H 7C", "3D JH QS", "6C 4H 7S"], "5C JD KH 6D",
             "AH AD AC 3S 2H 3C 4S 4D 4C QH QD QC", hand_number=2)
     s, _ = run(s, (1, "pass"), (2, declare("tringa")), (3, "pass"), (0, "pass"))
-    assert GAME.to_act(s) == 1 and [GAME.action_to_json(s, a) for a in GAME.legal_actions(s)] == [PASS, challenge(2)]
+    assert GAME.to_act(s) == 1
+    assert [GAME.action_to_json(s, a) for a in GAME.legal_actions(s)] == [PASS, challenge(2)]
     s, _ = run(s, (1, challenge(2)))
     js = facts(s)
     assert js["scores"] == [0, 5] and js["revealed"] == [2] and js["withdrawn"] == [2]
@@ -194,8 +194,10 @@ def test_r14_strength_order():
 
 
 def test_r15_partners_rondas_score_at_once():
-    s = lay(4, 3, ["AS AH 2C", "3S 4S 5S", "KD KH 7C", "6S 7S JS"], "QS", "2D 2H 3C 3D 4C 4D 5C 5D 6C 6D JC JD")
-    s, _ = run(s, (0, declare("ronda")), (1, "pass"), (2, declare("ronda")), (3, "pass"), (1, "pass"), (3, "pass"))
+    s = lay(4, 3, ["AS AH 2C", "3S 4S 5S", "KD KH 7C", "6S 7S JS"], "QS",
+            "2D 2H 3C 3D 4C 4D 5C 5D 6C 6D JC JD")
+    s, _ = run(s, (0, declare("ronda")), (1, "pass"), (2, declare("ronda")), (3, "pass"),
+               (1, "pass"), (3, "pass"))
     assert facts(s)["scores"] == [2, 0] and GAME.phase(s) == "play"
 
 
@@ -333,7 +335,8 @@ def test_r29_caller_dealt_match_waits_for_the_next_dealers_deck():
     assert js["hands"][0] == ALL_CODES[:3]
     assert js["history"][-1] == {"seat": 1, "action": {"type": "deal", "deck": ALL_CODES}}
     view = GAME.view(s, 0)
-    assert view["history"] == [{"seat": 1, "action": {"type": "deal", "deck": 40}}] and view["deal_start"] == 8
+    assert view["history"] == [{"seat": 1, "action": {"type": "deal", "deck": 40}}]
+    assert view["deal_start"] == 8
 
 
 def test_r29_engine_dealt_match_deals_on_by_itself():
@@ -377,7 +380,8 @@ def test_errors_unknown_combination_and_malformed_actions():
     s = lay(2, 0, ["AS 4D 6H", "KS KH 3C"], "JD 5C", "3S 3H 7D 6C QH QD")
     with pytest.raises(BadAction, match="unknown combination: quad"):
         GAME.parse_action(s, declare("quad"))
-    for junk in [None, [], {"type": "fold"}, {"type": "play"}, {"type": "pass", "x": 1}, {"type": "challenge", "target": 9}]:
+    for junk in [None, [], {"type": "fold"}, {"type": "play"}, {"type": "pass", "x": 1},
+                 {"type": "challenge", "target": 9}]:
         with pytest.raises(BadAction, match="malformed action"):
             GAME.parse_action(s, junk)
 
@@ -411,7 +415,8 @@ def test_r13_layout_in_the_challenge_round_takes_the_first_asked_seat():
 def test_layout_options_must_agree_with_the_requests():
     layout = {"hands": [L("AS 4D 6H"), L("KS KH 3C")], "table": L("JD 5C"), "stock": L("3S 3H 7D 6C QH QD"),
               "options": {"target_score": 11}}
-    layout["piles"] = [[c for c in ALL_CODES if c not in sum(layout["hands"], []) + layout["table"] + layout["stock"]], []]
+    placed = sum(layout["hands"], []) + layout["table"] + layout["stock"]
+    layout["piles"] = [[c for c in ALL_CODES if c not in placed], []]
     assert GAME.to_json(GAME.new_state(2, None, 0, layout=layout))["options"]["target_score"] == 11
     with pytest.raises(InvalidState) as err:
         GAME.new_state(2, {"target_score": 21}, 0, layout=layout)
@@ -422,8 +427,8 @@ def test_outcome_is_win_loss_at_match_end_and_a_shared_value_for_partners():
     start = lay(2, 1, ["QS 3D 7C", "QH AS 5D"], "2C JD", "3S 3H 4D 6C KH KD", scores=[40, 38])
     end, _ = run(start, (0, "pass"), (1, "pass"), (0, "3D"), (1, "QH"), (0, "QS"))
     assert GAME.outcome(start, end) == [1.0, 0.0]
-    start = lay(4, 3, ["4S AH 6C", "4H 2D 7S", "4D 3C JH", "4C 5D QS"], "", "AS 2S 3S 5S 6S JS KS AD 3D 5H 6H 7H",
-                hand_number=2)
+    start = lay(4, 3, ["4S AH 6C", "4H 2D 7S", "4D 3C JH", "4C 5D QS"], "",
+                "AS 2S 3S 5S 6S JS KS AD 3D 5H 6H 7H", hand_number=2)
     end, _ = run(start, (0, "pass"), (1, "pass"), (2, "pass"), (3, "pass"), (0, "4S"), (1, "4H"))
     value = GAME.outcome(start, end)
     assert value[1] == value[3] > 0.5 > value[0] == value[2] > 0.0
