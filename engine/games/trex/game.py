@@ -13,7 +13,6 @@ from engine.protocol import (
     JSON,
     Action,
     BadAction,
-    EngineError,
     Event,
     Game,
     InvalidSetup,
@@ -62,11 +61,14 @@ class Trex(Game[TrexState]):
     )
 
     def __init__(self) -> None:
-        # the search's hot path: bind the rule functions directly (no extra call frame)
-        self.step = rules.step  # type: ignore[method-assign]
-        self.legal_actions = rules.legal_actions  # type: ignore[method-assign]
-        self.clone = TrexState.clone  # type: ignore[method-assign]
-        self.to_act = rules.to_act  # type: ignore[method-assign]
+        # The search's hot path: bind the rule functions directly (no wrapper call frame);
+        # the methods below are the typed contract they stand in for. mypy checks such an
+        # instance assignment against the unbound method (self included), so it cannot be
+        # typed: hence the ignores.
+        self.step = rules.step  # type: ignore[method-assign, assignment]
+        self.legal_actions = rules.legal_actions  # type: ignore[method-assign, assignment]
+        self.clone = TrexState.clone  # type: ignore[method-assign, assignment]
+        self.to_act = rules.to_act  # type: ignore[method-assign, assignment]
 
     # ---- setup
     def check_players(self, players: Any) -> int:
@@ -179,7 +181,8 @@ class Trex(Game[TrexState]):
 
     # ---- actions
     def parse_action(self, state: TrexState, data: Any) -> Action:
-        return parse_action_json(data)
+        action: Action = parse_action_json(data)
+        return action
 
     def action_to_json(self, state: TrexState, action: Action) -> JSON:
         return action_json(action)
@@ -261,12 +264,12 @@ class Trex(Game[TrexState]):
         s = state
         opts = s.opts
         sides = SIDES_TEAMS if opts.partnership else SIDES_SOLO
-        side_of = (lambda seat: seat & 1) if opts.partnership else (lambda seat: seat)
+        team_mask = 1 if opts.partnership else 3  # a seat's side: its team, or itself
         ms = s.match_scores
         scores = [sum(ms[i] for i in side) for side in sides]
         items = deal_items(s)
         for it in items:
-            it["side"] = side_of(it["seat"])
+            it["side"] = it["seat"] & team_mask
         deal_points = [sum(s.deal_scores[i] for i in side) for side in sides]
         finished = s.phase == MATCH_OVER
         winners, draw = match_result(s) if finished else ([], False)
@@ -376,7 +379,7 @@ def deal_items(s: TrexState) -> list[JSON]:
     return items
 
 
-def parse_deck(deck: Any, field: str, error: type[EngineError]) -> list[int]:
+def parse_deck(deck: Any, field: str, error: type[InvalidSetup] | type[InvalidState]) -> list[int]:
     """A deck of 52 distinct codes (top first) -> card indices; ``error`` naming ``field``."""
     if not isinstance(deck, list) or len(deck) != 52:
         raise error("a deck must be a list of the 52 card codes, top first", field=field)

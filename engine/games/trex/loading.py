@@ -18,6 +18,7 @@ from .codec import (
 )
 from .rules import (
     PASS,
+    Entry,
     TrexState,
     kingdom_owner_of,
     push_past,
@@ -93,7 +94,7 @@ def check_int(v: Any, name: str, lo: int, hi: int, *, nullable: bool = False) ->
     return v
 
 
-def check_list(v: Any, name: str, length: int | None = None) -> list:
+def check_list(v: Any, name: str, length: int | None = None) -> list[Any]:
     if not isinstance(v, list):
         raise InvalidState(f"{name} must be a list", field=name)
     if length is not None and len(v) != length:
@@ -128,8 +129,8 @@ def contract_of(v: Any, name: str, opts: Opts) -> int:
     return CONTRACT_OF_NAME[v]
 
 
-def parse_entries(v: Any, name: str, view: bool) -> list[tuple]:
-    out = []
+def parse_entries(v: Any, name: str, view: bool) -> list[Entry]:
+    out: list[Entry] = []
     lookup = _FAST_PARSE
     for i, e in enumerate(check_list(v, name)):
         # fast path for the common, well-formed entry
@@ -164,7 +165,7 @@ def parse_entries(v: Any, name: str, view: bool) -> list[tuple]:
     return out
 
 
-def check_fields(data: dict, view: bool) -> None:
+def check_fields(data: dict[str, Any], view: bool) -> None:
     """A full state (or view) has exactly its fields, and null only where allowed."""
     want = set(STATE_FIELDS) - ({"rng_state", "decks"} if view else set()) | (
         {"seat"} if view else set()
@@ -257,7 +258,7 @@ def load_state(
     partial: bool,
     view: bool,
     options_override: Opts | None = None,
-    defaults: dict | None = None,
+    defaults: dict[str, Any] | None = None,
 ) -> tuple[TrexState, list[int], int | None]:
     """Validate a full state (``partial`` False), a layout (``partial``) or a view (``view``)
     and build the internal state. Returns ``(state, hand_counts, view_seat)``; for a view the
@@ -267,9 +268,9 @@ def load_state(
     if not partial:
         check_fields(r.data, view)
     if defaults:
-        for k, v in defaults.items():
-            if k not in r.data:
-                r.data = {**r.data, k: v}
+        for key, v in defaults.items():
+            if key not in r.data:
+                r.data = {**r.data, key: v}
     opts = options_override if options_override is not None else load_options(r, partial)
     if r.raw("players", 4) != 4 or isinstance(r.raw("players", 4), bool):
         raise InvalidState("Trex needs exactly 4 players", field="players")
@@ -411,7 +412,7 @@ def load_state(
         raise InvalidState("doubling_turn does not fit the phase", field="doubling_turn")
     if phase == DOUBLING:
         had_turn = {(owner + i) & 3 for i in range(s.doubling_turn + 1)}
-        for c, d in doubled:
+        for _, d in doubled:
             if d not in had_turn:
                 raise InvalidState(
                     f"seat {d} has not had its doubling turn yet (R7)", field="doubled"
@@ -519,6 +520,8 @@ def load_state(
             pos += 4 * tricks_won[i]
         for m in cards_won:
             seen |= m
+    if tricks_won is None:  # not reached: set from cards_won or by the shorthand above
+        raise InvalidState("tricks_won is required", field="tricks_won")
     if tricks_played is None:
         tricks_played = sum(tricks_won)
     if sum(tricks_won) != tricks_played:
@@ -734,11 +737,11 @@ def load_history(r: _Reader, s: TrexState, view: bool) -> None:
         raise InvalidState("history must end with this deal's played entries", field="history")
     prefix = hist[: len(hist) - len(played)]
     if prefix:
-        chunk = None
+        chunk: Any = None  # a cons list (previous, seat, action, trick_no)
         for e in prefix:
             chunk = (chunk, e[0], e[1], 0)
         push_past(s, chunk)
-    cons = None
+    cons: Any = None
     for e in played:
         cons = (cons, *e)
     s.played = cons

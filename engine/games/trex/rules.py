@@ -8,9 +8,10 @@ deal is ``("deal", (card, ...))``.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
-from engine.protocol import IllegalAction, InvalidState
+from engine.protocol import Event, IllegalAction, InvalidState
 
 from .tables import (
     CHOOSE,
@@ -52,7 +53,11 @@ DOUBLE = 64
 CHOOSE_BASE = 128
 DEAL = "deal"
 
-Entry = tuple  # (seat, action, trick_no): one history entry; trick_no 0 unless a trick play
+Entry = tuple[int, Any, int]
+"""``(seat, action, trick_no)``: one history entry; trick_no 0 unless a trick play. The
+action is an int, or ``("deal", deck)`` for a caller's deal."""
+Events = list[Event] | None
+"""A list to append JSON events to, or None on the search's fast path."""
 
 
 class TrexState:
@@ -122,7 +127,7 @@ class TrexState:
         self.taken = 0  # union of cards_won
         self.played: Any = None
         self.past: Any = None
-        self.past_json: list | None = []  # cache of the JSON of ``past`` (codec)
+        self.past_json: list[Any] | None = []  # cache of the JSON of ``past`` (codec)
         self.lay_mask = JACK_MASK  # Trex: the cards that fit the layout now
         self.table = 0  # Trex: cards on the layout
         self.finish_order: list[int] = []
@@ -196,7 +201,7 @@ def entries(cons: Any) -> list[Entry]:
     return out
 
 
-def chunks(cons: Any) -> list[tuple]:
+def chunks(cons: Any) -> list[Any]:
     """The chunks of the ``past`` cons list ``(previous, chunk)``, oldest first."""
     out = []
     while cons is not None:
@@ -379,7 +384,7 @@ def check_action(s: TrexState, action: Any) -> None:
 
 
 # ================================================================ step
-def step(s: TrexState, action: Any, events: list | None = None) -> None:
+def step(s: TrexState, action: Any, events: Events = None) -> None:
     """Apply a legal action in place (the rules' effects, R6-R19)."""
     seat = s.to_act
     ph = s.phase
@@ -455,14 +460,14 @@ def step(s: TrexState, action: Any, events: list | None = None) -> None:
     raise InvalidState("the match is over", field="phase")
 
 
-def _score(s: TrexState, seat: int, points: int, item: str, rule: str, events: list | None) -> None:
+def _score(s: TrexState, seat: int, points: int, item: str, rule: str, events: Events) -> None:
     pts = points * s.opts.sign
     s.deal_scores[seat] += pts
     if events is not None:
         events.append({"type": "points", "seat": seat, "points": pts, "item": item, "rule": rule})
 
 
-def score_trick(s: TrexState, tmask: int, w: int, leader: int, events: list | None) -> None:
+def score_trick(s: TrexState, tmask: int, w: int, leader: int, events: Events) -> None:
     """S1-S5, S7: the penalties of one trick won by ``w`` and led by ``leader``."""
     c = s.contract
     opts = s.opts
@@ -491,7 +496,7 @@ def score_trick(s: TrexState, tmask: int, w: int, leader: int, events: list | No
 
 
 def score_doubled(
-    s: TrexState, card: int, d: int, w: int, leader: int, events: list | None
+    s: TrexState, card: int, d: int, w: int, leader: int, events: Events
 ) -> None:
     """S5: a doubled card of single value v, doubled by ``d``, won by ``w``, trick led by ``leader``."""
     v = SINGLE_VALUE[card]
@@ -506,7 +511,7 @@ def score_doubled(
         _score(s, leader, v, f"{name}: bonus to the trick's leader", "S5", events)
 
 
-def _finish_trick(s: TrexState, events: list | None) -> None:
+def _finish_trick(s: TrexState, events: Events) -> None:
     """R12: the highest card of the led suit wins; penalties are scored at once; R13."""
     trick = s.trick
     w = s.best_seat
@@ -544,7 +549,7 @@ def is_deal_over_early(s: TrexState) -> bool:
     return not (h[0] | h[1] | h[2] | h[3]) & PENALTY_MASK[c]
 
 
-def _layout_turn(s: TrexState, seat: int, action: int, events: list | None) -> None:
+def _layout_turn(s: TrexState, seat: int, action: int, events: Events) -> None:
     """R14-R18: one Trex turn (a play extends the layout; the seat may go out)."""
     s.layout_turns += 1
     if action != PASS:
@@ -601,7 +606,7 @@ def _layout_turn(s: TrexState, seat: int, action: int, events: list | None) -> N
 
 
 # ================================================================ deals
-def end_deal(s: TrexState, events: list | None) -> None:
+def end_deal(s: TrexState, events: Events) -> None:
     """R19, S9, E3: record the deal, then end the match or deal the next deal."""
     total = sum(s.deal_scores)
     expected = deal_total(s.contract, s.opts.swap) * s.opts.sign
@@ -630,6 +635,7 @@ def end_deal(s: TrexState, events: list | None) -> None:
             events.append({"type": "match_over", "scores": list(ms)})
         return
     nxt_dealer = kingdom_owner_of(s.first_owner, s.deal_no + 1, s.opts)  # R4
+    deck: Sequence[int]
     if s.decks:
         deck = s.decks[0]
         s.decks = s.decks[1:]
@@ -651,7 +657,7 @@ def shuffled_pack(rng: random.Random) -> list[int]:
     return sorted(range(52), key=keys.__getitem__)
 
 
-def start_deal(s: TrexState, deal_no: int, dealer: int, deck: Any, events: list | None) -> None:
+def start_deal(s: TrexState, deal_no: int, dealer: int, deck: Sequence[int], events: Events) -> None:
     """R2-R6: deal ``deck`` (indices, top first) and open the contract choice."""
     if s.played is not None:  # the finished deal's entries join the match history
         push_past(s, s.played)

@@ -59,7 +59,7 @@ def deductions(s: TrexState) -> list[int]:
         led = cards[0] // 13
         if banned and led == HEARTS:
             ex[seats[0]] |= NON_HEART_MASK
-        for seat, card in zip(seats[1:], cards[1:]):
+        for seat, card in zip(seats[1:], cards[1:], strict=True):
             if card // 13 != led:
                 ex[seat] |= SUIT_MASK[led]
                 if pen and not pen >> card & 1:

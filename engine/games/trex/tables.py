@@ -10,6 +10,8 @@ happens only at the JSON boundary.
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.cards import RANKS, SUITS
 from engine.protocol import OptionSpec
 
@@ -196,7 +198,7 @@ class Opts:
         "tv",
     )
 
-    def __init__(self, raw: dict) -> None:
+    def __init__(self, raw: dict[str, Any]) -> None:
         self.raw = dict(raw)
         self.doubling: bool = raw["doubling"]
         self.leader_bonus: bool = raw["self_capture_scoring"] == "leader_bonus"

@@ -195,7 +195,7 @@ def test_s9_deal_totals_and_zero_sum_kingdoms(seed, options):
     running = [0, 0, 0, 0]
     for i, result in enumerate(data["deal_results"]):
         assert sum(result["scores"]) == sign * totals[result["contract"]]
-        running = [a + b for a, b in zip(running, result["scores"])]
+        running = [a + b for a, b in zip(running, result["scores"], strict=True)]
         if (i + 1) % per_kingdom == 0:
             assert sum(running) == 0
             used = [r["contract"] for r in data["deal_results"][i + 1 - per_kingdom : i + 1]]
