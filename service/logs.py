@@ -11,9 +11,10 @@ import logging
 import os
 import re
 import sys
+import time
 from typing import Any
 
-from flask import g, has_request_context, request
+from flask import g, has_request_context
 
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 
@@ -52,17 +53,59 @@ def configure(level: str = "INFO") -> None:
 
 
 access = logging.getLogger("service.access")
+_service = logging.getLogger("service")
+_INFO = logging.INFO
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
 
 
-def start_request() -> None:
+def start_request(g: Any, headers: Any) -> str:
     """Take the client's X-Request-ID (when it is a sane token) or make one up."""
-    given = request.headers.get("X-Request-ID", "")
-    g.request_id = given if REQUEST_ID.match(given) else os.urandom(16).hex()
+    given = headers.get("X-Request-ID", "")
+    g.request_id = request_id = given if REQUEST_ID.match(given) else os.urandom(16).hex()
+    return request_id
 
 
-def finish_request(response: Any, elapsed: float, log_requests: bool) -> None:
-    """Send the request id back; write the JSON access line."""
-    response.headers["X-Request-ID"] = g.request_id
-    if log_requests and access.isEnabledFor(logging.INFO):
-        access.info("request", extra={"method": request.method, "path": request.path,
-                                      "status": response.status_code, "ms": round(elapsed * 1000, 3)})
+def _direct_handler() -> logging.StreamHandler | None:
+    """The one JSON stream handler an access record would reach through plain
+    propagation (no filters, no other handler, level passes), else None."""
+    if access.handlers or access.filters or not access.propagate or access.disabled:
+        return None
+    parent = access.parent
+    if parent is not _service or _service.filters or _service.propagate or _service.disabled:
+        return None
+    handlers = _service.handlers
+    if len(handlers) != 1:
+        return None
+    handler = handlers[0]
+    if (type(handler) is not logging.StreamHandler or type(handler.formatter) is not JsonFormatter
+            or handler.filters or handler.level > _INFO):
+        return None
+    return handler
+
+
+def finish_request(response: Any, request_id: str, method: str, path: str, elapsed: float,
+                   log_requests: bool) -> None:
+    """Send the request id back; write the JSON access line.
+
+    The usual case (the line goes only to the JSON stderr handler ``configure`` set up)
+    writes exactly what JsonFormatter would, without building a LogRecord; with any
+    other handler or filter attached the line goes through logging as usual."""
+    response.headers["X-Request-ID"] = request_id
+    if not log_requests or not access.isEnabledFor(_INFO):
+        return
+    status, ms = response.status_code, round(elapsed * 1000, 3)
+    handler = _direct_handler()
+    if handler is None:
+        access.info("request", extra={"request_id": request_id, "method": method, "path": path,
+                                      "status": status, "ms": ms})
+        return
+    line = _dumps({"ts": round(time.time(), 3), "level": "info", "logger": "service.access", "msg": "request",
+                   "request_id": request_id, "method": method, "path": path, "status": status, "ms": ms})
+    handler.acquire()
+    try:
+        handler.stream.write(line + handler.terminator)
+        handler.flush()
+    except Exception:  # noqa: BLE001 - as logging.Handler.handleError: a log line never fails a request
+        pass
+    finally:
+        handler.release()

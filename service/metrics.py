@@ -13,7 +13,7 @@ import os
 import time
 from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
@@ -98,7 +98,15 @@ class _ProcessLocal:
         yield from REQUEST_LATENCY.collect()
 
 
-def observe(response: Any, elapsed: float) -> None:
-    """Record one request's latency (called by the one after-request hook, service.ops)."""
-    rule = request.url_rule.rule if request.url_rule is not None else "unmatched"
-    REQUEST_LATENCY.labels(request.method, rule, str(response.status_code)).observe(elapsed)
+_series: dict[tuple[str, str, int], Any] = {}
+
+
+def observe(method: str, url_rule: Any, status: int, elapsed: float) -> None:
+    """Record one request's latency (called by the one after-request hook, service.ops).
+    Each (method, endpoint, status) series is looked up once per process."""
+    rule = url_rule.rule if url_rule is not None else "unmatched"
+    key = (method, rule, status)
+    series = _series.get(key)
+    if series is None:
+        series = _series[key] = REQUEST_LATENCY.labels(method, rule, str(status))
+    series.observe(elapsed)

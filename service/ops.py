@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from flask import Blueprint, Flask, current_app, g
+from flask import Blueprint, Flask, current_app, g, request
 
 from service import logs, metrics
 from service.errors import error_response
@@ -58,16 +58,21 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def _before() -> None:
-        g.t0 = clock()
-        logs.start_request()
+        ctx_g = g._get_current_object()  # type: ignore[attr-defined]
+        ctx_g.t0 = clock()
+        logs.start_request(ctx_g, request.headers)
 
     @app.after_request
     def _after(response: Any) -> Any:
-        t0 = g.get("t0")
+        ctx_g = g._get_current_object()  # type: ignore[attr-defined]
+        t0 = ctx_g.get("t0")
         if t0 is not None:
             elapsed = clock() - t0
-            metrics.observe(response, elapsed)
-            logs.finish_request(response, elapsed, log_requests)
+            req = request._get_current_object()  # type: ignore[attr-defined]
+            method = req.method
+            status = response.status_code
+            metrics.observe(method, req.url_rule, status, elapsed)
+            logs.finish_request(response, ctx_g.request_id, method, req.path, elapsed, log_requests)
         return response
 
     app.register_blueprint(bp)

@@ -9,10 +9,10 @@ import secrets
 
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ai.bots import LEVEL_BUDGETS, Budget, decide
 from engine.protocol import IllegalAction, NotYourTurn
+from service.api.blueprint import Blueprint
 from service.api.common import document_errors, load_game, require_seat_in_range, state_for_view
 from service.api.jobs import start_search
 from service.api.schemas import BotMoveResponse

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from engine import all_games
+from service.api.blueprint import Blueprint
 from service.api.common import document_errors, load_game
 from service.api.schemas import GameListSchema, GameSchema
 

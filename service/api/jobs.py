@@ -8,9 +8,9 @@ from typing import Any
 
 from flask import current_app, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from kombu.exceptions import OperationalError
 
+from service.api.blueprint import Blueprint
 from service.api.common import document_errors
 from service.api.session_schemas import JobSchema
 from service.errors import ApiError

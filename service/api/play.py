@@ -8,9 +8,9 @@ from __future__ import annotations
 import secrets
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from engine.protocol import IllegalAction
+from service.api.blueprint import Blueprint
 from service.api.common import document_errors, load_game, require_seat_in_range, state_for_view
 from service.api.schemas import (
     DealRequest,

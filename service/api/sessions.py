@@ -18,11 +18,11 @@ from typing import Any
 
 from flask import current_app, request, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ai.bots import LEVEL_BUDGETS, Budget
 from engine import get_game
 from service import sessions as S
+from service.api.blueprint import Blueprint
 from service.api.common import document_errors
 from service.api.session_schemas import (
     LogSchema,
