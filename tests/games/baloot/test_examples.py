@@ -13,13 +13,12 @@ from typing import Any
 
 import pytest
 
-from tests.examples import rules_id_of_file
-
 from engine import get_game
 from engine.games.baloot.projects import baloot_scores, project_set
 from engine.games.baloot.state import settle
 from engine.games.baloot.tables import CLASS_NAMES, HOKM, SLOT, SUBKIND_NAMES, SUIT_CHARS, SUN
 from engine.protocol import IllegalAction
+from tests.examples import rules_id_of_file
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "baloot"
 EXAMPLES = sorted((p.stem for p in DATA.glob("E*.json")), key=lambda s: int(s[1:]))

@@ -15,11 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.examples import rules_id
-
 from engine import get_game
 from engine.games.marriage import rules as R
 from engine.protocol import IllegalAction
+from tests.examples import rules_id
 
 DATA = Path(__file__).parents[2] / "data" / "marriage"
 EXAMPLES = {p.stem: json.loads(p.read_text()) for p in sorted(DATA.glob("*.json"))}
@@ -175,7 +174,9 @@ def run_query(query):
         assert total == query["expect"] == sum(v for _, v in items), query["maal"]
 
 
-@pytest.mark.parametrize("example_id", sorted(EXAMPLES), ids=[rules_id(EXAMPLES[e]) for e in sorted(EXAMPLES)])
+@pytest.mark.parametrize(
+    "example_id", sorted(EXAMPLES), ids=[rules_id(EXAMPLES[e]) for e in sorted(EXAMPLES)]
+)
 def test_worked_example(example_id):
     """R1-R34 as exercised by each example (its ``rules`` list)."""
     example = EXAMPLES[example_id]

@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.examples import rules_id_of_file
-
 from engine import get_game
 from engine.protocol import EngineError
+from tests.examples import rules_id_of_file
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "porrazo"
 EXAMPLES = sorted(DATA.glob("E*.json"), key=lambda p: int(p.stem[1:]))

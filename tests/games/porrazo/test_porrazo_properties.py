@@ -100,7 +100,7 @@ def test_points_events_add_up_to_the_score_changes(seed, players, teams):
         for event in events:
             if event["type"] == "points":
                 gained[event["side"]] += event["points"]
-        assert [a - b for a, b in zip(after, before)] == gained
+        assert [a - b for a, b in zip(after, before, strict=True)] == gained
         assert all(g >= 0 for g in gained)
         report = GAME.score(state)
         assert sum(report.deal_points) == sum(item["points"] for item in report.items)
