@@ -44,6 +44,11 @@ from engine.protocol import BadAction, InvalidSetup, InvalidState, JSON
 
 OptionsParser = Callable[[Any, int], JSON]
 
+# Canonical code -> card of the Ronda pack: the fast path of card reading. Anything not
+# found here (another spelling, a card outside the pack, a non-string) takes the
+# checked path, which refuses it with the usual message.
+_PACK_CODE: dict[str, int] = {card_code(c): c for c in PACK}
+
 # --------------------------------------------------------------------------- actions
 
 
@@ -101,6 +106,13 @@ def parse_action_json(data: Any, players: int, *, hidden_deck_ok: bool = False) 
         return tuple(PACK)
     if not isinstance(deck, list) or len(deck) != len(PACK):
         raise BadAction(f"malformed action: deck must list the {len(PACK)} cards, top first", field="deck")
+    get = _PACK_CODE.get
+    try:
+        cards = tuple(get(c) for c in deck)
+    except TypeError:  # an unhashable entry: _pack_card names it
+        cards = (None,)
+    if None not in cards:
+        return cards
     return tuple(_pack_card(c, "deck") for c in deck)
 
 
@@ -224,6 +236,10 @@ def _int(v: Any, field: str, lo: int | None = None, hi: int | None = None) -> in
 
 
 def _card(v: Any, field: str) -> int:
+    if type(v) is str:
+        card = _PACK_CODE.get(v)
+        if card is not None:
+            return card
     card = -1
     if isinstance(v, str):
         try:
@@ -236,15 +252,44 @@ def _card(v: Any, field: str) -> int:
 
 
 def _cards(v: Any, field: str) -> list[int]:
+    if type(v) is list:
+        get = _PACK_CODE.get
+        try:
+            cards = [get(c) for c in v]
+        except TypeError:  # an unhashable entry: the checked path names it
+            cards = [None]
+        if None not in cards:
+            return cards  # type: ignore[return-value]
     if not isinstance(v, list):
         raise _bad("must be a list of card codes", field)
     return [_card(c, f"{field}[{i}]") for i, c in enumerate(v)]
+
+
+def _simple_action(data: Any) -> int | None:
+    """A history entry's play or pass in its plain JSON form, else None (then
+    parse_action_json reads it and words any error)."""
+    if type(data) is dict:
+        kind = data.get("type")
+        if kind == "play" and len(data) == 2:
+            code = data.get("card")
+            if type(code) is str:
+                return _PACK_CODE.get(code)
+        elif kind == "pass" and len(data) == 1:
+            return PASS
+    return None
 
 
 def _list(v: Any, field: str, size: int) -> list[Any]:
     if not isinstance(v, list) or len(v) != size:
         raise _bad(f"must be a list of {size} entries", field)
     return v
+
+
+def _mask_of(cards: list[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
 
 
 def _mask(cards: list[int], field: str) -> int:
@@ -374,14 +419,21 @@ def load(
     stock = _cards(f.get("stock", []), "stock")
     piles = [_mask(_cards(p, f"piles[{i}]"), f"piles[{i}]") for i, p in enumerate(_list(f.get("piles", [[]] * ns), "piles", ns))]
     seen = 0
-    places: list[tuple[str, list[int]]] = [(f"hands[{t}]", cards_of(hands[t])) for t in range(n)]
-    places += [("table", table), ("stock", stock)]
-    places += [(f"piles[{i}]", cards_of(piles[i])) for i in range(ns)]
-    for field, cards in places:
-        for c in cards:
-            if seen >> c & 1:
-                raise _bad(f"card {card_code(c)} is in two places (or twice)", field)
-            seen |= 1 << c
+    overlap = False
+    for m in (*hands, _mask_of(table), _mask_of(stock), *piles):
+        overlap = overlap or bool(seen & m)
+        seen |= m
+    if overlap or len(table) + len(stock) != (_mask_of(table) | _mask_of(stock)).bit_count():
+        # Some card is in two places (or twice in a list): find and name the first one.
+        seen = 0
+        places: list[tuple[str, list[int]]] = [(f"hands[{t}]", cards_of(hands[t])) for t in range(n)]
+        places += [("table", table), ("stock", stock)]
+        places += [(f"piles[{i}]", cards_of(piles[i])) for i in range(ns)]
+        for field, cards in places:
+            for c in cards:
+                if seen >> c & 1:
+                    raise _bad(f"card {card_code(c)} is in two places (or twice)", field)
+                seen |= 1 << c
     if seen != PACK_MASK:
         missing = " ".join(codes_of(PACK_MASK & ~seen))
         raise InvalidState(f"cards: missing from hands, table, stock and piles: {missing}", field="cards")
@@ -494,6 +546,13 @@ def load(
     parsed: list[tuple[int, Any]] = [(0, PASS)] * start if view else []
     decks = None
     for i, entry in enumerate(hist_raw):
+        if type(entry) is dict and len(entry) == 2:  # the usual entry: a play or a pass by a seat
+            seat = entry.get("seat")
+            if type(seat) is int and 0 <= seat < n:
+                action = _simple_action(entry.get("action"))
+                if action is not None:
+                    parsed.append((seat, action))
+                    continue
         where = f"history[{i}]"
         if not isinstance(entry, dict) or set(entry) != {"seat", "action"}:
             raise _bad("must be {seat, action}", where)
