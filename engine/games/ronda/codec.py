@@ -266,7 +266,7 @@ def _cards(v: Any, field: str) -> list[int]:
 
 
 def _simple_action(data: Any) -> int | None:
-    """A history entry's play or pass in its plain JSON form, else None (then
+    """A history entry's play, pass or declaration in its plain JSON form, else None (then
     parse_action_json reads it and words any error)."""
     if type(data) is dict:
         kind = data.get("type")
@@ -276,6 +276,10 @@ def _simple_action(data: Any) -> int | None:
                 return _PACK_CODE.get(code)
         elif kind == "pass" and len(data) == 1:
             return PASS
+        elif kind == "declare" and len(data) == 2:
+            combo = data.get("combo")
+            if type(combo) is str and combo != "none" and combo in COMBO_OF_NAME:
+                return DECLARE_BASE + COMBO_OF_NAME[combo]
     return None
 
 
