@@ -134,3 +134,15 @@ def test_ronda_fast_reading_agrees_with_the_checked_path(monkeypatch):
     assert fast == slow
     assert sum(1 for o in fast if o[0] == "ok") >= len(states)
     assert sum(1 for o in fast if o[0] != "ok") > 50
+
+
+def test_ronda_options_read_once_still_refuse_a_changed_option():
+    state = _ronda_states(1)[0]
+    RONDA.from_json(state)  # its options are now remembered
+    for name, bad in (("challenges", 1), ("target_score", True), ("deal_style", None)):
+        tampered = copy.deepcopy(state)
+        tampered["options"][name] = bad
+        with pytest.raises(EngineError) as caught:
+            RONDA.from_json(tampered)
+        assert caught.value.details.get("field", "") or caught.value.message
+    assert _outcome(copy.deepcopy(state))[0] == "ok"

@@ -336,6 +336,25 @@ class _Fields:
         raise InvalidState(f"missing field {name}", field=name)
 
 
+# Options already read: (raw options with their value types, players, reader) ->
+# (options, Rules). A state's options come back with every request, so the reading
+# (which validates each option) is done once per distinct options object. Only plain
+# scalar values make a key; the types are in the key so that 1 and True differ.
+_SCALARS = (bool, int, str, float, type(None))
+_RULES_SEEN: dict[tuple[Any, ...], tuple[JSON, Rules]] = {}
+
+
+def _options_key(raw: Any, n: int, parse_options: OptionsParser) -> tuple[Any, ...] | None:
+    if type(raw) is not dict:
+        return None
+    items = []
+    for name, value in raw.items():
+        if type(value) not in _SCALARS:
+            return None
+        items.append((name, type(value), value))
+    return (n, parse_options, *items)
+
+
 KNOWN_FIELDS = frozenset(
     "game version options players dealer phase to_act scores deal_no hand_number hands dealt played "
     "table stock piles declarations challenged withdrawn revealed provisional_award last_drop chain "
@@ -372,13 +391,22 @@ def load(
     if players is not None and n != players:
         raise _bad(f"layout is for {n} players, the request for {players}", "players")
     raw_options = f.get("options", options)
-    try:
-        opts = parse_options(raw_options, n)
-    except InvalidSetup as err:
-        raise InvalidState(err.message, field=err.field or "options") from None
+    key = _options_key(raw_options, n, parse_options)
+    known = _RULES_SEEN.get(key) if key is not None else None
+    if known is not None:
+        opts, o = known
+    else:
+        try:
+            opts = parse_options(raw_options, n)
+        except InvalidSetup as err:
+            raise InvalidState(err.message, field=err.field or "options") from None
+        o = Rules.of(opts, n)
+        if key is not None:
+            if len(_RULES_SEEN) >= 512:
+                _RULES_SEEN.clear()
+            _RULES_SEEN[key] = (opts, o)
     if options is not None and opts != options:
         raise _bad("the layout's options differ from the request's options", "options")
-    o = Rules.of(opts, n)
     dealer_v = _int(f.get("dealer", dealer if dealer is not None else 0), "dealer", 0, n - 1)
     s = blank_state(o, dealer_v)
     ns = s.nsides
