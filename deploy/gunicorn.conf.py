@@ -5,7 +5,11 @@ import os
 
 bind = os.environ.get("MAJLIS_BIND", "127.0.0.1:8000")
 # The engine is CPU-bound pure Python: one process per core, a few threads each to
-# overlap request parsing with socket I/O.
+# overlap request parsing with socket I/O. Measured on the 2-core development machine
+# (docs/deploy.md, "Speed"): gthread 2 workers x 4 threads answered legal-moves at the
+# same server CPU per request as sync or 3 workers and the best p99; the sync worker
+# closes the connection after every request (no keep-alive), which costs more than it
+# saves. Note that gunicorn turns "sync" into gthread whenever threads > 1.
 workers = int(os.environ.get("MAJLIS_WEB_WORKERS", multiprocessing.cpu_count()))
 worker_class = os.environ.get("MAJLIS_WEB_WORKER_CLASS", "gthread")
 threads = int(os.environ.get("MAJLIS_WEB_THREADS", 4))
