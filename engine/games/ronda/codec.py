@@ -757,23 +757,30 @@ def make_sampler(view: Any, parse_options: OptionsParser) -> Callable[[random.Ra
     must_hold = template.o.auto_declare and template.phase != MATCH_OVER_P and all(d >= 0 for d in template.decl)
 
     def deal_hidden(s: RondaState, rng: random.Random) -> list[int]:
-        for _ in range(20_000):
-            cards = pool[:]
-            rng.shuffle(cards)
-            at = 0
+        # Seat by seat: a seat's hand is redrawn from what is left until its holding is the
+        # one it declared (joint rejection over every seat is hopeless when several seats
+        # must hold a tringa). Consistent with the view; only the seats' joint odds differ
+        # slightly from a uniform deal.
+        for _ in range(200):
+            rest = pool[:]
             ok = True
-            for t, k in zip(hidden, sizes):
-                m = 0
-                for c in cards[at : at + k]:
-                    m |= 1 << c
-                at += k
-                s.hands[t] = m
-                s.dealt[t] = m | played[t]
-                if must_hold and holding(s.dealt[t])[0] != s.decl[t]:
+            for t, k in zip(hidden, sizes, strict=True):
+                for _ in range(2_000):
+                    rng.shuffle(rest)
+                    m = 0
+                    for c in rest[:k]:
+                        m |= 1 << c
+                    if not must_hold or holding(m | played[t])[0] == s.decl[t]:
+                        break
+                else:
                     ok = False
                     break
+                s.hands[t] = m
+                s.dealt[t] = m | played[t]
+                rest = rest[k:]
             if ok:
-                return cards[at:]
+                rng.shuffle(rest)
+                return rest
         raise InvalidState("view: no deal of the unseen cards matches the declared holdings", field="declarations")
 
     if must_hold:
