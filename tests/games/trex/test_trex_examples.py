@@ -15,6 +15,7 @@ import random
 from pathlib import Path
 
 import pytest
+from trex_helpers import act, legal
 
 from engine import get_game
 from engine.protocol import IllegalAction
@@ -23,24 +24,6 @@ from tests.examples import rules_id_of_file
 DATA = Path(__file__).resolve().parents[2] / "data" / "trex"
 EXAMPLES = sorted(DATA.glob("E*.json"), key=lambda p: int(p.stem[1:]))
 GAME = get_game("trex")
-
-
-def action_of(short) -> dict:
-    """Shorthand or JSON -> a JSON action."""
-    if isinstance(short, dict):
-        return short
-    if short == "pass":
-        return {"type": "pass"}
-    word, _, rest = short.partition(" ")
-    if word == "choose":
-        return {"type": "choose", "contract": rest}
-    if word == "double":
-        return {"type": "double", "card": rest}
-    return {"type": "play", "card": short}
-
-
-def legal_json(state) -> list[dict]:
-    return [GAME.action_to_json(state, a) for a in GAME.legal_actions(state)]
 
 
 def new_state(setup: dict):
@@ -54,7 +37,7 @@ def check_facts(state, facts: dict, where: str) -> None:
     data = GAME.to_json(state)
     for key, want in facts.items():
         if key == "legal":
-            assert legal_json(state) == [action_of(a) for a in want], f"{where}: legal actions"
+            assert legal(state) == [act(a) for a in want], f"{where}: legal actions"
         elif key == "score":
             report = GAME.score(state).to_json()
             for k, v in want.items():
@@ -70,7 +53,7 @@ def check_facts(state, facts: dict, where: str) -> None:
             nxt = GAME.clone(state)
             deck = GAME.parse_action(nxt, {"type": "deal", "deck": GAME.pack(nxt)})
             GAME.step(nxt, deck)
-            assert legal_json(nxt) == [action_of(a) for a in want], (
+            assert legal(nxt) == [act(a) for a in want], (
                 f"{where}: legal after the next deal"
             )
         else:
@@ -81,10 +64,10 @@ def run_steps(state, steps: list[dict]):
     for i, st in enumerate(steps):
         where = f"step {i + 1}"
         if "legal_before" in st:
-            assert legal_json(state) == [action_of(a) for a in st["legal_before"]], (
+            assert legal(state) == [act(a) for a in st["legal_before"]], (
                 f"{where}: legal before"
             )
-        action = GAME.parse_action(state, action_of(st["action"]))
+        action = GAME.parse_action(state, act(st["action"]))
         if "reject" in st:
             before = GAME.to_json(state)
             with pytest.raises(IllegalAction) as err:
