@@ -14,6 +14,7 @@ from engine.games.baloot.projects import candidate_groups, project_set
 from engine.games.baloot.state import State
 from engine.games.baloot.tables import NSLOTS, PLAY
 from engine.protocol import InvalidState
+from engine.sampling import assign_cards
 
 MAX_TRIES = 3000
 
@@ -38,41 +39,6 @@ def forbidden_masks(st: State) -> list[int]:
         )
         out[seat] |= rules.inferred_void(tiers, p)
     return out
-
-
-def _assign(
-    cards: list[int], caps: dict[int, int], allowed: dict[int, list[int]], rng: random.Random
-) -> dict[int, list[int]] | None:
-    """A random assignment of ``cards`` to bins with capacities (augmenting paths)."""
-    rng.shuffle(cards)
-    where: dict[int, int] = {}
-    content: dict[int, list[int]] = {b: [] for b in caps}
-
-    def place(c: int, seen: set[int]) -> bool:
-        bins = allowed[c][:]
-        rng.shuffle(bins)
-        for b in bins:
-            if b not in seen and len(content[b]) < caps[b]:
-                content[b].append(c)
-                where[c] = b
-                return True
-        for b in bins:
-            if b in seen:
-                continue
-            seen.add(b)
-            for other in content[b][:]:
-                content[b].remove(other)
-                if place(other, seen):
-                    content[b].append(c)
-                    where[c] = b
-                    return True
-                content[b].append(other)
-        return False
-
-    for c in cards:
-        if not place(c, set()):
-            return None
-    return content
 
 
 def make_sampler(game: Any, data: Any) -> Callable[[random.Random], State]:
@@ -190,7 +156,7 @@ def _make_sampler(game: Any, data: Any) -> Callable[[random.Random], State]:
                 allowed = {
                     p: [b for b in caps if b == 4 or not forbidden[b] >> p & 1] for p in cards
                 }
-                content = _assign(cards, caps, allowed, rng)
+                content = assign_cards(cards, caps, allowed, rng)
                 if content is None:
                     continue
                 for s in others:

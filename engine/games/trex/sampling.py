@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.protocol import InvalidState
+from engine.sampling import assign_cards
 
 from .loading import load_state
 from .rules import PASS, TrexState, entries
@@ -77,37 +78,6 @@ def deductions(s: TrexState) -> list[int]:
     return ex
 
 
-def _match(
-    cards: list[int], allowed: dict[int, list[int]], need: dict[int, int]
-) -> dict[int, int] | None:
-    """Some assignment card -> seat within ``allowed`` filling ``need`` exactly (augmenting paths)."""
-    owner: dict[int, int] = {}
-    held: dict[int, list[int]] = {seat: [] for seat in need}
-
-    def place(card: int, seen: set[int]) -> bool:
-        for seat in allowed[card]:
-            if seat in seen:
-                continue
-            seen.add(seat)
-            if len(held[seat]) < need[seat]:
-                held[seat].append(card)
-                owner[card] = seat
-                return True
-            for other in list(held[seat]):
-                held[seat].remove(other)
-                if place(other, seen):
-                    held[seat].append(card)
-                    owner[card] = seat
-                    return True
-                held[seat].append(other)
-        return False
-
-    for card in cards:
-        if not place(card, set()):
-            return None
-    return owner
-
-
 def make_sampler(view: Any) -> Callable[[random.Random], TrexState]:
     """Validate ``view`` once; the returned function deals the unseen cards at random."""
     base, counts, seat = load_state(view, partial=False, view=True)
@@ -127,7 +97,11 @@ def make_sampler(view: Any) -> Callable[[random.Random], TrexState]:
     seats = list(need)
     constrained = any(ex[i] & unseen for i in seats)
     allowed = {c: [i for i in seats if not ex[i] >> c & 1] for c in pool}
-    fallback = _match(pool, allowed, need) if constrained else None
+    fallback = None
+    if constrained:
+        placed = assign_cards(pool[:], need, allowed)
+        if placed is not None:
+            fallback = {card: seat for seat, cards in placed.items() for card in cards}
     if constrained and fallback is None:
         raise InvalidState(
             "no deal of the unseen cards fits what the play has shown", field="played"

@@ -1,0 +1,54 @@
+"""Helpers for samplers: dealing unseen cards into places under constraints.
+
+Game-free: a "bin" is any place with a capacity (a seat's hand, the stock)."""
+
+from __future__ import annotations
+
+import random
+
+
+def assign_cards(
+    cards: list[int],
+    capacity: dict[int, int],
+    allowed: dict[int, list[int]],
+    rng: random.Random | None = None,
+) -> dict[int, list[int]] | None:
+    """Put every card in one of its ``allowed`` bins without going over ``capacity``
+    (bipartite matching by augmenting paths); returns bin -> cards, or None when no such
+    assignment exists. With ``rng``, the cards and each card's bins are tried in random
+    order (a random valid deal, not a uniform one); without it the result is
+    deterministic. Shuffles ``cards`` in place when ``rng`` is given.
+
+    >>> assign_cards([1, 2], {0: 1, 1: 1}, {1: [0, 1], 2: [0]})
+    {0: [2], 1: [1]}
+    >>> assign_cards([1, 2], {0: 1, 1: 1}, {1: [0], 2: [0]}) is None
+    True
+    """
+    if rng is not None:
+        rng.shuffle(cards)
+    content: dict[int, list[int]] = {b: [] for b in capacity}
+
+    def place(card: int, seen: set[int]) -> bool:
+        bins = allowed[card][:]
+        if rng is not None:
+            rng.shuffle(bins)
+        for b in bins:
+            if b not in seen and len(content[b]) < capacity[b]:
+                content[b].append(card)
+                return True
+        for b in bins:
+            if b in seen:
+                continue
+            seen.add(b)
+            for other in content[b][:]:
+                content[b].remove(other)
+                if place(other, seen):
+                    content[b].append(card)
+                    return True
+                content[b].append(other)
+        return False
+
+    for card in cards:
+        if not place(card, set()):
+            return None
+    return content
