@@ -183,7 +183,7 @@ def decide(
             "visits": n,
             "mean": round(w / n, 6) if n else None,
         }
-        for a, n, w in zip(result.actions, result.visits, result.totals)
+        for a, n, w in zip(result.actions, result.visits, result.totals, strict=True)
     ]
     return Decision(action=result.actions[best], stats=stats)
 
@@ -225,7 +225,7 @@ def search_root(
         "seeds": [seed],
         "actions": [
             {"action": _action_json(game, result.world, a), "visits": n, "total": w}
-            for a, n, w in zip(result.actions, result.visits, result.totals)
+            for a, n, w in zip(result.actions, result.visits, result.totals, strict=True)
         ],
     }
 

@@ -7,8 +7,8 @@ The searching seat knows only its view. Each iteration
    sequence from the root (actions are public, so an opponent's decision node is shared by
    every world that reaches it), choosing among the children that are legal *in this
    world* by UCB1 with availability counts;
-3. expands one untried action, plays out to the end of the deal (uniformly at random or
-   with a policy hook);
+3. expands one untried action, plays out to the end of the deal (uniformly at random with
+   ``game.random_playout``, which a game may fuse for speed, or with a policy hook);
 4. backs up ``game.outcome(world, end)``: each node adds the reward of the seat that chose
    the action leading to it, so every node's mean is from its actor's point of view.
 
@@ -156,6 +156,7 @@ def _run(
     to_act = game.to_act
     is_over = game.is_playout_over
     outcome = game.outcome
+    random_playout = game.random_playout
     rand = rng.random
     log = math.log
     sqrt = math.sqrt
@@ -209,9 +210,7 @@ def _run(
             node = best
         # playout
         if playout is None:
-            while not is_over(world, state):
-                actions = legal_actions(state)
-                step(state, actions[int(rand() * len(actions))])
+            random_playout(world, state, rng)
         else:
             while not is_over(world, state):
                 step(state, playout(game, state, rng))

@@ -391,6 +391,23 @@ class Game(ABC, Generic[S]):
             or self.phase(state) == "deal_over"
         )
 
+    def random_playout(self, start: S, state: S, rng: random.Random) -> None:
+        """Play uniformly random legal actions on ``state`` in place until
+        ``is_playout_over(start, state)``: the search's default playout.
+
+        A game may override this with a fused loop over its own representation (it runs
+        millions of times per search), provided every step still draws uniformly from
+        ``legal_actions`` and the playout ends where ``is_playout_over`` says; the final
+        state must give the same ``outcome`` as the generic loop would. The generic loop
+        below is the reference the overrides are tested against."""
+        legal_actions = self.legal_actions
+        step = self.step
+        is_over = self.is_playout_over
+        rand = rng.random
+        while not is_over(start, state):
+            actions = legal_actions(state)
+            step(state, actions[int(rand() * len(actions))])
+
     # ---- metadata ----------------------------------------------------------------
 
     def metadata(self) -> JSON:

@@ -1,0 +1,29 @@
+"""Heuristic policies: the "easy" level and optional cheap playout hooks, one module per
+game (each registers itself in :mod:`ai.policies.base`)."""
+
+from ai.policies import baloot, marriage, porrazo, ronda, trex  # noqa: F401 - they register
+from ai.policies.base import (
+    PLAYOUT_FACTORIES,
+    PLAYOUTS,
+    POLICIES,
+    Action,
+    PlayoutPolicy,
+    Policy,
+    choose,
+    greedy_policy,
+    playout_policy,
+    register,
+)
+
+__all__ = [
+    "PLAYOUT_FACTORIES",
+    "PLAYOUTS",
+    "POLICIES",
+    "Action",
+    "Policy",
+    "PlayoutPolicy",
+    "choose",
+    "greedy_policy",
+    "playout_policy",
+    "register",
+]

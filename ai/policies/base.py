@@ -1,0 +1,83 @@
+"""The policy registry: the "easy" level's heuristic per game and optional cheap playout hooks.
+
+A policy is ``choose(game, state, seat, rng) -> action`` for the seat to act. It must
+look only at what ``seat`` may see: the per-game policies read ``game.view(state, seat)``
+(the JSON view of the rules file's State section) and nothing else of the state, so they
+behave the same on the real state and on any world sampled from the seat's view.
+
+Games without a policy of their own use :func:`greedy_policy` (one step of look-ahead
+valued by ``game.outcome``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from engine.protocol import Game
+
+Action = Hashable
+Policy = Callable[[Game[Any], Any, int, random.Random], Action]
+
+POLICIES: dict[str, Policy] = {}
+"""Game id -> its heuristic policy (the "easy" level)."""
+
+PlayoutPolicy = Callable[[Game[Any], Any, random.Random], Action]
+
+PLAYOUTS: dict[str, PlayoutPolicy | None] = {}
+"""Game id -> a cheap playout policy for ISMCTS (None: uniformly random playouts); filled
+on first use from PLAYOUT_FACTORIES."""
+
+PLAYOUT_FACTORIES: dict[str, Callable[[], PlayoutPolicy | None]] = {}
+"""Game id -> a function building its playout policy (it may import the game's internals,
+so it runs lazily; a failure means random playouts)."""
+
+
+def register(game_id: str) -> Callable[[Policy], Policy]:
+    """Decorator: make ``fn`` the heuristic policy of ``game_id``."""
+
+    def deco(fn: Policy) -> Policy:
+        POLICIES[game_id] = fn
+        return fn
+
+    return deco
+
+
+def greedy_policy(game: Game[Any], state: Any, seat: int, rng: random.Random) -> Action:
+    """The generic heuristic: one step of look-ahead on a world sampled from the seat's
+    view, valued by ``game.outcome(state, after)[seat]`` (a won match is 1, else the
+    game's mapping of the score change); ties broken at random."""
+    actions = game.legal_actions(state)
+    best: list[Action] = []
+    best_value = -math.inf
+    for action in actions:
+        nxt = game.clone(state)
+        game.step(nxt, action)
+        value = game.outcome(state, nxt)[seat]
+        if value > best_value:
+            best, best_value = [action], value
+        elif value == best_value:
+            best.append(action)
+    return best[int(rng.random() * len(best))]
+
+
+def choose(game: Game[Any], state: Any, seat: int, rng: random.Random) -> Action:
+    """The easy level's action for ``seat`` (to act in ``state``)."""
+    policy = POLICIES.get(game.id, greedy_policy)
+    return policy(game, state, seat, rng)
+
+
+def playout_policy(game: Game[Any]) -> PlayoutPolicy | None:
+    """The game's cheap playout policy, or None for uniformly random playouts."""
+    if game.id not in PLAYOUTS:
+        factory = PLAYOUT_FACTORIES.get(game.id)
+        hook = None
+        if factory is not None:
+            try:
+                hook = factory()
+            except Exception:  # noqa: BLE001 - a game's internals changed: play at random
+                hook = None
+        PLAYOUTS[game.id] = hook
+    return PLAYOUTS[game.id]

@@ -1,0 +1,89 @@
+"""Porrazo: the easy policy (the tendido, captures, porrazos)."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from ai.policies.base import Action, greedy_policy, register
+from engine.protocol import Game
+
+_PORRAZO_RANKS = "A23456789TJQK"
+_PORRAZO_VALUE = {"K": 4, "Q": 3, "J": 2}
+
+
+def _porrazo_play_value(data: dict[str, Any], view: dict[str, Any], seat: int) -> float:
+    """How good a play looks from the view (R11 order): San Benito wins the match, a
+    counter-porrazo scores 3 v(r), a capture takes its cards (a porrazo and a limpia score
+    extra), a discard risks a porrazo by whoever holds the rank."""
+    card = data["card"]
+    rank = card[0]
+    value_r = _PORRAZO_VALUE.get(rank, 1)
+    chain = view.get("chain")
+    stage = chain.get("stage") if isinstance(chain, dict) else None
+    chain_rank = chain.get("rank") if isinstance(chain, dict) else None
+    if isinstance(chain_rank, str) and len(chain_rank) == 2:
+        chain_rank = chain_rank[0]
+    if stage == "counter" and chain_rank == rank:
+        return 1000.0
+    if stage == "porrazo" and chain_rank == rank:
+        return 50.0 + 3 * value_r
+    table: list[str] = [c for c in (view.get("table") or []) if isinstance(c, str)]
+    table_ranks = [c[0] for c in table]
+    if rank in table_ranks and data.get("capture", True) is not False:
+        taken = 1
+        i = _PORRAZO_RANKS.index(rank)
+        for k in range(1, 13):
+            if _PORRAZO_RANKS[(i + k) % 13] in table_ranks:
+                taken += 1
+            else:
+                break
+        value = 2.0 + taken
+        if stage == "discard" and chain_rank == rank:
+            value += 3 * value_r
+        if taken >= len(table):
+            value += 3.0
+        return value
+    seen = list(table)
+    for pile in view.get("piles") or []:
+        if isinstance(pile, list):
+            seen.extend(c for c in pile if isinstance(c, str))
+    for played in view.get("played") or []:
+        if isinstance(played, list):
+            seen.extend(c for c in played if isinstance(c, str))
+    hands = view.get("hands") or []
+    if seat < len(hands) and isinstance(hands[seat], list):
+        seen.extend(hands[seat])
+    unseen = 4 - sum(1 for c in seen if c[0] == rank)
+    bonus = 0.0
+    if rank in "A234" and len(table) + 1 == _PORRAZO_RANKS.index(rank) + 1:
+        bonus = 2.0 * (_PORRAZO_RANKS.index(rank) + 1)  # en su lugar (R13)
+    return bonus - unseen * value_r
+
+
+@register("porrazo")
+def porrazo_policy(game: Game[Any], state: Any, seat: int, rng: random.Random) -> Action:
+    """Easy Porrazo: take the tendido, declare combinations, claim whenever possible, and
+    play the card whose capture is worth most (San Benito, counter-porrazo, porrazo,
+    limpia), else discard the rank least likely to be matched."""
+    view = game.view(state, seat)
+    actions = game.legal_actions(state)
+    as_json = [game.action_to_json(state, a) for a in actions]
+    for wanted in ("tendido", "declare", "claim"):
+        for action, data in zip(actions, as_json, strict=True):
+            if data.get("type") == wanted:
+                return action
+    best: list[Action] = []
+    best_value = -math.inf
+    for action, data in zip(actions, as_json, strict=True):
+        if not isinstance(data.get("card"), str):
+            continue
+        value = _porrazo_play_value(data, view, seat)
+        if value > best_value:
+            best, best_value = [action], value
+        elif value == best_value:
+            best.append(action)
+    if not best:
+        return greedy_policy(game, state, seat, rng)
+    return best[int(rng.random() * len(best))]

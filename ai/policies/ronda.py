@@ -1,0 +1,178 @@
+"""Ronda: the easy policy (declarations, bluffs and challenges, captures) and the
+search's playout hook."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from ai.policies.base import PLAYOUT_FACTORIES, Action, PlayoutPolicy, greedy_policy, register
+from engine.protocol import Game
+
+_RONDA_RANKS = "A234567JQK"
+
+
+def _ronda_holding(cards: list[str]) -> str:
+    """R8 table: the holding of a hand's dealt cards ("none", "ronda", "tringa", "double_ronda")."""
+    counts: dict[str, int] = {}
+    for code in cards:
+        counts[code[0]] = counts.get(code[0], 0) + 1
+    most = max(counts.values(), default=0)
+    pairs = sum(1 for n in counts.values() if n == 2)
+    if most == 4:
+        return "double_ronda"
+    if most == 3:
+        return "tringa"
+    if pairs == 2:
+        return "double_ronda"
+    if pairs == 1:
+        return "ronda"
+    return "none"
+
+
+def _ronda_play_value(card: str, view: dict[str, Any], players: int) -> float:
+    """How good playing ``card`` looks from the view: captured cards count 1 each, este,
+    missa and chain bonuses their points (weighted up); a drop is scored by the risk that
+    an opponent matches it (unseen cards of its rank)."""
+    rank = card[0]
+    table: list[str] = list(view.get("table") or [])
+    table_ranks = {c[0] for c in table}
+    chain = view.get("chain")
+    if isinstance(chain, dict) and players >= 3 and view.get("options", {}).get("chain_bonuses", True):
+        chain_rank = chain.get("rank")
+        if isinstance(chain_rank, int) and 0 <= chain_rank < len(_RONDA_RANKS):
+            chain_rank = _RONDA_RANKS[chain_rank]
+        if chain_rank == rank:
+            return 100.0
+    if rank in table_ranks:
+        taken = 1
+        index = _RONDA_RANKS.index(rank) + 1
+        while index < len(_RONDA_RANKS) and _RONDA_RANKS[index] in table_ranks:
+            taken += 1
+            index += 1
+        value = 2.0 + taken
+        last_drop = view.get("last_drop")
+        if isinstance(last_drop, str) and last_drop[0] == rank:
+            value += 3.0  # este
+        if taken == len(table):
+            value += 3.0  # missa (ignoring the last-play exception)
+        return value
+    # a drop: fewer unseen cards of this rank = less risk of an este against us
+    seen = [c for c in table]
+    for pile in view.get("piles") or []:
+        if isinstance(pile, list):
+            seen.extend(pile)
+    hands = view.get("hands") or []
+    seat = view.get("seat")
+    own = hands[seat] if isinstance(seat, int) and seat < len(hands) and isinstance(hands[seat], list) else []
+    seen.extend(own)
+    unseen = 4 - sum(1 for c in seen if c[0] == rank)
+    # dropping next to a table rank also feeds a run capture
+    index = _RONDA_RANKS.index(rank)
+    feeds_run = index + 1 < len(_RONDA_RANKS) and _RONDA_RANKS[index + 1] in table_ranks
+    return -1.0 * unseen - (0.5 if feeds_run else 0.0)
+
+
+@register("ronda")
+def ronda_policy(game: Game[Any], state: Any, seat: int, rng: random.Random) -> Action:
+    """Easy Ronda: declare the true holding, never challenge (a genuine declaration
+    challenged wins the match for its side), capture the most valuable packet (este and
+    missa count extra), otherwise drop the card least likely to be matched."""
+    view = game.view(state, seat)
+    actions = game.legal_actions(state)
+    as_json = [game.action_to_json(state, a) for a in actions]
+    phase = view.get("phase")
+    if phase == "declare":
+        dealt = view.get("dealt")
+        own = (
+            dealt[seat] if isinstance(dealt, list) and isinstance(dealt[seat], list) else view["hands"][seat]
+        )
+        holding = _ronda_holding(own)
+        for action, data in zip(actions, as_json, strict=True):
+            if holding == "none" and data.get("type") == "pass":
+                return action
+            if data.get("type") == "declare" and data.get("combo") == holding:
+                return action
+    if phase == "challenge":
+        for action, data in zip(actions, as_json, strict=True):
+            if data.get("type") == "pass":
+                return action
+    players = int(view.get("players", 2))
+    best: list[Action] = []
+    best_value = -math.inf
+    for action, data in zip(actions, as_json, strict=True):
+        card = data.get("card")
+        if not isinstance(card, str):
+            continue
+        value = _ronda_play_value(card, view, players)
+        if value > best_value:
+            best, best_value = [action], value
+        elif value == best_value:
+            best.append(action)
+    if not best:
+        return greedy_policy(game, state, seat, rng)
+    return best[int(rng.random() * len(best))]
+
+
+def _ronda_playout_hook() -> PlayoutPolicy | None:
+    """A cheap Ronda playout policy for the search: every seat declares its true holding
+        and never challenges; capturing cards are preferred. Random declarations and challenges
+        would make most playouts end in a penalty or in a challenged genuine declaration (a
+        match won at once), which drowns the signal of the card play. It reads the sampled
+        world's internal state (a playout runs in a world sampled from the view, so this sees
+        nothing the searching seat does not), hence the imports of Ronda's internals. A card
+        that captures is always preferred, the biggest packet first (an este or a missa counts
+    3 cards more), else a random card."""
+    try:
+        from engine.games.ronda import rules as ronda_rules
+        from engine.games.ronda import tables as ronda_tables
+    except ImportError:  # pragma: no cover - Ronda not installed
+        return None
+    declare_p = ronda_tables.DECLARE_P
+    challenge_p = ronda_tables.CHALLENGE_P
+    pass_action = ronda_tables.PASS
+    declare_base = ronda_tables.DECLARE_BASE
+    play_p = ronda_tables.PLAY_P
+    holding = ronda_rules.holding
+    rank_bit = ronda_tables.RBIT
+
+    def playout(game: Game[Any], state: Any, rng: random.Random) -> Action:
+        phase = state.phase
+        if phase == challenge_p:
+            return pass_action
+        actions = game.legal_actions(state)
+        if phase == play_p:
+            table = state.trank
+            if table:
+                best = -1
+                pool: list[Action] = []
+                last = state.last_drop
+                este_bit = rank_bit[last] if last >= 0 else 0
+                for c in actions:
+                    assert isinstance(c, int)
+                    bit = rank_bit[c]
+                    if table & bit:
+                        m = table // bit  # ranks from the matched one up
+                        run = ((m ^ (m + 1)) >> 1) * bit
+                        value = bin(run).count("1")
+                        if bit == este_bit:
+                            value += 3
+                        if run == table:
+                            value += 3
+                        if value > best:
+                            best, pool = value, [c]
+                        elif value == best:
+                            pool.append(c)
+                if pool:
+                    actions = pool
+        elif phase == declare_p:
+            wanted = declare_base + holding(state.dealt[state.to_act])[0]
+            if wanted in actions:
+                return wanted
+        return actions[int(rng.random() * len(actions))]
+
+    return playout
+
+
+PLAYOUT_FACTORIES["ronda"] = _ronda_playout_hook
