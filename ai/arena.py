@@ -2,6 +2,7 @@
 
     python -m ai.arena --game ronda --a normal --b easy --matches 200 --seed 1
     python -m ai.arena --game ronda --a normal --b easy --matches 200 --seed 1 --budget-iterations 200
+    python -m ai.arena --game ronda --a normal --b easy --matches 200 --seed 1 --jobs 2
 
 Bot A plays one side (the seats of ``sides[m % number_of_sides]`` in match ``m``), bot B
 every other seat. Each bot sees only its seat's view. Prints the win rate of A with a 95%
@@ -12,8 +13,10 @@ progress line on stderr.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
+import multiprocessing
 import sys
 import time
 from collections.abc import Sequence
@@ -98,6 +101,29 @@ def play_match(
     )
 
 
+def _play_indexed(
+    game_id: str,
+    players: int,
+    options: dict[str, Any] | None,
+    level_a: str,
+    level_b: str,
+    budget: Budget | None,
+    seed: int,
+    index: int,
+) -> MatchResult:
+    """``play_match`` by game id (picklable, for the worker processes of ``--jobs``)."""
+    return play_match(
+        get_game(game_id),
+        players=players,
+        options=options,
+        level_a=level_a,
+        level_b=level_b,
+        budget=budget,
+        seed=seed,
+        index=index,
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ai.arena", description=__doc__.splitlines()[0])
     parser.add_argument("--game", required=True)
@@ -109,6 +135,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--options", default=None, help="game options as JSON")
     parser.add_argument("--budget-iterations", type=int, default=None)
     parser.add_argument("--budget-ms", type=float, default=None)
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="matches played at once in worker processes (same results)"
+    )
     args = parser.parse_args(argv)
 
     game = get_game(args.game)
@@ -122,17 +151,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     a_points = b_points = 0.0
     deals = decisions = 0
     started = time.perf_counter()
-    for index in range(args.matches):
-        result = play_match(
-            game,
-            players=players,
-            options=options,
-            level_a=args.a,
-            level_b=args.b,
-            budget=budget,
-            seed=args.seed,
-            index=index,
-        )
+    play = functools.partial(
+        _play_indexed,
+        args.game,
+        players,
+        options,
+        args.a,
+        args.b,
+        budget,
+        args.seed,
+    )
+    pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
+    results = pool.imap(play, range(args.matches)) if pool is not None else map(play, range(args.matches))
+    for index, result in enumerate(results):
         wins += result.score
         a_points += result.a_points
         b_points += result.b_points
@@ -148,12 +179,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
             flush=True,
         )
+    if pool is not None:
+        pool.close()
+        pool.join()
     print(file=sys.stderr)
     n = args.matches
     low, high = wilson(wins, n)
-    budget_text = (
-        f"iterations={budget.iterations} ms={budget.ms}" if budget is not None else "level default"
-    )
+    budget_text = f"iterations={budget.iterations} ms={budget.ms}" if budget is not None else "level default"
     print(f"game {args.game}, players {players}, options {json.dumps(options, sort_keys=True)}")
     print(f"A = {args.a}, B = {args.b}, budget {budget_text}, seed {args.seed}")
     print(f"matches {n}, deals {deals}, decisions {decisions}, {time.perf_counter() - started:.1f}s")
