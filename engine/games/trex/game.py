@@ -20,7 +20,7 @@ from engine.protocol import (
     ScoreReport,
 )
 
-from . import rules
+from . import playout, rules
 from .codec import action_json, card_index, parse_action_json, state_json
 from .loading import load_state
 from .rules import TrexState, entries
@@ -163,6 +163,11 @@ class Trex(Game[TrexState]):
     def is_playout_over(self, start: TrexState, state: TrexState) -> bool:
         """The match is over, the deal of ``start`` ended, or a caller's deal is awaited."""
         return state.to_act < 0 or state.deal_no != start.deal_no or state.phase == DEAL_OVER
+
+    def random_playout(self, start: TrexState, state: TrexState, rng: random.Random) -> None:
+        """The generic loop's plays, fused over the hand masks (``playout``); the deal is
+        ended without dealing the next one from the generator (same ``outcome``)."""
+        playout.random_playout(start, state, rng)
 
     def deal_no(self, state: TrexState) -> int:
         return state.deal_no

@@ -1,0 +1,201 @@
+"""The fused random playout of Trex (engine/games/trex/playout.py) against the checked path
+and the protocol's generic loop."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import given
+from hypothesis import strategies as st
+from trex_helpers import GAME
+
+from engine.games.trex.rules import entries, history_entries_past
+from engine.games.trex.tables import CONTRACT_NAMES, DEAL_OVER, MATCH_OVER
+from engine.protocol import Game
+
+OPTION_NAMES = (
+    "doubling",
+    "must_discard_penalty",
+    "free_heart_lead",
+    "partnership",
+    "trex_complex",
+    "play_all_tricks",
+    "diamonds_collections_swap",
+    "reversed_scores",
+)
+
+options_st = st.fixed_dictionaries({name: st.booleans() for name in OPTION_NAMES})
+
+
+def make_state(seed: int, options: dict, contract: str | None, steps: int):
+    """A seeded match: random play up to some deal, then (if still possible) ``contract``
+    chosen, then ``steps`` random actions."""
+    rng = random.Random(seed)
+    state = GAME.new_state(4, options, seed % 4, seed=seed)
+    for _ in range(rng.randrange(0, 120)):  # some earlier play (other deals, other scores)
+        if GAME.to_act(state) is None:
+            return state
+        GAME.step(state, rng.choice(GAME.legal_actions(state)))
+    if contract is not None:
+        wanted = {"type": "choose", "contract": contract}
+        for _ in range(400):  # play on to a contract choice where ``contract`` is legal
+            if GAME.to_act(state) is None:
+                return state
+            actions = GAME.legal_actions(state)
+            as_json = [GAME.action_to_json(state, a) for a in actions]
+            if wanted in as_json:
+                GAME.step(state, actions[as_json.index(wanted)])
+                break
+            GAME.step(state, rng.choice(actions))
+    for _ in range(steps):
+        if GAME.to_act(state) is None:
+            break
+        GAME.step(state, rng.choice(GAME.legal_actions(state)))
+    return state
+
+
+def history(state) -> list:
+    """Every entry (seat, action, trick_no) of the match so far, oldest first."""
+    return history_entries_past(state) + entries(state.played)
+
+
+def check_playout(start, seed: int) -> None:
+    """The fused playout from ``start``: (a) it ends where is_playout_over says, with the
+    outcome and scores of replaying its plays through the checked ``apply``, (b) each play
+    was legal there, and it plays what the generic loop plays with the same rng."""
+    fused = GAME.clone(start)
+    GAME.random_playout(start, fused, random.Random(seed))
+    assert GAME.is_playout_over(start, fused)
+    before = len(history(start))
+    plays = history(fused)[before:]
+    assert history(fused)[:before] == history(start)
+    replay = GAME.clone(start)
+    for seat, action, _ in plays:
+        assert not GAME.is_playout_over(start, replay)
+        assert GAME.to_act(replay) == seat
+        assert action in GAME.legal_actions(replay)
+        replay, _ = GAME.apply(replay, seat, action)  # checked: raises on an illegal action
+    assert GAME.is_playout_over(start, replay)
+    assert GAME.outcome(start, fused) == GAME.outcome(start, replay)
+    assert fused.match_scores == replay.match_scores
+    assert fused.deal_results == replay.deal_results
+    assert (fused.phase == MATCH_OVER) == (replay.phase == MATCH_OVER)
+    if fused.phase == DEAL_OVER:  # the deal ended without dealing the next one
+        assert replay.phase == DEAL_OVER or replay.deal_no == start.deal_no + 1
+        assert tuple(fused.deal_scores) == fused.deal_results[-1][3]
+    # a valid state: it survives the engine's own JSON validation
+    GAME.from_json(GAME.to_json(fused))
+    # the generic loop with the same rng draws the same actions
+    generic = GAME.clone(start)
+    Game.random_playout(GAME, start, generic, random.Random(seed))
+    assert history(generic)[before:] == plays
+    assert GAME.outcome(start, generic) == GAME.outcome(start, fused)
+
+
+@given(
+    seed=st.integers(0, 10**6),
+    options=options_st,
+    contract=st.sampled_from((None, *CONTRACT_NAMES)),
+    steps=st.integers(0, 60),
+)
+def test_fused_playout_replays_through_the_checked_path(seed, options, contract, steps):
+    start = make_state(seed, options, contract, steps)
+    if GAME.to_act(start) is None:
+        return
+    check_playout(start, seed)
+
+
+def test_fused_playout_many_seeded_states_across_contracts_and_options():
+    rng = random.Random(7)
+    seen = Counter()
+    for seed in range(240):
+        options = {name: rng.random() < 0.5 for name in OPTION_NAMES}
+        contract = CONTRACT_NAMES[seed % len(CONTRACT_NAMES)]
+        start = make_state(seed, options, contract, rng.randrange(0, 56))
+        if GAME.to_act(start) is None:
+            continue
+        seen[GAME.phase(start)] += 1
+        check_playout(start, seed)
+    # the sample covers every phase a playout can start from
+    assert {"choose_contract", "doubling", "tricks", "layout"} <= set(seen)
+
+
+def test_playout_over_at_deal_over_plays_nothing():
+    """A caller-dealt match waiting for its next deal: the playout has nothing to do."""
+    start = GAME.new_state(4, {}, 0, deck=[c for c in GAME.pack(None)])
+    rng = random.Random(3)
+    while start.phase != DEAL_OVER:
+        GAME.step(start, rng.choice(GAME.legal_actions(start)))
+    end = GAME.clone(start)
+    GAME.random_playout(start, end, random.Random(0))
+    assert history(end) == history(start)
+
+
+def _first_play_counts(start, draws: int, seed: int) -> Counter:
+    rng = random.Random(seed)
+    before = len(history(start))
+    counts: Counter = Counter()
+    for _ in range(draws):
+        end = GAME.clone(start)
+        GAME.random_playout(start, end, rng)
+        counts[history(end)[before][1]] += 1
+    return counts
+
+
+def _assert_uniform(start, draws: int = 3000, seed: int = 11) -> None:
+    legal = GAME.legal_actions(start)
+    assert len(legal) > 2
+    counts = _first_play_counts(start, draws, seed)
+    assert set(counts) == set(legal)  # only legal cards, and every one of them
+    expected = draws / len(legal)
+    chi2 = sum((counts[a] - expected) ** 2 / expected for a in legal)
+    # df = k - 1 <= 12; P(chi2 > 60) < 1e-7 for every such df
+    assert chi2 < 60, (chi2, counts)
+
+
+def _position(options: dict, contract: str, want) -> object:
+    """The first seeded position of ``contract`` where ``want(state)`` holds."""
+    for seed in range(500):
+        rng = random.Random(seed)
+        state = make_state(seed, options, contract, 0)
+        for _ in range(60):
+            if GAME.to_act(state) is None or state.contract < 0:
+                break
+            if GAME.phase(state) == "tricks" and want(state):
+                return state
+            if GAME.phase(state) not in ("doubling", "tricks"):
+                break
+            GAME.step(state, rng.choice(GAME.legal_actions(state)))
+    raise AssertionError("no such position")
+
+
+def test_first_play_is_uniform_when_leading():
+    opts = {"doubling": False}
+    start = _position(opts, "king_of_hearts", lambda s: not s.trick and len(GAME.legal_actions(s)) >= 8)
+    _assert_uniform(start)
+
+
+def test_first_play_is_uniform_when_discarding_penalty_cards():
+    """R11 with must_discard_penalty: a seat void in the led suit holding 3+ diamonds."""
+    opts = {"doubling": False, "must_discard_penalty": True}
+
+    def discarding(s):
+        if not s.trick:
+            return False
+        led = s.trick[0] // 13
+        hand = s.hands[s.to_act]
+        return not hand >> 13 * led & 0x1FFF and (hand >> 26 & 0x1FFF).bit_count() >= 3
+
+    start = _position(opts, "diamonds", discarding)
+    assert all(a // 13 == 2 for a in GAME.legal_actions(start))
+    _assert_uniform(start)
+
+
+def test_first_play_is_uniform_in_the_layout():
+    for seed in range(100):
+        start = make_state(seed, {}, "trex", random.Random(seed).randrange(4, 30))
+        if GAME.phase(start) == "layout" and len(GAME.legal_actions(start)) >= 3:
+            _assert_uniform(start, draws=2000)
+            return
+    raise AssertionError("no layout position with 3+ fitting cards")
