@@ -53,6 +53,8 @@ def random_playout(start: TrexState, s: TrexState, rng: random.Random) -> None:
     (``Trex.is_playout_over``), drawing the same actions as the generic loop."""
     rand = rng.random
     deal_no = start.deal_no
+    if not s.decks:  # end the deal without dealing the next one (see the module doc)
+        s.rng_state = None
     legal_actions = rules.legal_actions
     step = rules.step
     while s.to_act >= 0 and s.deal_no == deal_no and s.phase != DEAL_OVER:
@@ -99,6 +101,12 @@ def _layout(s: TrexState, rand: Any) -> None:
 
 def _tricks(s: TrexState, rand: Any) -> None:
     """R9-R13: random tricks to the end of the deal, then the engine's ``end_deal``."""
+    step = rules.step
+    while s.trick:  # a trick in progress: finish it on the engine's path
+        actions = rules.legal_actions(s)
+        step(s, actions[int(rand() * len(actions))])
+        if s.phase != TRICKS:
+            return
     c = s.contract
     hands = s.hands
     banned = rules.is_heart_lead_banned(s)  # R10
@@ -108,91 +116,86 @@ def _tricks(s: TrexState, rand: Any) -> None:
     score_trick = rules.score_trick
     over_early = rules.is_deal_over_early
     played = s.played
-    tricks_played = s.tricks_played
     tricks_won = s.tricks_won
     cards_won = s.cards_won
     taken = s.taken
-    seat = s.to_act
-    # the trick in progress
-    trick = s.trick
-    n = len(trick)
-    leader = s.leader
-    best = s.best
-    best_seat = s.best_seat
-    tm = 0
-    led = 0
-    chunks = C0
-    if n:
-        led = trick[0] // 13
-        chunks = CHUNKS[led]
-        for card in trick:
-            tm |= 1 << card
-    trick_no = tricks_played + 1
+    leader = s.to_act
+    trick_no = s.tricks_played + 1
     first = True
     while True:
+        # the lead (R10: no heart lead while holding another suit, when banned)
+        seat = leader
         hand = hands[seat]
-        if n:
-            # R9: follow suit; else R11 penalty cards; else anything
-            ch = (hand >> 13 * led) & 0x1FFF
+        m = hand
+        if banned and hand & NON_HEART_MASK:
+            m = hand & NON_HEART_MASK
+        r = int(rand() * m.bit_count())
+        ch = m & 0x1FFF
+        k = ch.bit_count()
+        if r < k:
+            card = C0[ch][r]
+        else:
+            r -= k
+            ch = m >> 13 & 0x1FFF
+            k = ch.bit_count()
+            if r < k:
+                card = C1[ch][r]
+            else:
+                r -= k
+                ch = m >> 26 & 0x1FFF
+                k = ch.bit_count()
+                card = C2[ch][r] if r < k else C3[m >> 39][r - k]
+        played = (played, seat, card, trick_no)
+        tm = 1 << card
+        hands[seat] = hand ^ tm
+        best = card
+        w = seat
+        led = card // 13
+        shift = 13 * led
+        chunks = CHUNKS[led]
+        # three followers (R9: follow suit; else R11: a penalty card; else any card)
+        for _ in (1, 2, 3):
+            seat = (seat + 1) & 3
+            hand = hands[seat]
+            ch = hand >> shift & 0x1FFF
             if ch:
                 t = chunks[ch]
                 card = t[int(rand() * len(t))]
                 if card > best:
                     best = card
-                    best_seat = seat
+                    w = seat
             else:
                 m = hand
                 if discard and hand & discard:
                     m = hand & discard
                 card = _pick(m, rand)
-        else:
-            m = hand
-            if banned and hand & NON_HEART_MASK:  # R10
-                m = hand & NON_HEART_MASK
-            card = _pick(m, rand)
-            leader = seat
-            best = card
-            best_seat = seat
-            led = card // 13
-            chunks = CHUNKS[led]
-        played = (played, seat, card, trick_no)
-        bit = 1 << card
-        hands[seat] = hand ^ bit
-        tm |= bit
-        n += 1
-        if n < 4:
-            seat = (seat + 1) & 3
-            continue
+            played = (played, seat, card, trick_no)
+            bit = 1 << card
+            hands[seat] = hand ^ bit
+            tm |= bit
         # R12: the trick is over (as rules._finish_trick)
-        w = best_seat
         tricks_won[w] += 1
         cards_won[w] |= tm
         taken |= tm
-        tricks_played = trick_no
-        trick_no += 1
-        seat = w
-        n = 0
         if every_trick or tm & pen_mask:
             score_trick(s, tm, w, leader, None)
-        if tricks_played == 13:
+        if trick_no == 13:
             break
         # R13: only a trick that took a penalty card can end the deal early (the first
         # trick of the playout is checked anyway, for a state that starts without any)
         if (tm & pen_mask or first) and over_early(s):
             break
         first = False
-        tm = 0
+        leader = w
+        trick_no += 1
     s.played = played
     s.trick = []
+    s.leader = w
     s.best = best
-    s.best_seat = best_seat
-    s.tricks_played = tricks_played
+    s.best_seat = w
+    s.tricks_played = trick_no
     s.taken = taken
-    s.leader = seat
-    s.to_act = seat
-    # end the deal without dealing the next one from the generator (see the module doc)
-    if s.rng_state is not None and not s.decks and s.deal_no < s.opts.total_deals:
-        s.rng_state = None
+    s.to_act = w
     rules.end_deal(s, None)
 
 

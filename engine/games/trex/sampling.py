@@ -32,9 +32,7 @@ def deductions(s: TrexState) -> list[int]:
     if c < 0:
         return ex
     if c == TREX:
-        turns = [
-            (seat, a) for seat, a, _ in entries(s.played) if not isinstance(a, tuple) and a <= PASS
-        ]
+        turns = [(seat, a) for seat, a, _ in entries(s.played) if not isinstance(a, tuple) and a <= PASS]
         if len(turns) != s.layout_turns:
             return ex  # the deal began before the recorded play (a layout): no replay
         lay = JACK_MASK
@@ -103,56 +101,88 @@ def make_sampler(view: Any) -> Callable[[random.Random], TrexState]:
         if placed is not None:
             fallback = {card: seat for seat, cards in placed.items() for card in cards}
     if constrained and fallback is None:
-        raise InvalidState(
-            "no deal of the unseen cards fits what the play has shown", field="played"
-        )
+        raise InvalidState("no deal of the unseen cards fits what the play has shown", field="played")
     hands0 = base.hands
+    # Deal sequentially: each card goes to a seat with probability proportional to the room
+    # left in its hand (a uniform deal of the free cards, whatever their order); the
+    # constrained cards first, most constrained first, in random order within each group.
+    free = [1 << c for c in pool if len(allowed[c]) == len(seats)]
+    groups: dict[int, list[int]] = {}
+    for c in pool:
+        if len(allowed[c]) < len(seats):
+            groups.setdefault(len(allowed[c]), []).append(c)
+    tight = [groups[k] for k in sorted(groups)]
+    s0, s1, s2 = (seats + [seat, seat, seat])[:3]  # padding seats get no cards (no room)
+    n0, n1, n2 = need.get(s0, 0), need.get(s1, 0), need.get(s2, 0)
+
+    def deal_free(hands: list[int], left: list[int], rand: Callable[[], float]) -> None:
+        """The free cards, sequentially in proportion to the room left (s0, s1, s2)."""
+        l0, l1, l2 = left[s0], left[s1], left[s2]
+        n = l0 + l1 + l2
+        m0 = m1 = m2 = 0
+        for bit in free:
+            r = rand() * n
+            if r < l0:
+                m0 |= bit
+                l0 -= 1
+            elif r < l0 + l1 or not l2:
+                m1 |= bit
+                l1 -= 1
+            else:
+                m2 |= bit
+                l2 -= 1
+            n -= 1
+        hands[s0] |= m0
+        hands[s1] |= m1
+        hands[s2] |= m2
+
+    def deal_tight(hands: list[int], rng: random.Random) -> list[int] | None:
+        """The constrained cards; the room left per seat, or None when painted in."""
+        left = [0, 0, 0, 0]
+        for i, n in need.items():
+            left[i] = n
+        rand = rng.random
+        for group in tight:
+            if len(group) > 1:
+                group = group[:]
+                rng.shuffle(group)
+            for c in group:
+                total = 0
+                for i in allowed[c]:
+                    total += left[i]
+                if not total:
+                    return None
+                r = int(rand() * total)
+                for i in allowed[c]:
+                    r -= left[i]
+                    if r < 0:
+                        break
+                hands[i] |= 1 << c
+                left[i] -= 1
+        return left
 
     def sample(rng: random.Random) -> TrexState:
         s = base.clone()
         hands = hands0[:]
-        cards = pool[:]
-        rng.shuffle(cards)
         if not constrained:
-            pos = 0
-            for i in seats:
-                for c in cards[pos : pos + need[i]]:
-                    hands[i] |= 1 << c
-                pos += need[i]
+            left = [0, 0, 0, 0]
+            left[s0], left[s1], left[s2] = n0, n1, n2
+            deal_free(hands, left, rng.random)
         else:
-            owner = None
+            left = None
             for _ in range(20):
-                owner = _try_deal(cards, allowed, need, rng)
-                if owner is not None:
+                hands = hands0[:]
+                left = deal_tight(hands, rng)
+                if left is not None:
+                    deal_free(hands, left, rng.random)
                     break
-            if owner is None:
-                owner = fallback
-            assert owner is not None
-            for c, i in owner.items():
-                hands[i] |= 1 << c
+            if left is None:
+                hands = hands0[:]
+                assert fallback is not None
+                for c, i in fallback.items():
+                    hands[i] |= 1 << c
         s.hands = hands
         s.rng_state = rng.getrandbits(64)
         return s
 
     return sample
-
-
-def _try_deal(
-    cards: list[int], allowed: dict[int, list[int]], need: dict[int, int], rng: random.Random
-) -> dict[int, int] | None:
-    """One random greedy deal, most constrained cards first; None when it paints itself in."""
-    left = dict(need)
-    owner = {}
-    for c in sorted(cards, key=lambda c: len(allowed[c])):
-        opts = [i for i in allowed[c] if left[i]]
-        if not opts:
-            return None
-        total = sum(left[i] for i in opts)
-        r = rng.randrange(total)
-        for i in opts:
-            r -= left[i]
-            if r < 0:
-                break
-        owner[c] = i
-        left[i] -= 1
-    return owner

@@ -199,3 +199,44 @@ def test_first_play_is_uniform_in_the_layout():
             _assert_uniform(start, draws=2000)
             return
     raise AssertionError("no layout position with 3+ fitting cards")
+
+
+def test_sampler_deals_unseen_cards_uniformly():
+    """The sampler's sequential deal: every unseen card lands in each other hand in
+    proportion to that hand's unseen cards, and pairs of cards are independent enough that
+    two given cards share a hand as often as a uniform deal says."""
+    start = make_state(5, {"doubling": False}, "king_of_hearts", 5)
+    seat = GAME.to_act(start)
+    sample = GAME.sampler(GAME.view(start, seat))
+    rng = random.Random(2)
+    known = start.hands[seat] | start.taken
+    for c in start.trick:
+        known |= 1 << c
+    others = [i for i in range(4) if i != seat]
+    unseen = [c for c in range(52) if not known >> c & 1]
+    need = {i: start.hands[i].bit_count() for i in others}
+    n = len(unseen)
+    draws = 3000
+    cells: Counter = Counter()
+    together = 0
+    a, b = unseen[0], unseen[-1]
+    for _ in range(draws):
+        world = sample(rng)
+        assert world.hands[seat] == start.hands[seat]
+        assert [world.hands[i].bit_count() for i in others] == [need[i] for i in others]
+        for i in others:
+            h = world.hands[i]
+            for c in unseen:
+                if h >> c & 1:
+                    cells[c, i] += 1
+            together += h >> a & 1 and h >> b & 1
+    chi2 = 0.0
+    for c in unseen:
+        for i in others:
+            expected = draws * need[i] / n
+            chi2 += (cells[c, i] - expected) ** 2 / expected
+    # df <= 2 * 39 = 78; P(chi2 > 180) < 1e-9
+    assert chi2 < 180, chi2
+    p_together = sum(need[i] * (need[i] - 1) for i in others) / (n * (n - 1))
+    sd = (draws * p_together * (1 - p_together)) ** 0.5
+    assert abs(together - draws * p_together) < 6 * sd
