@@ -219,4 +219,98 @@ def _after_show(ctx: _Ctx, show: dict[str, Any]) -> float:
     return best
 
 
-PLAYOUT_FACTORIES["marriage"] = lambda: None
+def _marriage_playout_hook() -> PlayoutPolicy | None:
+    """A cheap greedy Marriage playout for the search, so that playouts reach the end of
+    the deal in tens of turns instead of hundreds. It reads the sampled world's internal
+    state (a playout runs in a world sampled from the searching seat's view, so this sees
+    nothing that seat may not know) and chooses only among ``game.legal_actions(state)``:
+    expose every tunnela; finish, then show, whenever the engine offers it; when seen, take
+    the discard whenever the engine allows it (only to finish); when unseen, take it when it
+    completes a pure set of the hand; otherwise draw; discard the card with the fewest links
+    (identical cards, same-suit neighbours, same rank; wild cards are kept once seen),
+    ties at random; with probability ``epsilon`` a uniformly random legal action instead of
+    the discard, so that playouts differ."""
+    from engine.games.marriage import state as S
+
+    expose_p, draw_p, act_p = S.EXPOSE, S.DRAW, S.ACT
+    unseen = S.UNSEEN
+    take, draw = S.TAKE_DISCARD, S.DRAW_STOCK
+    entry_card = S.entry_card
+    families = [R.joker_family(c).wild for c in range(52)]
+    ncodes = R.NCODES
+    windows = [tuple(w) for w in R.WINDOWS]
+    epsilon = 0.1
+
+    def completes_pure(hand: list[int], card: int) -> bool:
+        if card >= 52:
+            return False
+        if hand[card] >= 2:
+            return True
+        rank, suit = card >> 2, card & 3
+        for w in windows:
+            if rank in w:
+                if all(hand[r * 4 + suit] for r in w if r != rank):
+                    return True
+        return False
+
+    def playout(game: Game[Any], state: Any, rng: random.Random) -> Action:
+        phase = state.phase
+        actions = game.legal_actions(state)
+        if phase == expose_p:
+            return actions[0]  # expose_tunnela first, pass last
+        if phase == draw_p:
+            if len(actions) > 1:
+                seat = state.cur
+                if state.route[seat] != unseen:
+                    return take
+                if completes_pure(state.hands[seat], entry_card(state.discard[-1])):
+                    return take
+            return draw
+        if phase != act_p:
+            return actions[int(rng.random() * len(actions))]
+        last = actions[-1]
+        if type(last) is tuple:
+            for a in actions:
+                if type(a) is tuple and a[0] in ("finish", "finish_dublees"):
+                    return a
+            for a in actions:
+                if type(a) is tuple:
+                    return a
+        if rng.random() < epsilon:
+            return actions[int(rng.random() * len(actions))]
+        seat = state.cur
+        hand = state.hands[seat]
+        wild = families[state.tiplu] if state.tiplu >= 0 and state.route[seat] != unseen else 0
+        best = 1 << 30
+        pool: list[int] = []
+        for c in actions:
+            if type(c) is not int or c >= ncodes:
+                continue
+            if wild >> c & 1 or c == R.XX:
+                score = 100
+            else:
+                rank, suit = c >> 2, c & 3
+                score = 3 * (hand[c] - 1)
+                for d, w in ((-2, 1), (-1, 2), (1, 2), (2, 1)):
+                    r = rank + d
+                    if r == 13:
+                        r = 0  # the ace above the king (QKA); K-A-2 never (no wrap)
+                    if 0 <= r < 13 and hand[r * 4 + suit]:
+                        score += w
+                if rank == 0:  # the ace also sits above the king (QKA)
+                    score += (2 if hand[48 + suit] else 0) + (1 if hand[44 + suit] else 0)
+                for s in range(4):
+                    if s != suit and hand[rank * 4 + s]:
+                        score += 1
+            if score < best:
+                best, pool = score, [c]
+            elif score == best:
+                pool.append(c)
+        if not pool:
+            return actions[int(rng.random() * len(actions))]
+        return pool[int(rng.random() * len(pool))]
+
+    return playout
+
+
+PLAYOUT_FACTORIES["marriage"] = _marriage_playout_hook
