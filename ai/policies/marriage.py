@@ -219,6 +219,10 @@ def _after_show(ctx: _Ctx, show: dict[str, Any]) -> float:
     return best
 
 
+SEEN_SAME, SEEN_RANK, UNSEEN_SAME, UNSEEN_RANK = 0, 4, 4, 2
+"""Playout discard weights (half points) of an identical card and of a same-rank card."""
+
+
 def _marriage_playout_hook() -> PlayoutPolicy | None:
     """A cheap greedy Marriage playout for the search, so that playouts reach the end of
     the deal in tens of turns instead of hundreds. It reads the sampled world's internal
@@ -280,7 +284,11 @@ def _marriage_playout_hook() -> PlayoutPolicy | None:
             return actions[int(rng.random() * len(actions))]
         seat = state.cur
         hand = state.hands[seat]
-        wild = families[state.tiplu] if state.tiplu >= 0 and state.route[seat] != unseen else 0
+        seen = state.route[seat] != unseen
+        wild = families[state.tiplu] if seen and state.tiplu >= 0 else 0
+        # in half points: identical cards help a tunnela (and dublees) before seeing, but
+        # never take a wild card (R5); same rank makes triplets, which count only once seen
+        same_w, rank_w = (SEEN_SAME, SEEN_RANK) if seen else (UNSEEN_SAME, UNSEEN_RANK)
         best = 1 << 30
         pool: list[int] = []
         for c in actions:
@@ -290,18 +298,18 @@ def _marriage_playout_hook() -> PlayoutPolicy | None:
                 score = 100
             else:
                 rank, suit = c >> 2, c & 3
-                score = 3 * (hand[c] - 1)
-                for d, w in ((-2, 1), (-1, 2), (1, 2), (2, 1)):
+                score = same_w * (hand[c] - 1)
+                for d, w in ((-2, 2), (-1, 4), (1, 4), (2, 2)):
                     r = rank + d
                     if r == 13:
                         r = 0  # the ace above the king (QKA); K-A-2 never (no wrap)
                     if 0 <= r < 13 and hand[r * 4 + suit]:
                         score += w
                 if rank == 0:  # the ace also sits above the king (QKA)
-                    score += (2 if hand[48 + suit] else 0) + (1 if hand[44 + suit] else 0)
+                    score += (4 if hand[48 + suit] else 0) + (2 if hand[44 + suit] else 0)
                 for s in range(4):
                     if s != suit and hand[rank * 4 + s]:
-                        score += 1
+                        score += rank_w
             if score < best:
                 best, pool = score, [c]
             elif score == best:
