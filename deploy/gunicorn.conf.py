@@ -13,6 +13,13 @@ bind = os.environ.get("MAJLIS_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("MAJLIS_WEB_WORKERS", multiprocessing.cpu_count()))
 worker_class = os.environ.get("MAJLIS_WEB_WORKER_CLASS", "gthread")
 threads = int(os.environ.get("MAJLIS_WEB_THREADS", 4))
+# Each worker opens its own SO_REUSEPORT listener (gunicorn >= 23 does this when
+# reuse_port is on), so the kernel spreads new connections over the workers by hash.
+# With one shared listener the first worker to wake accepts a whole burst: a client
+# with a small pool of keep-alive connections (8 from wrk, or an app backend's pool)
+# often ended up with all of them on one worker, i.e. on one core, and got a third of
+# the throughput (docs/deploy.md, "Speed").
+reuse_port = os.environ.get("MAJLIS_WEB_REUSE_PORT", "1") not in ("0", "false", "no", "off")
 timeout = int(os.environ.get("MAJLIS_WEB_TIMEOUT", 60))
 graceful_timeout = 10
 keepalive = 5
