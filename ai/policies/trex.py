@@ -326,7 +326,8 @@ def choose_trick_card(view: dict[str, Any], seat: int, hand: list[str], legal: l
     trick = [
         t["card"] for t in view.get("trick") or [] if isinstance(t, dict) and isinstance(t.get("card"), str)
     ]
-    unseen = unseen_cards(hand, played_cards(view))
+    seen = played_cards(view) + trick + [c for won in view.get("cards_won") or [] for c in won]
+    unseen = unseen_cards(hand, seen)
     if not trick:
         return min(legal, key=lambda c: (lead_risk(contract, c, hand, unseen), rank_of(c), c))
     following = [c for c in legal if c[1] == trick[0][1]]
