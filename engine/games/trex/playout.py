@@ -46,6 +46,8 @@ from .tables import (
 )
 
 C0, C1, C2, C3 = CHUNKS
+FOLLOWERS = ((), (1, 2, 3), (1, 2), (1,))
+"""By cards already in the trick: the followers still to play."""
 
 
 def random_playout(start: TrexState, s: TrexState, rng: random.Random) -> None:
@@ -101,12 +103,6 @@ def _layout(s: TrexState, rand: Any) -> None:
 
 def _tricks(s: TrexState, rand: Any) -> None:
     """R9-R13: random tricks to the end of the deal, then the engine's ``end_deal``."""
-    step = rules.step
-    while s.trick:  # a trick in progress: finish it on the engine's path
-        actions = rules.legal_actions(s)
-        step(s, actions[int(rand() * len(actions))])
-        if s.phase != TRICKS:
-            return
     c = s.contract
     hands = s.hands
     banned = rules.is_heart_lead_banned(s)  # R10
@@ -119,42 +115,61 @@ def _tricks(s: TrexState, rand: Any) -> None:
     tricks_won = s.tricks_won
     cards_won = s.cards_won
     taken = s.taken
-    leader = s.to_act
     trick_no = s.tricks_played + 1
     first = True
-    while True:
-        # the lead (R10: no heart lead while holding another suit, when banned)
-        seat = leader
-        hand = hands[seat]
-        m = hand
-        if banned and hand & NON_HEART_MASK:
-            m = hand & NON_HEART_MASK
-        r = int(rand() * m.bit_count())
-        ch = m & 0x1FFF
-        k = ch.bit_count()
-        if r < k:
-            card = C0[ch][r]
-        else:
-            r -= k
-            ch = m >> 13 & 0x1FFF
-            k = ch.bit_count()
-            if r < k:
-                card = C1[ch][r]
-            else:
-                r -= k
-                ch = m >> 26 & 0x1FFF
-                k = ch.bit_count()
-                card = C2[ch][r] if r < k else C3[m >> 39][r - k]
-        played = (played, seat, card, trick_no)
-        tm = 1 << card
-        hands[seat] = hand ^ tm
-        best = card
-        w = seat
-        led = card // 13
+    trick = s.trick
+    resume = bool(trick)
+    if resume:  # a trick in progress: its state, then its remaining followers
+        leader = s.leader
+        seat = s.to_act - 1 & 3
+        best = s.best
+        w = s.best_seat
+        led = trick[0] // 13
         shift = 13 * led
         chunks = CHUNKS[led]
-        # three followers (R9: follow suit; else R11: a penalty card; else any card)
-        for _ in (1, 2, 3):
+        tm = 0
+        for card in trick:
+            tm |= 1 << card
+        followers: tuple[int, ...] = FOLLOWERS[len(trick)]
+    else:
+        leader = s.to_act
+    while True:
+        if resume:
+            resume = False
+        else:
+            followers = FOLLOWERS[1]
+            # the lead (R10: no heart lead while holding another suit, when banned)
+            seat = leader
+            hand = hands[seat]
+            m = hand
+            if banned and hand & NON_HEART_MASK:
+                m = hand & NON_HEART_MASK
+            r = int(rand() * m.bit_count())
+            ch = m & 0x1FFF
+            k = ch.bit_count()
+            if r < k:
+                card = C0[ch][r]
+            else:
+                r -= k
+                ch = m >> 13 & 0x1FFF
+                k = ch.bit_count()
+                if r < k:
+                    card = C1[ch][r]
+                else:
+                    r -= k
+                    ch = m >> 26 & 0x1FFF
+                    k = ch.bit_count()
+                    card = C2[ch][r] if r < k else C3[m >> 39][r - k]
+            played = (played, seat, card, trick_no)
+            tm = 1 << card
+            hands[seat] = hand ^ tm
+            best = card
+            w = seat
+            led = card // 13
+            shift = 13 * led
+            chunks = CHUNKS[led]
+        # the followers (R9: follow suit; else R11: a penalty card; else any card)
+        for _ in followers:
             seat = (seat + 1) & 3
             hand = hands[seat]
             ch = hand >> shift & 0x1FFF
@@ -164,11 +179,26 @@ def _tricks(s: TrexState, rand: Any) -> None:
                 if card > best:
                     best = card
                     w = seat
-            else:
+            else:  # (the draw as for the lead, inlined)
                 m = hand
                 if discard and hand & discard:
                     m = hand & discard
-                card = _pick(m, rand)
+                r = int(rand() * m.bit_count())
+                ch = m & 0x1FFF
+                k = ch.bit_count()
+                if r < k:
+                    card = C0[ch][r]
+                else:
+                    r -= k
+                    ch = m >> 13 & 0x1FFF
+                    k = ch.bit_count()
+                    if r < k:
+                        card = C1[ch][r]
+                    else:
+                        r -= k
+                        ch = m >> 26 & 0x1FFF
+                        k = ch.bit_count()
+                        card = C2[ch][r] if r < k else C3[m >> 39][r - k]
             played = (played, seat, card, trick_no)
             bit = 1 << card
             hands[seat] = hand ^ bit
@@ -197,23 +227,3 @@ def _tricks(s: TrexState, rand: Any) -> None:
     s.taken = taken
     s.to_act = w
     rules.end_deal(s, None)
-
-
-def _pick(m: int, rand: Any) -> int:
-    """The card at ``int(rand() * popcount)`` in the ascending order of mask ``m``."""
-    r = int(rand() * m.bit_count())
-    ch = m & 0x1FFF
-    k = ch.bit_count()
-    if r < k:
-        return C0[ch][r]
-    r -= k
-    ch = m >> 13 & 0x1FFF
-    k = ch.bit_count()
-    if r < k:
-        return C1[ch][r]
-    r -= k
-    ch = m >> 26 & 0x1FFF
-    k = ch.bit_count()
-    if r < k:
-        return C2[ch][r]
-    return C3[m >> 39][r - k]
