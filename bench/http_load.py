@@ -5,7 +5,8 @@ the engine (a Ronda state a few moves into a deal), and runs ``wrk`` (Debian pac
 ``wrk``) from a second process, bounded in time, against each endpoint. Prints
 requests/s and p50/p99 latency as wrk measured them; with ``--runs N`` each endpoint
 is loaded N times and the run with the median requests/s is printed. The 1-minute load
-average is printed with every figure: this machine is shared, so quote it.
+average is printed with every figure: this machine is shared, so quote it. Each run also
+shows how wrk's connections were spread over the gunicorn workers mid-run (from ``ss``).
 
     python bench/http_load.py [--seconds 10] [--connections 16] [--runs 3] [--endpoints legal-moves,moves]
 """
@@ -76,6 +77,19 @@ def wait_ready(base: str, proc: subprocess.Popen, timeout: float = 60) -> None:
     raise SystemExit("server did not start")
 
 
+def connections_per_worker(port: int) -> str:
+    """How wrk's connections are spread over the server's processes right now, e.g. "4/4"
+    (from ``ss``; "?" without it). One process holding them all means one core serves."""
+    if not shutil.which("ss"):
+        return "?"
+    out = subprocess.run(["ss", "-tnpH", "state", "established", f"( sport = :{port} )"],
+                         capture_output=True, text=True).stdout
+    counts: dict[str, int] = {}
+    for pid in re.findall(r"pid=(\d+)", out):
+        counts[pid] = counts.get(pid, 0) + 1
+    return "/".join(str(n) for n in sorted(counts.values())) or "0"
+
+
 def parse_wrk(output: str) -> dict[str, str]:
     rps = re.search(r"Requests/sec:\s+([\d.]+)", output)
     p50 = re.search(r"^\s+50%\s+(\S+)", output, re.M)
@@ -110,7 +124,8 @@ def main() -> None:
         workers = env.get("MAJLIS_WEB_WORKERS", "cpu")
         median = f", median of {args.runs} runs" if args.runs > 1 else ""
         print(f"wrk -t1 -c{args.connections} -d{args.seconds}s, gunicorn {workers} workers{median}")
-        print(f"{'endpoint':12} {'req/s':>9} {'p50':>9} {'p99':>9} {'non-2xx':>8} {'load':>5}  runs (req/s p99)")
+        print(f"{'endpoint':12} {'req/s':>9} {'p50':>9} {'p99':>9} {'non-2xx':>8} {'load':>5}  "
+              "runs (req/s p99 connections-per-worker)")
         with tempfile.TemporaryDirectory() as tmp:
             for endpoint in args.endpoints.split(","):
                 body_path = Path(tmp) / f"{endpoint}.json"
@@ -120,13 +135,16 @@ def main() -> None:
                 url = f"{base}/v1/games/{args.game}/{endpoint}"
                 runs = []
                 for _ in range(max(1, args.runs)):
-                    out = subprocess.run(["wrk", "-t1", f"-c{args.connections}", f"-d{args.seconds}s",
-                                          "--latency", "-s", str(script), url],
-                                         capture_output=True, text=True, timeout=args.seconds + 60).stdout
-                    runs.append((parse_wrk(out), os.getloadavg()[0]))
+                    wrk = subprocess.Popen(["wrk", "-t1", f"-c{args.connections}", f"-d{args.seconds}s",
+                                            "--latency", "-s", str(script), url],
+                                           stdout=subprocess.PIPE, text=True)
+                    time.sleep(args.seconds / 2)
+                    spread = connections_per_worker(port)
+                    out, _ = wrk.communicate(timeout=args.seconds + 60)
+                    runs.append((parse_wrk(out), os.getloadavg()[0], spread))
                 ranked = sorted(runs, key=lambda run: float(run[0]["rps"]) if run[0]["rps"] != "?" else 0.0)
-                r, load = ranked[len(ranked) // 2]
-                each = "  ".join(f"({x['rps']} {x['p99']})" for x, _ in runs) if len(runs) > 1 else ""
+                r, load, _ = ranked[len(ranked) // 2]
+                each = "  ".join(f"({x['rps']} {x['p99']} {spread})" for x, _, spread in runs)
                 print(f"{endpoint:12} {r['rps']:>9} {r['p50']:>9} {r['p99']:>9} {r['non2xx']:>8} "
                       f"{load:>5.2f}  {each}", flush=True)
     finally:
