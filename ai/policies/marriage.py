@@ -32,7 +32,7 @@ _TAKE_GAIN = 2.5
 class _Ctx:
     """What the seat knows, read from its view: hand counts, live counts, route, needs."""
 
-    __slots__ = ("hand", "live", "route", "tunnelas", "need_total", "tiplu", "wild", "max_wild")
+    __slots__ = ("hand", "live", "route", "tunnelas", "need_total", "tiplu", "wild")
 
     def __init__(self, view: dict[str, Any], seat: int) -> None:
         hands = view.get("hands") or []
@@ -41,6 +41,7 @@ class _Ctx:
         for code in own:
             hand[_CARD[code]] += 1
         visible = hand[:]
+        self.tunnelas = 0
         for s, tuns in enumerate(view.get("tunnelas") or []):
             for code in tuns:
                 visible[_CARD[code]] += 3
@@ -71,9 +72,6 @@ class _Ctx:
         shown_own = (view.get("shown") or [[]] * (seat + 1))[seat]
         self.need_total = max(0, R.SETS_TO_FINISH - self.tunnelas - len(shown_own))
         self.wild = R.joker_family(self.tiplu).wild if self.tiplu >= 0 and route is not None else 0
-        self.max_wild = int((view.get("options") or {}).get("max_wild_per_set", 2))
-
-    tunnelas: int
 
     def value(self, hand: list[int]) -> float:
         """How good ``hand`` (after a discard) is for this seat: higher is better."""
