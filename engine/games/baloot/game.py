@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
-from engine.games.baloot import rules
+from engine.games.baloot import playout, rules
 from engine.games.baloot.jsonio import VERBS, Loader, action_to_json, parse_action, to_json, view
 from engine.games.baloot.options import OPTION_SPECS, compact
 from engine.games.baloot.projects import project_set
@@ -280,6 +280,10 @@ class Baloot(Game[State]):
 
     def clone(self, state: State) -> State:
         return state.clone()
+
+    def random_playout(self, start: State, state: State, rng: random.Random) -> None:
+        """The generic loop's plays without its wrappers (``playout``)."""
+        playout.random_playout(self.legal_actions, start, state, rng)
 
     def step(self, state: State, action: Action, events: list[Event] | None = None) -> None:
         step(state, action, events)

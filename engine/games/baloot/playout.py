@@ -1,0 +1,55 @@
+"""The random playout of Baloot (``Baloot.random_playout``), lighter than the generic loop.
+
+It plays exactly what the protocol's generic loop (``Game.random_playout``) would play with
+the same ``rng``: at every turn the legal actions in canonical order, the one at
+``int(rng.random() * n)``. What it saves: the protocol wrappers (``is_playout_over`` through
+``to_act``/``deal_no``/``phase``, ``Game.step``) and, when following to a trick after trick 1
+(no project decision can be pending), the list of legal cards: the engine's own
+``rules.duties``/``rules.legal_mask`` give the mask, and the card is the ``r``-th set bit in
+slot order (the order of ``rules.slots_of``). Every action is applied by the engine's
+``state.step``; nothing is left undone (the final state is the generic loop's)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from . import rules
+from .state import State, step
+from .tables import DEAL_OVER, PLAY
+
+LOW = rules._LOW  # slot lists of the low/high 16 bits of a mask (``rules.slots_of``)
+HIGH = rules._HIGH
+
+
+def random_playout(legal_actions: Any, start: State, st: State, rng: random.Random) -> None:
+    """Uniformly random legal actions on ``st`` in place until the deal of ``start`` is over
+    (the protocol's ``is_playout_over``); ``legal_actions`` is the game's method."""
+    rand = rng.random
+    deal_no = start.deal_no
+    duties = rules.duties
+    legal_mask = rules.legal_mask
+    while st.to_act is not None and st.deal_no == deal_no and st.phase != DEAL_OVER:
+        if st.phase == PLAY and st.table and st.trick_no > 1:
+            # following (as Baloot.legal_actions, whose project branch is trick 1 only)
+            seat = st.to_act
+            m = legal_mask(
+                st.hands[seat],
+                duties(
+                    st.kind,
+                    st.trump,
+                    st.locked,
+                    st.opts,
+                    st.led,
+                    len(st.table),
+                    (st.win_seat ^ seat) & 1 == 0,
+                    st.top_trump,
+                    st.lead_ekka,
+                ),
+            )
+            r = int(rand() * m.bit_count())
+            low = LOW[m & 0xFFFF]
+            step(st, low[r] if r < len(low) else HIGH[m >> 16][r - len(low)])
+        else:
+            actions = legal_actions(st)
+            step(st, actions[int(rand() * len(actions))])

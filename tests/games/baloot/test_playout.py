@@ -1,0 +1,118 @@
+"""Baloot.random_playout (engine/games/baloot/playout.py) against the checked path and the
+protocol's generic loop."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine import get_game
+from engine.protocol import Game
+
+GAME = get_game("baloot")
+OPTION_SETS = [
+    {},
+    {"must_undertrump": True, "trump_lead_must_beat": "opponent_winning", "four_lock_choice": False},
+    {"void_partner_exemption": "always", "kawesh": True, "hokm_bidder_may_switch_to_sun": True},
+    {"void_partner_exemption": "never", "project_tie": "trump_then_first", "target_score": 40},
+]
+
+
+def random_state(seed: int, options: dict, steps: int):
+    rng = random.Random(seed)
+    state = GAME.new_state(4, options, seed % 4, seed=seed)
+    for _ in range(steps):
+        if GAME.to_act(state) is None:
+            break
+        GAME.step(state, rng.choice(GAME.legal_actions(state)))
+    return state
+
+
+def entries(history) -> list:
+    out = []
+    while history is not None:
+        history, e = history
+        out.append(e)
+    out.reverse()
+    return out
+
+
+def check_playout(start, seed: int) -> None:
+    fused = GAME.clone(start)
+    GAME.random_playout(start, fused, random.Random(seed))
+    assert GAME.is_playout_over(start, fused)
+    before = len(entries(start.history))
+    plays = entries(fused.history)[before:]
+    # the generic loop with the same rng: the same plays and the same final state
+    generic = GAME.clone(start)
+    Game.random_playout(GAME, start, generic, random.Random(seed))
+    assert entries(generic.history)[before:] == plays
+    assert GAME.to_json(generic) == GAME.to_json(fused)
+    # every play is legal on the checked path, which ends in the same place
+    replay = GAME.clone(start)
+    for seat, action in plays:
+        assert not GAME.is_playout_over(start, replay)
+        replay, _ = GAME.apply(replay, seat, action)
+    assert GAME.is_playout_over(start, replay)
+    assert GAME.outcome(start, replay) == GAME.outcome(start, fused)
+    assert replay.scores == fused.scores
+
+
+@given(st.integers(0, 10**6), st.sampled_from(OPTION_SETS), st.integers(0, 150))
+def test_playout_replays_through_the_checked_path(seed, options, steps):
+    start = random_state(seed, options, steps)
+    if GAME.to_act(start) is not None:
+        check_playout(start, seed)
+
+
+def test_playout_many_seeded_states():
+    phases = Counter()
+    for seed in range(60):
+        start = random_state(seed, OPTION_SETS[seed % len(OPTION_SETS)], (seed * 7) % 120)
+        if GAME.to_act(start) is None:
+            continue
+        phases[GAME.phase(start)] += 1
+        check_playout(start, seed)
+    assert phases["play"] and phases["bidding"]
+
+
+def test_first_follow_is_uniform():
+    """A follow after trick 1 (the fast branch) draws uniformly among the legal cards."""
+    for seed in range(300):
+        rng = random.Random(seed)
+        start = GAME.new_state(4, {}, 0, seed=seed)
+        for _ in range(200):
+            if GAME.to_act(start) is None:
+                break
+            if (
+                GAME.phase(start) == "play"
+                and start.table
+                and start.trick_no > 1
+                and len(GAME.legal_actions(start)) >= 3
+            ):
+                break
+            GAME.step(start, rng.choice(GAME.legal_actions(start)))
+        else:
+            continue
+        if GAME.to_act(start) is None:
+            continue
+        legal = GAME.legal_actions(start)
+        if GAME.phase(start) != "play" or len(legal) < 3 or not start.table:
+            continue
+        draws = 2000
+        counts: Counter = Counter()
+        r = random.Random(11)
+        before = len(entries(start.history))
+        for _ in range(draws):
+            end = GAME.clone(start)
+            GAME.random_playout(start, end, r)
+            counts[entries(end.history)[before][1]] += 1
+        assert set(counts) == set(legal)
+        expected = draws / len(legal)
+        chi2 = sum((counts[a] - expected) ** 2 / expected for a in legal)
+        assert chi2 < 50, (chi2, counts)  # df <= 7: P(chi2 > 50) < 1e-7
+        return
+    raise AssertionError("no follow position with 3+ legal cards")
