@@ -46,8 +46,8 @@ from .tables import (
 )
 
 C0, C1, C2, C3 = CHUNKS
-FOLLOWERS = ((), (1, 2, 3), (1, 2), (1,))
-"""By cards already in the trick: the followers still to play."""
+FOLLOWERS = tuple(tuple(tuple((lead + i) & 3 for i in range(n, 4)) for n in range(4)) for lead in range(4))
+"""``FOLLOWERS[leader][n]``: the seats still to follow when ``n`` cards are in the trick."""
 
 
 def random_playout(start: TrexState, s: TrexState, rng: random.Random) -> None:
@@ -121,7 +121,6 @@ def _tricks(s: TrexState, rand: Any) -> None:
     resume = bool(trick)
     if resume:  # a trick in progress: its state, then its remaining followers
         leader = s.leader
-        seat = s.to_act - 1 & 3
         best = s.best
         w = s.best_seat
         led = trick[0] // 13
@@ -130,14 +129,14 @@ def _tricks(s: TrexState, rand: Any) -> None:
         tm = 0
         for card in trick:
             tm |= 1 << card
-        followers: tuple[int, ...] = FOLLOWERS[len(trick)]
+        followers: tuple[int, ...] = FOLLOWERS[leader][len(trick)]
     else:
         leader = s.to_act
     while True:
         if resume:
             resume = False
         else:
-            followers = FOLLOWERS[1]
+            followers = FOLLOWERS[leader][1]
             # the lead (R10: no heart lead while holding another suit, when banned)
             seat = leader
             hand = hands[seat]
@@ -169,8 +168,7 @@ def _tricks(s: TrexState, rand: Any) -> None:
             shift = 13 * led
             chunks = CHUNKS[led]
         # the followers (R9: follow suit; else R11: a penalty card; else any card)
-        for _ in followers:
-            seat = (seat + 1) & 3
+        for seat in followers:
             hand = hands[seat]
             ch = hand >> shift & 0x1FFF
             if ch:
