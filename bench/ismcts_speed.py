@@ -9,18 +9,22 @@ What is timed: one ``ai.ismcts.search`` from a seat's view at the first real dec
 seeded deal (for Trex: the first lead of a King of Hearts deal, with ``play_all_tricks`` on
 so that every playout runs the 13 tricks, like Hearts), uniformly random playouts to the end
 of the deal, uct_c 0.7. Each run searches ``--positions`` seeded positions; the figure is
-the median over ``--runs`` runs of iterations / seconds.
+the median over ``--runs`` runs of iterations / seconds (wall clock; the CPU-time figure,
+``time.process_time``, is less sensitive to other processes on a shared machine).
 
 OpenSpiel side: ``hearts`` with ``pass_cards=false`` (the first decision is the first lead,
 13 tricks to play), ``ISMCTSBot`` with a ``RandomRolloutEvaluator(1 rollout)``, uct_c 0.7,
 ``max_simulations`` = the same iterations, a fresh world sample per simulation, timed over
 ``bot.step(state)``. OpenSpiel is a bench-only dependency (``pip install open-spiel``).
+The runs alternate between our games and OpenSpiel, and the ratio is the median of the
+per-run ratios, so that both sides of a ratio meet the same load.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
 import random
 import statistics
@@ -74,26 +78,24 @@ def position(game: Game[Any], seed: int) -> tuple[Any, dict[str, Any]]:
     return state, game.view(state, seat)
 
 
-def bench_game(game: Game[Any], iterations: int, runs: int, positions: int) -> tuple[float, str]:
-    """Median iterations/s over ``runs`` runs of ``positions`` searches each."""
-    setups = [position(game, seed) for seed in range(positions)]
-    rates = []
-    for run in range(runs):
-        total_iterations = 0
-        elapsed = 0.0
-        for i, (_, view) in enumerate(setups):
-            rng = random.Random(run * 1000 + i)
-            started = time.perf_counter()
-            result = ismcts.search(game, view, rng, iterations=iterations, uct_c=0.7)
-            elapsed += time.perf_counter() - started
-            total_iterations += result.iterations
-        rates.append(total_iterations / elapsed)
-    state = setups[0][0]
-    return statistics.median(rates), f"phase {game.phase(state)}, {len(game.legal_actions(state))} legal"
+def search_once(
+    game: Game[Any], views: list[dict[str, Any]], iterations: int, run: int
+) -> tuple[int, float, float]:
+    """One run: a search from each view; (iterations, wall seconds, CPU seconds)."""
+    total_iterations = 0
+    wall = cpu = 0.0
+    for i, view in enumerate(views):
+        rng = random.Random(run * 1000 + i)
+        w0, c0 = time.perf_counter(), time.process_time()
+        result = ismcts.search(game, view, rng, iterations=iterations, uct_c=0.7)
+        wall += time.perf_counter() - w0
+        cpu += time.process_time() - c0
+        total_iterations += result.iterations
+    return total_iterations, wall, cpu
 
 
-def bench_openspiel_hearts(iterations: int, runs: int, positions: int) -> float | None:
-    """Median simulations/s of OpenSpiel's C++ ISMCTSBot on Hearts, or None if not installed."""
+def openspiel_positions(positions: int) -> tuple[Any, list[Any]] | None:
+    """OpenSpiel's Hearts and its first-lead states, or None if ``open_spiel`` is missing."""
     try:
         import pyspiel  # type: ignore[import-not-found]
     except ImportError:
@@ -107,25 +109,28 @@ def bench_openspiel_hearts(iterations: int, runs: int, positions: int) -> float 
             outcomes = state.chance_outcomes()
             state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
         states.append(state)
-    rates = []
-    for run in range(runs):
-        elapsed = 0.0
-        for i, state in enumerate(states):
-            bot = pyspiel.ISMCTSBot(
-                run * 1000 + i,
-                pyspiel.RandomRolloutEvaluator(1, run * 1000 + i),
-                0.7,
-                iterations,
-                -1,
-                pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
-                False,
-                False,
-            )
-            started = time.perf_counter()
-            bot.step(state)
-            elapsed += time.perf_counter() - started
-        rates.append(iterations * len(states) / elapsed)
-    return statistics.median(rates)
+    return pyspiel, states
+
+
+def openspiel_once(pyspiel: Any, states: list[Any], iterations: int, run: int) -> tuple[int, float, float]:
+    """One run of OpenSpiel's C++ ISMCTSBot from each state; (simulations, wall s, CPU s)."""
+    wall = cpu = 0.0
+    for i, state in enumerate(states):
+        bot = pyspiel.ISMCTSBot(
+            run * 1000 + i,
+            pyspiel.RandomRolloutEvaluator(1, run * 1000 + i),
+            0.7,
+            iterations,
+            -1,
+            pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+            False,
+            False,
+        )
+        w0, c0 = time.perf_counter(), time.process_time()
+        bot.step(state)
+        wall += time.perf_counter() - w0
+        cpu += time.process_time() - c0
+    return iterations * len(states), wall, cpu
 
 
 def loadable_games(names: list[str]) -> list[Game[Any]]:
@@ -148,9 +153,9 @@ def main() -> int:
     parser.add_argument("--no-openspiel", action="store_true")
     args = parser.parse_args()
 
-    ours: dict[str, float] = {}
-    for game in loadable_games(args.games):
-        if args.profile:
+    games = loadable_games(args.games)
+    if args.profile:
+        for game in games:
             _, view = position(game, 0)
             profiler = cProfile.Profile()
             profiler.enable()
@@ -158,22 +163,54 @@ def main() -> int:
             profiler.disable()
             print(f"--- {game.id}: cProfile of one search of {args.iterations} iterations")
             pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
-            continue
-        rate, where = bench_game(game, args.iterations, args.runs, args.positions)
-        ours[game.id] = rate
-        print(f"{game.id:10s} {rate:10.0f} iterations/s  ({where}; {args.iterations} per decision)")
-    if args.profile or args.no_openspiel:
         return 0
-    theirs = bench_openspiel_hearts(args.iterations, args.runs, args.positions)
-    if theirs is None:
+    load_before = os.getloadavg()
+    setups = {game.id: [position(game, seed) for seed in range(args.positions)] for game in games}
+    spiel = None if args.no_openspiel else openspiel_positions(args.positions)
+    # Runs are interleaved (every game, then OpenSpiel, run after run) so that the two sides
+    # of a ratio share the machine's conditions; the ratio is the median of per-run ratios.
+    wall: dict[str, list[float]] = {game.id: [] for game in games}
+    cpu: dict[str, list[float]] = {game.id: [] for game in games}
+    order = [g for g in games if g.id != "trex"] + [g for g in games if g.id == "trex"]
+    for run in range(args.runs):
+        for game in order:  # Trex just before OpenSpiel
+            n, w, c = search_once(game, [v for _, v in setups[game.id]], args.iterations, run)
+            wall[game.id].append(n / w)
+            cpu[game.id].append(n / c)
+        if spiel is not None:
+            n, w, c = openspiel_once(spiel[0], spiel[1], args.iterations, run)
+            wall.setdefault("openspiel", []).append(n / w)
+            cpu.setdefault("openspiel", []).append(n / c)
+    load_after = os.getloadavg()
+    for game in games:
+        state = setups[game.id][0][0]
+        where = f"phase {game.phase(state)}, {len(game.legal_actions(state))} legal"
+        print(
+            f"{game.id:10s} {statistics.median(wall[game.id]):10.0f} iterations/s"
+            f"  (CPU time: {statistics.median(cpu[game.id]):.0f}/s; {where}; {args.iterations} per decision)"
+        )
+    print(f"load average {load_before[0]:.2f} at the start, {load_after[0]:.2f} at the end (1 min)")
+    if args.no_openspiel:
+        return 0
+    if spiel is None:
         print("openspiel  not installed (pip install open-spiel): no comparison")
         return 0
-    print(f"{'openspiel':10s} {theirs:10.0f} simulations/s  (C++ ISMCTSBot, hearts, first lead)")
-    if "trex" in ours:
-        print(f"ratio trex King of Hearts / OpenSpiel Hearts: {ours['trex'] / theirs:.2f}x")
-    for game_id, rate in ours.items():
-        if game_id != "trex":
-            print(f"  ({game_id} / OpenSpiel Hearts: {rate / theirs:.2f}x; not the same game)")
+    print(
+        f"{'openspiel':10s} {statistics.median(wall['openspiel']):10.0f} simulations/s"
+        f"  (CPU time: {statistics.median(cpu['openspiel']):.0f}/s; C++ ISMCTSBot, hearts, first lead)"
+    )
+
+    def ratio(rates: dict[str, list[float]], game_id: str) -> float:
+        return statistics.median(a / b for a, b in zip(rates[game_id], rates["openspiel"], strict=True))
+
+    if "trex" in wall:
+        print(
+            f"ratio trex King of Hearts / OpenSpiel Hearts: {ratio(wall, 'trex'):.2f}x"
+            f"  (CPU time: {ratio(cpu, 'trex'):.2f}x; median of per-run ratios)"
+        )
+    for game in games:
+        if game.id != "trex":
+            print(f"  ({game.id} / OpenSpiel Hearts: {ratio(wall, game.id):.2f}x; not the same game)")
     return 0
 
 
