@@ -2,29 +2,31 @@
 
 It plays exactly what the protocol's generic loop (``Game.random_playout``) would play with
 the same ``rng``: at every turn the legal actions in canonical order, the one at
-``int(rng.random() * n)``. The trick phase runs over local variables and the 52-bit hand
-masks; it draws the ``r``-th card of the legal mask (ascending bits = the canonical order of
-``rules.legal_actions``) without building the list. The legal mask comes from the engine's
-own predicates, evaluated once per playout (``is_heart_lead_banned``: R10,
-``must_discard_mask``: R11) and the tables (``SUIT_MASK``/``CHUNKS``: R9); scoring,
-the R13 early end and the end of the deal are the engine's (``score_trick``,
-``is_deal_over_early``, ``end_deal``). The layout phase draws from ``hand & lay_mask``
-(R15/R16, as ``legal_actions``) and applies the turn with ``rules.step``; the doubling phase,
-the contract choice and anything else go through ``legal_actions`` + ``rules.step``.
+``int(rng.random() * n)`` (a forced action draws too). The trick phase runs over local
+variables and the 52-bit hand masks; it draws the ``r``-th card of the legal mask (ascending
+bits = the canonical order of ``rules.legal_actions``) without building the list, from the
+13-bit suit chunks of ``tables.CHUNKS``. The legal mask comes from the engine's own
+predicates, evaluated once per playout (``is_heart_lead_banned``: R10, ``must_discard_mask``:
+R11) and the led suit's chunk (R9, as ``legal_actions``); scoring, the R13 early end and the
+end of the deal are the engine's (``score_trick``, ``is_deal_over_early``, ``end_deal``), on
+the state kept in step with the loop. The layout phase draws from ``hand & lay_mask``
+(R15/R16, as ``legal_actions``) and applies each turn with ``rules.step``; the doubling
+phase and the contract choice go through ``legal_actions`` + ``rules.step``.
 
-What the fused loop leaves undone, compared with the generic loop (neither changes
+What the fused playout leaves undone, compared with the generic loop (neither changes
 ``outcome``, which reads only ``match_scores``, ``deal_scores`` and the phase):
 
 * a trick that holds no penalty card of the contract, in a contract whose tricks do not
   score by themselves (all but collections and complex, S4), is not passed to
   ``score_trick`` (it would score nothing);
-* when the deal ends and the engine would deal the next one from its generator
-  (``rng_state``), the playout does not: it ends the deal with ``rng_state`` set to None,
-  so ``end_deal`` leaves the state in ``deal_over`` awaiting a caller's deal (a valid
-  state; ``running_totals`` gives the same match totals as at the start of the next deal,
-  and ``is_playout_over`` holds either way). The final state of a playout only serves
-  ``outcome(start, end)``. A deal taken from the state's ``decks`` is still dealt, and
-  the last deal still ends the match.
+* the next deal is not dealt: unless the state deals from its ``decks``, the playout sets
+  ``rng_state`` (read only by ``end_deal``, to deal the next deal) to None first, so the
+  deal's end leaves the state in ``deal_over``, awaiting a caller's deal, instead of
+  shuffling and dealing the next deal. That is a valid state (it loads), the finished deal
+  is recorded as usual (``match_scores``, ``deal_results``, ``played``), ``running_totals``
+  gives the same totals as at the start of the next deal, and ``is_playout_over`` holds
+  either way. The final state of a playout only serves ``outcome(start, end)``; the
+  searched state itself is a clone. The last deal still ends the match.
 """
 
 from __future__ import annotations
