@@ -129,7 +129,8 @@ def test_a_weak_trex_hand_keeps_the_layout_for_later():
 
 def test_doubles_a_well_guarded_king_and_not_a_bare_one():
     guarded = "KH AH 9H 8H 7H 2S 3S 4S 5S 6S 7S 8S 2C".split()
-    bare = "KH 2H 9S 8S 7S 2S 3D 4D 5D 6C 7C 8C 2C".split()
+    # a lone KH, no short side suit: it waits long for a discard and must follow a heart lead
+    bare = "KH 2S 3S 4S 5S 2D 3D 4D 5D 2C 3C 4C 5C".split()
     assert policy.cards_to_double("king_of_hearts", guarded, {}) == ["KH"]
     assert policy.cards_to_double("king_of_hearts", bare, {}) == []
     pool = [c for c in policy.ALL_CARDS if c not in guarded]
