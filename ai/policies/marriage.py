@@ -178,6 +178,38 @@ def marriage_policy(game: Game[Any], state: Any, seat: int, rng: random.Random) 
     return actions[int(rng.random() * len(actions))]
 
 
+def marriage_candidates(game: Game[Any], state: Any, seat: int, k: int = 3) -> list[Action]:
+    """A short list of the seat's sensible actions, the easy choice first, for a search
+    that cannot afford every legal action (Marriage has ~22 discards and ~100 tiplu
+    picks): in ``draw`` both draws; with a finish, every finish (never a discard); with a
+    show, every show (a seat shows as soon as it can); otherwise the ``k`` discards the
+    easy policy values most; in ``expose`` and ``pick_tiplu`` only the easy choice.
+    Reads only the view (like the policy). Not used by :mod:`ai.bots` yet."""
+    choice = marriage_policy(game, state, seat, random.Random(0))
+    actions = game.legal_actions(state)
+    types = [game.action_to_json(state, a).get("type") for a in actions]
+    phase = game.phase(state)
+    if phase == "draw":
+        return [choice] + [a for a in actions if a != choice]
+    if phase != "act":
+        return [choice]
+    for kinds in (("finish", "finish_dublees"), ("show", "show_dublees")):
+        chosen = [a for a, t in zip(actions, types, strict=True) if t in kinds]
+        if chosen:
+            return [choice] + [a for a in chosen if a != choice]
+    ctx = _Ctx(game.view(state, seat), seat)
+    hand = ctx.hand
+    scored = []
+    for a, t in zip(actions, types, strict=True):
+        if t == "discard":
+            card = _CARD[game.action_to_json(state, a)["card"]]
+            hand[card] -= 1
+            scored.append((ctx.value(hand), -_links(card, hand, ctx.live), a))
+            hand[card] += 1
+    scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
+    return [choice] + [a for _, _, a in scored if a != choice][: max(0, k - 1)]
+
+
 def _kept_maal(ctx: _Ctx, view: dict[str, Any], seat: int, finish: dict[str, Any]) -> int:
     """R27/R28: the maal the seat keeps after a finish that throws ``finish["discard"]``."""
     if ctx.tiplu < 0:

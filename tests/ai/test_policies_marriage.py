@@ -216,3 +216,26 @@ def test_easy_outscores_random() -> None:
     ]
     assert sum(r.score for r in results) >= 10
     assert sum(r.a_points for r in results) > 0
+
+
+def test_candidates_are_legal_and_start_with_the_easy_choice() -> None:
+    from ai.policies.marriage import marriage_candidates
+
+    hand = "3S 4S 5S 9D TD JD 5H 6H 8H 9H 2D 3D 6C 7C QS QH 7S 7D AH 2H 4C KC"
+    state = act_state(hand)
+    cands = marriage_candidates(GAME, state, 0, 3)
+    assert len(cands) == 3 and len(set(cands)) == 3
+    assert cands[0] == policies.choose(GAME, state, 0, random.Random(0))
+    assert all(GAME.action_to_json(state, a)["type"] == "discard" for a in cands)
+    assert all(a in GAME.legal_actions(state) for a in cands)
+    # a show available: only shows are offered (never a discard)
+    show_hand = "3S 4S 5S 9D TD JD 5H 6H 7H AC 4C 8C JC KS 2D 6D KH QD 7S TS 2H 9H"
+    state = act_state(show_hand)
+    cands = marriage_candidates(GAME, state, 0, 3)
+    assert {GAME.action_to_json(state, a)["type"] for a in cands} == {"show"}
+    shows = [a for a in GAME.legal_actions(state) if GAME.action_to_json(state, a)["type"] == "show"]
+    assert sorted(map(str, cands)) == sorted(map(str, shows))
+    # at the draw: both draws, the easy choice first
+    state = draw_state("7H")
+    assert GAME.action_to_json(state, marriage_candidates(GAME, state, 0)[0]) == {"type": "take_discard"}
+    assert len(marriage_candidates(GAME, state, 0)) == 2
