@@ -57,6 +57,8 @@ def random_playout(start: TrexState, s: TrexState, rng: random.Random) -> None:
     (``Trex.is_playout_over``), drawing the same actions as the generic loop."""
     rand = rng.random
     deal_no = start.deal_no
+    if s.to_act < 0 or s.deal_no != deal_no or s.phase == DEAL_OVER:
+        return  # over already: the state is left as it is
     if not s.decks:  # end the deal without dealing the next one (see the module doc)
         s.rng_state = None
     legal_actions = rules.legal_actions

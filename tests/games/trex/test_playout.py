@@ -129,7 +129,14 @@ def test_playout_over_at_deal_over_plays_nothing():
         GAME.step(start, rng.choice(GAME.legal_actions(start)))
     end = GAME.clone(start)
     GAME.random_playout(start, end, random.Random(0))
-    assert history(end) == history(start)
+    assert GAME.to_json(end) == GAME.to_json(start)
+    # and a finished playout's end state is left as it is by another playout
+    seeded = make_state(1, {}, "queens", 3)
+    over = GAME.clone(seeded)
+    GAME.random_playout(seeded, over, random.Random(1))
+    again = GAME.clone(over)
+    GAME.random_playout(seeded, again, random.Random(2))
+    assert GAME.to_json(again) == GAME.to_json(over)
 
 
 def _first_play_counts(start, draws: int, seed: int) -> Counter:
