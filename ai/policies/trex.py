@@ -25,19 +25,6 @@ def rank_of(code: str) -> int:
     return RANKS.index(code[0])
 
 
-def penalty_cards(contract: str, cards: list[str]) -> list[str]:
-    """The cards of ``cards`` that cost points when taken in ``contract`` (R11's list)."""
-    if contract == "king_of_hearts":
-        return [c for c in cards if c == "KH"]
-    if contract == "queens":
-        return [c for c in cards if c[0] == "Q"]
-    if contract == "diamonds":
-        return [c for c in cards if c[1] == "D"]
-    if contract == "complex":
-        return [c for c in cards if c == "KH" or c[0] == "Q" or c[1] == "D"]
-    return []
-
-
 def card_penalty(contract: str, code: str) -> int:
     """Points a single card costs its taker in ``contract`` (undoubled)."""
     if code == "KH" and contract in ("king_of_hearts", "complex"):
@@ -69,25 +56,6 @@ def played_cards(view: dict[str, Any]) -> list[str]:
 def unseen_cards(hand: list[str], played: list[str]) -> set[str]:
     """Cards in the other seats' hands (every card is dealt: 52 minus mine minus played)."""
     return set(ALL_CARDS) - set(hand) - set(played)
-
-
-def known_voids(view: dict[str, Any]) -> dict[int, set[str]]:
-    """Seat -> suits it showed it does not hold (it failed to follow them this deal)."""
-    voids: dict[int, set[str]] = {}
-    led: dict[int, str] = {}
-    for entry in view.get("played") or []:
-        action = entry.get("action") if isinstance(entry, dict) else None
-        number = entry.get("trick") if isinstance(entry, dict) else None
-        if not (isinstance(action, dict) and action.get("type") == "play" and isinstance(number, int)):
-            continue
-        card = action.get("card")
-        if not isinstance(card, str):
-            continue
-        if number not in led:
-            led[number] = card[1]
-        elif card[1] != led[number]:
-            voids.setdefault(int(entry.get("seat", -1)), set()).add(led[number])
-    return voids
 
 
 # --- contract choice and doubling ------------------------------------------------------------
@@ -363,7 +331,7 @@ def open_ranges(view: dict[str, Any]) -> dict[str, tuple[int, int] | None]:
     return out
 
 
-def layout_directions(code: str, ranges: dict[str, tuple[int, int] | None]) -> list[int]:
+def layout_directions(code: str) -> list[int]:
     """The directions (-1 down, +1 up) that playing ``code`` extends."""
     r = rank_of(code)
     if r == JACK:
@@ -406,7 +374,7 @@ def layout_value(code: str, hand: list[str], ranges: dict[str, tuple[int, int] |
     suit = code[1]
     mine = {rank_of(c) for c in hand if c[1] == suit}
     value = 0.0
-    for direction in layout_directions(code, ranges):
+    for direction in layout_directions(code):
         r = rank_of(code) + direction
         chain = 0
         while 0 <= r < len(RANKS) and r in mine:
