@@ -2,7 +2,8 @@
 
 It plays exactly what the protocol's generic loop (``Game.random_playout``) would play with
 the same ``rng``: at every turn the legal actions in canonical order, the one at
-``int(rng.random() * n)``. What it saves: the protocol wrappers (``is_playout_over`` through
+``int(rng.random() * n)`` (spelt ``math.trunc``: the same integer, fewer instructions). What
+it saves: the protocol wrappers (``is_playout_over`` through
 ``to_act``/``deal_no``/``phase``, ``Game.step``) and, when following to a trick after trick 1
 (no project decision can be pending), the list of legal cards: the engine's own
 ``rules.duties``/``rules.legal_mask`` give the mask, and the card is the ``r``-th set bit in
@@ -12,6 +13,7 @@ slot order (the order of ``rules.slots_of``). Every action is applied by the eng
 from __future__ import annotations
 
 import random
+from math import trunc
 from typing import Any
 
 from . import rules
@@ -47,9 +49,9 @@ def random_playout(legal_actions: Any, start: State, st: State, rng: random.Rand
                     st.lead_ekka,
                 ),
             )
-            r = int(rand() * m.bit_count())
+            r = trunc(rand() * m.bit_count())
             low = LOW[m & 0xFFFF]
             step(st, low[r] if r < len(low) else HIGH[m >> 16][r - len(low)])
         else:
             actions = legal_actions(st)
-            step(st, actions[int(rand() * len(actions))])
+            step(st, actions[trunc(rand() * len(actions))])
