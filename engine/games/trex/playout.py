@@ -50,6 +50,8 @@ from .tables import (
 )
 
 C0, C1, C2, C3 = CHUNKS
+BITS = [1 << card for card in range(52)]
+"""A card's bit (a lookup: cheaper than the shift in CPython)."""
 FOLLOWERS = tuple(tuple(tuple((lead + i) & 3 for i in range(n, 4)) for n in range(4)) for lead in range(4))
 """``FOLLOWERS[leader][n]``: the seats still to follow when ``n`` cards are in the trick."""
 
@@ -111,6 +113,7 @@ def _tricks(s: TrexState, rand: Any) -> None:
     """R9-R13: random tricks to the end of the deal, then the engine's ``end_deal``."""
     c = s.contract
     hands = s.hands
+    bits = BITS
     banned = rules.is_heart_lead_banned(s)  # R10
     discard = rules.must_discard_mask(s)  # R11
     pen_mask = PENALTY_MASK[c]
@@ -134,7 +137,7 @@ def _tricks(s: TrexState, rand: Any) -> None:
         chunks = CHUNKS[led]
         tm = 0
         for card in trick:
-            tm |= 1 << card
+            tm |= bits[card]
         followers: tuple[int, ...] = FOLLOWERS[leader][len(trick)]
     else:
         leader = s.to_act
@@ -166,7 +169,7 @@ def _tricks(s: TrexState, rand: Any) -> None:
                     k = ch.bit_count()
                     card = C2[ch][r] if r < k else C3[m >> 39][r - k]
             played = (played, seat, card, trick_no)
-            tm = 1 << card
+            tm = bits[card]
             hands[seat] = hand ^ tm
             best = card
             w = seat
@@ -204,7 +207,7 @@ def _tricks(s: TrexState, rand: Any) -> None:
                         k = ch.bit_count()
                         card = C2[ch][r] if r < k else C3[m >> 39][r - k]
             played = (played, seat, card, trick_no)
-            bit = 1 << card
+            bit = bits[card]
             hands[seat] = hand ^ bit
             tm |= bit
         # R12: the trick is over (as rules._finish_trick)
