@@ -51,6 +51,8 @@ from .tables import (
 
 C0, C1, C2, C3 = CHUNKS
 BITS = [1 << card for card in range(52)]
+FLEN = [float(chunk.bit_count()) for chunk in range(1 << 13)]
+"""The number of cards in a 13-bit suit chunk, as a float (``rand() * n`` float-only: cheaper)."""
 """A card's bit (a lookup: cheaper than the shift in CPython)."""
 FOLLOWERS = tuple(tuple(tuple((lead + i) & 3 for i in range(n, 4)) for n in range(4)) for lead in range(4))
 """``FOLLOWERS[leader][n]``: the seats still to follow when ``n`` cards are in the trick."""
@@ -114,6 +116,7 @@ def _tricks(s: TrexState, rand: Any) -> None:
     c = s.contract
     hands = s.hands
     bits = BITS
+    flen = FLEN
     banned = rules.is_heart_lead_banned(s)  # R10
     discard = rules.must_discard_mask(s)  # R11
     pen_mask = PENALTY_MASK[c]
@@ -181,8 +184,7 @@ def _tricks(s: TrexState, rand: Any) -> None:
             hand = hands[seat]
             ch = hand >> shift & 0x1FFF
             if ch:
-                t = chunks[ch]
-                card = t[trunc(rand() * len(t))]
+                card = chunks[ch][trunc(rand() * flen[ch])]
                 if card > best:
                     best = card
                     w = seat
