@@ -54,20 +54,20 @@ def test_easy_takes_a_discard_that_completes_a_pure_sequence() -> None:
     assert easy(draw_state("4H")) == {"type": "take_discard"}
 
 
-def test_easy_draws_from_the_stock_when_the_discard_is_dead() -> None:
-    # 3H: the hand's only hearts near it are 2H and 5H, and every copy of 4H and AH is
-    # in sight (so 2H 3H and 3H 5H can never be completed); 3S is in a sequence already
-    dead = "3S 4S 5S 9D TD JD 5H 6H AC 4C 8C JC KS 2D 6D KH QD 7S TS 2H 9H"
-    state = state_of(
-        {
-            "phase": "draw",
-            "current": 0,
-            "hands": [dead, "4H 4H 4H AH AH AH 3C 3C 4C JC JC 8C 2C 5D 5D 6S 9C TC KD QC 7D"],
-            "discard": [{"card": "3H", "by": 1, "by_unseen": True}],
-            "stock": ["fill"],
-        }
-    )
-    assert easy(state) == {"type": "draw_stock"}
+def test_easy_takes_a_discard_only_while_its_completions_are_live() -> None:
+    # the top discard 3H would join 5H 6H (3H 5H + 4H) and 2H (2H 3H + AH or 4H); with
+    # every AH in the pile it is still worth taking (4H is live), with every 4H in the
+    # pile as well it completes nothing any more: draw from the stock
+    hand1 = "3C 3C 4C JC JC 8C 2C 5D 5D 6S 9C TC KD QC 7D 8S 9S AS QS KC 7C"
+
+    def with_pile(pile: str) -> object:
+        entries = [{"card": c, "by": 1, "by_unseen": True} for c in pile.split()]
+        return state_of(
+            {"phase": "draw", "current": 0, "hands": [HAND0, hand1], "discard": entries, "stock": ["fill"]}
+        )
+
+    assert easy(with_pile("AH AH AH 3H")) == {"type": "take_discard"}
+    assert easy(with_pile("4H 4H 4H AH AH AH 3H")) == {"type": "draw_stock"}
 
 
 def test_easy_keeps_pure_sequences_and_discards_an_isolated_card() -> None:
@@ -123,8 +123,8 @@ def test_easy_keeps_its_wild_cards_once_seen() -> None:
 
 
 def test_easy_finishes_keeping_its_maal() -> None:
-    # layout B of the rules (example 7) after taking 8D: the finish must throw KD, but with
-    # the poplu 6D drawn instead of a loose card the easy policy keeps the 6D
+    # layout B of the rules (example 7) with the poplu 6D instead of KD: after taking 8D
+    # some finishes throw the 6D (maal, R27), others keep it; easy keeps it
     state = state_of(
         {
             "phase": "draw",
@@ -134,16 +134,18 @@ def test_easy_finishes_keeping_its_maal() -> None:
                 [["2C", "3C", "4C"], ["7H", "8H", "9H"], ["JS", "QS", "KS"]],
                 [["AS", "2S", "3S"], ["TH", "JH", "QH"], ["6C", "7C", "8C"]],
             ],
-            "hands": ["9D TD JD 3S 3H 3D AH 2H 5C 8C 8S KD", "4S 6S 9S KH 2D 7D QD AC 9C TC KC 4H"],
+            "hands": ["9D TD JD 3S 3H 3D AH 2H 5C 8C 8S 6D", "4S 6S 9S KH 2D 7D QD AC 9C TC KC 4H"],
             "discard": [{"card": "8D", "by": 1, "by_unseen": False}],
             "stock": ["fill", "5D"],
         }
     )
     assert easy(state) == {"type": "take_discard"}
     GAME.step(state, policies.choose(GAME, state, 0, random.Random(0)))
+    throws = {GAME.action_to_json(state, a)["discard"] for a in GAME.legal_actions(state)}
+    assert "6D" in throws and len(throws) > 1
     action = easy(state)
     assert action["type"] == "finish"
-    assert action["discard"] == "KD"
+    assert action["discard"] != "6D"
 
 
 def test_playout_hook_plays_legal_actions_and_ends_the_deal() -> None:
