@@ -51,6 +51,10 @@ from .tables import (
 
 C0, C1, C2, C3 = CHUNKS
 BITS = [1 << card for card in range(52)]
+SHIFT_OF = [13 * (card // 13) for card in range(52)]
+"""The shift of a card's suit chunk in a hand mask."""
+CHUNKS_OF = [CHUNKS[card // 13] for card in range(52)]
+"""The ``CHUNKS`` table of a card's suit."""
 FLEN = [float(chunk.bit_count()) for chunk in range(1 << 13)]
 """The number of cards in a 13-bit suit chunk, as a float (``rand() * n`` float-only: cheaper)."""
 """A card's bit (a lookup: cheaper than the shift in CPython)."""
@@ -153,8 +157,8 @@ def _tricks(s: TrexState, rand: Any) -> None:
             seat = leader
             hand = hands[seat]
             m = hand
-            if banned and hand & NON_HEART_MASK:
-                m = hand & NON_HEART_MASK
+            if banned and (other := hand & NON_HEART_MASK):
+                m = other
             r = trunc(rand() * m.bit_count())
             ch = m & 0x1FFF
             k = ch.bit_count()
@@ -176,9 +180,8 @@ def _tricks(s: TrexState, rand: Any) -> None:
             hands[seat] = hand ^ tm
             best = card
             w = seat
-            led = card // 13
-            shift = 13 * led
-            chunks = CHUNKS[led]
+            shift = SHIFT_OF[card]
+            chunks = CHUNKS_OF[card]
         # the followers (R9: follow suit; else R11: a penalty card; else any card)
         for seat in followers:
             hand = hands[seat]
