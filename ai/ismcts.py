@@ -36,11 +36,14 @@ PlayoutPolicy = Callable[[Game[Any], Any, random.Random], Action]
 UCT_C = 0.7
 """Exploration constant for rewards in [0, 1] (the value Cowling et al. use)."""
 
+SPREAD = [0.0] + [1.0 / math.sqrt(n) for n in range(1, 4096)]
+"""``1 / sqrt(visits)`` by visits: a child's factor of UCB1's exploration term."""
+
 
 class Node:
     """An information-set node: statistics of the action that led here, from ``actor``'s side."""
 
-    __slots__ = ("actor", "visits", "total", "avail", "children")
+    __slots__ = ("actor", "visits", "total", "avail", "children", "mean", "spread")
 
     def __init__(self, actor: int) -> None:
         self.actor = actor
@@ -48,6 +51,9 @@ class Node:
         self.total = 0.0
         self.avail = 0
         self.children: dict[Action, Node] = {}
+        # kept by the backup for the selection: total / visits and 1 / sqrt(visits)
+        self.mean = 0.0
+        self.spread = 0.0
 
 
 @dataclass
@@ -112,10 +118,17 @@ def search(
     done = 0
     if len(root_actions) > 1:
         done = _run(
-            game, sample, root, rng, first,
+            game,
+            sample,
+            root,
+            rng,
+            first,
             iterations if iterations is not None else 1 << 62,
             start_time + ms / 1000.0 if ms is not None else math.inf,
-            uct_c, playout, should_stop, clock,
+            uct_c,
+            playout,
+            should_stop,
+            clock,
         )
     children = root.children
     visits = []
@@ -158,12 +171,15 @@ def _run(
     outcome = game.outcome
     random_playout = game.random_playout
     rand = rng.random
-    log = math.log
-    sqrt = math.sqrt
     timed = deadline != math.inf
+    # UCB1's exploration term is uct_c * sqrt(log(avail)) * spread: the first factor by
+    # availability count from a table (grown as the counts grow), spread kept by the backup
+    explore = [0.0, 0.0]
     done = 0
     world = first_world
     while done < max_iterations:
+        if len(explore) < done + 3:  # availability counts are at most done + 1
+            explore.extend(uct_c * math.sqrt(math.log(n)) for n in range(len(explore), 2 * done + 4))
         if should_stop is not None and should_stop():
             break
         if timed and clock() >= deadline:
@@ -192,8 +208,7 @@ def _run(
                 else:
                     avail = child.avail = child.avail + 1
                     if untried is None:
-                        visits = child.visits
-                        score = child.total / visits + uct_c * sqrt(log(avail) / visits)
+                        score = child.mean + explore[avail] * child.spread
                         if score > best_score:
                             best, best_a, best_score = child, a, score
             if untried is not None:
@@ -216,7 +231,9 @@ def _run(
                 step(state, playout(game, state, rng))
         rewards = outcome(world, state)
         for child in path:
-            child.visits += 1
-            child.total += rewards[child.actor]
+            visits = child.visits = child.visits + 1
+            total = child.total = child.total + rewards[child.actor]
+            child.mean = total / visits
+            child.spread = SPREAD[visits] if visits < 4096 else 1.0 / math.sqrt(visits)
         done += 1
     return done
