@@ -154,6 +154,16 @@ def decide(
         ]
         return Decision(action=action, stats=stats)
     chosen = _clip(budget if budget is not None else LEVEL_BUDGETS[level], max_iterations, max_ms)
+    candidates = policies.search_candidates(game, world, seat)
+    if candidates is not None and len(candidates) == 1:
+        # the game's bots search only some decisions (Marriage): the policy takes this one
+        stats["chosen_by"] = "policy"
+        stats["elapsed_ms"] = round((clock() - start) * 1000.0, 3)
+        stats["budget"] = {"iterations": chosen.iterations, "ms": chosen.ms}
+        stats["actions"] = [
+            {"action": _action_json(game, world, a), "visits": 0, "mean": None} for a in actions
+        ]
+        return Decision(action=candidates[0], stats=stats)
     result = ismcts.search(
         game,
         view,
@@ -164,6 +174,7 @@ def decide(
         should_stop=should_stop,
         clock=clock,
         sampler=sample,
+        root_candidates=candidates,
     )
     best = result.best_index()
     chosen_by = "search"
@@ -207,6 +218,8 @@ def search_root(
     seat = _check_view(game, view)
     chosen = _clip(budget, max_iterations, max_ms)
     rng = random.Random(seed)
+    sample = game.sampler(view)
+    candidates = policies.search_candidates(game, sample(random.Random(seed)), seat)
     result = ismcts.search(
         game,
         view,
@@ -216,6 +229,8 @@ def search_root(
         playout=policies.playout_policy(game),
         should_stop=should_stop,
         clock=clock,
+        sampler=sample,
+        root_candidates=candidates,
     )
     return {
         "game": game.id,

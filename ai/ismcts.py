@@ -99,12 +99,15 @@ def search(
     should_stop: Callable[[], bool] | None = None,
     clock: Callable[[], float] = time.perf_counter,
     sampler: Callable[[random.Random], Any] | None = None,
+    root_candidates: list[Action] | None = None,
 ) -> SearchResult:
     """Search from ``view`` (whose ``seat`` must be to act) until ``iterations`` are done,
     ``ms`` milliseconds have passed, or ``should_stop()`` says so (checked before every
     iteration), whichever comes first; at least one limit must be given. With a single
-    legal action it returns at once with 0 iterations. Raises whatever ``game.sampler``
-    raises for an invalid view (InvalidState)."""
+    legal action it returns at once with 0 iterations. ``root_candidates`` (actions of
+    the searching seat, legal in every world of the view) limits the root to those
+    actions, for games whose bots cannot afford to search every legal action. Raises
+    whatever ``game.sampler`` raises for an invalid view (InvalidState)."""
     if iterations is None and ms is None:
         raise ValueError("search needs a budget: iterations and/or ms")
     start_time = clock()
@@ -114,6 +117,12 @@ def search(
     if seat is None:
         raise ValueError("the match is over: nothing to search")
     root_actions = game.legal_actions(first)
+    root_only = None
+    if root_candidates is not None:
+        root_only = set(root_candidates)
+        root_actions = [a for a in root_actions if a in root_only]
+        if not root_actions:
+            raise ValueError("none of the root candidates is legal")
     root = Node(-1)
     done = 0
     if len(root_actions) > 1:
@@ -129,6 +138,7 @@ def search(
             playout,
             should_stop,
             clock,
+            root_only,
         )
     children = root.children
     visits = []
@@ -160,6 +170,7 @@ def _run(
     playout: PlayoutPolicy | None,
     should_stop: Callable[[], bool] | None,
     clock: Callable[[], float],
+    root_only: set[Action] | None = None,
 ) -> int:
     """The search loop; returns the number of iterations done. Locals are bound once
     because this is the hot path (see bench/ismcts_speed.py)."""
@@ -192,6 +203,8 @@ def _run(
         # selection and expansion
         while not is_over(world, state):
             actions = legal_actions(state)
+            if root_only is not None and node is root:
+                actions = [a for a in actions if a in root_only]
             children = node.children
             untried = None
             best = None

@@ -3,6 +3,7 @@ game (each registers itself in :mod:`ai.policies.base`)."""
 
 from ai.policies import baloot, marriage, porrazo, ronda, trex  # noqa: F401 - they register
 from ai.policies.base import (
+    CANDIDATES,
     PLAYOUT_FACTORIES,
     PLAYOUTS,
     POLICIES,
@@ -13,9 +14,11 @@ from ai.policies.base import (
     greedy_policy,
     playout_policy,
     register,
+    search_candidates,
 )
 
 __all__ = [
+    "CANDIDATES",
     "PLAYOUT_FACTORIES",
     "PLAYOUTS",
     "POLICIES",
@@ -26,4 +29,5 @@ __all__ = [
     "greedy_policy",
     "playout_policy",
     "register",
+    "search_candidates",
 ]

@@ -35,6 +35,20 @@ PLAYOUT_FACTORIES: dict[str, Callable[[], PlayoutPolicy | None]] = {}
 so it runs lazily; a failure means random playouts)."""
 
 
+Candidates = Callable[[Game[Any], Any, int], list[Action]]
+
+CANDIDATES: dict[str, Candidates] = {}
+"""Game id -> ``candidates(game, state, seat)``: the actions a searching bot considers at
+its root, the easy choice first (reads only the seat's view). For games with too many
+legal actions for the normal budget (Marriage); a game without one searches them all."""
+
+
+def search_candidates(game: Game[Any], state: Any, seat: int) -> list[Action] | None:
+    """The root actions a searching bot considers, or None for every legal action."""
+    candidates = CANDIDATES.get(game.id)
+    return None if candidates is None else candidates(game, state, seat)
+
+
 def register(game_id: str) -> Callable[[Policy], Policy]:
     """Decorator: make ``fn`` the heuristic policy of ``game_id``."""
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ai.policies.base import PLAYOUT_FACTORIES, Action, PlayoutPolicy, register
+from ai.policies.base import CANDIDATES, PLAYOUT_FACTORIES, Action, PlayoutPolicy, register
 from engine.games.marriage import hand_eval as H
 from engine.games.marriage import rules as R
 from engine.protocol import Game
@@ -179,24 +179,19 @@ def marriage_policy(game: Game[Any], state: Any, seat: int, rng: random.Random) 
 
 
 def marriage_candidates(game: Game[Any], state: Any, seat: int, k: int = 3) -> list[Action]:
-    """A short list of the seat's sensible actions, the easy choice first, for a search
-    that cannot afford every legal action (Marriage has ~22 discards and ~100 tiplu
-    picks): in ``draw`` both draws; with a finish, every finish (never a discard); with a
-    show, every show (a seat shows as soon as it can); otherwise the ``k`` discards the
-    easy policy values most; in ``expose`` and ``pick_tiplu`` only the easy choice.
-    Reads only the view (like the policy). Not used by :mod:`ai.bots` yet."""
+    """The actions the normal bot searches, the easy choice first: only a discard is
+    searched, among the ``k`` discards the easy policy values most; every other decision
+    (draws, shows, finishes, exposing, the tiplu pick) is the easy choice alone. Measured
+    (100 deals, 60 iterations, seed 1): searching all ~22 discards and the draws won 27%
+    against easy, searching both draws and 3 discards 45.5%, discards only 54.5%: the
+    normal budget buys a few dozen playouts, which can rank three discards but not twenty.
+    Reads only the view (like the policy)."""
     choice = marriage_policy(game, state, seat, random.Random(0))
     actions = game.legal_actions(state)
     types = [game.action_to_json(state, a).get("type") for a in actions]
-    phase = game.phase(state)
-    if phase == "draw":
-        return [choice] + [a for a in actions if a != choice]
-    if phase != "act":
-        return [choice]
-    for kinds in (("finish", "finish_dublees"), ("show", "show_dublees")):
-        chosen = [a for a, t in zip(actions, types, strict=True) if t in kinds]
-        if chosen:
-            return [choice] + [a for a in chosen if a != choice]
+    only_discards = all(t == "discard" for t in types)
+    if game.phase(state) != "act" or not only_discards or len(actions) <= 1:
+        return [choice]  # a draw, or a show / finish on offer: the policy's call
     ctx = _Ctx(game.view(state, seat), seat)
     hand = ctx.hand
     scored = []
@@ -352,3 +347,6 @@ def _marriage_playout_hook() -> PlayoutPolicy | None:
 
 
 PLAYOUT_FACTORIES["marriage"] = _marriage_playout_hook
+
+
+CANDIDATES["marriage"] = marriage_candidates

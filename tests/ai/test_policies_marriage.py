@@ -230,14 +230,35 @@ def test_candidates_are_legal_and_start_with_the_easy_choice() -> None:
     assert cands[0] == policies.choose(GAME, state, 0, random.Random(0))
     assert all(GAME.action_to_json(state, a)["type"] == "discard" for a in cands)
     assert all(a in GAME.legal_actions(state) for a in cands)
-    # a show available: only shows are offered (never a discard)
+    # a show available: the easy choice alone (a show), nothing searched
     show_hand = "3S 4S 5S 9D TD JD 5H 6H 7H AC 4C 8C JC KS 2D 6D KH QD 7S TS 2H 9H"
     state = act_state(show_hand)
     cands = marriage_candidates(GAME, state, 0, 3)
-    assert {GAME.action_to_json(state, a)["type"] for a in cands} == {"show"}
-    shows = [a for a in GAME.legal_actions(state) if GAME.action_to_json(state, a)["type"] == "show"]
-    assert sorted(map(str, cands)) == sorted(map(str, shows))
-    # at the draw: both draws, the easy choice first
+    assert cands == [policies.choose(GAME, state, 0, random.Random(0))]
+    assert GAME.action_to_json(state, cands[0])["type"] == "show"
+    # at the draw: the easy choice alone
     state = draw_state("7H")
-    assert GAME.action_to_json(state, marriage_candidates(GAME, state, 0)[0]) == {"type": "take_discard"}
-    assert len(marriage_candidates(GAME, state, 0)) == 2
+    assert [GAME.action_to_json(state, a) for a in marriage_candidates(GAME, state, 0)] == [
+        {"type": "take_discard"}
+    ]
+
+
+def test_normal_searches_only_the_candidate_discards() -> None:
+    """bots.decide hands the root candidates to the search: a Marriage discard is chosen
+    among three searched discards; a draw is the easy choice without a search."""
+    from ai.bots import Budget, decide
+    from ai.policies.marriage import marriage_candidates
+
+    hand = "3S 4S 5S 9D TD JD 5H 6H 8H 9H 2D 3D 6C 7C QS QH 7S 7D AH 2H 4C KC"
+    state = act_state(hand)
+    view = GAME.view(state, 0)
+    decision = decide(GAME, view, level="normal", budget=Budget(iterations=30), seed=3)
+    searched = [e for e in decision.stats["actions"] if e["visits"]]
+    wanted = [GAME.action_to_json(state, a) for a in marriage_candidates(GAME, state, 0)]
+    assert len(searched) == 3 and all(e["action"] in wanted for e in searched)
+    assert sum(e["visits"] for e in decision.stats["actions"]) == 30
+    assert decision.action in marriage_candidates(GAME, state, 0)
+    state = draw_state("7H")
+    decision = decide(GAME, GAME.view(state, 0), level="normal", budget=Budget(iterations=30), seed=3)
+    assert decision.stats["iterations"] == 0 and decision.stats["chosen_by"] == "policy"
+    assert decision.action == policies.choose(GAME, state, 0, random.Random(0))
