@@ -35,12 +35,13 @@ PLAYOUT_FACTORIES: dict[str, Callable[[], PlayoutPolicy | None]] = {}
 so it runs lazily; a failure means random playouts)."""
 
 
-Candidates = Callable[[Game[Any], Any, int], list[Action]]
+Candidates = Callable[[Game[Any], Any, int], list[Action] | None]
 
 CANDIDATES: dict[str, Candidates] = {}
 """Game id -> ``candidates(game, state, seat)``: the actions a searching bot considers at
-its root, the easy choice first (reads only the seat's view). For games with too many
-legal actions for the normal budget (Marriage); a game without one searches them all."""
+its root, the easy choice first (reads only the seat's view), or None for all of them.
+For decisions the normal budget cannot search well (Marriage's ~22 discards, Trex's
+contract choice); a game without one searches every decision over all legal actions."""
 
 
 def search_candidates(game: Game[Any], state: Any, seat: int) -> list[Action] | None:

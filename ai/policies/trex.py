@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ai.policies.base import Action, register
+from ai.policies.base import CANDIDATES, Action, register
 from engine.protocol import Game
 
 RANKS = "23456789TJQKA"  # low to high: trick order and layout sequence order agree
@@ -447,3 +447,16 @@ def trex_policy(game: Game[Any], state: Any, seat: int, rng: random.Random) -> A
     if phase == "layout":
         return cards[choose_layout_card(view, hand, legal)]
     return cards[choose_trick_card(view, seat, hand, legal)]
+
+
+def trex_candidates(game: Game[Any], state: Any, seat: int) -> list[Action] | None:
+    """What the normal bot searches: the card play (tricks and layout). The contract
+    choice and the doubles are the easy policy's: a search of one deal with random
+    playouts values a contract by how random players would fare with it, while the
+    policy's choice is fitted on thousands of deals (see ``choose_contract``)."""
+    if game.phase(state) in ("choose_contract", "doubling"):
+        return [trex_policy(game, state, seat, random.Random(0))]
+    return None
+
+
+CANDIDATES["trex"] = trex_candidates
