@@ -1,6 +1,6 @@
 # Two commands do everything on a fresh machine (Python >= 3.11 on PATH):
 #   make run    serve the API on http://127.0.0.1:8000 (nothing else to install)
-#   make test   run the whole test suite
+#   make test   lint (ruff) and run the whole test suite
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
@@ -17,6 +17,8 @@ run: $(VENV)/.installed
 	$(PY) -m service.run
 
 test: $(VENV)/.installed
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 	$(PY) -m pytest
 
 bench: $(VENV)/.installed

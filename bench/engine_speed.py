@@ -48,7 +48,9 @@ def steps_per_second(game, players: int, seconds: float, seed: int, checked: boo
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", default=",".join(GAME_IDS))
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--runs", type=int, default=5)
@@ -63,8 +65,11 @@ def main() -> None:
         for players in game.player_counts:
             fast = [steps_per_second(game, players, args.seconds, run, False) for run in range(args.runs)]
             checked = [steps_per_second(game, players, args.seconds, run, True) for run in range(args.runs)]
-            print(f"{game_id:10} {players:>7} {statistics.median(fast):>16,.0f} "
-                  f"{statistics.median(checked):>17,.0f}  {args.runs}", flush=True)
+            print(
+                f"{game_id:10} {players:>7} {statistics.median(fast):>16,.0f} "
+                f"{statistics.median(checked):>17,.0f}  {args.runs}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -72,7 +72,7 @@ def wait_ready(base: str, proc: subprocess.Popen, timeout: float = 60) -> None:
                 return
         except OSError:
             if proc.poll() is not None:
-                raise SystemExit("server exited")
+                raise SystemExit("server exited") from None
             time.sleep(0.2)
     raise SystemExit("server did not start")
 
@@ -82,8 +82,9 @@ def connections_per_worker(port: int) -> str:
     (from ``ss``; "?" without it). One process holding them all means one core serves."""
     if not shutil.which("ss"):
         return "?"
-    out = subprocess.run(["ss", "-tnpH", "state", "established", f"( sport = :{port} )"],
-                         capture_output=True, text=True).stdout
+    out = subprocess.run(
+        ["ss", "-tnpH", "state", "established", f"( sport = :{port} )"], capture_output=True, text=True
+    ).stdout
     counts: dict[str, int] = {}
     for pid in re.findall(r"pid=(\d+)", out):
         counts[pid] = counts.get(pid, 0) + 1
@@ -104,7 +105,9 @@ def parse_wrk(output: str) -> dict[str, str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--endpoints", default="legal-moves,moves,score,view")
@@ -116,16 +119,23 @@ def main() -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = dict(os.environ, MAJLIS_BIND=f"127.0.0.1:{port}")
-    server = subprocess.Popen([sys.executable, "-m", "service.run"], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "service.run"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         wait_ready(base, server)
         bodies = sample_bodies(args.game)
         workers = env.get("MAJLIS_WEB_WORKERS", "cpu")
         median = f", median of {args.runs} runs" if args.runs > 1 else ""
         print(f"wrk -t1 -c{args.connections} -d{args.seconds}s, gunicorn {workers} workers{median}")
-        print(f"{'endpoint':12} {'req/s':>9} {'p50':>9} {'p99':>9} {'non-2xx':>8} {'load':>5}  "
-              "runs (req/s p99 connections-per-worker)")
+        print(
+            f"{'endpoint':12} {'req/s':>9} {'p50':>9} {'p99':>9} {'non-2xx':>8} {'load':>5}  "
+            "runs (req/s p99 connections-per-worker)"
+        )
         with tempfile.TemporaryDirectory() as tmp:
             for endpoint in args.endpoints.split(","):
                 body_path = Path(tmp) / f"{endpoint}.json"
@@ -135,9 +145,20 @@ def main() -> None:
                 url = f"{base}/v1/games/{args.game}/{endpoint}"
                 runs = []
                 for _ in range(max(1, args.runs)):
-                    wrk = subprocess.Popen(["wrk", "-t1", f"-c{args.connections}", f"-d{args.seconds}s",
-                                            "--latency", "-s", str(script), url],
-                                           stdout=subprocess.PIPE, text=True)
+                    wrk = subprocess.Popen(
+                        [
+                            "wrk",
+                            "-t1",
+                            f"-c{args.connections}",
+                            f"-d{args.seconds}s",
+                            "--latency",
+                            "-s",
+                            str(script),
+                            url,
+                        ],
+                        stdout=subprocess.PIPE,
+                        text=True,
+                    )
                     time.sleep(args.seconds / 2)
                     spread = connections_per_worker(port)
                     out, _ = wrk.communicate(timeout=args.seconds + 60)
@@ -145,8 +166,11 @@ def main() -> None:
                 ranked = sorted(runs, key=lambda run: float(run[0]["rps"]) if run[0]["rps"] != "?" else 0.0)
                 r, load, _ = ranked[len(ranked) // 2]
                 each = "  ".join(f"({x['rps']} {x['p99']} {spread})" for x, _, spread in runs)
-                print(f"{endpoint:12} {r['rps']:>9} {r['p50']:>9} {r['p99']:>9} {r['non2xx']:>8} "
-                      f"{load:>5.2f}  {each}", flush=True)
+                print(
+                    f"{endpoint:12} {r['rps']:>9} {r['p50']:>9} {r['p99']:>9} {r['non2xx']:>8} "
+                    f"{load:>5.2f}  {each}",
+                    flush=True,
+                )
     finally:
         server.terminate()
         server.wait(timeout=20)

@@ -43,9 +43,16 @@ def run(workers: int, ms: float, jobs: int, game_id: str, url: str) -> tuple[flo
         rates = []
         for j in range(jobs + 1):  # the first job warms the pool processes up
             t0 = time.perf_counter()
-            job = client.post(f"/v1/games/{game_id}/bot-move",
-                              json={"state": game.to_json(state), "seat": seat, "async": True,
-                                    "budget": {"ms": ms}, "seed": j}).get_json()["job"]
+            job = client.post(
+                f"/v1/games/{game_id}/bot-move",
+                json={
+                    "state": game.to_json(state),
+                    "seat": seat,
+                    "async": True,
+                    "budget": {"ms": ms},
+                    "seed": j,
+                },
+            ).get_json()["job"]
             while True:
                 body = client.get(job["url"]).get_json()
                 if body["status"] in ("done", "failed"):
@@ -62,7 +69,9 @@ def run(workers: int, ms: float, jobs: int, game_id: str, url: str) -> tuple[flo
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--workers", default="1,2")
     parser.add_argument("--ms", type=float, default=2000.0)
     parser.add_argument("--jobs", type=int, default=3)
@@ -77,8 +86,10 @@ def main() -> None:
         url = server.start()
     try:
         base = None
-        print(f"{'processes':>9} {'parts':>5} {'iter/s':>10} {'speed-up':>8}  (median of {args.jobs} jobs, "
-              f"{args.ms:g} ms per part, {args.game})")
+        print(
+            f"{'processes':>9} {'parts':>5} {'iter/s':>10} {'speed-up':>8}  (median of {args.jobs} jobs, "
+            f"{args.ms:g} ms per part, {args.game})"
+        )
         for w in (int(x) for x in args.workers.split(",")):
             rate, _ = run(w, args.ms, args.jobs, args.game, url)
             base = base or rate

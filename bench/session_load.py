@@ -68,7 +68,9 @@ def plan(game, seed: int, cap: int = 400) -> list[tuple[int, dict]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--sessions", type=int, default=120)
@@ -77,14 +79,21 @@ def main() -> None:
     game = get_game(args.game)
     port = free_port()
     env = dict(os.environ, MAJLIS_BIND=f"127.0.0.1:{port}", MAJLIS_LOG_REQUESTS="0")
-    server = subprocess.Popen([sys.executable, "-m", "service.run"], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "service.run"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         wait_ready(port, server)
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         queue = []
         for i in range(args.sessions):
-            status, created = request(conn, "POST", "/v1/sessions", {"game": args.game, "players": 2, "seed": i})
+            status, created = request(
+                conn, "POST", "/v1/sessions", {"game": args.game, "players": 2, "seed": i}
+            )
             assert status == 201, created
             queue.append((created["id"], created["tokens"], plan(game, i)))
         lock = threading.Lock()
@@ -104,9 +113,13 @@ def main() -> None:
                     if time.monotonic() >= stop_at:
                         break
                     t0 = time.perf_counter()
-                    status, body = request(c, "POST", f"/v1/sessions/{sid}/moves",
-                                           {"action": action, "expected_version": version},
-                                           {"Authorization": f"Bearer {tokens[seat]}"})
+                    status, body = request(
+                        c,
+                        "POST",
+                        f"/v1/sessions/{sid}/moves",
+                        {"action": action, "expected_version": version},
+                        {"Authorization": f"Bearer {tokens[seat]}"},
+                    )
                     mine.append(time.perf_counter() - t0)
                     if status != 200:
                         with lock:
@@ -124,9 +137,11 @@ def main() -> None:
         wall = time.monotonic() - t0
         latencies.sort()
         p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000  # noqa: E731
-        print(f"session moves: {len(latencies) / wall:.0f} req/s, p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms, "
-              f"{len(latencies)} moves, {errors[0]} errors, {args.threads} client threads, "
-              f"median {statistics.median(latencies) * 1000:.1f} ms")
+        print(
+            f"session moves: {len(latencies) / wall:.0f} req/s, p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms, "
+            f"{len(latencies)} moves, {errors[0]} errors, {args.threads} client threads, "
+            f"median {statistics.median(latencies) * 1000:.1f} ms"
+        )
     finally:
         server.terminate()
         server.wait(30)

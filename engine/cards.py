@@ -47,8 +47,7 @@ class BadCard(ValueError):
     def __init__(self, code: object, message: str | None = None) -> None:
         self.code = code
         super().__init__(
-            message
-            or f"unknown card code {code!r}: a card is a rank (A 2-9 T J Q K) then a suit (S H D C)"
+            message or f"unknown card code {code!r}: a card is a rank (A 2-9 T J Q K) then a suit (S H D C)"
         )
 
 

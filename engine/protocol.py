@@ -141,9 +141,7 @@ class OptionSpec:
             if self.maximum is not None and value > self.maximum:
                 raise InvalidSetup(f"{where} must be at most {self.maximum}", field=where)
         elif self.kind == "choice":
-            if value not in self.choices or isinstance(value, bool) != isinstance(
-                self.choices[0], bool
-            ):
+            if value not in self.choices or isinstance(value, bool) != isinstance(self.choices[0], bool):
                 allowed = ", ".join(repr(c) for c in self.choices)
                 raise InvalidSetup(f"{where} must be one of {allowed}", field=where)
         return value

@@ -73,5 +73,5 @@ def _init_extensions(app: Flask) -> None:
 
 _DESCRIPTION = (
     "Rules and bots for Ronda, Baloot, Trex, Porrazo and Nepali Marriage. "
-    "Every error is `{\"error\": {\"code\", \"message\", \"details\"}}`."
+    'Every error is `{"error": {"code", "message", "details"}}`.'
 )

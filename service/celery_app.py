@@ -155,6 +155,8 @@ def _stop_heartbeat(**_: Any) -> None:
         from service.redis_conn import connect
 
         try:
-            connect(_heartbeat_target["url"], 1.0).hdel(_heartbeat_target["key"], _heartbeat_target["hostname"])
+            connect(_heartbeat_target["url"], 1.0).hdel(
+                _heartbeat_target["key"], _heartbeat_target["hostname"]
+            )
         except Exception:
             pass

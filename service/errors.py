@@ -30,9 +30,7 @@ log = logging.getLogger(__name__)
 class ApiError(Exception):
     """An error answered as JSON with ``status`` and ``code``."""
 
-    def __init__(
-        self, status: int, code: str, message: str, details: dict[str, Any] | None = None
-    ) -> None:
+    def __init__(self, status: int, code: str, message: str, details: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code

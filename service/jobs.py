@@ -59,13 +59,16 @@ class JobStore:
     def create(self, job_id: str, request: dict[str, Any], parts: int) -> None:
         key = self.keys.job(job_id)
         pipe = self.r.pipeline()
-        pipe.hset(key, mapping={
-            "status": "pending",
-            "parts": parts,
-            "done": 0,
-            "created": f"{time.time():.3f}",
-            "request": json.dumps(request),
-        })
+        pipe.hset(
+            key,
+            mapping={
+                "status": "pending",
+                "parts": parts,
+                "done": 0,
+                "created": f"{time.time():.3f}",
+                "request": json.dumps(request),
+            },
+        )
         pipe.expire(key, self.ttl)
         pipe.execute()
 
@@ -76,20 +79,29 @@ class JobStore:
 
     def finish_part(self, job_id: str, part: int, stats: dict[str, Any]) -> int:
         """How many parts are done after this one, or -1 if this part was already recorded."""
-        return int(self._finish(keys=[self.keys.job(job_id), self.keys.job_parts(job_id)],
-                                args=[part, json.dumps(stats), self.ttl]))
+        return int(
+            self._finish(
+                keys=[self.keys.job(job_id), self.keys.job_parts(job_id)],
+                args=[part, json.dumps(stats), self.ttl],
+            )
+        )
 
     def parts(self, job_id: str) -> list[dict[str, Any]]:
         raw = self.r.hgetall(self.keys.job_parts(job_id))
         return [json.loads(raw[k]) for k in sorted(raw, key=int)]
 
     def complete(self, job_id: str, result: dict[str, Any]) -> bool:
-        return bool(self._finalise(keys=[self.keys.job(job_id)],
-                                   args=["done", "result", json.dumps(result), f"{time.time():.3f}"]))
+        return bool(
+            self._finalise(
+                keys=[self.keys.job(job_id)],
+                args=["done", "result", json.dumps(result), f"{time.time():.3f}"],
+            )
+        )
 
     def fail(self, job_id: str, why: str) -> bool:
-        return bool(self._finalise(keys=[self.keys.job(job_id)],
-                                   args=["failed", "error", why, f"{time.time():.3f}"]))
+        return bool(
+            self._finalise(keys=[self.keys.job(job_id)], args=["failed", "error", why, f"{time.time():.3f}"])
+        )
 
     def get(self, job_id: str, stuck_after: float | None = None) -> dict[str, Any] | None:
         """The job as the API shows it. A job still running ``stuck_after`` seconds after
@@ -98,8 +110,11 @@ class JobStore:
         raw = self.r.hgetall(self.keys.job(job_id))
         if not raw or "status" not in raw:
             return None
-        if (stuck_after is not None and raw["status"] == "running"
-                and time.time() - float(raw.get("started", time.time())) > stuck_after):
+        if (
+            stuck_after is not None
+            and raw["status"] == "running"
+            and time.time() - float(raw.get("started", time.time())) > stuck_after
+        ):
             self.fail(job_id, "the search did not finish within its time limit (its worker was lost)")
             raw = self.r.hgetall(self.keys.job(job_id)) or raw
         job: dict[str, Any] = {"id": job_id, "status": raw["status"]}

@@ -61,7 +61,9 @@ def list_keys(client: redis.Redis, keys: Keys) -> list[dict[str, str]]:
     out = []
     for name, d in sorted(client.hgetall(keys.api_keys()).items()):
         record = client.hgetall(keys.api_key(d))
-        out.append({"name": name, "created": record.get("created", ""), "rate": record.get("rate", "default")})
+        out.append(
+            {"name": name, "created": record.get("created", ""), "rate": record.get("rate", "default")}
+        )
     return out
 
 

@@ -85,14 +85,19 @@ def _direct_handler() -> logging.StreamHandler | None:
     if len(handlers) != 1:
         return None
     handler = handlers[0]
-    if (type(handler) is not logging.StreamHandler or type(handler.formatter) is not JsonFormatter
-            or handler.filters or handler.level > _INFO):
+    if (
+        type(handler) is not logging.StreamHandler
+        or type(handler.formatter) is not JsonFormatter
+        or handler.filters
+        or handler.level > _INFO
+    ):
         return None
     return handler
 
 
-def finish_request(response: Any, request_id: str, method: str, path: str, elapsed: float,
-                   log_requests: bool) -> None:
+def finish_request(
+    response: Any, request_id: str, method: str, path: str, elapsed: float, log_requests: bool
+) -> None:
     """Send the request id back; write the JSON access line.
 
     The usual case (the line goes only to the JSON stderr handler ``configure`` set up)
@@ -104,11 +109,24 @@ def finish_request(response: Any, request_id: str, method: str, path: str, elaps
     status, ms = response.status_code, round(elapsed * 1000, 3)
     handler = _direct_handler()
     if handler is None:
-        access.info("request", extra={"request_id": request_id, "method": method, "path": path,
-                                      "status": status, "ms": ms})
+        access.info(
+            "request",
+            extra={"request_id": request_id, "method": method, "path": path, "status": status, "ms": ms},
+        )
         return
-    line = _dumps({"ts": round(time.time(), 3), "level": "info", "logger": "service.access", "msg": "request",
-                   "request_id": request_id, "method": method, "path": path, "status": status, "ms": ms})
+    line = _dumps(
+        {
+            "ts": round(time.time(), 3),
+            "level": "info",
+            "logger": "service.access",
+            "msg": "request",
+            "request_id": request_id,
+            "method": method,
+            "path": path,
+            "status": status,
+            "ms": ms,
+        }
+    )
     handler.acquire()
     try:
         handler.stream.write(line + handler.terminator)

@@ -65,11 +65,17 @@ class RedisCollector:
         jobs.add_metric(["done"], float(counters.get("jobs_done", 0)))
         jobs.add_metric(["failed"], float(counters.get("jobs_failed", 0)))
         yield jobs
-        yield CounterMetricFamily("majlis_search_iterations", "ISMCTS iterations run by the workers",
-                                  value=float(counters.get("search_iterations", 0)))
-        yield CounterMetricFamily("majlis_session_moves", "moves applied in sessions",
-                                  value=float(counters.get("session_moves", 0)))
-        depth = GaugeMetricFamily("majlis_queue_depth", "tasks waiting in each Celery queue", labels=["queue"])
+        yield CounterMetricFamily(
+            "majlis_search_iterations",
+            "ISMCTS iterations run by the workers",
+            value=float(counters.get("search_iterations", 0)),
+        )
+        yield CounterMetricFamily(
+            "majlis_session_moves", "moves applied in sessions", value=float(counters.get("session_moves", 0))
+        )
+        depth = GaugeMetricFamily(
+            "majlis_queue_depth", "tasks waiting in each Celery queue", labels=["queue"]
+        )
         depth.add_metric([SEARCH_QUEUE], float(search_depth))
         depth.add_metric([SESSIONS_QUEUE], float(sessions_depth))
         yield depth

@@ -43,7 +43,9 @@ def check_key():  # -> response or None
     if used > limit:
         retry = max(1, math.ceil((window + 1) * width - now))
         response, status = error_response(
-            429, "rate_limited", f"over this key's rate limit of {limit} requests per {width} s",
+            429,
+            "rate_limited",
+            f"over this key's rate limit of {limit} requests per {width} s",
             {"limit": limit, "window_seconds": width, "retry_after": retry},
         )
         response.headers["Retry-After"] = str(retry)

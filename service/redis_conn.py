@@ -141,12 +141,18 @@ class EmbeddedRedis:
     def start(self, timeout: float = 20.0, **popen: Any) -> str:
         argv = [
             redis_server_binary(),
-            "--port", str(self.port),
-            "--bind", "127.0.0.1",
-            "--save", "",
-            "--appendonly", "no",
-            "--dir", self.directory,
-            "--loglevel", "warning",
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            self.directory,
+            "--loglevel",
+            "warning",
         ]
         self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, **popen)
         client = connect(self.url, 0.5)
@@ -158,7 +164,7 @@ class EmbeddedRedis:
             except redis.exceptions.RedisError:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
                     self.stop()
-                    raise RuntimeError(f"embedded redis-server did not start on port {self.port}")
+                    raise RuntimeError(f"embedded redis-server did not start on port {self.port}") from None
                 time.sleep(0.05)
         client.close()
         return self.url

@@ -69,14 +69,30 @@ def main() -> None:
         bindir = Path(sys.executable).parent
         if env.get("MAJLIS_RUN_WORKER", "1") not in ("0", "false", "no", "off"):
             concurrency = env.get("MAJLIS_SEARCH_WORKERS") or str(os.cpu_count() or 1)
-            worker = [str(bindir / "celery"), "-A", "service.celery_app", "worker", "-Q", "search,sessions",
-                      "--concurrency", concurrency, "--loglevel", env.get("MAJLIS_LOG_LEVEL", "info").lower(),
-                      "--without-gossip", "--without-mingle"]
-            children.append(("worker", subprocess.Popen(worker, env=env, preexec_fn=_die_with_parent,
-                                                         start_new_session=True)))
+            worker = [
+                str(bindir / "celery"),
+                "-A",
+                "service.celery_app",
+                "worker",
+                "-Q",
+                "search,sessions",
+                "--concurrency",
+                concurrency,
+                "--loglevel",
+                env.get("MAJLIS_LOG_LEVEL", "info").lower(),
+                "--without-gossip",
+                "--without-mingle",
+            ]
+            children.append(
+                (
+                    "worker",
+                    subprocess.Popen(worker, env=env, preexec_fn=_die_with_parent, start_new_session=True),
+                )
+            )
         web = [str(bindir / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), "service.wsgi:app"]
-        children.append(("web", subprocess.Popen(web, env=env, preexec_fn=_die_with_parent,
-                                                  start_new_session=True)))
+        children.append(
+            ("web", subprocess.Popen(web, env=env, preexec_fn=_die_with_parent, start_new_session=True))
+        )
         while not stopping:
             for name, proc in children:
                 if proc.poll() is not None:
@@ -94,8 +110,11 @@ def main() -> None:
             embedded.stop()
             URL_FILE.unlink(missing_ok=True)
         metrics_dir = env.get("PROMETHEUS_MULTIPROC_DIR", "")
-        if metrics_dir.startswith(tempfile.gettempdir()) and "majlis-metrics-" in metrics_dir \
-                and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        if (
+            metrics_dir.startswith(tempfile.gettempdir())
+            and "majlis-metrics-" in metrics_dir
+            and not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+        ):
             import shutil
 
             shutil.rmtree(metrics_dir, ignore_errors=True)

@@ -151,8 +151,9 @@ class SessionStore:
         pipe.execute()
         session.seats[seat] = spec
 
-    def apply(self, session: Session, seat: int, action_json: Any, expected_version: int,
-              by: str = "human") -> tuple[Any, list[dict[str, Any]], int]:
+    def apply(
+        self, session: Session, seat: int, action_json: Any, expected_version: int, by: str = "human"
+    ) -> tuple[Any, list[dict[str, Any]], int]:
         """Check and apply ``action_json`` for ``seat``; (new state, events, new version).
         422 for an illegal move, 409 when the session moved on meanwhile."""
         game = session.game
@@ -164,8 +165,9 @@ class SessionStore:
             nxt, events = game.apply(state, seat, action)
         except IllegalAction as error:
             error.details.setdefault("to_act", game.to_act(state))
-            error.details.setdefault("legal_actions",
-                                     [game.action_to_json(state, a) for a in game.legal_actions(state)])
+            error.details.setdefault(
+                "legal_actions", [game.action_to_json(state, a) for a in game.legal_actions(state)]
+            )
             raise
         action_out = game.action_to_json(state, action)
         entry = {
@@ -177,8 +179,13 @@ class SessionStore:
         }
         ok, version = self._apply(
             keys=[self.keys.session(session.id), self.keys.session_log(session.id), self.keys.counters()],
-            args=[expected_version, json.dumps(game.to_json(nxt)), json.dumps(entry), self.ttl,
-                  f"{time.time():.3f}"],
+            args=[
+                expected_version,
+                json.dumps(game.to_json(nxt)),
+                json.dumps(entry),
+                self.ttl,
+                f"{time.time():.3f}",
+            ],
         )
         if ok == -1:
             raise ApiError(404, "unknown_session", f"no session {session.id!r} (unknown, or expired)")
@@ -191,15 +198,26 @@ class SessionStore:
         entries = []
         for n, raw in enumerate(self.r.lrange(self.keys.session_log(session.id), 0, -1)):
             entry = json.loads(raw)
-            entries.append({"n": n + 1, "seat": entry["seat"], "by": entry["by"], "action": entry["action"],
-                            "version": entry["version"], "events": entry["events"][seat]})
+            entries.append(
+                {
+                    "n": n + 1,
+                    "seat": entry["seat"],
+                    "by": entry["by"],
+                    "action": entry["action"],
+                    "version": entry["version"],
+                    "events": entry["events"][seat],
+                }
+            )
         return entries
 
 
 def stale(current: int, expected: int) -> ApiError:
-    return ApiError(409, "stale_version",
-                    f"the session is at version {current}, not {expected}: reload it and retry",
-                    {"version": current, "expected_version": expected})
+    return ApiError(
+        409,
+        "stale_version",
+        f"the session is at version {current}, not {expected}: reload it and retry",
+        {"version": current, "expected_version": expected},
+    )
 
 
 def store() -> SessionStore:
@@ -225,14 +243,22 @@ def schedule_bot(session: Session) -> bool:
     return True
 
 
-def bot_decision(session: Session, seat: int, level: str, budget: Budget | None, seed: int,
-                 max_ms: float) -> tuple[Any, dict[str, Any]]:
+def bot_decision(
+    session: Session, seat: int, level: str, budget: Budget | None, seed: int, max_ms: float
+) -> tuple[Any, dict[str, Any]]:
     """(JSON action, stats) of a bot playing ``seat`` from its view only."""
     game = session.game
     view = game.view(session.state, seat)
     config = current_app.config
-    decision = decide(game, view, level=level, budget=budget, seed=seed,
-                      max_iterations=config["BOT_MAX_ITERATIONS"], max_ms=max_ms)
+    decision = decide(
+        game,
+        view,
+        level=level,
+        budget=budget,
+        seed=seed,
+        max_iterations=config["BOT_MAX_ITERATIONS"],
+        max_ms=max_ms,
+    )
     world = game.sampler(view)(random.Random(0))
     return game.action_to_json(world, decision.action), decision.stats
 

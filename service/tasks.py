@@ -7,8 +7,8 @@ waits on another task."""
 from __future__ import annotations
 
 import logging
-import random
 import os
+import random
 import time
 from typing import Any
 
@@ -59,8 +59,9 @@ def compute_part(payload: dict[str, Any], part: int, should_stop) -> dict[str, A
     limits = {"max_iterations": config["BOT_MAX_ITERATIONS"], "max_ms": config["BOT_MAX_MS"]}
     if parts == 1:
         budget = part_budget(payload) if payload.get("budget") else None
-        decision = decide(game, view, level=payload["level"], budget=budget, seed=seed,
-                          should_stop=should_stop, **limits)
+        decision = decide(
+            game, view, level=payload["level"], budget=budget, seed=seed, should_stop=should_stop, **limits
+        )
         world = game.sampler(view)(random.Random(0))
         return {"action": game.action_to_json(world, decision.action), "stats": decision.stats}
     return search_root(game, view, part_budget(payload), seed, should_stop=should_stop, **limits)
@@ -79,8 +80,11 @@ def merged_result(payload: dict[str, Any], parts: list[dict[str, Any]]) -> dict[
         "parts": len(parts),
         "seeds": merged["seeds"],
         "actions": [
-            {"action": a["action"], "visits": a["visits"],
-             "mean": round(a["total"] / a["visits"], 6) if a["visits"] else None}
+            {
+                "action": a["action"],
+                "visits": a["visits"],
+                "mean": round(a["total"] / a["visits"], 6) if a["visits"] else None,
+            }
             for a in merged["actions"]
         ],
     }

@@ -32,8 +32,12 @@ def seat_view(game, body) -> dict:
     else:
         view = body["view"]
         if view.get("seat") != seat:
-            raise ApiError(422, "wrong_seat", f"this view belongs to seat {view.get('seat')}, not {seat}",
-                           {"field": "seat"})
+            raise ApiError(
+                422,
+                "wrong_seat",
+                f"this view belongs to seat {view.get('seat')}, not {seat}",
+                {"field": "seat"},
+            )
         state = state_for_view(game, view)
     to_act = game.to_act(state)
     if to_act is None:

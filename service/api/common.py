@@ -29,7 +29,9 @@ def document_errors(blp: Blueprint, *statuses: int):
 
     def wrap(func):
         for status in statuses:
-            func = blp.alt_response(status, schema=ApiErrorSchema, description=ERROR_RESPONSES.get(status, ""))(func)
+            func = blp.alt_response(
+                status, schema=ApiErrorSchema, description=ERROR_RESPONSES.get(status, "")
+            )(func)
         return func
 
     return wrap
@@ -55,5 +57,6 @@ def state_for_view(game: Game, view: dict[str, Any], seed: int = 0):
 def require_seat_in_range(game: Game, state, seat: int) -> None:
     players = game.players(state)
     if seat >= players:
-        raise ApiError(422, "wrong_seat", f"seat {seat} is not at this table (seats 0..{players - 1})",
-                       {"field": "seat"})
+        raise ApiError(
+            422, "wrong_seat", f"seat {seat} is not at this table (seats 0..{players - 1})", {"field": "seat"}
+        )

@@ -51,8 +51,9 @@ def start_search(payload: dict[str, Any], parts: int) -> dict[str, Any]:
             send_task("majlis.search_part", (job_id, part, payload), task_id=f"{job_id}.{part}")
     except OperationalError as error:
         store().fail(job_id, "the job queue is unreachable")
-        raise ApiError(503, "unavailable", f"the job queue (Redis) is unreachable: {error}",
-                       {"dependency": "redis"}) from error
+        raise ApiError(
+            503, "unavailable", f"the job queue (Redis) is unreachable: {error}", {"dependency": "redis"}
+        ) from error
     return {"id": job_id, "status": "pending", "url": job_url(job_id)}
 
 

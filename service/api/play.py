@@ -26,7 +26,9 @@ from service.api.schemas import (
 )
 from service.errors import ApiError
 
-blp = Blueprint("play", __name__, url_prefix="/v1/games", description="Deal, check and apply plays, score, views")
+blp = Blueprint(
+    "play", __name__, url_prefix="/v1/games", description="Deal, check and apply plays, score, views"
+)
 
 
 @blp.route("/<game_id>/deals")
@@ -44,14 +46,16 @@ class Deals(MethodView):
         game = load_game(game_id)
         players = game.check_players(body["players"])
         if body["dealer"] >= players:
-            raise ApiError(422, "invalid_setup", f"dealer must be a seat from 0 to {players - 1}",
-                           {"field": "dealer"})
+            raise ApiError(
+                422, "invalid_setup", f"dealer must be a seat from 0 to {players - 1}", {"field": "dealer"}
+            )
         options = game.parse_options(body["options"], players)
         seed = body["seed"]
         if seed is None and body["deck"] is None and body["layout"] is None:
             seed = secrets.randbits(63)
-        state = game.new_state(players, options, body["dealer"], seed=seed, deck=body["deck"],
-                               layout=body["layout"])
+        state = game.new_state(
+            players, options, body["dealer"], seed=seed, deck=body["deck"], layout=body["layout"]
+        )
         return {"state": game.to_json(state)}
 
 

@@ -20,9 +20,7 @@ class Strict(ma.Schema):
 def _exactly_one(data: dict, names: tuple[str, str]) -> None:
     given = [n for n in names if data.get(n) is not None]
     if len(given) != 1:
-        raise ma.ValidationError(
-            f"give exactly one of {names[0]!r} or {names[1]!r}", field_name=names[0]
-        )
+        raise ma.ValidationError(f"give exactly one of {names[0]!r} or {names[1]!r}", field_name=names[0])
 
 
 # ---------------------------------------------------------------- games
@@ -43,8 +41,11 @@ class GameSchema(Strict):
     title = fields.String()
     players = fields.List(fields.Integer(), metadata={"description": "supported player counts"})
     options = fields.List(fields.Nested(OptionSchema))
-    verbs = fields.Dict(keys=fields.String(), values=fields.String(),
-                        metadata={"description": "action types and what they do"})
+    verbs = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={"description": "action types and what they do"},
+    )
     rules = fields.String()
 
 
@@ -57,17 +58,31 @@ class GameListSchema(Strict):
 
 class DealRequest(Strict):
     players = fields.Integer(strict=True, required=True, metadata={"example": 2})
-    options = fields.Dict(keys=fields.String(), load_default=dict,
-                          metadata={"description": "game options; omitted ones take defaults"})
+    options = fields.Dict(
+        keys=fields.String(),
+        load_default=dict,
+        metadata={"description": "game options; omitted ones take defaults"},
+    )
     dealer = Seat(load_default=0)
-    seed = fields.Integer(strict=True, allow_none=True, load_default=None,
-                          validate=validate.Range(0, 2**63 - 1),
-                          metadata={"description": "seeds this match's generator"})
-    deck = fields.List(fields.String(), allow_none=True, load_default=None,
-                       metadata={"description": "explicit first-deal order, top first; later "
-                                 "deals then come from the caller (a deal action)"})
-    layout = fields.Dict(allow_none=True, load_default=None,
-                         metadata={"description": "partial state in the game's own shape"})
+    seed = fields.Integer(
+        strict=True,
+        allow_none=True,
+        load_default=None,
+        validate=validate.Range(0, 2**63 - 1),
+        metadata={"description": "seeds this match's generator"},
+    )
+    deck = fields.List(
+        fields.String(),
+        allow_none=True,
+        load_default=None,
+        metadata={
+            "description": "explicit first-deal order, top first; later "
+            "deals then come from the caller (a deal action)"
+        },
+    )
+    layout = fields.Dict(
+        allow_none=True, load_default=None, metadata={"description": "partial state in the game's own shape"}
+    )
 
     @ma.validates_schema
     def _one_source(self, data: dict, **_: object) -> None:
@@ -108,8 +123,9 @@ class BotMoveRequest(StateOrViewRequest):
     seat = Seat(required=True)
     level = fields.String(load_default="normal", validate=validate.OneOf(LEVELS))
     budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True)
-    seed = fields.Integer(strict=True, load_default=None, allow_none=True,
-                          validate=validate.Range(0, 2**63 - 1))
+    seed = fields.Integer(
+        strict=True, load_default=None, allow_none=True, validate=validate.Range(0, 2**63 - 1)
+    )
 
 
 class StateResponse(Strict):

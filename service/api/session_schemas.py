@@ -12,8 +12,9 @@ from service.api.schemas import BotMoveRequest, BudgetSchema, Seat, Strict
 
 
 class AsyncBotMoveRequest(BotMoveRequest):
-    async_ = fields.Boolean(data_key="async", load_default=False,
-                            metadata={"description": "run as a job and answer 202 at once"})
+    async_ = fields.Boolean(
+        data_key="async", load_default=False, metadata={"description": "run as a job and answer 202 at once"}
+    )
 
 
 class JobRef(Strict):
@@ -62,10 +63,15 @@ class SessionCreateRequest(Strict):
     players = fields.Integer(strict=True, required=True, metadata={"example": 2})
     options = fields.Dict(keys=fields.String(), load_default=dict)
     dealer = Seat(load_default=0)
-    seed = fields.Integer(strict=True, allow_none=True, load_default=None,
-                          validate=validate.Range(0, 2**63 - 1))
-    seats = fields.List(SeatField(), load_default=None, allow_none=True,
-                        metadata={"description": "one per seat: human (default) or bot with a level"})
+    seed = fields.Integer(
+        strict=True, allow_none=True, load_default=None, validate=validate.Range(0, 2**63 - 1)
+    )
+    seats = fields.List(
+        SeatField(),
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "one per seat: human (default) or bot with a level"},
+    )
 
 
 class SessionCreated(Strict):
@@ -95,17 +101,22 @@ class SessionSchema(Strict):
 class SessionMoveRequest(Strict):
     action = fields.Dict(required=True, metadata={"example": {"type": "play", "card": "5H"}})
     expected_version = fields.Integer(strict=True, required=True)
-    seat = Seat(load_default=None, allow_none=True,
-                metadata={"description": "optional: must be the token's own seat"})
+    seat = Seat(
+        load_default=None, allow_none=True, metadata={"description": "optional: must be the token's own seat"}
+    )
 
 
 class SessionBotMoveRequest(Strict):
-    seat = Seat(load_default=None, allow_none=True,
-                metadata={"description": "default: the token's seat; another seat must be a bot seat"})
+    seat = Seat(
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "default: the token's seat; another seat must be a bot seat"},
+    )
     level = fields.String(load_default="normal", validate=validate.OneOf(LEVELS))
     budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True)
-    seed = fields.Integer(strict=True, load_default=None, allow_none=True,
-                          validate=validate.Range(0, 2**63 - 1))
+    seed = fields.Integer(
+        strict=True, load_default=None, allow_none=True, validate=validate.Range(0, 2**63 - 1)
+    )
     expected_version = fields.Integer(strict=True, load_default=None, allow_none=True)
 
 

@@ -35,8 +35,12 @@ from service.api.session_schemas import (
 )
 from service.errors import ApiError
 
-blp = Blueprint("sessions", __name__, url_prefix="/v1/sessions",
-                description="Matches kept by the service, one secret token per seat")
+blp = Blueprint(
+    "sessions",
+    __name__,
+    url_prefix="/v1/sessions",
+    description="Matches kept by the service, one secret token per seat",
+)
 
 
 def bearer_token() -> str:
@@ -86,8 +90,9 @@ class Sessions(MethodView):
         game = get_game(body["game"])
         players = game.check_players(body["players"])
         if body["dealer"] >= players:
-            raise ApiError(422, "invalid_setup", f"dealer must be a seat from 0 to {players - 1}",
-                           {"field": "dealer"})
+            raise ApiError(
+                422, "invalid_setup", f"dealer must be a seat from 0 to {players - 1}", {"field": "dealer"}
+            )
         seats = body["seats"] or [{"type": "human", "level": "normal"}] * players
         if len(seats) != players:
             raise ApiError(422, "invalid_setup", f"give one seat per player ({players})", {"field": "seats"})
@@ -122,7 +127,9 @@ class Session(MethodView):
 @blp.route("/<session_id>/moves")
 class Moves(MethodView):
     @blp.arguments(SessionMoveRequest())
-    @blp.alt_response(200, schema=SessionSchema, description="applied: the new version and view, and the events")
+    @blp.alt_response(
+        200, schema=SessionSchema, description="applied: the new version and view, and the events"
+    )
     @document_errors(blp, 400, 401, 403, 404, 409, 422, 503)
     def post(self, body, session_id):
         """Play the token's seat's `action`, if the session is still at `expected_version`
@@ -154,7 +161,9 @@ class BotMove(MethodView):
         if target >= session.players:
             raise ApiError(422, "wrong_seat", f"seat {target} is not at this table", {"field": "seat"})
         if target != seat and not session.is_bot(target):
-            raise ApiError(403, "forbidden", f"seat {target} is played by a person; this token plays seat {seat}")
+            raise ApiError(
+                403, "forbidden", f"seat {target} is played by a person; this token plays seat {seat}"
+            )
         to_act = session.game.to_act(session.state)
         if to_act != target:
             from engine.protocol import IllegalAction, NotYourTurn
@@ -169,8 +178,9 @@ class BotMove(MethodView):
             budget = LEVEL_BUDGETS[body["level"]]
         seed = body["seed"] if body["seed"] is not None else secrets.randbits(63)
         expected = body["expected_version"] if body["expected_version"] is not None else session.version
-        action, stats = S.bot_decision(session, target, body["level"], budget, seed,
-                                       float(current_app.config["BOT_MAX_MS"]))
+        action, stats = S.bot_decision(
+            session, target, body["level"], budget, seed, float(current_app.config["BOT_MAX_MS"])
+        )
         _state, events, _version = store.apply(session, target, action, expected, by="bot")
         S.schedule_bot(session)
         out = summary(session, seat)

@@ -19,7 +19,9 @@ def test_wilson_interval() -> None:
 
 
 def test_match_is_seeded_and_rotates_seats() -> None:
-    kwargs = dict(players=2, options=None, level_a="normal", level_b="random", budget=Budget(iterations=200), seed=4)
+    kwargs = dict(
+        players=2, options=None, level_a="normal", level_b="random", budget=Budget(iterations=200), seed=4
+    )
     first = play_match(GAME, index=0, **kwargs)
     again = play_match(GAME, index=0, **kwargs)
     assert first == again
@@ -33,13 +35,22 @@ def test_search_beats_random_on_a_bigger_toy() -> None:
     game = ToyGame(suits=4, ranks=6, hand=6)
 
     def tricks(level: str) -> float:
-        return sum(
-            play_match(
-                game, players=2, options=None, level_a=level, level_b="random",
-                budget=Budget(iterations=200), seed=1, index=index,
-            ).a_points
-            for index in range(40)
-        ) / 40
+        return (
+            sum(
+                play_match(
+                    game,
+                    players=2,
+                    options=None,
+                    level_a=level,
+                    level_b="random",
+                    budget=Budget(iterations=200),
+                    seed=1,
+                    index=index,
+                ).a_points
+                for index in range(40)
+            )
+            / 40
+        )
 
     assert tricks("normal") > tricks("random") + 0.4
 

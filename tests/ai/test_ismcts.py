@@ -90,9 +90,7 @@ def test_one_legal_action_returns_at_once() -> None:
 
 
 def test_budget_is_capped() -> None:
-    decision = decide(
-        GAME, GAME.view(LEAD, 0), budget=Budget(iterations=10**9), max_iterations=40, seed=0
-    )
+    decision = decide(GAME, GAME.view(LEAD, 0), budget=Budget(iterations=10**9), max_iterations=40, seed=0)
     assert decision.stats["iterations"] == 40
 
 
@@ -100,7 +98,9 @@ def test_random_level_is_seeded_and_legal() -> None:
     view = GAME.view(LEAD, 0)
     picks = {decide(GAME, view, level="random", seed=s).action for s in range(20)}
     assert picks == set(GAME.legal_actions(LEAD))
-    assert decide(GAME, view, level="random", seed=5).action == decide(GAME, view, level="random", seed=5).action
+    assert (
+        decide(GAME, view, level="random", seed=5).action == decide(GAME, view, level="random", seed=5).action
+    )
 
 
 def test_seat_must_be_to_act() -> None:

@@ -90,7 +90,9 @@ def test_easy_beats_random_over_seeded_matches(game_id: str) -> None:
 
     game = get_game(game_id)
     score = sum(
-        play_match(game, players=2, options=None, level_a="easy", level_b="random", budget=None, seed=2, index=i).score
+        play_match(
+            game, players=2, options=None, level_a="easy", level_b="random", budget=None, seed=2, index=i
+        ).score
         for i in range(10)
     )
     assert score >= 8

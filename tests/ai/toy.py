@@ -167,9 +167,7 @@ class ToyGame(Game[ToyState]):
             scores=list(state.tricks),
             deal_no=1,
             deal_points=list(state.tricks),
-            items=[
-                {"side": s, "points": state.tricks[s], "item": "tricks", "rule": "T2"} for s in (0, 1)
-            ],
+            items=[{"side": s, "points": state.tricks[s], "item": "tricks", "rule": "T2"} for s in (0, 1)],
             finished=over,
             winner=winner,
         )
@@ -203,9 +201,7 @@ class ToyGame(Game[ToyState]):
             st.hands = [sorted(parse_card(c) for c in h) for h in data["hands"]]
             st.hidden = sorted(parse_card(c) for c in data["hidden"])
             st.trick = [parse_card(c) for c in data["trick"]]
-            st.history = [
-                (e["seat"], parse_card(e["action"]["card"])) for e in data["history"]
-            ]
+            st.history = [(e["seat"], parse_card(e["action"]["card"])) for e in data["history"]]
         except Exception as exc:  # noqa: BLE001
             raise InvalidState(f"bad toy state: {exc}") from None
         return st
@@ -277,7 +273,9 @@ class ToyGame(Game[ToyState]):
 GAME = ToyGame()
 
 
-def position(own: list[str], theirs: list[str], seat: int = 0, history: list[tuple[int, str]] = ()) -> ToyState:  # type: ignore[assignment]
+def position(
+    own: list[str], theirs: list[str], seat: int = 0, history: list[tuple[int, str]] = ()
+) -> ToyState:  # type: ignore[assignment]
     """A state where ``seat`` holds ``own`` and the other seat ``theirs`` (after replaying
     ``history``: (seat, card) pairs that were held before and are played now)."""
     st = ToyState()

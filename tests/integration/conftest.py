@@ -47,12 +47,26 @@ class Worker:
     def __init__(self, url: str, prefix: str, log_path: Path, concurrency: int = 2, **env: str) -> None:
         self.url, self.prefix = url, prefix
         self.log_path = log_path
-        argv = [str(Path(sys.executable).with_name("celery")), "-A", "service.celery_app", "worker",
-                "-Q", "search,sessions", "--concurrency", str(concurrency), "--loglevel", "warning",
-                "--without-gossip", "--without-mingle", "--hostname", f"test-{uuid.uuid4().hex[:8]}@%h"]
+        argv = [
+            str(Path(sys.executable).with_name("celery")),
+            "-A",
+            "service.celery_app",
+            "worker",
+            "-Q",
+            "search,sessions",
+            "--concurrency",
+            str(concurrency),
+            "--loglevel",
+            "warning",
+            "--without-gossip",
+            "--without-mingle",
+            "--hostname",
+            f"test-{uuid.uuid4().hex[:8]}@%h",
+        ]
         self.log = open(log_path, "ab")
-        self.proc = subprocess.Popen(argv, cwd=ROOT, env=worker_env(url, prefix, **env),
-                                     stdout=self.log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(
+            argv, cwd=ROOT, env=worker_env(url, prefix, **env), stdout=self.log, stderr=subprocess.STDOUT
+        )
 
     def wait_ready(self, timeout: float = 60.0) -> None:
         client = connect(self.url, 1.0)

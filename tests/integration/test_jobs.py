@@ -34,7 +34,13 @@ def finished_job(client, url: str, timeout: float = 60.0) -> dict:
 def test_async_bot_move_end_to_end(client):
     game, state = fresh_state()
     seat = game.to_act(state)
-    body = {"state": game.to_json(state), "seat": seat, "async": True, "budget": {"iterations": 400}, "seed": 11}
+    body = {
+        "state": game.to_json(state),
+        "seat": seat,
+        "async": True,
+        "budget": {"iterations": 400},
+        "seed": 11,
+    }
     answer = client.post(f"/v1/games/{GAME}/bot-move", json=body)
     assert answer.status_code == 202, answer.get_json()
     job = answer.get_json()["job"]
@@ -50,19 +56,24 @@ def test_async_bot_move_end_to_end(client):
     assert sum(a["visits"] for a in stats["actions"]) == 400
     assert len(set(stats["seeds"])) == 2
     # the same seed gives the same merged decision
-    again = finished_job(client, client.post(f"/v1/games/{GAME}/bot-move", json=body).get_json()["job"]["url"])
+    again = finished_job(
+        client, client.post(f"/v1/games/{GAME}/bot-move", json=body).get_json()["job"]["url"]
+    )
     assert again["action"] == result["action"] and again["stats"]["actions"] == stats["actions"]
 
 
 def test_large_budget_goes_async_small_stays_inline(client):
     game, state = fresh_state(4)
     seat = game.to_act(state)
-    small = client.post(f"/v1/games/{GAME}/bot-move",
-                        json={"state": game.to_json(state), "seat": seat, "budget": {"iterations": 50}, "seed": 1})
+    small = client.post(
+        f"/v1/games/{GAME}/bot-move",
+        json={"state": game.to_json(state), "seat": seat, "budget": {"iterations": 50}, "seed": 1},
+    )
     assert small.status_code == 200 and "action" in small.get_json()
-    large = client.post(f"/v1/games/{GAME}/bot-move",
-                        json={"view": game.view(state, seat), "seat": seat, "budget": {"iterations": 1500},
-                              "seed": 1})
+    large = client.post(
+        f"/v1/games/{GAME}/bot-move",
+        json={"view": game.view(state, seat), "seat": seat, "budget": {"iterations": 1500}, "seed": 1},
+    )
     assert large.status_code == 202
     assert finished_job(client, large.get_json()["job"]["url"])["status"] == "done"
 
@@ -70,8 +81,10 @@ def test_large_budget_goes_async_small_stays_inline(client):
 def test_non_searching_level_async_is_one_part(client):
     game, state = fresh_state(5)
     seat = game.to_act(state)
-    answer = client.post(f"/v1/games/{GAME}/bot-move",
-                         json={"state": game.to_json(state), "seat": seat, "level": "easy", "async": True})
+    answer = client.post(
+        f"/v1/games/{GAME}/bot-move",
+        json={"state": game.to_json(state), "seat": seat, "level": "easy", "async": True},
+    )
     result = finished_job(client, answer.get_json()["job"]["url"])
     assert result["status"] == "done" and result["parts"] == 1
     assert result["action"] in [game.action_to_json(state, a) for a in game.legal_actions(state)]
@@ -84,8 +97,17 @@ def test_unknown_job_is_404(client):
 
 def test_failed_job_says_why(app, client):
     with app.test_request_context():
-        job = start_search({"game": GAME, "view": {"seat": 0, "to_act": 0, "game": GAME}, "seat": 0,
-                            "level": "normal", "budget": {"iterations": 10, "ms": None}, "seed": 1}, parts=2)
+        job = start_search(
+            {
+                "game": GAME,
+                "view": {"seat": 0, "to_act": 0, "game": GAME},
+                "seat": 0,
+                "level": "normal",
+                "budget": {"iterations": 10, "ms": None},
+                "seed": 1,
+            },
+            parts=2,
+        )
     result = finished_job(client, job["url"])
     assert result["status"] == "failed" and result["error"], result
     assert "action" not in result
@@ -113,8 +135,14 @@ def test_redelivered_part_is_idempotent(app, client, redis_client, prefix):
 
     store = JobStore(redis_client, Keys(prefix), 60)
     store.create("a" * 32, {"level": "normal", "seed": 1}, 2)
-    stats = {"game": GAME, "seat": 0, "iterations": 5, "elapsed_ms": 1.0, "seeds": [1],
-             "actions": [{"action": {"type": "pass"}, "visits": 5, "total": 2.0}]}
+    stats = {
+        "game": GAME,
+        "seat": 0,
+        "iterations": 5,
+        "elapsed_ms": 1.0,
+        "seeds": [1],
+        "actions": [{"action": {"type": "pass"}, "visits": 5, "total": 2.0}],
+    }
     assert store.finish_part("a" * 32, 0, stats) == 1
     assert store.finish_part("a" * 32, 0, stats) == -1
     assert store.finish_part("a" * 32, 1, dict(stats, seeds=[2])) == 2
@@ -138,7 +166,9 @@ def test_soft_time_limit_answers_the_best_move_so_far(client):
     game, state = fresh_state(7)
     seat = game.to_act(state)
     body = {"state": game.to_json(state), "seat": seat, "async": True, "budget": {"ms": 6000}, "seed": 3}
-    result = finished_job(client, client.post(f"/v1/games/{GAME}/bot-move", json=body).get_json()["job"]["url"])
+    result = finished_job(
+        client, client.post(f"/v1/games/{GAME}/bot-move", json=body).get_json()["job"]["url"]
+    )
     assert result["status"] == "done", result
     assert result["stats"]["elapsed_ms"] < 4500 and result["stats"]["iterations"] > 0
     assert result["action"] in [game.action_to_json(state, a) for a in game.legal_actions(state)]

@@ -22,8 +22,14 @@ pytestmark = pytest.mark.integration
 
 def cli(redis_url, prefix, *args):
     env = dict(os.environ, REDIS_URL=redis_url, MAJLIS_KEY_PREFIX=prefix)
-    return subprocess.run([sys.executable, "-m", "service.keys", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "service.keys", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_api_keys_and_rate_limits(make_app, redis_url, redis_client, prefix):
@@ -73,6 +79,8 @@ def test_request_id_in_and_out_and_in_json_logs(make_app):
     finally:
         access.removeHandler(handler)
     lines = [json.loads(line) for line in stream.getvalue().splitlines()]
-    assert lines[0]["request_id"] == "abc-123" and lines[0]["status"] == 200 and lines[0]["path"] == "/healthz"
+    assert (
+        lines[0]["request_id"] == "abc-123" and lines[0]["status"] == 200 and lines[0]["path"] == "/healthz"
+    )
     assert lines[1]["request_id"] == made_up
     assert all(set(line) >= {"ts", "level", "msg", "ms"} for line in lines)

@@ -31,13 +31,22 @@ def test_redis_down_503_then_recovery(tmp_path):
         error = assert_error(client.get("/readyz"), 503, "unavailable")
         assert "Redis is unreachable" in error["message"]
         assert error["details"]["checks"]["redis"] == "down"
-        error = assert_error(client.post("/v1/sessions", json={"game": GAME, "players": 2}), 503, "unavailable")
+        error = assert_error(
+            client.post("/v1/sessions", json={"game": GAME, "players": 2}), 503, "unavailable"
+        )
         assert "Redis" in error["message"]
         assert_error(client.get("/v1/jobs/" + "0" * 32), 503, "unavailable")
-        assert_error(client.post(f"/v1/games/{GAME}/bot-move",
-                                 json={"state": game.to_json(state), "seat": seat, "async": True}), 503)
+        assert_error(
+            client.post(
+                f"/v1/games/{GAME}/bot-move", json={"state": game.to_json(state), "seat": seat, "async": True}
+            ),
+            503,
+        )
         # the stateless endpoints do not need Redis
-        assert client.post(f"/v1/games/{GAME}/legal-moves", json={"state": game.to_json(state)}).status_code == 200
+        assert (
+            client.post(f"/v1/games/{GAME}/legal-moves", json={"state": game.to_json(state)}).status_code
+            == 200
+        )
         assert client.get("/healthz").status_code == 200
         text = client.get("/metrics").get_data(as_text=True)
         assert "majlis_redis_up 0.0" in text
@@ -47,9 +56,16 @@ def test_redis_down_503_then_recovery(tmp_path):
         wait_for(lambda: client.get("/readyz").status_code == 200, 60, 0.5)
         created = client.post("/v1/sessions", json={"game": GAME, "players": 2})
         assert created.status_code == 201
-        job = client.post(f"/v1/games/{GAME}/bot-move",
-                          json={"state": game.to_json(state), "seat": seat, "async": True,
-                                "budget": {"iterations": 100}, "seed": 2}).get_json()["job"]
+        job = client.post(
+            f"/v1/games/{GAME}/bot-move",
+            json={
+                "state": game.to_json(state),
+                "seat": seat,
+                "async": True,
+                "budget": {"iterations": 100},
+                "seed": 2,
+            },
+        ).get_json()["job"]
 
         def finished():
             body = client.get(job["url"]).get_json()

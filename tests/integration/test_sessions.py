@@ -54,12 +54,18 @@ def test_create_get_and_move(client, redis_client, prefix):
     got = client.get(f"/v1/sessions/{sid}", headers=auth(tokens[seat])).get_json()
     assert got["seat"] == seat and got["version"] == 0 and got["to_act"] == seat
     assert got["view"]["seat"] == seat
-    moved = client.post(f"/v1/sessions/{sid}/moves", json={"action": action, "expected_version": 0},
-                        headers=auth(tokens[seat]))
+    moved = client.post(
+        f"/v1/sessions/{sid}/moves",
+        json={"action": action, "expected_version": 0},
+        headers=auth(tokens[seat]),
+    )
     assert moved.status_code == 200, moved.get_json()
     assert moved.get_json()["version"] == 1
-    stale = client.post(f"/v1/sessions/{sid}/moves", json={"action": action, "expected_version": 0},
-                        headers=auth(tokens[seat]))
+    stale = client.post(
+        f"/v1/sessions/{sid}/moves",
+        json={"action": action, "expected_version": 0},
+        headers=auth(tokens[seat]),
+    )
     error = assert_error(stale, 409, "stale_version")
     assert error["details"]["version"] == 1
 
@@ -73,16 +79,36 @@ def test_credentials(client, redis_client, prefix):
     other = create(client, seed=8)
     assert_error(client.get(f"/v1/sessions/{sid}", headers=auth(other["tokens"][0])), 401)
     # a token acts only for its own seat
-    assert_error(client.post(f"/v1/sessions/{sid}/moves", headers=auth(tokens[seat]),
-                             json={"action": action, "expected_version": 0, "seat": 1 - seat}), 403, "forbidden")
-    assert_error(client.post(f"/v1/sessions/{sid}/bot-move", headers=auth(tokens[1 - seat]),
-                             json={"seat": seat}), 403, "forbidden")
+    assert_error(
+        client.post(
+            f"/v1/sessions/{sid}/moves",
+            headers=auth(tokens[seat]),
+            json={"action": action, "expected_version": 0, "seat": 1 - seat},
+        ),
+        403,
+        "forbidden",
+    )
+    assert_error(
+        client.post(f"/v1/sessions/{sid}/bot-move", headers=auth(tokens[1 - seat]), json={"seat": seat}),
+        403,
+        "forbidden",
+    )
     # the other seat's token is not to act
-    assert_error(client.post(f"/v1/sessions/{sid}/moves", headers=auth(tokens[1 - seat]),
-                             json={"action": action, "expected_version": 0}), 422, "not_your_turn")
+    assert_error(
+        client.post(
+            f"/v1/sessions/{sid}/moves",
+            headers=auth(tokens[1 - seat]),
+            json={"action": action, "expected_version": 0},
+        ),
+        422,
+        "not_your_turn",
+    )
     assert_error(client.get("/v1/sessions/" + "f" * 32, headers=auth(tokens[0])), 404, "unknown_session")
-    illegal = client.post(f"/v1/sessions/{sid}/moves", headers=auth(tokens[seat]),
-                          json={"action": {"type": "play", "card": "XX"}, "expected_version": 0})
+    illegal = client.post(
+        f"/v1/sessions/{sid}/moves",
+        headers=auth(tokens[seat]),
+        json={"action": {"type": "play", "card": "XX"}, "expected_version": 0},
+    )
     assert illegal.status_code == 422
 
 
@@ -97,11 +123,14 @@ def test_200_racing_move_pairs_exactly_one_applied_each(app, redis_client, prefi
         barrier = threading.Barrier(2)
         statuses: list[int] = []
 
-        def race():
+        def race(action=action, version=version, seat=seat, barrier=barrier, statuses=statuses):
             c = app.test_client()
             barrier.wait(5)
-            r = c.post(f"/v1/sessions/{sid}/moves", json={"action": action, "expected_version": version},
-                       headers=auth(tokens[seat]))
+            r = c.post(
+                f"/v1/sessions/{sid}/moves",
+                json={"action": action, "expected_version": version},
+                headers=auth(tokens[seat]),
+            )
             statuses.append(r.status_code)
 
         threads = [threading.Thread(target=race) for _ in range(2)]
@@ -121,8 +150,11 @@ def test_log_is_replayable_and_redacted(client, redis_client, prefix):
     sid, tokens = created["id"], created["tokens"]
     for version in range(12):
         seat, action = first_legal(redis_client, prefix, sid)
-        r = client.post(f"/v1/sessions/{sid}/moves", json={"action": action, "expected_version": version},
-                        headers=auth(tokens[seat]))
+        r = client.post(
+            f"/v1/sessions/{sid}/moves",
+            json={"action": action, "expected_version": version},
+            headers=auth(tokens[seat]),
+        )
         assert r.status_code == 200, r.get_json()
     log = client.get(f"/v1/sessions/{sid}/log", headers=auth(tokens[0])).get_json()
     assert log["version"] == 12 and [e["n"] for e in log["entries"]] == list(range(1, 13))
@@ -160,15 +192,28 @@ def test_seat_token_sees_no_other_seats_cards(client, redis_client, prefix):
             break
         seat, action = first_legal(redis_client, prefix, sid)
         if seat == 0:
-            answers = [client.post(f"/v1/sessions/{sid}/moves", headers=auth(tokens[0]),
-                                   json={"action": action, "expected_version": version})]
+            answers = [
+                client.post(
+                    f"/v1/sessions/{sid}/moves",
+                    headers=auth(tokens[0]),
+                    json={"action": action, "expected_version": version},
+                )
+            ]
         else:  # seat 1 lets a bot play (its answer shows seat 1's own cards: not checked)
-            assert client.post(f"/v1/sessions/{sid}/bot-move", headers=auth(tokens[1]),
-                               json={"level": "random", "seed": version}).status_code == 200
+            assert (
+                client.post(
+                    f"/v1/sessions/{sid}/bot-move",
+                    headers=auth(tokens[1]),
+                    json={"level": "random", "seed": version},
+                ).status_code
+                == 200
+            )
             answers = []
         version += 1
-        answers += [client.get(f"/v1/sessions/{sid}", headers=auth(tokens[0])),
-                    client.get(f"/v1/sessions/{sid}/log", headers=auth(tokens[0]))]
+        answers += [
+            client.get(f"/v1/sessions/{sid}", headers=auth(tokens[0])),
+            client.get(f"/v1/sessions/{sid}/log", headers=auth(tokens[0])),
+        ]
         _, after = full_state(redis_client, prefix, sid)
         if game.deal_no(after) != 1:
             break  # a new deal reuses the pack: earlier public cards are in new hands
@@ -195,8 +240,11 @@ def test_bot_seat_plays_on_the_workers(client, redis_client, prefix):
         if body["to_act"] is None:
             break
         _, action = first_legal(redis_client, prefix, sid)
-        r = client.post(f"/v1/sessions/{sid}/moves", json={"action": action, "expected_version": body["version"]},
-                        headers=auth(tokens[0]))
+        r = client.post(
+            f"/v1/sessions/{sid}/moves",
+            json={"action": action, "expected_version": body["version"]},
+            headers=auth(tokens[0]),
+        )
         assert r.status_code == 200, r.get_json()
     log = client.get(f"/v1/sessions/{sid}/log", headers=auth(tokens[0])).get_json()
     assert any(e["by"] == "bot" and e["seat"] == 1 for e in log["entries"])
@@ -209,7 +257,9 @@ def test_leave_hands_the_seat_to_a_bot_and_claim_takes_it_back(client, redis_cli
     seat, _ = first_legal(redis_client, prefix, sid)
     left = client.post(f"/v1/sessions/{sid}/leave", json={"level": "random"}, headers=auth(tokens[seat]))
     assert left.status_code == 200 and left.get_json()["seats"][seat]["type"] == "bot"
-    wait_for(lambda: client.get(f"/v1/sessions/{sid}", headers=auth(tokens[seat])).get_json()["version"] >= 1, 30)
+    wait_for(
+        lambda: client.get(f"/v1/sessions/{sid}", headers=auth(tokens[seat])).get_json()["version"] >= 1, 30
+    )
     # the other player may let a bot play the abandoned seat when it is its turn
     claimed = client.post(f"/v1/sessions/{sid}/claim", headers=auth(tokens[seat]))
     assert claimed.status_code == 200 and claimed.get_json()["seats"][seat]["type"] == "human"
@@ -221,14 +271,17 @@ def test_session_bot_move_for_own_seat(client, redis_client, prefix):
     created = create(client, seed=61)
     sid, tokens = created["id"], created["tokens"]
     seat, _ = first_legal(redis_client, prefix, sid)
-    r = client.post(f"/v1/sessions/{sid}/bot-move", json={"budget": {"iterations": 30}, "seed": 3,
-                                                           "expected_version": 0},
-                    headers=auth(tokens[seat]))
+    r = client.post(
+        f"/v1/sessions/{sid}/bot-move",
+        json={"budget": {"iterations": 30}, "seed": 3, "expected_version": 0},
+        headers=auth(tokens[seat]),
+    )
     assert r.status_code == 200, r.get_json()
     body = r.get_json()
     assert body["version"] == 1 and "action" in body and body["stats"]["iterations"] >= 0
-    stale = client.post(f"/v1/sessions/{sid}/bot-move", json={"expected_version": 0},
-                        headers=auth(tokens[1 - seat]))
+    stale = client.post(
+        f"/v1/sessions/{sid}/bot-move", json={"expected_version": 0}, headers=auth(tokens[1 - seat])
+    )
     assert stale.status_code in (409, 422)
 
 
@@ -238,8 +291,14 @@ def test_idle_sessions_expire_and_moves_refresh_the_ttl(make_app, worker, redis_
     sid, tokens = created["id"], created["tokens"]
     time.sleep(1.2)
     seat, action = first_legal(redis_client, prefix, sid)
-    assert client.post(f"/v1/sessions/{sid}/moves", json={"action": action, "expected_version": 0},
-                       headers=auth(tokens[seat])).status_code == 200
+    assert (
+        client.post(
+            f"/v1/sessions/{sid}/moves",
+            json={"action": action, "expected_version": 0},
+            headers=auth(tokens[seat]),
+        ).status_code
+        == 200
+    )
     time.sleep(1.2)  # 2.4 s after creation, 1.2 s after the move: still there
     assert client.get(f"/v1/sessions/{sid}", headers=auth(tokens[0])).status_code == 200
     time.sleep(1.5)
@@ -248,11 +307,19 @@ def test_idle_sessions_expire_and_moves_refresh_the_ttl(make_app, worker, redis_
 
 
 JUNK_CREATE = [
-    None, [], "x", {"game": "ronda"}, {"game": "chess", "players": 2}, {"game": "ronda", "players": 7},
-    {"game": "ronda", "players": 2, "seats": ["human"]}, {"game": "ronda", "players": 2, "seats": ["alien", "bot"]},
+    None,
+    [],
+    "x",
+    {"game": "ronda"},
+    {"game": "chess", "players": 2},
+    {"game": "ronda", "players": 7},
+    {"game": "ronda", "players": 2, "seats": ["human"]},
+    {"game": "ronda", "players": 2, "seats": ["alien", "bot"]},
     {"game": "ronda", "players": 2, "seats": [{"type": "bot", "level": "god"}, "human"]},
-    {"game": "ronda", "players": 2, "options": {"nope": 1}}, {"game": "ronda", "players": 2, "dealer": 5},
-    {"game": "ronda", "players": 2, "seed": -1}, {"game": "ronda", "players": True},
+    {"game": "ronda", "players": 2, "options": {"nope": 1}},
+    {"game": "ronda", "players": 2, "dealer": 5},
+    {"game": "ronda", "players": 2, "seed": -1},
+    {"game": "ronda", "players": True},
 ]
 
 
@@ -263,10 +330,16 @@ def test_junk_create_bodies_get_4xx_in_the_error_shape(client, body):
     assert_error(answer, answer.status_code)
 
 
-JUNK_MOVES = [None, {}, {"action": "play"}, {"action": {}, "expected_version": 0},
-              {"action": {"type": "play", "card": 5}, "expected_version": 0},
-              {"action": {"type": "zzz"}, "expected_version": "0"}, {"action": {"type": "pass"}, "expected_version": -3},
-              {"action": {"type": "pass"}, "expected_version": 0, "extra": 1}]
+JUNK_MOVES = [
+    None,
+    {},
+    {"action": "play"},
+    {"action": {}, "expected_version": 0},
+    {"action": {"type": "play", "card": 5}, "expected_version": 0},
+    {"action": {"type": "zzz"}, "expected_version": "0"},
+    {"action": {"type": "pass"}, "expected_version": -3},
+    {"action": {"type": "pass"}, "expected_version": 0, "extra": 1},
+]
 
 
 @pytest.mark.parametrize("body", JUNK_MOVES, ids=range(len(JUNK_MOVES)))

@@ -110,10 +110,15 @@ def _mutate(state: dict, rng: random.Random) -> dict:
     where = rng.choice(["hands", "table", "stock", "piles", "history", "history"])
     if where == "history" and data["history"]:
         entry = rng.choice(data["history"])
-        entry["action"] = rng.choice([
-            {"type": "play", "card": "1X"}, {"type": "play"}, {"type": "pass", "x": 1},
-            {"type": "play", "card": ["5H"]}, {"type": "play", "card": "5H"},
-        ])
+        entry["action"] = rng.choice(
+            [
+                {"type": "play", "card": "1X"},
+                {"type": "play"},
+                {"type": "pass", "x": 1},
+                {"type": "play", "card": ["5H"]},
+                {"type": "play", "card": "5H"},
+            ]
+        )
         entry["seat"] = rng.choice([entry["seat"], 7, True, "0"])
     else:
         lists = data[where] if where in ("hands", "piles") else [data[where]]

@@ -14,9 +14,15 @@ from engine import GAME_IDS
 ENDPOINTS = ["deals", "legal-moves", "moves", "score", "view", "bot-move"]
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False)
-    | st.text(max_size=6) | st.sampled_from(["AS", "TH", "KC", "play", "pass", "deal", "declare"]),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=6)
+    | st.sampled_from(["AS", "TH", "KC", "play", "pass", "deal", "declare"]),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4)
+    ),
     max_leaves=12,
 )
 
@@ -76,17 +82,25 @@ def test_mutated_states_never_500(app, game_id):
     client = app.test_client()
     game = client.get(f"/v1/games/{game_id}").get_json()
     players = game["players"][0]
-    state = client.post(f"/v1/games/{game_id}/deals", json={"players": players, "seed": 3}).get_json()["state"]
+    state = client.post(f"/v1/games/{game_id}/deals", json={"players": players, "seed": 3}).get_json()[
+        "state"
+    ]
     # walk a few legal moves in so that history and piles are not empty
     for _ in range(6):
         legal = client.post(f"/v1/games/{game_id}/legal-moves", json={"state": state}).get_json()
         if not legal["actions"]:
             break
-        state = client.post(f"/v1/games/{game_id}/moves", json={
-            "state": state, "seat": legal["to_act"], "action": legal["actions"][0]}).get_json()["state"]
+        state = client.post(
+            f"/v1/games/{game_id}/moves",
+            json={"state": state, "seat": legal["to_act"], "action": legal["actions"][0]},
+        ).get_json()["state"]
 
     @settings(max_examples=40)
-    @given(seed=st.integers(0, 2**32), junk=json_values, endpoint=st.sampled_from(["legal-moves", "score", "view", "moves", "bot-move"]))
+    @given(
+        seed=st.integers(0, 2**32),
+        junk=json_values,
+        endpoint=st.sampled_from(["legal-moves", "score", "view", "moves", "bot-move"]),
+    )
     def run(seed, junk, endpoint):
         rng = random.Random(seed)
         bad = state

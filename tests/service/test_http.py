@@ -137,8 +137,12 @@ def test_move_applies_and_returns_events(client):
 
 def test_illegal_move_names_rule_reason_and_legal_actions(client):
     state = deal(client, players=4, dealer=3, deck=E1_DECK)
-    answer = post(client, "/v1/games/ronda/moves",
-                  {"state": state, "seat": 0, "action": {"type": "play", "card": "AS"}}, 422)
+    answer = post(
+        client,
+        "/v1/games/ronda/moves",
+        {"state": state, "seat": 0, "action": {"type": "play", "card": "AS"}},
+        422,
+    )
     assert_error(answer, "illegal_move")
     assert answer["error"]["message"].startswith("wrong phase")
     assert {"type": "pass"} in answer["error"]["details"]["legal_actions"]
@@ -146,7 +150,9 @@ def test_illegal_move_names_rule_reason_and_legal_actions(client):
 
 def test_acting_out_of_turn_is_not_your_turn(client):
     state = deal(client, players=4, dealer=3, deck=E1_DECK)
-    answer = post(client, "/v1/games/ronda/moves", {"state": state, "seat": 2, "action": {"type": "pass"}}, 422)
+    answer = post(
+        client, "/v1/games/ronda/moves", {"state": state, "seat": 2, "action": {"type": "pass"}}, 422
+    )
     assert_error(answer, "not_your_turn")
     assert answer["error"]["message"] == "not your turn: seat 0 is to act"
 
@@ -174,10 +180,16 @@ def test_move_request_fields_are_checked(client):
     answer = post(client, "/v1/games/ronda/moves", {"state": state, "action": {"type": "pass"}}, 422)
     assert_error(answer, "invalid_request")
     assert "seat" in answer["error"]["details"]["fields"]
-    answer = post(client, "/v1/games/ronda/moves",
-                  {"state": state, "seat": 0, "action": {"type": "pass"}, "hello": 1}, 422)
+    answer = post(
+        client,
+        "/v1/games/ronda/moves",
+        {"state": state, "seat": 0, "action": {"type": "pass"}, "hello": 1},
+        422,
+    )
     assert "hello" in answer["error"]["details"]["fields"]
-    answer = post(client, "/v1/games/ronda/moves", {"state": state, "seat": 9, "action": {"type": "pass"}}, 422)
+    answer = post(
+        client, "/v1/games/ronda/moves", {"state": state, "seat": 9, "action": {"type": "pass"}}, 422
+    )
     assert "seat" in json.dumps(answer["error"])
 
 
@@ -229,8 +241,11 @@ def test_bot_move_from_a_view_and_wrong_seat(client):
     state = deal(client, seed=22)
     seat = state["to_act"]
     view = post(client, "/v1/games/ronda/view", {"state": state, "seat": seat})["view"]
-    answer = post(client, "/v1/games/ronda/bot-move", {"view": view, "seat": seat, "level": "normal",
-                                                        "budget": {"iterations": 50}, "seed": 1})
+    answer = post(
+        client,
+        "/v1/games/ronda/bot-move",
+        {"view": view, "seat": seat, "level": "normal", "budget": {"iterations": 50}, "seed": 1},
+    )
     assert answer["stats"]["iterations"] <= 50
     answer = post(client, "/v1/games/ronda/bot-move", {"view": view, "seat": 1 - seat}, 422)
     assert_error(answer, "wrong_seat")
@@ -242,8 +257,14 @@ def test_bot_move_from_a_view_and_wrong_seat(client):
 def test_openapi_and_docs(client):
     spec = client.get("/openapi.json").get_json()
     assert spec["openapi"].startswith("3.")
-    for path in ["/v1/games", "/v1/games/{game_id}/deals", "/v1/games/{game_id}/legal-moves",
-                 "/v1/games/{game_id}/moves", "/v1/games/{game_id}/score",
-                 "/v1/games/{game_id}/view", "/v1/games/{game_id}/bot-move"]:
+    for path in [
+        "/v1/games",
+        "/v1/games/{game_id}/deals",
+        "/v1/games/{game_id}/legal-moves",
+        "/v1/games/{game_id}/moves",
+        "/v1/games/{game_id}/score",
+        "/v1/games/{game_id}/view",
+        "/v1/games/{game_id}/bot-move",
+    ]:
         assert path in spec["paths"], path
     assert client.get("/docs").status_code == 200

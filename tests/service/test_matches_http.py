@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 
 from engine import GAME_IDS, get_game
-from tests.games.ronda.ronda_helpers import GAME as RONDA, check_facts, fill_rest, load_example
+from tests.games.ronda.ronda_helpers import GAME as RONDA
+from tests.games.ronda.ronda_helpers import check_facts, fill_rest, load_example
 from tests.service.conftest import post
 
-EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "data" / "ronda").glob("E*.json"),
-                  key=lambda p: int(p.stem[1:]))
+EXAMPLES = sorted(
+    (Path(__file__).resolve().parents[1] / "data" / "ronda").glob("E*.json"), key=lambda p: int(p.stem[1:])
+)
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
@@ -48,8 +50,9 @@ def play_over_http(client, game_id: str, players: int, seed: int):
     while state["to_act"] is not None:
         legal = post(client, f"/v1/games/{game_id}/legal-moves", {"state": state})
         action = rng.choice(legal["actions"])
-        answer = post(client, f"/v1/games/{game_id}/moves",
-                      {"state": state, "seat": legal["to_act"], "action": action})
+        answer = post(
+            client, f"/v1/games/{game_id}/moves", {"state": state, "seat": legal["to_act"], "action": action}
+        )
         state = answer["state"]
         events += answer["events"]
         played.append((legal["to_act"], action))

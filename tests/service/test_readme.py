@@ -27,8 +27,13 @@ def free_port() -> int:
 def server():
     port = free_port()
     env = dict(os.environ, MAJLIS_BIND=f"127.0.0.1:{port}", MAJLIS_WEB_WORKERS="1")
-    proc = subprocess.Popen([sys.executable, "-m", "service.run"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "service.run"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
@@ -39,7 +44,7 @@ def server():
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
                 proc.kill()
-                raise RuntimeError("server did not start: " + proc.stderr.read().decode()[-2000:])
+                raise RuntimeError("server did not start: " + proc.stderr.read().decode()[-2000:]) from None
             time.sleep(0.2)
     yield base
     proc.terminate()
@@ -61,9 +66,14 @@ def test_readme_gives_exactly_two_setup_commands():
 
 def test_readme_curl_examples_work(server, tmp_path):
     (block,) = readme_blocks("bash")
-    result = subprocess.run(["bash", "-euo", "pipefail", "-c", block], cwd=tmp_path,
-                            env=dict(os.environ, BASE=server), capture_output=True, text=True,
-                            timeout=120)
+    result = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", block],
+        cwd=tmp_path,
+        env=dict(os.environ, BASE=server),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     lines = result.stdout.strip().splitlines()
     games = json.loads(lines[0])

@@ -100,9 +100,7 @@ class Baloot(Game[State]):
             st = blank(opts, dealer, [0, 0], seed)
             deal(st, self.read_deck(deck, "deck", InvalidSetup))
             return st
-        st = blank(
-            opts, dealer, [0, 0], seed if seed is not None else random.Random().getrandbits(63)
-        )
+        st = blank(opts, dealer, [0, 0], seed if seed is not None else random.Random().getrandbits(63))
         engine_deal(st)
         return st
 
@@ -174,11 +172,7 @@ class Baloot(Game[State]):
                 if rules.double_error(a, kind=state.kind, step=state.dstep, opts=state.opts) is None
             ]
         if phase == CHOOSE_TRUMP:
-            return [
-                CHOOSE + s
-                for s in range(4)
-                if rules.trump_error(CHOOSE + s, state.candidate) is None
-            ]
+            return [CHOOSE + s for s in range(4) if rules.trump_error(CHOOSE + s, state.candidate) is None]
         return []
 
     def _bid_why(self, state: State, action: int) -> rules.Why:
@@ -224,9 +218,7 @@ class Baloot(Game[State]):
             return (f"not allowed in phase {name}", "R2")
         if phase == DOUBLING:
             if action == PASS or action in _DOUBLING_TYPES:
-                return rules.double_error(
-                    action, kind=state.kind, step=state.dstep, opts=state.opts
-                )
+                return rules.double_error(action, kind=state.kind, step=state.dstep, opts=state.opts)
             return (f"not allowed in phase {name}", "R11")
         if CHOOSE <= action < CHOOSE + 4:
             return rules.trump_error(action, state.candidate)

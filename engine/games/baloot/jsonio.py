@@ -278,8 +278,7 @@ def to_json(st: State) -> dict[str, Any]:
             "declared": [CLASS_NAMES[c] if c else None for c in st.declared],
             "declare_done": st.decided,
             "revealed": [
-                {"kind": SUBKIND_NAMES[r[0]], "top": SEQ_ORDER[7 - r[1]]} if r else None
-                for r in st.revealed
+                {"kind": SUBKIND_NAMES[r[0]], "top": SEQ_ORDER[7 - r[1]]} if r else None for r in st.revealed
             ],
             "team": st.proj_team if st.proj_team >= 0 else None,
             "shown": [[_codes(m) for m in g] if g is not None else None for g in st.shown],
@@ -342,9 +341,7 @@ def _fail(message: str, where: str) -> InvalidState:
     return InvalidState(message, field=where)
 
 
-def _int(
-    data: Mapping[str, Any], key: str, lo: int, hi: int, default: Any = ..., where: str = ""
-) -> Any:
+def _int(data: Mapping[str, Any], key: str, lo: int, hi: int, default: Any = ..., where: str = "") -> Any:
     name = where + key
     if key not in data:
         if default is ...:
@@ -438,9 +435,7 @@ class Loader:
                 raise
             raise InvalidState(err.message, field=getattr(err, "field", None)) from None
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as err:
-            raise InvalidState(
-                f"malformed state: {type(err).__name__}: {err}", field=None
-            ) from None
+            raise InvalidState(f"malformed state: {type(err).__name__}: {err}", field=None) from None
 
     def _load(self, fill: Any) -> State:
         data = self.data
@@ -464,9 +459,7 @@ class Loader:
         if (
             not isinstance(scores, list)
             or len(scores) != 2
-            or any(
-                isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 10**9 for x in scores
-            )
+            or any(isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 10**9 for x in scores)
         ):
             raise _fail("scores must be two whole numbers >= 0", "scores")
         if self.is_view:
@@ -478,9 +471,7 @@ class Loader:
                 raise _fail("missing field: rng_state", "rng_state")
             rng_state = data["rng_state"]
             if rng_state is not None and (
-                isinstance(rng_state, bool)
-                or not isinstance(rng_state, int)
-                or not 0 <= rng_state < 2**64
+                isinstance(rng_state, bool) or not isinstance(rng_state, int) or not 0 <= rng_state < 2**64
             ):
                 raise _fail("rng_state must be null or a whole number", "rng_state")
         st = blank(opts, dealer, list(scores), rng_state)
@@ -493,11 +484,7 @@ class Loader:
         hist = data.get("history", [] if layout else None)
         if not isinstance(hist, list):
             raise _fail("history must be a list", "history")
-        start = (
-            0
-            if self.is_view
-            else _int(data, "deal_history_start", 0, len(hist), 0 if layout else ...)
-        )
+        start = 0 if self.is_view else _int(data, "deal_history_start", 0, len(hist), 0 if layout else ...)
         node: Any = None
         base: Any = None
         for i, entry in enumerate(hist):
@@ -542,11 +529,7 @@ class Loader:
             if st.kind == HOKM and trump is None and phase != CHOOSE_TRUMP:
                 raise _fail("contract.trump must name a suit in hokm", "contract.trump")
             if trump is not None:
-                if (
-                    st.kind == SUN
-                    or not isinstance(trump, str)
-                    or trump not in ("S", "H", "D", "C")
-                ):
+                if st.kind == SUN or not isinstance(trump, str) or trump not in ("S", "H", "D", "C"):
                     raise _fail("contract.trump must be S, H, D or C (hokm only)", "contract.trump")
                 st.trump = SUIT_CHARS.index(trump)
             st.ashkal = _bool(contract, "ashkal", False, where=w)
@@ -556,14 +539,10 @@ class Loader:
             default_taker = (st.bidder + 2) & 3 if st.ashkal else st.bidder
             st.taker = _int(contract, "taker", 0, 3, default_taker if layout else ..., where=w)
             if st.taker != default_taker:
-                raise _fail(
-                    "contract.taker must be the bidder (or his partner in ashkal)", "contract.taker"
-                )
+                raise _fail("contract.taker must be the bidder (or his partner in ashkal)", "contract.taker")
             team = _int(contract, "declarer_team", 0, 1, st.bidder & 1 if layout else ..., where=w)
             if team != st.bidder & 1:
-                raise _fail(
-                    "contract.declarer_team must be the bidder's team", "contract.declarer_team"
-                )
+                raise _fail("contract.declarer_team must be the bidder's team", "contract.declarer_team")
             st.mult = _int(contract, "multiplier", 1, 4, 1 if layout else ..., where=w)
             st.locked = _bool(contract, "locked", False if layout else ..., where=w)
             st.gahwa = _bool(contract, "gahwa", False if layout else ..., where=w)
@@ -575,9 +554,7 @@ class Loader:
             if st.gahwa and st.mult != 4:
                 raise _fail("gahwa follows a four", "contract.gahwa")
             natural = st.bidder & 1 if st.gahwa or st.mult in (1, 3) else 1 - (st.bidder & 1)
-            st.raiser = _int(
-                contract, "last_raiser_team", 0, 1, natural if layout else ..., where=w
-            )
+            st.raiser = _int(contract, "last_raiser_team", 0, 1, natural if layout else ..., where=w)
             if st.raiser != natural:
                 raise _fail(
                     "contract.last_raiser_team does not match the multiplier",
@@ -636,8 +613,7 @@ class Loader:
         st.cand_taken = _bool(
             data,
             "candidate_taken",
-            phase in (DOUBLING, PLAY)
-            or (phase in (DEAL_OVER, MATCH_OVER) and counts == [0, 0, 0, 0])
+            phase in (DOUBLING, PLAY) or (phase in (DEAL_OVER, MATCH_OVER) and counts == [0, 0, 0, 0])
             if layout
             else ...,
         )
@@ -742,9 +718,7 @@ class Loader:
                 owner[p] = "stock"
             missing = []
         elif missing and layout:
-            if phase in (BIDDING, CHOOSE_TRUMP) or (
-                phase == DEAL_OVER and any(counts) and stock_raw is ...
-            ):
+            if phase in (BIDDING, CHOOSE_TRUMP) or (phase == DEAL_OVER and any(counts) and stock_raw is ...):
                 if stock_raw is not ...:
                     raise _fail(f"card {CODE[missing[0]]} is nowhere", "stock")
                 st.stock = tuple(missing)
@@ -820,9 +794,7 @@ class Loader:
         if phase == PLAY and to_act != (st.leader + len(st.table)) & 3:
             raise _fail("to_act must be the next seat of the trick", "to_act")
         if phase == DOUBLING:
-            st.dstep = _choice(
-                data, "doubling_step", STEP_NAMES, _natural_step(st) if layout else ...
-            )
+            st.dstep = _choice(data, "doubling_step", STEP_NAMES, _natural_step(st) if layout else ...)
         elif data.get("doubling_step") is not None:
             raise _fail("doubling_step only in the doubling phase", "doubling_step")
         wt = data.get("tricks_won", [0, 0] if layout else None)
@@ -831,9 +803,7 @@ class Loader:
             if (
                 not isinstance(val, list)
                 or len(val) != 2
-                or any(
-                    isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= hi for x in val
-                )
+                or any(isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= hi for x in val)
             ):
                 raise _fail(f"{name} must be two whole numbers from 0 to {hi}", name)
         st.tricks_won = list(wt)
@@ -853,9 +823,7 @@ class Loader:
             if name is None:
                 continue
             if not isinstance(name, str) or name not in CLASS_OF_NAME:
-                raise _fail(
-                    "projects.declared entries are project classes or null", "projects.declared"
-                )
+                raise _fail("projects.declared entries are project classes or null", "projects.declared")
             st.declared[s] = CLASS_OF_NAME[name]
             if (
                 not unknown_seats
@@ -865,9 +833,7 @@ class Loader:
                 raise _fail(f"seat {s} has no {name} to declare", "projects.declared")
         dd = pj.get("declare_done", False)
         if self.is_view and dd is None:
-            dd = bool(
-                phase == PLAY and st.trick_no == 1 and to_act is not None and st.declared[to_act]
-            )
+            dd = bool(phase == PLAY and st.trick_no == 1 and to_act is not None and st.declared[to_act])
         if not isinstance(dd, bool):
             raise _fail("projects.declare_done must be true or false", "projects.declare_done")
         st.decided = dd
@@ -884,9 +850,7 @@ class Loader:
             if r is None:
                 continue
             if not isinstance(r, Mapping) or set(r) != {"kind", "top"}:
-                raise _fail(
-                    "projects.revealed entries are {kind, top} or null", "projects.revealed"
-                )
+                raise _fail("projects.revealed entries are {kind, top} or null", "projects.revealed")
             sub = _choice(r, "kind", SUBKIND_NAMES, where="projects.revealed.")
             top = r["top"]
             if not isinstance(top, str) or len(top) != 1 or top not in SEQ_ORDER:

@@ -41,8 +41,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         "void_partner_exemption",
         "choice",
         "ekka_or_fourth",
-        "Who, void in a led non-trump suit, is excused from trumping because the "
-        "partner is winning (R17).",
+        "Who, void in a led non-trump suit, is excused from trumping because the partner is winning (R17).",
         choices=("ekka_or_fourth", "always", "never"),
     ),
     OptionSpec(

@@ -36,9 +36,7 @@ def candidate_groups(hand: int, kind: int) -> list[Group]:
             for length in (3, 4, 5):
                 run = ((1 << length) - 1) << start
                 if start + length <= 8 and byte & run == run:
-                    groups.append(
-                        ((RUN_CLASS[length], SEQUENCE, 7 - start, 3 - suit), run << (8 * suit))
-                    )
+                    groups.append(((RUN_CLASS[length], SEQUENCE, 7 - start, 3 - suit), run << (8 * suit)))
     for rank in QUAD_RANKS:
         i = SEQ_ORDER.index(rank)
         quad = (1 << i) | (1 << (i + 8)) | (1 << (i + 16)) | (1 << (i + 24))

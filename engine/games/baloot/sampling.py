@@ -27,9 +27,7 @@ def forbidden_masks(st: State) -> list[int]:
     for leader, cards, _, ekka in st.tricks:
         for k, p in enumerate(cards):
             seat = (leader + k) & 3
-            tiers = rules.play_tiers(
-                st.kind, st.trump, st.locked, st.opts, cards[:k], leader, ekka, seat
-            )
+            tiers = rules.play_tiers(st.kind, st.trump, st.locked, st.opts, cards[:k], leader, ekka, seat)
             out[seat] |= rules.inferred_void(tiers, p)
     table = st.table
     for k, p in enumerate(table):
@@ -88,9 +86,7 @@ def _make_sampler(game: Any, data: Any) -> Callable[[random.Random], State]:
             raise InvalidState(f"seat {s} holds a card its plays rule out", field="tricks")
     in_play = template.phase == PLAY
     kind = template.kind
-    constrained = [
-        s for s in others if in_play and (template.declared[s] or template.shown[s] is not None)
-    ]
+    constrained = [s for s in others if in_play and (template.declared[s] or template.shown[s] is not None)]
     rules.slots_of(free)
     any_forbidden = any(forbidden[s] & free for s in others)
     engine_dealt = template.rng_state is not None
@@ -153,9 +149,7 @@ def _make_sampler(game: Any, data: Any) -> Callable[[random.Random], State]:
                     i += caps[s]
                 stock = cards[i:]
             else:
-                allowed = {
-                    p: [b for b in caps if b == 4 or not forbidden[b] >> p & 1] for p in cards
-                }
+                allowed = {p: [b for b in caps if b == 4 or not forbidden[b] >> p & 1] for p in cards}
                 content = assign_cards(cards, caps, allowed, rng)
                 if content is None:
                     continue

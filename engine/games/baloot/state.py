@@ -72,8 +72,7 @@ from engine.games.baloot.tables import (
 Events = list[dict[str, Any]] | None
 
 POINTS = (PLAIN_POINTS,) + tuple(
-    tuple(TRUMP_POINTS[p] if p >> 3 == t else PLAIN_POINTS[p] for p in range(NSLOTS))
-    for t in range(4)
+    tuple(TRUMP_POINTS[p] if p >> 3 == t else PLAIN_POINTS[p] for p in range(NSLOTS)) for t in range(4)
 )
 """POINTS[trump + 1][slot]: card points with that trump suit (index 0: Sun)."""
 
@@ -653,9 +652,7 @@ def show(st: State, seat: int, events: Events) -> None:
         for m in groups:
             mask |= m
         mask &= st.hands[seat]
-        events.append(
-            {"type": "show", "seat": seat, "cards": [CODE[q] for q in rules.slots_of(mask)]}
-        )
+        events.append({"type": "show", "seat": seat, "cards": [CODE[q] for q in rules.slots_of(mask)]})
 
 
 def finish_trick(st: State, events: Events) -> None:

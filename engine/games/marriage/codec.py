@@ -125,9 +125,7 @@ def _card_list(value: Any, man_cards: int, where: str) -> list[int]:
     return [_card(v, man_cards, f"{where}[{i}]") for i, v in enumerate(value)]
 
 
-def _sets(
-    value: Any, man_cards: int, where: str
-) -> tuple[tuple[tuple[int, ...], ...], list[list[int]]]:
+def _sets(value: Any, man_cards: int, where: str) -> tuple[tuple[tuple[int, ...], ...], list[list[int]]]:
     if not isinstance(value, list) or len(value) > 8:
         raise BadAction(f"{where} must be a list of sets of three cards", field=where)
     raw = []
@@ -158,9 +156,7 @@ def parse_action(data: Any, man_cards: int, *, allow_hidden_deck: bool = False) 
         raise BadAction("an action must be an object with a type", field="action")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _FIELDS:
-        raise BadAction(
-            f"unknown action type {kind!r}; Marriage actions: {', '.join(_FIELDS)}", field="type"
-        )
+        raise BadAction(f"unknown action type {kind!r}; Marriage actions: {', '.join(_FIELDS)}", field="type")
     extra = set(data) - _FIELDS[kind] - {"type"}
     if extra:
         raise BadAction(f"unexpected field {sorted(extra)[0]!r} in {kind}", field=sorted(extra)[0])
@@ -475,9 +471,7 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
                 raise bad(f"a seen seat shows {R.SETS_TO_SEE - t} sets", f"shown[{s}]")
             for i, trio in enumerate(item[: max(0, R.SETS_TO_SEE - t)]):
                 if not R.is_pure_set(trio):
-                    raise bad(
-                        "the first sets must be tunnelas or pure sequences", f"shown[{s}][{i}]"
-                    )
+                    raise bad("the first sets must be tunnelas or pure sequences", f"shown[{s}][{i}]")
             if t + len(item) > R.SETS_TO_FINISH:
                 raise bad("at most 7 sets", f"shown[{s}]")
         elif st.route[s] == DUBLEES:
@@ -516,9 +510,7 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
             )
         )
     turn = get(data, "turn")
-    if not isinstance(turn, Mapping) or not (
-        {"drew", "took", "took_while_seen"} <= set(turn) <= TURN_KEYS
-    ):
+    if not isinstance(turn, Mapping) or not ({"drew", "took", "took_while_seen"} <= set(turn) <= TURN_KEYS):
         raise bad("must be {drew, took, took_while_seen, expose_done}", "turn")
     if turn["drew"] not in DREW:
         raise bad("must be null, 'stock' or 'discard'", "turn.drew")
@@ -545,9 +537,7 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
     for key in ("maal", "deal_delta"):
         v = get(data, key)
         if v is not None:
-            v = [
-                as_int(x, f"{key}[{i}]", -(10**9), 10**9) for i, x in enumerate(as_list(v, key, n))
-            ]
+            v = [as_int(x, f"{key}[{i}]", -(10**9), 10**9) for i, x in enumerate(as_list(v, key, n))]
         setattr(st, "maal" if key == "maal" else "delta", v)
     st.result_deal = as_int(get(data, "result_deal"), "result_deal", 1, st.deal_no, null=True) or 0
     st.recycled = tuple(sorted(as_cards(get(data, "recycled"), "recycled", men)))
@@ -582,17 +572,13 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
         if chosen and (not st.stock or st.stock[0] != st.tiplu):
             raise bad("once the tiplu is chosen the stock's last card is the tiplu", "stock")
         low = 1 if chosen else 0
-        if len(st.stock) < low + st.men_rev or any(
-            c != XX for c in st.stock[low : low + st.men_rev]
-        ):
+        if len(st.stock) < low + st.men_rev or any(c != XX for c in st.stock[low : low + st.men_rev]):
             raise bad("revealed men lie just above the tiplu", "stock")
     _check_sizes(st, hidden)
     if view_seat is None:
         _check_conservation(st)
     start = get(data, "deal_start")
-    st.hist, st.hkey, st.hlen = _load_history(
-        get(data, "history"), men, start, view_seat is not None
-    )
+    st.hist, st.hkey, st.hlen = _load_history(get(data, "history"), men, start, view_seat is not None)
     st.deal_start = start
     return st, hidden
 
@@ -753,12 +739,7 @@ def layout_to_json(
             item = shown[s]
             if isinstance(item, list) and item:
                 route.append("sets" if isinstance(item[0], list) else "dublees")
-            elif (
-                seen_in is not None
-                and isinstance(seen_in, list)
-                and s < len(seen_in)
-                and seen_in[s]
-            ):
+            elif seen_in is not None and isinstance(seen_in, list) and s < len(seen_in) and seen_in[s]:
                 route.append("sets")
             else:
                 route.append(None)

@@ -183,9 +183,7 @@ class Marriage(Game[MState]):
                     "rule": "R31",
                 }
             )
-            extra["maal_items"] = [
-                [{"item": name, "points": v} for name, v in its] for its in maal_items
-            ]
+            extra["maal_items"] = [[{"item": name, "points": v} for name, v in its] for its in maal_items]
             extra["finish_kind"] = ("sets", "dublees")[state.fkind - 1]
             deal_points = delta
         elif state.delta is not None:
@@ -380,12 +378,7 @@ def _sampler(game: Marriage, view: JSON) -> Callable[[random.Random], MState]:
         raise InvalidState("a view must be a JSON object", field="view")
     seat = view.get("seat")
     n = view.get("players")
-    if (
-        isinstance(seat, bool)
-        or not isinstance(seat, int)
-        or not isinstance(n, int)
-        or not 0 <= seat < n
-    ):
+    if isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(n, int) or not 0 <= seat < n:
         raise InvalidState("seat: must be a seat of the view's table", field="seat")
     base, hidden = codec.load(view, game, view_seat=seat)
     over = base.phase == OVER
@@ -416,8 +409,7 @@ def _sampler(game: Marriage, view: JSON) -> Callable[[random.Random], MState]:
     if drawable < 0:
         raise InvalidState("stock: too small for the tiplu and the revealed men", field="stock")
     slots = [
-        0 if (s == seat or over) else hidden["hand_sizes"][s] - len(base.taken[s])
-        for s in range(base.n)
+        0 if (s == seat or over) else hidden["hand_sizes"][s] - len(base.taken[s]) for s in range(base.n)
     ]
     if any(x < 0 for x in slots):
         raise InvalidState("taken: more known cards than the hand holds", field="taken")

@@ -125,9 +125,7 @@ def take_discard_problem(st: MState) -> IllegalAction | None:
             return illegal("you cannot take the discard before seeing the joker", "R10")
         return None
     if entry_unseen(top) and is_wild(st, card):
-        return illegal(
-            "cannot take a joker discarded by a player who had not seen the joker", "R20"
-        )
+        return illegal("cannot take a joker discarded by a player who had not seen the joker", "R20")
     if not can_finish_with(st, seat, card):
         return illegal("after seeing the joker you may take the discard only to finish", "R10")
     return None
@@ -301,9 +299,7 @@ def check_action(st: MState, action: Any, raw: Any = None) -> None:
                 raise illegal(f"you do not hold {_set_text(missing)}", "R12")
             for s in raw if raw is not None else sets:
                 if not R.is_pure_set(s):
-                    raise illegal(
-                        f"first sets must be tunnelas or pure sequences: {_set_text(s)}", "R7"
-                    )
+                    raise illegal(f"first sets must be tunnelas or pure sequences: {_set_text(s)}", "R7")
             return
         pairs = action[1]
         k = dublees_needed(st, seat)

@@ -27,9 +27,7 @@ DUBLEES_TO_SEE = 7
 SETS_TO_FINISH = 7
 DUBLEES_TO_FINISH = 8
 
-WINDOWS: tuple[tuple[int, int, int], ...] = tuple((r, r + 1, r + 2) for r in range(11)) + (
-    (11, 12, 0),
-)
+WINDOWS: tuple[tuple[int, int, int], ...] = tuple((r, r + 1, r + 2) for r in range(11)) + ((11, 12, 0),)
 """The 12 legal rank windows of a sequence (rank indices A=0 .. K=12): A23 .. JQK, QKA."""
 
 # ---- maal values (R27): one table
@@ -286,10 +284,7 @@ def _natural_masks() -> list[list[int]]:
 
 def _pair_masks() -> list[int]:
     """PAIR[a]: mask of the cards b completable with a (R6: |N| = 2)."""
-    return [
-        sum(1 << b for b in range(52) if is_completable((a, b))) if a < 52 else 0
-        for a in range(NCODES)
-    ]
+    return [sum(1 << b for b in range(52) if is_completable((a, b))) if a < 52 else 0 for a in range(NCODES)]
 
 
 _NAT = _natural_masks()

@@ -15,9 +15,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         "most wild cards one 3-card set may use (R6)",
         choices=(1, 2),
     ),
-    OptionSpec(
-        "unseen_take_discard", "bool", True, "an unseen player may take the top discard (R10)"
-    ),
+    OptionSpec("unseen_take_discard", "bool", True, "an unseen player may take the top discard (R10)"),
     OptionSpec(
         "seen_payment",
         "int",
@@ -51,9 +49,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     ),
     OptionSpec("alter_points", "choice", 0, "maal value of each alter card (R27)", choices=(0, 5)),
     OptionSpec("man_cards", "choice", 0, "printed jokers XX in the pack", choices=(0, 3)),
-    OptionSpec(
-        "man_points", "int", 5, "maal value of each man held (R27)", minimum=0, test_values=(5,)
-    ),
+    OptionSpec("man_points", "int", 5, "maal value of each man held (R27)", minimum=0, test_values=(5,)),
     OptionSpec(
         "reshuffle",
         "choice",
@@ -69,9 +65,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         minimum=1,
         test_values=(30, 120),
     ),
-    OptionSpec(
-        "deals", "int", 1, "deals in a match; 0 = open-ended (R34)", minimum=0, test_values=(1, 2)
-    ),
+    OptionSpec("deals", "int", 1, "deals in a match; 0 = open-ended (R34)", minimum=0, test_values=(1, 2)),
 )
 
 

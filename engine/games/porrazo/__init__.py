@@ -54,9 +54,7 @@ class Porrazo(Game[PState]):
     def check_options(self, options: JSON, players: int) -> None:
         """R1: teams "alternate" only with 4, 6 or 8 players."""
         if options["teams"] == "alternate" and players not in TEAM_PLAYER_COUNTS:
-            raise InvalidSetup(
-                'options.teams: "alternate" needs 4, 6 or 8 players', field="options.teams"
-            )
+            raise InvalidSetup('options.teams: "alternate" needs 4, 6 or 8 players', field="options.teams")
 
     def new_state(
         self,
@@ -103,9 +101,7 @@ class Porrazo(Game[PState]):
             raise InvalidSetup("deck must hold each of the 52 cards exactly once", field="deck")
         return cards
 
-    def _from_layout(
-        self, players: Any, options: Any, dealer: Any, layout: Any, seed: int | None
-    ) -> PState:
+    def _from_layout(self, players: Any, options: Any, dealer: Any, layout: Any, seed: int | None) -> PState:
         if not isinstance(layout, Mapping):
             raise InvalidSetup("layout must be a JSON object (a partial state)", field="layout")
         data = dict(layout)
@@ -114,9 +110,7 @@ class Porrazo(Game[PState]):
         if options is not None or "options" not in data:
             n = data["players"]
             if isinstance(n, bool) or n not in PLAYER_COUNTS:
-                raise InvalidSetup(
-                    "porrazo is played by 2, 3, 4, 5, 6 or 8 players", field="players"
-                )
+                raise InvalidSetup("porrazo is played by 2, 3, 4, 5, 6 or 8 players", field="players")
             data["options"] = self.parse_options(options if options is not None else {}, n)
         if seed is not None and "rng_state" not in data:
             data["rng_state"] = seed

@@ -52,9 +52,7 @@ def parse_action(data: Any, players: int) -> Hashable:
         raise BadAction('an action must be a JSON object with a "type"')
     verb = data.get("type")
     if not isinstance(verb, str) or verb not in _FIELDS:
-        raise BadAction(
-            f"unknown action type {verb!r}; Porrazo's are {', '.join(_FIELDS)}", field="type"
-        )
+        raise BadAction(f"unknown action type {verb!r}; Porrazo's are {', '.join(_FIELDS)}", field="type")
     required, optional = _FIELDS[verb]
     for name in data:
         if name != "type" and name not in required and name not in optional:

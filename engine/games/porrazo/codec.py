@@ -133,9 +133,7 @@ def to_json(st: PState) -> JSON:
         "last_deal_items": items_json(st.prev_items),
         "decks": [codes(d) for d in st.decks],
         "hand_start": st.hand_start,
-        "history": [
-            {"seat": seat, "action": action_to_json(a)} for seat, a in history_list(st.history)
-        ],
+        "history": [{"seat": seat, "action": action_to_json(a)} for seat, a in history_list(st.history)],
         "rng_state": st.rng_state,
     }
 
@@ -149,19 +147,14 @@ def view(st: PState, seat: int) -> JSON:
     """Section 7: what ``seat`` may know."""
     out = to_json(st)
     hidden_self = own_hand_hidden(st, seat)
-    out["hands"] = [
-        len(h) if (s != seat or hidden_self) else out["hands"][s] for s, h in enumerate(st.hands)
-    ]
-    out["dealt"] = [
-        len(d) if (s != seat or hidden_self) else out["dealt"][s] for s, d in enumerate(st.dealt)
-    ]
+    out["hands"] = [len(h) if (s != seat or hidden_self) else out["hands"][s] for s, h in enumerate(st.hands)]
+    out["dealt"] = [len(d) if (s != seat or hidden_self) else out["dealt"][s] for s, d in enumerate(st.dealt)]
     out["stock"] = len(st.stock)
     del out["decks"]
     del out["rng_state"]
     # Only this hand's history: earlier hands' cards were reshuffled into the unseen stock.
     out["history"] = [
-        {"seat": s, "action": public_action_json(a)}
-        for s, a in history_list(st.history)[st.hand_start :]
+        {"seat": s, "action": public_action_json(a)} for s, a in history_list(st.history)[st.hand_start :]
     ]
     out["hand_start"] = 0
     out["seat"] = seat
@@ -280,9 +273,7 @@ def load(d: Any, *, mode: str = "state", base_options: Any = None) -> PState:
     phase_name = need("phase", None)
     if phase_name is None and layout:
         hands_raw = d.get("hands")
-        empty = hands_raw is None or (
-            isinstance(hands_raw, list) and all(h == [] for h in hands_raw)
-        )
+        empty = hands_raw is None or (isinstance(hands_raw, list) and all(h == [] for h in hands_raw))
         phase_name = "dealing" if empty else "play"
     if layout and phase_name == "dealing":
         phase = P_DEALING
@@ -310,14 +301,12 @@ def load(d: Any, *, mode: str = "state", base_options: Any = None) -> PState:
     if dealt_raw is None:  # layouts: the hands are the deal's full hands
         dealt_raw = [[CODES[c] for c in h] for h in st.hands] if phase != P_DEALING else [[]] * n
     st.dealt = [
-        tuple(_cards(h, f"dealt[{s}]", HAND_CARDS))
-        for s, h in enumerate(_per_seat(dealt_raw, "dealt", n))
+        tuple(_cards(h, f"dealt[{s}]", HAND_CARDS)) for s, h in enumerate(_per_seat(dealt_raw, "dealt", n))
     ]
     st.held = [holding(t) for t in st.dealt]
     st.table = _cards(need("table", []), "table")
     st.piles = [
-        tuple(_cards(p, f"piles[{s}]"))
-        for s, p in enumerate(_per_seat(need("piles", [[]] * n), "piles", n))
+        tuple(_cards(p, f"piles[{s}]")) for s, p in enumerate(_per_seat(need("piles", [[]] * n), "piles", n))
     ]
     st.tendido_done = _bool(need("tendido_done", False), "tendido_done")
     tendido = need("tendido", None)
@@ -342,9 +331,7 @@ def load(d: Any, *, mode: str = "state", base_options: Any = None) -> PState:
                 raise _fail("declared", f"{key!r} is not a seat")
             decl_raw[int(key)] = kind
     else:
-        default_decl = (
-            [COMBO_NAMES[h[0]] for h in st.held] if (o.auto and phase == P_PLAY) else [None] * n
-        )
+        default_decl = [COMBO_NAMES[h[0]] for h in st.held] if (o.auto and phase == P_PLAY) else [None] * n
         decl_raw = _per_seat(need("declarations", default_decl), "declarations", n)
     for s, kind in enumerate(decl_raw):
         if kind not in COMBO_NAMES:
@@ -363,9 +350,7 @@ def load(d: Any, *, mode: str = "state", base_options: Any = None) -> PState:
         c = _seat(claimer, f"claims.{key}", n)
         assert c is not None
         if st.held[h][0] == NO_COMBO or st.decl[h] != NO_COMBO or o.side_of[h] == o.side_of[c]:
-            raise _fail(
-                f"claims.{key}", "only an opponent's undeclared ronda/rondine can be claimed"
-            )
+            raise _fail(f"claims.{key}", "only an opponent's undeclared ronda/rondine can be claimed")
         st.claims[h] = c
 
     chain = need("chain", None)
@@ -374,11 +359,7 @@ def load(d: Any, *, mode: str = "state", base_options: Any = None) -> PState:
             raise _fail("chain", "must be null or {stage, rank, seat}")
         if chain["stage"] not in STAGE_NAMES:
             raise _fail("chain.stage", "must be discard, porrazo or counter")
-        if (
-            not isinstance(chain["rank"], str)
-            or len(chain["rank"]) != 1
-            or chain["rank"] not in RANKS
-        ):
+        if not isinstance(chain["rank"], str) or len(chain["rank"]) != 1 or chain["rank"] not in RANKS:
             raise _fail("chain.rank", "must be a rank A 2-9 T J Q K")
         st.chain = (
             STAGE_NAMES.index(chain["stage"]),
@@ -393,9 +374,7 @@ def load(d: Any, *, mode: str = "state", base_options: Any = None) -> PState:
             "limpia_points",
             "cards",
         }:
-            raise _fail(
-                "pending_porrazo", "must be null or {seat, porrazo_points, limpia_points, cards}"
-            )
+            raise _fail("pending_porrazo", "must be null or {seat, porrazo_points, limpia_points, cards}")
         pseat = _seat(pend["seat"], "pending_porrazo.seat", n) or 0
         st.pending = (
             pseat,
@@ -489,9 +468,7 @@ def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
             seen[c] = where
     if len(seen) != 52:
         missing = " ".join(CODES[c] for c in range(52) if c not in seen)
-        raise _fail(
-            "stock", f"the 52 cards must each be somewhere exactly once; missing: {missing}"
-        )
+        raise _fail("stock", f"the 52 cards must each be somewhere exactly once; missing: {missing}")
     in_dealt: set[int] = set()
     for s in range(n):
         dealt, hand = st.dealt[s], st.hands[s]
@@ -505,15 +482,9 @@ def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
             if c not in hand and not seen[c].startswith(("table", "piles")):
                 raise _fail(where, f"played card {CODES[c]} must be on the table or in a pile")
     if "played" in d and d["played"] != [codes(played_of(st, s)) for s in range(n)]:
-        raise _fail(
-            "played", "must list each seat's dealt cards that are no longer in hand (sorted)"
-        )
+        raise _fail("played", "must list each seat's dealt cards that are no longer in hand (sorted)")
     if st.tendido is not None:
-        if (
-            not st.tendido_done
-            or len(st.tendido) != TENDIDO_CARDS
-            or len(set(st.tendido)) != TENDIDO_CARDS
-        ):
+        if not st.tendido_done or len(st.tendido) != TENDIDO_CARDS or len(set(st.tendido)) != TENDIDO_CARDS:
             raise _fail("tendido", "four distinct cards, only once the tendido is done")
         for c in st.tendido:
             if not seen[c].startswith(("table", "piles")):
@@ -537,9 +508,7 @@ def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
             raise _fail("winner", "only a finished match has a winner")
         for side, score in enumerate(st.scores):
             if score >= o.target:
-                raise _fail(
-                    f"scores[{side}]", f"reaches the target {o.target}: the match would be over"
-                )
+                raise _fail(f"scores[{side}]", f"reaches the target {o.target}: the match would be over")
         if st.to_act is None:
             raise _fail("to_act", "only a finished match has no seat to act")
     else:
@@ -563,9 +532,7 @@ def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
         raise _fail("hands", "every seat holds its three dealt cards before the play")
     if phase == P_TENDIDO:
         if st.tendido_done or st.deal_no >= D:
-            raise _fail(
-                "phase", "the tendido is offered only before it is dealt and before the last deal"
-            )
+            raise _fail("phase", "the tendido is offered only before it is dealt and before the last deal")
         if st.to_act != st.dealer:
             raise _fail("to_act", "the dealer decides on the tendido")
         if any(st.decl):
@@ -588,9 +555,7 @@ def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
         for i, seat in enumerate(order):
             want = HAND_CARDS - k // n - (1 if i < k % n else 0)
             if len(st.hands[seat]) != want:
-                raise _fail(
-                    f"hands[{seat}]", f"must hold {want} cards after {k} plays of this deal"
-                )
+                raise _fail(f"hands[{seat}]", f"must hold {want} cards after {k} plays of this deal")
         if st.to_act != order[k % n]:
             raise _fail("to_act", f"seat {order[k % n]} plays next")
         if o.auto and any(st.decl[s] != st.held[s][0] for s in range(n)):
@@ -600,21 +565,13 @@ def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
         if st.pending is not None:
             pseat, _, _, cards = st.pending
             ch = st.chain
-            if (
-                ch is None
-                or ch[0] != PORRAZO
-                or ch[2] != pseat
-                or len(cards) < 2
-                or cards[-1] >> 2 != ch[1]
-            ):
+            if ch is None or ch[0] != PORRAZO or ch[2] != pseat or len(cards) < 2 or cards[-1] >> 2 != ch[1]:
                 raise _fail(
                     "pending_porrazo",
                     "a pending porrazo is the previous play's, with chain stage porrazo",
                 )
             if st.piles[pseat][len(st.piles[pseat]) - len(cards) :] != cards:
-                raise _fail(
-                    "pending_porrazo.cards", "must be the last cards of the porrazo player's pile"
-                )
+                raise _fail("pending_porrazo.cards", "must be the last cards of the porrazo player's pile")
         elif st.chain is not None and st.chain[0] == PORRAZO:
             raise _fail("pending_porrazo", "a porrazo chain has its pending porrazo")
     elif phase == P_CLAIM:

@@ -91,12 +91,7 @@ def claimable(st: PState, seat: int) -> list[int]:
     mine = side_of[seat]
     out = []
     for h in order_from_left(st.dealer, st.o.players):
-        if (
-            st.held[h][0] != NO_COMBO
-            and st.decl[h] == NO_COMBO
-            and st.claims[h] < 0
-            and side_of[h] != mine
-        ):
+        if st.held[h][0] != NO_COMBO and st.decl[h] == NO_COMBO and st.claims[h] < 0 and side_of[h] != mine:
             out.append(h)
     return out
 
@@ -104,8 +99,7 @@ def claimable(st: PState, seat: int) -> list[int]:
 def has_unclaimed(st: PState) -> bool:
     """R20 step 2: some seat passed while holding a combination that nobody claimed yet."""
     return any(
-        st.held[h][0] != NO_COMBO and st.decl[h] == NO_COMBO and st.claims[h] < 0
-        for h in range(st.o.players)
+        st.held[h][0] != NO_COMBO and st.decl[h] == NO_COMBO and st.claims[h] < 0 for h in range(st.o.players)
     )
 
 
@@ -172,9 +166,7 @@ def check_action(st: PState, action: Any) -> None:
             raise IllegalAction("you hold no ronda or rondine", rule="R9")
         wanted = RONDINE if action == DECLARE_RONDINE else 1
         if kind != wanted:
-            raise IllegalAction(
-                f"you hold a {COMBO_NAMES[kind]}, not a {COMBO_NAMES[wanted]}", rule="R9"
-            )
+            raise IllegalAction(f"you hold a {COMBO_NAMES[kind]}, not a {COMBO_NAMES[wanted]}", rule="R9")
         return
     if isinstance(action, int) and CLAIM <= action < CLAIM + st.o.players:
         if phase != P_CLAIM:
@@ -183,9 +175,7 @@ def check_action(st: PState, action: Any) -> None:
         if st.o.side_of[h] == st.o.side_of[seat]:
             raise IllegalAction("you cannot claim your own side's ronda or rondine", rule="R21")
         if h not in claimable(st, seat):
-            raise IllegalAction(
-                f"seat {h} has no unclaimed undeclared ronda or rondine", rule="R21"
-            )
+            raise IllegalAction(f"seat {h} has no unclaimed undeclared ronda or rondine", rule="R21")
         return
     if isinstance(action, int) and 0 <= action < DECLINE + 52:
         if phase != P_PLAY:
@@ -203,9 +193,7 @@ def check_action(st: PState, action: Any) -> None:
             if is_counter(st, rank) or is_san_benito(st, rank):
                 raise IllegalAction(must, rule="R14")
             if not table_has_rank(st.table, rank):
-                raise IllegalAction(
-                    f"{code} captures nothing, so there is no capture to decline", rule="R14"
-                )
+                raise IllegalAction(f"{code} captures nothing, so there is no capture to decline", rule="R14")
             if not can_decline(st, card):
                 raise IllegalAction(must, rule="R14")
         return
@@ -250,9 +238,7 @@ def end_match(st: PState, side: int, reason: str, events: Events) -> None:
     st.phase = P_OVER
     st.to_act = None
     if events is not None:
-        events.append(
-            {"type": "match_over", "winner": side, "reason": reason, "scores": list(st.scores)}
-        )
+        events.append({"type": "match_over", "winner": side, "reason": reason, "scores": list(st.scores)})
 
 
 def place_points(a: int, b: int, c: int, d: int) -> int:

@@ -113,9 +113,7 @@ def make_sampler(view: Any) -> Callable[[random.Random], PState]:
                 k = counts[s]
                 hand = cards[at : at + k]
                 at += k
-                if constraint[s] is not None and not _fits(
-                    constraint[s], tuple(played[s]) + tuple(hand)
-                ):
+                if constraint[s] is not None and not _fits(constraint[s], tuple(played[s]) + tuple(hand)):
                     ok = False
                     break
                 out[s] = hand
@@ -186,16 +184,12 @@ def make_sampler(view: Any) -> Callable[[random.Random], PState]:
         raise _fail("declarations", "no deal of the unseen cards agrees with the declarations")
     full: JSON = {k: v for k, v in view.items() if k != "seat"}
     full["hands"] = [
-        list(h) if isinstance(h, list) else [CODES[c] for c in first[s]]
-        for s, h in enumerate(hands_v)
+        list(h) if isinstance(h, list) else [CODES[c] for c in first[s]] for s, h in enumerate(hands_v)
     ]
     full["dealt"] = [
         list(dealt_v[s])
         if isinstance(dealt_v[s], list) and s not in counts
-        else [
-            CODES[c]
-            for c in (tuple(first[s]) + tuple(played[s]) if dealt_v[s] == HAND_CARDS else ())
-        ]
+        else [CODES[c] for c in (tuple(first[s]) + tuple(played[s]) if dealt_v[s] == HAND_CARDS else ())]
         for s in range(n)
     ]
     full["stock"] = [CODES[c] for c in first[-1]]

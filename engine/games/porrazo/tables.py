@@ -117,12 +117,8 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         "R9: seats decide to declare, or the engine declares",
         choices=("manual", "auto"),
     ),
-    OptionSpec(
-        "undeclared_claims", "bool", True, "R21: opponents may claim an undeclared ronda/rondine"
-    ),
-    OptionSpec(
-        "en_su_lugar_decline", "bool", True, "R14: a capture may be declined to score en su lugar"
-    ),
+    OptionSpec("undeclared_claims", "bool", True, "R21: opponents may claim an undeclared ronda/rondine"),
+    OptionSpec("en_su_lugar_decline", "bool", True, "R14: a capture may be declined to score en su lugar"),
     OptionSpec(
         "limpia_value",
         "choice",

@@ -40,7 +40,7 @@ from engine.games.ronda.tables import (
     RBIT,
     RR,
 )
-from engine.protocol import BadAction, InvalidSetup, InvalidState, JSON
+from engine.protocol import JSON, BadAction, InvalidSetup, InvalidState
 
 OptionsParser = Callable[[Any, int], JSON]
 
@@ -434,22 +434,30 @@ def load(
     dealt_raw = f.get("dealt", None)
     if played_raw is not None:
         played = [
-            _mask(_cards(p, f"played[{t}]"), f"played[{t}]") for t, p in enumerate(_list(played_raw, "played", n))
+            _mask(_cards(p, f"played[{t}]"), f"played[{t}]")
+            for t, p in enumerate(_list(played_raw, "played", n))
         ]
     else:
         played = [0] * n
     if dealt_raw is not None:
-        dealt = [_mask(_cards(d, f"dealt[{t}]"), f"dealt[{t}]") for t, d in enumerate(_list(dealt_raw, "dealt", n))]
+        dealt = [
+            _mask(_cards(d, f"dealt[{t}]"), f"dealt[{t}]") for t, d in enumerate(_list(dealt_raw, "dealt", n))
+        ]
         if played_raw is None:
             played = [dealt[t] & ~hands[t] for t in range(n)]
     else:
         dealt = [hands[t] | played[t] for t in range(n)]
     for t in range(n):
         if hands[t] & played[t] or dealt[t] != hands[t] | played[t]:
-            raise _bad(f"seat {t}'s dealt cards must be its hand plus the cards it played this hand", f"dealt[{t}]")
+            raise _bad(
+                f"seat {t}'s dealt cards must be its hand plus the cards it played this hand", f"dealt[{t}]"
+            )
     table = _cards(f.get("table", []), "table")
     stock = _cards(f.get("stock", []), "stock")
-    piles = [_mask(_cards(p, f"piles[{i}]"), f"piles[{i}]") for i, p in enumerate(_list(f.get("piles", [[]] * ns), "piles", ns))]
+    piles = [
+        _mask(_cards(p, f"piles[{i}]"), f"piles[{i}]")
+        for i, p in enumerate(_list(f.get("piles", [[]] * ns), "piles", ns))
+    ]
     seen = 0
     overlap = False
     for m in (*hands, _mask_of(table), _mask_of(stock), *piles):
@@ -489,7 +497,11 @@ def load(
         raise _bad(f"too many cards for the {pat.hands} hands of a deal", "stock")
     s.hand_no = _int(f.get("hand_number", natural_hand), "hand_number", 1, pat.hands)
     if s.hand_no != natural_hand:
-        raise _bad(f"hand {s.hand_no} leaves {(pat.hands - s.hand_no) * per_hand} cards in the stock, not {len(stock)}", "hand_number")
+        raise _bad(
+            f"hand {s.hand_no} leaves {(pat.hands - s.hand_no) * per_hand} cards in the stock, "
+            f"not {len(stock)}",
+            "hand_number",
+        )
     size = pat.first if s.hand_no == 1 else pat.later
     for t in range(n):
         if dealt[t].bit_count() != size:
@@ -501,7 +513,8 @@ def load(
         want = total // n + (1 if k < total % n else 0)
         if played[t].bit_count() != want:
             raise _bad(
-                f"after {total} plays this hand seat {t} must have played {want} cards (play goes round from dealer+1)",
+                f"after {total} plays this hand seat {t} must have played {want} cards "
+                "(play goes round from dealer+1)",
                 f"played[{t}]",
             )
 
@@ -529,7 +542,9 @@ def load(
             raise _bad(f"seat {t} has no declaration to challenge", "challenged")
         false = decl[t] != holding(dealt[t])[0]
         if false != bool(s.withdrawn >> t & 1):
-            raise _bad(f"seat {t}'s challenged declaration is withdrawn exactly when it is false", "withdrawn")
+            raise _bad(
+                f"seat {t}'s challenged declaration is withdrawn exactly when it is false", "withdrawn"
+            )
     prov = f.get("provisional_award", None)
     if prov is not None:
         if not isinstance(prov, dict) or set(prov) != {"side", "points"}:
@@ -567,7 +582,13 @@ def load(
             raise _bad("must be {side, points, item, rule}", where)
         if not isinstance(item["item"], str) or not isinstance(item["rule"], str):
             raise _bad("item and rule must be strings", where)
-        items = (items, _int(item["side"], where + ".side", 0, ns - 1), _int(item["points"], where + ".points"), item["item"], item["rule"])
+        items = (
+            items,
+            _int(item["side"], where + ".side", 0, ns - 1),
+            _int(item["points"], where + ".points"),
+            item["item"],
+            item["rule"],
+        )
     s.items = items
 
     hist_raw = f.get("history", [])
@@ -656,7 +677,9 @@ def _check_phase(s: RondaState, f: _Fields, total: int, size: int, view: bool) -
         order = [(first + k) % n for k in range(n)]
         acted = [decl[t] >= 0 for t in order]
         if all(acted) or acted != sorted(acted, reverse=True):
-            raise _bad("seats declare in turn from dealer+1; someone must still be to declare", "declarations")
+            raise _bad(
+                "seats declare in turn from dealer+1; someone must still be to declare", "declarations"
+            )
         if s.challenged or s.prov_side >= 0:
             raise _bad("no challenge before the declaration round ends", "challenged")
         s.to_act = order[acted.index(False)]
@@ -665,8 +688,14 @@ def _check_phase(s: RondaState, f: _Fields, total: int, size: int, view: bool) -
             raise _bad("challenges are not played in this game", "phase")
         given = f.data.get("to_act")
         if given is None and f.layout:  # natural value: the round's first asked seat
-            given = next((t for t in ((first + k) % n for k in range(n))
-                          if any(is_open_target(s, t, u) for u in range(n))), None)
+            given = next(
+                (
+                    t
+                    for t in ((first + k) % n for k in range(n))
+                    if any(is_open_target(s, t, u) for u in range(n))
+                ),
+                None,
+            )
         seat = _int(given, "to_act", 0, n - 1)
         if not any(is_open_target(s, seat, t) for t in range(n)):
             raise _bad(f"seat {seat} has no open target to challenge", "to_act")
@@ -754,7 +783,9 @@ def make_sampler(view: Any, parse_options: OptionsParser) -> Callable[[random.Ra
     hidden = [t for t, _ in hidden_seats]
     sizes = [k for _, k in hidden_seats]
     # With auto_declare a declaration is the seat's true holding: an exact deduction.
-    must_hold = template.o.auto_declare and template.phase != MATCH_OVER_P and all(d >= 0 for d in template.decl)
+    must_hold = (
+        template.o.auto_declare and template.phase != MATCH_OVER_P and all(d >= 0 for d in template.decl)
+    )
 
     def deal_hidden(s: RondaState, rng: random.Random) -> list[int]:
         # Seat by seat: a seat's hand is redrawn from what is left until its holding is the
@@ -781,7 +812,9 @@ def make_sampler(view: Any, parse_options: OptionsParser) -> Callable[[random.Ra
             if ok:
                 rng.shuffle(rest)
                 return rest
-        raise InvalidState("view: no deal of the unseen cards matches the declared holdings", field="declarations")
+        raise InvalidState(
+            "view: no deal of the unseen cards matches the declared holdings", field="declarations"
+        )
 
     if must_hold:
         deal_hidden(template.clone(), random.Random(0))  # fails now, not in the search, if impossible

@@ -315,11 +315,7 @@ def r11_after_declarations(s: RondaState, events: Events) -> None:
 def is_open_target(s: RondaState, seat: int, target: int) -> bool:
     """R13: ``target`` is a seat of another side with a declaration other than none that has
     not been challenged yet."""
-    return (
-        target % s.nsides != seat % s.nsides
-        and s.decl[target] > 0
-        and not s.challenged >> target & 1
-    )
+    return target % s.nsides != seat % s.nsides and s.decl[target] > 0 and not s.challenged >> target & 1
 
 
 def open_targets(s: RondaState, seat: int) -> list[int]:

@@ -242,9 +242,7 @@ def state_json(s: TrexState, view_seat: int | None = None) -> dict:
             "hands": hands,
             "doubled": {CODES[c]: d for c, d in s.doubled},
             "doubling_turn": s.doubling_turn,
-            "trick": [
-                {"seat": (s.leader + i) & 3, "card": CODES[c]} for i, c in enumerate(s.trick)
-            ],
+            "trick": [{"seat": (s.leader + i) & 3, "card": CODES[c]} for i, c in enumerate(s.trick)],
             "trick_leader": s.leader if phase == TRICKS else None,
             "tricks_played": s.tricks_played,
             "tricks_won": list(s.tricks_won),
@@ -254,9 +252,7 @@ def state_json(s: TrexState, view_seat: int | None = None) -> dict:
             "finish_order": list(s.finish_order),
             "layout_turns": s.layout_turns,
             "twos_exposed": s.twos_exposed,
-            "exposed_twos": [
-                codes_of(s.hands[i] & TWO_MASK) if s.twos_exposed else [] for i in range(4)
-            ],
+            "exposed_twos": [codes_of(s.hands[i] & TWO_MASK) if s.twos_exposed else [] for i in range(4)],
             "deal_scores": list(s.deal_scores),
             "match_scores": match_scores,
             "deal_results": [

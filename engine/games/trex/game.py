@@ -117,9 +117,7 @@ class Trex(Game[TrexState]):
         if options is not None:
             parsed = self.parse_options(options, players)
             if "options" in data and self.parse_options(data["options"], players) != parsed:
-                raise InvalidSetup(
-                    "options differ between the request and the layout", field="options"
-                )
+                raise InvalidSetup("options differ between the request and the layout", field="options")
             data["options"] = parsed
         deals_left = None
         if "hands" not in data and ("decks" in data or "deck" in data):
@@ -234,9 +232,7 @@ class Trex(Game[TrexState]):
             s.table,
             tuple(s.finish_order),
             s.layout_turns,
-            (h[0] & TWO_MASK, h[1] & TWO_MASK, h[2] & TWO_MASK, h[3] & TWO_MASK)
-            if s.twos_exposed
-            else None,
+            (h[0] & TWO_MASK, h[1] & TWO_MASK, h[2] & TWO_MASK, h[3] & TWO_MASK) if s.twos_exposed else None,
             tuple(s.deal_scores),
             tuple(s.match_scores),
             s.deal_results,
@@ -378,9 +374,7 @@ def deal_items(s: TrexState) -> list[JSON]:
     for i in range(4):
         rest = s.deal_scores[i] - scratch.deal_scores[i]
         if rest:
-            items.append(
-                {"seat": i, "points": rest, "item": "earlier play given in the setup", "rule": "S9"}
-            )
+            items.append({"seat": i, "points": rest, "item": "earlier play given in the setup", "rule": "S9"})
     return items
 
 

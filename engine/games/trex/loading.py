@@ -77,9 +77,7 @@ class _Reader:
             raise InvalidState(f"missing field {name!r}", field=name)
         return default
 
-    def int(
-        self, name: str, lo: int, hi: int, default: Any = None, *, nullable: bool = False
-    ) -> Any:
+    def int(self, name: str, lo: int, hi: int, default: Any = None, *, nullable: bool = False) -> Any:
         v = self.raw(name, default)
         return check_int(v, name, lo, hi, nullable=nullable)
 
@@ -120,11 +118,7 @@ def check_cards(v: Any, name: str, canonical: bool = False) -> int:
 
 
 def contract_of(v: Any, name: str, opts: Opts) -> int:
-    if (
-        not isinstance(v, str)
-        or v not in CONTRACT_OF_NAME
-        or CONTRACT_OF_NAME[v] not in opts.contract_set
-    ):
+    if not isinstance(v, str) or v not in CONTRACT_OF_NAME or CONTRACT_OF_NAME[v] not in opts.contract_set:
         raise InvalidState(f"{name}: unknown contract {v!r} for these options", field=name)
     return CONTRACT_OF_NAME[v]
 
@@ -167,9 +161,7 @@ def parse_entries(v: Any, name: str, view: bool) -> list[Entry]:
 
 def check_fields(data: dict[str, Any], view: bool) -> None:
     """A full state (or view) has exactly its fields, and null only where allowed."""
-    want = set(STATE_FIELDS) - ({"rng_state", "decks"} if view else set()) | (
-        {"seat"} if view else set()
-    )
+    want = set(STATE_FIELDS) - ({"rng_state", "decks"} if view else set()) | ({"seat"} if view else set())
     for key in sorted(want - set(data)):
         raise InvalidState(f"missing field {key!r}", field=key)
     for key in sorted(set(data) - want):
@@ -207,9 +199,7 @@ def load_layout(r: _Reader, contract: int, seen: int) -> tuple[int, int]:
     layout_raw = r.raw("layout", None)
     if layout_raw is not None:
         if not isinstance(layout_raw, dict) or set(layout_raw) != set(SUITS_ORDER):
-            raise InvalidState(
-                "layout must map each of S, H, D, C to null or {low, high}", field="layout"
-            )
+            raise InvalidState("layout must map each of S, H, D, C to null or {low, high}", field="layout")
         for suit, letter in enumerate(SUITS_ORDER):
             rng = layout_raw[letter]
             if rng is None:
@@ -229,9 +219,7 @@ def load_layout(r: _Reader, contract: int, seen: int) -> tuple[int, int]:
                 raise InvalidState(f"{where}: low and high are ranks 2-9 T J Q K A", field=where)
             lo_i, hi_i = SEQ_RANKS.index(lo), SEQ_RANKS.index(hi)
             if not lo_i <= SEQ_J <= hi_i:
-                raise InvalidState(
-                    f"{where}: a range runs from low up to high through the jack", field=where
-                )
+                raise InvalidState(f"{where}: a range runs from low up to high through the jack", field=where)
             for q in range(lo_i, hi_i + 1):
                 table |= 1 << (suit * 13 + q)
     if table and contract != TREX:
@@ -311,9 +299,7 @@ def load_state(
     if len(set(used)) != len(used):
         raise InvalidState("contracts_used lists a contract twice", field="contracts_used")
     if contract >= 0 and (not used or used[-1] != contract):
-        raise InvalidState(
-            "contracts_used must end with the current contract", field="contracts_used"
-        )
+        raise InvalidState("contracts_used must end with the current contract", field="contracts_used")
     position = (s.deal_no - 1) % opts.deals_per_kingdom
     if len(used) != position + (1 if contract >= 0 else 0):
         raise InvalidState(
@@ -341,15 +327,11 @@ def load_state(
     phase = PHASE_OF_NAME[phase_name]
     s.phase = phase
     if (phase == CHOOSE) != (contract < 0):
-        raise InvalidState(
-            "contract must be null exactly in phase choose_contract", field="contract"
-        )
+        raise InvalidState("contract must be null exactly in phase choose_contract", field="contract")
     if phase == DOUBLING and not (opts.doubling and DOUBLABLE_MASK[contract]):
         raise InvalidState(f"no doubling phase in {CONTRACT_NAMES[contract]}", field="phase")
     if phase in (DOUBLING, TRICKS) and contract == TREX or phase == LAYOUT and contract != TREX:
-        raise InvalidState(
-            f"phase {phase_name} does not fit contract {contract_raw}", field="phase"
-        )
+        raise InvalidState(f"phase {phase_name} does not fit contract {contract_raw}", field="phase")
     if phase == MATCH_OVER and s.deal_no != opts.total_deals:
         raise InvalidState("match_over only after the last deal", field="phase")
     s.contract = contract
@@ -374,9 +356,7 @@ def load_state(
         raise InvalidState(f"kingdom_owner must be {owner} (R5)", field="kingdom_owner")
     s.dealer = r.int("dealer", 0, 3, owner if s.deal_no > 1 else 0)
     if s.deal_no > 1 and s.dealer != owner:
-        raise InvalidState(
-            f"dealer must be the kingdom owner {owner} from deal 2 on (R4)", field="dealer"
-        )
+        raise InvalidState(f"dealer must be the kingdom owner {owner} from deal 2 on (R4)", field="dealer")
     # ---- doubled
     doubled_raw = r.raw("doubled", {})
     if not isinstance(doubled_raw, dict):
@@ -397,26 +377,16 @@ def load_state(
         0,
         4,
         4
-        if phase not in (CHOOSE, DOUBLING)
-        and contract >= 0
-        and opts.doubling
-        and DOUBLABLE_MASK[contract]
+        if phase not in (CHOOSE, DOUBLING) and contract >= 0 and opts.doubling and DOUBLABLE_MASK[contract]
         else 0,
     )
-    if (
-        phase == DOUBLING
-        and s.doubling_turn == 4
-        or phase == CHOOSE
-        and (s.doubling_turn or doubled)
-    ):
+    if phase == DOUBLING and s.doubling_turn == 4 or phase == CHOOSE and (s.doubling_turn or doubled):
         raise InvalidState("doubling_turn does not fit the phase", field="doubling_turn")
     if phase == DOUBLING:
         had_turn = {(owner + i) & 3 for i in range(s.doubling_turn + 1)}
         for _, d in doubled:
             if d not in had_turn:
-                raise InvalidState(
-                    f"seat {d} has not had its doubling turn yet (R7)", field="doubled"
-                )
+                raise InvalidState(f"seat {d} has not had its doubling turn yet (R7)", field="doubled")
     # ---- trick play
     trick_raw = check_list(r.raw("trick", []), "trick")
     if len(trick_raw) > 3 or trick_raw and phase != TRICKS:
@@ -425,9 +395,7 @@ def load_state(
     trick_seats = []
     for i, t in enumerate(trick_raw):
         if not isinstance(t, dict) or set(t) != {"seat", "card"}:
-            raise InvalidState(
-                f"trick[{i}] must be an object with seat and card", field=f"trick[{i}]"
-            )
+            raise InvalidState(f"trick[{i}] must be an object with seat and card", field=f"trick[{i}]")
         trick_seats.append(check_int(t["seat"], f"trick[{i}].seat", 0, 3))
         trick.append(card_index(t["card"], f"trick[{i}].card"))
     tricks_won_raw = r.raw("tricks_won", None)
@@ -447,9 +415,7 @@ def load_state(
             leader = r.int("trick_leader", 0, 3, r.raw("to_act", owner), nullable=False)
         for i, st in enumerate(trick_seats):
             if st != (leader + i) & 3:
-                raise InvalidState(
-                    "trick seats must follow each other from the leader", field="trick"
-                )
+                raise InvalidState("trick seats must follow each other from the leader", field="trick")
         if r.has("trick_leader") and r.data["trick_leader"] != leader:
             raise InvalidState(
                 "trick_leader must be the seat of the trick's first card", field="trick_leader"
@@ -486,9 +452,7 @@ def load_state(
         ]
         for i, m in enumerate(cards_won):
             if m & seen:
-                raise InvalidState(
-                    f"cards_won[{i}]: a card is in two places", field=f"cards_won[{i}]"
-                )
+                raise InvalidState(f"cards_won[{i}]: a card is in two places", field=f"cards_won[{i}]")
             seen |= m
         if tricks_won is None:
             tricks_won = [m.bit_count() // 4 for m in cards_won]
@@ -528,9 +492,7 @@ def load_state(
         raise InvalidState("tricks_played must be the sum of tricks_won", field="tricks_played")
     for i in range(4):
         if cards_won[i].bit_count() != 4 * tricks_won[i]:
-            raise InvalidState(
-                f"cards_won[{i}] must hold 4 cards per trick won", field=f"cards_won[{i}]"
-            )
+            raise InvalidState(f"cards_won[{i}] must hold 4 cards per trick won", field=f"cards_won[{i}]")
     s.tricks_won = tricks_won
     s.cards_won = cards_won
     s.tricks_played = tricks_played
@@ -576,9 +538,7 @@ def load_state(
     s.finish_order = fo
     s.layout_turns = r.int("layout_turns", 0, 10_000, table.bit_count())
     if s.layout_turns < table.bit_count():
-        raise InvalidState(
-            "layout_turns is less than the cards on the layout", field="layout_turns"
-        )
+        raise InvalidState("layout_turns is less than the cards on the layout", field="layout_turns")
     if contract == TREX and phase == LAYOUT:
         if len(fo) > 2:
             raise InvalidState("the deal ends when three seats are out (R17)", field="finish_order")
@@ -588,14 +548,10 @@ def load_state(
                     "finish_order must list exactly the seats without cards", field="finish_order"
                 )
     if contract == TREX and phase in (DEAL_OVER, MATCH_OVER) and len(fo) != 4:
-        raise InvalidState(
-            "a finished trex deal has all four seats in finish_order", field="finish_order"
-        )
+        raise InvalidState("a finished trex deal has all four seats in finish_order", field="finish_order")
     exposed = opts.partnership and contract == TREX and s.layout_turns >= 4
     if r.has("twos_exposed") and r.data["twos_exposed"] is not exposed:
-        raise InvalidState(
-            f"twos_exposed must be {str(exposed).lower()} (R18)", field="twos_exposed"
-        )
+        raise InvalidState(f"twos_exposed must be {str(exposed).lower()} (R18)", field="twos_exposed")
     s.twos_exposed = exposed
     et_raw = r.raw("exposed_twos", None)
     if et_raw is not None:
@@ -612,9 +568,7 @@ def load_state(
                 hands[i] |= et[i]
                 seen |= et[i]
             elif et[i] != (hands[i] & TWO_MASK if exposed else 0):
-                raise InvalidState(
-                    f"exposed_twos[{i}] must list the 2s of hands[{i}]", field="exposed_twos"
-                )
+                raise InvalidState(f"exposed_twos[{i}] must list the 2s of hands[{i}]", field="exposed_twos")
     elif exposed and view:
         raise InvalidState("exposed_twos is required once the 2s are exposed", field="exposed_twos")
     if view:
@@ -636,28 +590,20 @@ def load_state(
         if counts[want] == 0:
             raise InvalidState("to_act has gone out", field="to_act")
     elif phase == DEAL_OVER:
-        want = (
-            kingdom_owner_of(first_owner, s.deal_no + 1, opts)
-            if s.deal_no < opts.total_deals
-            else -1
-        )
+        want = kingdom_owner_of(first_owner, s.deal_no + 1, opts) if s.deal_no < opts.total_deals else -1
         if want < 0:
             raise InvalidState("deal_over cannot follow the last deal", field="phase")
     else:
         want = -1
     got = r.raw("to_act", None if want < 0 else want)
     if got != (None if want < 0 else want) or isinstance(got, bool):
-        raise InvalidState(
-            f"to_act must be {None if want < 0 else want} in this position", field="to_act"
-        )
+        raise InvalidState(f"to_act must be {None if want < 0 else want} in this position", field="to_act")
     s.to_act = want
     # ---- deal 1: R3 (the owner holds 7H until it is played)
     if s.deal_no == 1 and hands_raw is not None and not view:
         holder = next((i for i in range(4) if hands[i] >> SEVEN_H & 1), None)
         if holder is not None and holder != first_owner:
-            raise InvalidState(
-                "in deal 1 the first owner is the holder of 7H (R3)", field="first_owner"
-            )
+            raise InvalidState("in deal 1 the first owner is the holder of 7H (R3)", field="first_owner")
     if view and s.deal_no == 1 and not seen >> SEVEN_H & 1 and view_seat != first_owner:
         hands[first_owner] |= 1 << SEVEN_H
         seen |= 1 << SEVEN_H
@@ -731,9 +677,7 @@ def load_history(r: _Reader, s: TrexState, view: bool) -> None:
     )
     if view and len(hist) != len(played):
         raise InvalidState("a view's history is the current deal's played entries", field="history")
-    if len(played) > len(hist) or [e[:2] for e in hist[len(hist) - len(played) :]] != [
-        e[:2] for e in played
-    ]:
+    if len(played) > len(hist) or [e[:2] for e in hist[len(hist) - len(played) :]] != [e[:2] for e in played]:
         raise InvalidState("history must end with this deal's played entries", field="history")
     prefix = hist[: len(hist) - len(played)]
     if prefix:

@@ -328,9 +328,7 @@ def check_action(s: TrexState, action: Any) -> None:
         if c not in s.opts.contract_set:
             raise IllegalAction(f"unknown contract: {CONTRACT_NAMES[c]}", rule="R6")
         if c in s.contracts_used:
-            raise IllegalAction(
-                f"contract already played in this kingdom: {CONTRACT_NAMES[c]}", rule="R6"
-            )
+            raise IllegalAction(f"contract already played in this kingdom: {CONTRACT_NAMES[c]}", rule="R6")
         return
     if action >= DOUBLE:
         if ph != DOUBLING:
@@ -340,9 +338,7 @@ def check_action(s: TrexState, action: Any) -> None:
         if doublable(s, seat) & bit:
             return
         if not DOUBLABLE_MASK[s.contract] & bit:
-            raise IllegalAction(
-                f"{CODES[c]} cannot be doubled in {CONTRACT_NAMES[s.contract]}", rule="R7"
-            )
+            raise IllegalAction(f"{CODES[c]} cannot be doubled in {CONTRACT_NAMES[s.contract]}", rule="R7")
         if not s.hands[seat] & bit:
             raise IllegalAction(f"you do not hold {CODES[c]}", rule="R7")
         if s.dbl_mask & bit:
@@ -362,9 +358,7 @@ def check_action(s: TrexState, action: Any) -> None:
     bit = 1 << action
     hand = s.hands[seat]
     if not hand & bit:
-        raise IllegalAction(
-            f"you do not hold {CODES[action]}", rule="R8" if ph == TRICKS else "R15"
-        )
+        raise IllegalAction(f"you do not hold {CODES[action]}", rule="R8" if ph == TRICKS else "R15")
     if ph == LAYOUT:
         if not layout_playable(s, hand) & bit:
             raise IllegalAction(f"{CODES[action]} does not fit the layout", rule="R15")
@@ -378,9 +372,7 @@ def check_action(s: TrexState, action: Any) -> None:
     if hand & SUIT_MASK[led]:
         raise IllegalAction(f"must follow suit: you hold {SUIT_WORDS[led]}", rule="R9")
     names = ", ".join(CODES[c] for c in cards_of(hand & must_discard_mask(s)))
-    raise IllegalAction(
-        f"must play a penalty card: you cannot follow suit and hold {names}", rule="R11"
-    )
+    raise IllegalAction(f"must play a penalty card: you cannot follow suit and hold {names}", rule="R11")
 
 
 # ================================================================ step
@@ -479,9 +471,7 @@ def score_trick(s: TrexState, tmask: int, w: int, leader: int, events: Events) -
     if pen & DIAMOND_MASK and (c == DIAMONDS or c == COMPLEX):
         n = (pen & DIAMOND_MASK).bit_count()
         _score(s, w, -opts.dv * n, f"{n} diamond{'s' if n > 1 else ''}", "S3", events)
-    pen &= DOUBLABLE_MASK[
-        c
-    ]  # the single-valued cards: KH and queens (a queen is not a diamond here)
+    pen &= DOUBLABLE_MASK[c]  # the single-valued cards: KH and queens (a queen is not a diamond here)
     if not pen:
         return
     single = pen & ~s.dbl_mask
@@ -495,9 +485,7 @@ def score_trick(s: TrexState, tmask: int, w: int, leader: int, events: Events) -
                 score_doubled(s, card, d, w, leader, events)
 
 
-def score_doubled(
-    s: TrexState, card: int, d: int, w: int, leader: int, events: Events
-) -> None:
+def score_doubled(s: TrexState, card: int, d: int, w: int, leader: int, events: Events) -> None:
     """S5: a doubled card of single value v, doubled by ``d``, won by ``w``, trick led by ``leader``."""
     v = SINGLE_VALUE[card]
     name = f"doubled {CODES[card]}"

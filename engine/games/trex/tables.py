@@ -170,9 +170,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         False,
         "Play all 13 tricks even after the last penalty card is taken (R13).",
     ),
-    OptionSpec(
-        "reversed_scores", "bool", False, "Negate every deal score; the lowest total wins (S8)."
-    ),
+    OptionSpec("reversed_scores", "bool", False, "Negate every deal score; the lowest total wins (S8)."),
 )
 
 
@@ -211,9 +209,7 @@ class Opts:
         self.play_all: bool = raw["play_all_tricks"]
         self.sign: int = -1 if raw["reversed_scores"] else 1
         self.contract_set = CONTRACT_SET_COMPLEX if self.complex else CONTRACT_SET_DEFAULT
-        self.deals_per_kingdom = (
-            DEALS_PER_KINGDOM_COMPLEX if self.complex else DEALS_PER_KINGDOM_DEFAULT
-        )
+        self.deals_per_kingdom = DEALS_PER_KINGDOM_COMPLEX if self.complex else DEALS_PER_KINGDOM_DEFAULT
         self.total_deals = self.deals_per_kingdom * KINGDOMS
         self.dv = DIAMOND_VALUE[self.swap]
         self.tv = TRICK_VALUE[self.swap]

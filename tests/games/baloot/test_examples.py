@@ -67,9 +67,7 @@ def run_case(case: dict) -> None:
     for i, step in enumerate(case["steps"]):
         where = f"{case['name']} step {i + 1}"
         if "legal" in step:
-            assert GAME.to_act(state) == step["seat"], (
-                f"{where}: seat {GAME.to_act(state)} is to act"
-            )
+            assert GAME.to_act(state) == step["seat"], f"{where}: seat {GAME.to_act(state)} is to act"
             got = [GAME.action_to_json(state, a) for a in GAME.legal_actions(state)]
             assert as_set(got) == as_set(step["legal"]), f"{where}: legal {got}"
         elif "action" in step:
@@ -79,9 +77,7 @@ def run_case(case: dict) -> None:
                 with pytest.raises(IllegalAction) as err:
                     GAME.apply(state, step["seat"], action)
                 assert err.value.reason == step["rejected"], where
-                assert GAME.to_json(state) == before, (
-                    f"{where}: a rejected action changed the state"
-                )
+                assert GAME.to_json(state) == before, f"{where}: a rejected action changed the state"
             else:
                 state, events = GAME.apply(state, step["seat"], action)
                 for want in step.get("events", []):
@@ -94,9 +90,7 @@ def run_case(case: dict) -> None:
         elif "expect" in step:
             assert_facts(GAME.to_json(state), step["expect"], where)
         elif "expect_view" in step:
-            assert_facts(
-                GAME.view(state, step["expect_view"]["seat"]), step["expect_view"]["facts"], where
-            )
+            assert_facts(GAME.view(state, step["expect_view"]["seat"]), step["expect_view"]["facts"], where)
         elif "expect_score" in step:
             assert_facts(GAME.score(state).to_json(), step["expect_score"], where)
         elif "legal_empty" in step:

@@ -17,9 +17,7 @@ from engine.games.baloot.tables import CODE, EKKA, NSLOTS, SLOT
 from engine.protocol import BadAction, EngineError, IllegalAction
 
 GAME = get_game("baloot")
-ALL_INT_ACTIONS = (
-    list(range(64)) + [64, 65, 66, 67, 68, 70, 71, 72, 73] + list(range(80, 88)) + [90, 91]
-)
+ALL_INT_ACTIONS = list(range(64)) + [64, 65, 66, 67, 68, 70, 71, 72, 73] + list(range(80, 88)) + [90, 91]
 OPTION_SETS = [
     {},
     {
@@ -94,11 +92,7 @@ def test_cards_and_scores_add_up(seed, options):
                     t = {"hokm": 16, "sun": 26}[res["kind"]]
                     bonus = sum(res["projects"]) + sum(res["baloot"])
                     m = res["multiplier"]
-                    want = (
-                        t + bonus
-                        if m == 1
-                        else m * t + 2 * sum(res["projects"]) + sum(res["baloot"])
-                    )
+                    want = t + bonus if m == 1 else m * t + 2 * sum(res["projects"]) + sum(res["baloot"])
                     if m == 1 and res["winner"] == res["declarer_team"]:
                         assert sum(res["adds"]) == want
                     else:
@@ -140,9 +134,7 @@ def test_sampled_worlds_make_every_past_play_legal(seed, options, viewer):
             c = doc["contract"]
             trump = "SHDC".index(c["trump"]) if c["trump"] else -1
             kind = 1 if c["kind"] == "hokm" else 2
-            plays = [
-                (t, tr["leader"], tr["cards"], tr["ekka"]) for t, tr in enumerate(doc["tricks"])
-            ]
+            plays = [(t, tr["leader"], tr["cards"], tr["ekka"]) for t, tr in enumerate(doc["tricks"])]
             if doc["table"]:
                 plays.append(
                     (
@@ -281,9 +273,7 @@ def test_views_hide_hands_stock_and_deal_decks():
     rng = random.Random(0)
     while GAME.phase(state) != "deal_over":
         state = GAME.apply(state, GAME.to_act(state), rng.choice(GAME.legal_actions(state)))[0]
-    state = GAME.apply(
-        state, GAME.to_act(state), GAME.parse_action(state, {"type": "deal", "deck": deck})
-    )[0]
+    state = GAME.apply(state, GAME.to_act(state), GAME.parse_action(state, {"type": "deal", "deck": deck}))[0]
     view = GAME.view(state, 0)
     assert all(e["action"].get("deck") in (None, 32) for e in view["history"])
     assert GAME.to_json(state)["history"], "the full state keeps the whole match"
@@ -307,9 +297,7 @@ def test_caller_dealt_match_views_samples_and_round_trips():
                 assert GAME.view(world, s) == view
                 assert GAME.info_key(world, s) == GAME.info_key(state, s)
         if GAME.phase(state) == "deal_over":
-            assert (
-                GAME.legal_actions(state) == [] and seat == (GAME.to_json(state)["dealer"] + 1) % 4
-            )
+            assert GAME.legal_actions(state) == [] and seat == (GAME.to_json(state)["dealer"] + 1) % 4
             rng.shuffle(deck)
             action = GAME.parse_action(state, {"type": "deal", "deck": list(deck)})
         else:

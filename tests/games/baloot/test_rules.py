@@ -116,10 +116,7 @@ def test_r2_ashkal_forbidden_on_ace_option():
     deck = D1[:20] + ["AC"] + [c if c != "AC" else "QH" for c in D1[21:]]
     state = calls(deal(options={"ashkal_forbidden_on_ace": True}, deck=deck), "1:pass 2:pass")
     assert {"type": "bid", "bid": "ashkal"} not in legal_json(state)
-    assert (
-        rejected(state, 3, {"type": "bid", "bid": "ashkal"}).reason
-        == "ashkal is not allowed on an ace"
-    )
+    assert rejected(state, 3, {"type": "bid", "bid": "ashkal"}).reason == "ashkal is not allowed on an ace"
     plain = calls(deal(deck=deck), "1:pass 2:pass")
     assert {"type": "bid", "bid": "ashkal"} in legal_json(plain)
 
@@ -157,10 +154,7 @@ def test_r6_hokm_bidder_may_switch_to_sun():
     assert GAME.to_act(state) == 1 and GAME.to_json(state)["bidding"]["stage"] == "switch"
     assert legal_json(state) == [{"type": "pass"}, {"type": "bid", "bid": "sun"}]
     sun = calls(state, "1:sun")
-    assert (
-        GAME.to_json(sun)["contract"]["kind"] == "sun"
-        and GAME.to_json(sun)["contract"]["bidder"] == 1
-    )
+    assert GAME.to_json(sun)["contract"]["kind"] == "sun" and GAME.to_json(sun)["contract"]["bidder"] == 1
     hokm = calls(state, "1:pass")
     assert GAME.to_json(hokm)["contract"]["kind"] == "hokm"
     # without the option the window's close fixes the hokm at once
@@ -189,9 +183,7 @@ def test_r9_every_hand_has_eight_cards_and_stock_is_empty():
 def test_r10_kawesh_not_in_sun_window():
     low = ["9S", "8S", "7S", "8H", "7H"]
     rest = iter(c for c in D1 if c not in low)
-    deck = [
-        low[[0, 1, 2, 12, 13].index(i)] if i in (0, 1, 2, 12, 13) else next(rest) for i in range(32)
-    ]
+    deck = [low[[0, 1, 2, 12, 13].index(i)] if i in (0, 1, 2, 12, 13) else next(rest) for i in range(32)]
     state = calls(deal(options={"kawesh": True}, deck=deck), "1:pass 2:hokm")
     assert GAME.to_json(state)["hands"][1] == ["9S", "8S", "7S", "8H", "7H"]
     assert rejected(state, 3, {"type": "kawesh"}).reason == "only sun or pass is allowed now"
@@ -221,10 +213,7 @@ def test_r11_four_always_open_without_lock_choice():
     state = act(state, 2, {"type": "double", "locked": True})
     state = act(state, 1, {"type": "triple"})
     assert legal_json(state) == [{"type": "pass"}, {"type": "four"}]
-    assert (
-        rejected(state, 2, {"type": "four", "locked": True}).reason
-        == "four is always open in this match"
-    )
+    assert rejected(state, 2, {"type": "four", "locked": True}).reason == "four is always open in this match"
     state = act(state, 2, {"type": "four"})
     assert GAME.to_json(state)["contract"]["locked"] is False
     assert GAME.to_json(state)["contract"]["multiplier"] == 4
@@ -359,9 +348,7 @@ def test_r20_project_pass_is_private():
         assert view["history"][-1]["action"] == {"type": "play", "card": "AS"}
         assert view["projects"]["declare_done"] is None
     own = GAME.view(state, 2)
-    assert (
-        own["history"][-1]["action"] == {"type": "pass"} and own["projects"]["declare_done"] is True
-    )
+    assert own["history"][-1]["action"] == {"type": "pass"} and own["projects"]["declare_done"] is True
     assert GAME.info_key(state, 0) == GAME.info_key(
         act(calls(deal(), "1:hokm 2:pass 3:sun"), 1, {"type": "play", "card": "AS"}), 0
     )
@@ -408,9 +395,7 @@ def test_e2_target_option_ends_the_match():
 
 def test_errors_action_of_another_phase_and_after_the_deal():
     state = deal()
-    assert (
-        rejected(state, 1, {"type": "play", "card": "AS"}).reason == "not allowed in phase bidding"
-    )
+    assert rejected(state, 1, {"type": "play", "card": "AS"}).reason == "not allowed in phase bidding"
     over = calls(deal(), "1:pass 2:pass 3:pass 0:pass 1:pass 2:pass 3:pass 0:pass")
     assert rejected(over, 1, {"type": "pass"}).reason == "the deal is over"
     assert GAME.legal_actions(over) == []

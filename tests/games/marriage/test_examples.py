@@ -30,15 +30,11 @@ def cards(text):
 
 
 def canon(state, action_json):
-    return json.dumps(
-        GAME.action_to_json(state, GAME.parse_action(state, action_json)), sort_keys=True
-    )
+    return json.dumps(GAME.action_to_json(state, GAME.parse_action(state, action_json)), sort_keys=True)
 
 
 def legal_json(state):
-    return [
-        json.dumps(GAME.action_to_json(state, a), sort_keys=True) for a in GAME.legal_actions(state)
-    ]
+    return [json.dumps(GAME.action_to_json(state, a), sort_keys=True) for a in GAME.legal_actions(state)]
 
 
 def setup_state(example):
@@ -64,9 +60,7 @@ def check_expect(state, expect):
     for key, want in expect.items():
         if key == "hands":
             for seat, hand in want.items():
-                assert Counter(data["hands"][int(seat)]) == Counter(cards(hand)), (
-                    f"hand of seat {seat}"
-                )
+                assert Counter(data["hands"][int(seat)]) == Counter(cards(hand)), f"hand of seat {seat}"
         elif key == "hand_sizes":
             assert [len(h) for h in data["hands"]] == want
         elif key == "stock_size":
@@ -157,9 +151,7 @@ def run_query(query):
             query.get("max_wild_per_set", 2),
         )
         if query.get("first_show"):  # R7: only tunnelas and pure sequences
-            kind = (
-                kind if R.is_pure_set([R.CODE_TO_CARD[c] for c in query["validate_set"]]) else None
-            )
+            kind = kind if R.is_pure_set([R.CODE_TO_CARD[c] for c in query["validate_set"]]) else None
         assert kind == query["expect"], query["validate_set"]
     else:
         counts = [0] * R.NCODES

@@ -90,9 +90,7 @@ def test_r32_deal_results_sum_to_zero_and_items_add_up(seed, players, unseen_maa
     assert sum(report.deal_points) == 0 and sum(report.scores) == 0
     assert sum(i["points"] for i in report.items) == sum(report.deal_points)
     for seat in range(players):
-        assert (
-            sum(i["points"] for i in report.items if i["side"] == seat) == report.deal_points[seat]
-        )
+        assert sum(i["points"] for i in report.items if i["side"] == seat) == report.deal_points[seat]
     if end.winner >= 0:
         assert end.route[end.winner] != 0  # R26: the winner is always seen
 
@@ -157,9 +155,7 @@ def mutations():
     )
 
 
-BASE = GAME.to_json(
-    random_play(3, 3, {"turn_limit": 40}, until=lambda s: s.route[0] or s.turns > 20)[-1]
-)
+BASE = GAME.to_json(random_play(3, 3, {"turn_limit": 40}, until=lambda s: s.route[0] or s.turns > 20)[-1])
 
 
 @given(st.sampled_from(sorted(BASE)), mutations(), st.booleans())

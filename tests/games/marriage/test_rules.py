@@ -111,10 +111,7 @@ def test_r9_expose_goes_round_from_the_dealers_left_dealer_last():
 def test_r10_house_rule_unseen_may_not_take_the_discard():
     state = GAME.new_state(2, {"unseen_take_discard": False}, 1, layout=LAYOUT_A)
     assert legal(state) == [{"type": "draw_stock"}]
-    assert (
-        reason(state, 0, {"type": "take_discard"})
-        == "you cannot take the discard before seeing the joker"
-    )
+    assert reason(state, 0, {"type": "take_discard"}) == "you cannot take the discard before seeing the joker"
 
 
 def test_r10_an_unseen_player_may_take_any_card_and_throw_it_back():
@@ -187,9 +184,7 @@ def test_r14_pick_index_out_of_range():
         0,
         {"type": "show", "sets": [["2D", "3D", "4D"], ["3S", "4S", "5S"], ["9H", "TH", "JH"]]},
     )
-    assert (
-        reason(state, 0, {"type": "pick_tiplu", "index": 112}) == "index must be between 0 and 111"
-    )
+    assert reason(state, 0, {"type": "pick_tiplu", "index": 112}) == "index must be between 0 and 111"
 
 
 def test_r15_finish_reasons():
@@ -222,10 +217,7 @@ def test_r15_a_wrap_around_run_is_not_a_valid_set():
     state = act(state, 0, {"type": "draw_stock"})
     drawn = next(c for c in GAME.to_json(state)["hands"][0] if c not in layout["hands"][0].split())
     sets = [["KD", "AD", "2D"], ["3S", "3H", "3C"], ["9D", "TD", "JD"], ["8C", "8S", drawn]]
-    assert (
-        reason(state, 0, {"type": "finish", "sets": sets, "discard": "4H"})
-        == "not a valid set: KD AD 2D"
-    )
+    assert reason(state, 0, {"type": "finish", "sets": sets, "discard": "4H"}) == "not a valid set: KD AD 2D"
 
 
 def test_r16_after_a_seen_take_the_dublee_must_be_the_taken_card():
@@ -245,10 +237,7 @@ def test_r16_after_a_seen_take_the_dublee_must_be_the_taken_card():
     state = act(state, 0, {"type": "take_discard"})
     acts = legal(state)
     assert acts and all(a["type"] == "finish_dublees" and a["pair"] == "6S" for a in acts)
-    assert (
-        reason(state, 0, {"type": "finish_dublees", "pair": "JH", "discard": "8H"})
-        == "you do not hold JH"
-    )
+    assert reason(state, 0, {"type": "finish_dublees", "pair": "JH", "discard": "8H"}) == "you do not hold JH"
 
 
 def test_r17_routes_are_fixed():
@@ -304,9 +293,7 @@ def test_r33_turn_limit_voids_the_deal():
     while GAME.deal_no(state) == 1:
         actions = GAME.legal_actions(state)
         plain = [
-            a
-            for a in actions
-            if GAME.action_to_json(state, a)["type"] in ("pass", "draw_stock", "discard")
+            a for a in actions if GAME.action_to_json(state, a)["type"] in ("pass", "draw_stock", "discard")
         ]
         state, events = GAME.apply(state, GAME.to_act(state), plain[0])
     over = [e for e in events if e["type"] == "deal_over"][0]
@@ -321,11 +308,7 @@ def test_r34_caller_dealt_match_waits_for_the_next_deck():
     state = GAME.new_state(2, {"turn_limit": 1, "deals": 2}, 0, deck=deck)
     while GAME.phase(state) != "deal_over":
         a = GAME.legal_actions(state)
-        plain = [
-            x
-            for x in a
-            if GAME.action_to_json(state, x)["type"] in ("pass", "draw_stock", "discard")
-        ]
+        plain = [x for x in a if GAME.action_to_json(state, x)["type"] in ("pass", "draw_stock", "discard")]
         state = act(state, GAME.to_act(state), GAME.action_to_json(state, plain[0]))
     assert GAME.to_act(state) == 1 and GAME.legal_actions(state) == []
     for seat in (0, 1):  # §7: at deal_over every hand is shown; the stock stays hidden
@@ -333,13 +316,9 @@ def test_r34_caller_dealt_match_waits_for_the_next_deck():
         assert all(isinstance(h, list) for h in view["hands"]) and isinstance(view["stock"], int)
         assert GAME.view(GAME.sample(view, random.Random(seat)), seat) == view
     assert reason(state, 1, {"type": "draw_stock"}) == "the deal is over"
-    assert reason(state, 1, {"type": "deal", "deck": deck[:-1] + ["AS"]}).startswith(
-        "the deck must hold"
-    )
+    assert reason(state, 1, {"type": "deal", "deck": deck[:-1] + ["AS"]}).startswith("the deck must hold")
     state = act(state, 1, {"type": "deal", "deck": deck})
-    assert (
-        GAME.deal_no(state) == 2 and GAME.to_json(state)["dealer"] == 1 and GAME.to_act(state) == 0
-    )
+    assert GAME.deal_no(state) == 2 and GAME.to_json(state)["dealer"] == 1 and GAME.to_act(state) == 0
     assert GAME.to_json(state)["history"][-1]["action"] == {"type": "deal", "deck": deck}
     assert GAME.view(state, 0)["history"] == []  # a view shows this deal's history only
 
@@ -395,9 +374,7 @@ def test_from_json_rejects_inconsistent_states():
 def test_views_carry_this_deals_history_and_count_the_earlier_entries():
     state = GAME.new_state(2, {"turn_limit": 2, "deals": 3}, 0, seed=4)
     while GAME.deal_no(state) < 2:
-        state = act(
-            state, GAME.to_act(state), GAME.action_to_json(state, GAME.legal_actions(state)[0])
-        )
+        state = act(state, GAME.to_act(state), GAME.action_to_json(state, GAME.legal_actions(state)[0]))
     state = act(state, GAME.to_act(state), {"type": "pass"})
     full = GAME.to_json(state)
     view = GAME.view(state, 1)

@@ -71,9 +71,9 @@ def run_case(case: dict, label: str) -> None:
         state, _events = GAME.apply(state, stp["seat"], action)
         check_facts(state, stp.get("expect", {}), where)
         # every intermediate state round-trips through JSON
-        assert GAME.to_json(
-            GAME.from_json(json.loads(json.dumps(GAME.to_json(state))))
-        ) == GAME.to_json(state)
+        assert GAME.to_json(GAME.from_json(json.loads(json.dumps(GAME.to_json(state))))) == GAME.to_json(
+            state
+        )
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[rules_id_of_file(p) for p in EXAMPLES])

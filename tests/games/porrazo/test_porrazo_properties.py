@@ -18,9 +18,7 @@ json_values = st.recursive(
     | st.booleans()
     | st.integers(-3, 60)
     | st.sampled_from(list(CODES) + ["x", "", "play", "ronda"]),
-    lambda inner: (
-        st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5)
-    ),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
     max_leaves=20,
 )
 

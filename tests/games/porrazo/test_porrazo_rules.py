@@ -142,9 +142,9 @@ def test_r10_any_card_may_be_played():
 
 def test_r10_capture_true_is_normalised():
     state = layout(2, 1, [["5D", "7H", "JC"], ["2S", "9C", "KD"]], deal_no=3, table=["5C"])
-    assert GAME.parse_action(
-        state, {"type": "play", "card": "5D", "capture": True}
-    ) == GAME.parse_action(state, {"type": "play", "card": "5D"})
+    assert GAME.parse_action(state, {"type": "play", "card": "5D", "capture": True}) == GAME.parse_action(
+        state, {"type": "play", "card": "5D"}
+    )
 
 
 def test_r12_run_takes_one_card_per_rank_and_never_returns_to_the_matched_rank():
@@ -173,20 +173,14 @@ def test_r12_run_takes_one_card_per_rank_and_never_returns_to_the_matched_rank()
 
 
 def test_r12_most_recent_card_of_the_rank_is_taken():
-    state = layout(
-        2, 1, [["KD", "9H", "8D"], ["2D", "3D", "4D"]], deal_no=3, table=["KH", "5C", "KS"]
-    )
+    state = layout(2, 1, [["KD", "9H", "8D"], ["2D", "3D", "4D"]], deal_no=3, table=["KH", "5C", "KS"])
     state, _ = play(state, "KD")
     assert j(state)["table"] == ["KH", "5C"]
 
 
 def test_r13_en_su_lugar_only_on_a_discard():
-    state = layout(
-        2, 1, [["3S", "9H", "8D"], ["2D", "5D", "6D"]], deal_no=3, table=["3H", "9C", "8C", "7C"]
-    )
-    state, _ = play(
-        state, "3S"
-    )  # captures 3H: three cards stay, but a capture scores no en su lugar
+    state = layout(2, 1, [["3S", "9H", "8D"], ["2D", "5D", "6D"]], deal_no=3, table=["3H", "9C", "8C", "7C"])
+    state, _ = play(state, "3S")  # captures 3H: three cards stay, but a capture scores no en su lugar
     assert j(state)["table"] == ["9C", "8C", "7C"] and j(state)["scores"] == [0, 0]
 
 
@@ -204,9 +198,7 @@ def test_r14_no_decline_for_a_counter_porrazo():
     }
     assert legal_json(state) == [{"type": "play", "card": c} for c in ("2C", "QS", "KD")]
     with pytest.raises(IllegalAction) as info:
-        GAME.apply(
-            state, 2, GAME.parse_action(state, {"type": "play", "card": "2C", "capture": False})
-        )
+        GAME.apply(state, 2, GAME.parse_action(state, {"type": "play", "card": "2C", "capture": False}))
     assert info.value.reason.startswith("you must capture with 2C") and info.value.rule == "R14"
     state, _ = play(state, "2C")
     data = j(state)
@@ -321,9 +313,7 @@ def test_r21_claims_by_opponents_only():
     assert GAME.to_act(state) == 3  # seat 2 has nothing left to claim; seat 3 may claim seat 2's
     state, _ = play(state, {"type": "pass"})
     # R22: seat 1's queens, claimed by seat 0, are the only entry: team 0 scores 3
-    assert (
-        j(state)["scores"] == [3, 0] and GAME.phase(state) == "declare" and j(state)["deal_no"] == 3
-    )
+    assert j(state)["scores"] == [3, 0] and GAME.phase(state) == "declare" and j(state)["deal_no"] == 3
 
 
 def test_r21_no_claim_phase_when_claims_are_off():
@@ -339,9 +329,7 @@ def test_r21_no_claim_phase_when_claims_are_off():
         options={"undeclared_claims": False},
     )
     state, _ = play(state, "9H", "KS")
-    assert (
-        GAME.phase(state) == "declare" and j(state)["deal_no"] == 4 and j(state)["scores"] == [0, 0]
-    )
+    assert GAME.phase(state) == "declare" and j(state)["deal_no"] == 4 and j(state)["scores"] == [0, 0]
 
 
 def test_r22_claimed_combination_competes_as_the_claimers():
@@ -408,11 +396,7 @@ def test_r26_engine_dealt_next_hand():
 def test_r26_caller_dealt_next_hand_waits_for_the_deck():
     state = GAME.new_state(3, {}, 0, layout=example_layout("E10"))
     state, _ = play(state, "9S", "KD", "TC", "2H", "5S", "3H", "6C", "TS", "QS")
-    assert (
-        GAME.phase(state) == "deal_over"
-        and GAME.to_act(state) == 1
-        and GAME.legal_actions(state) == []
-    )
+    assert GAME.phase(state) == "deal_over" and GAME.to_act(state) == 1 and GAME.legal_actions(state) == []
     deck = list(reversed(CODES))
     with pytest.raises(NotYourTurn):
         GAME.apply(state, 0, GAME.parse_action(state, {"type": "deal", "deck": deck}))
@@ -421,11 +405,7 @@ def test_r26_caller_dealt_next_hand_waits_for_the_deck():
     assert info.value.rule == "R2"
     state, _ = play(state, {"type": "deal", "deck": deck})
     data = j(state)
-    assert (
-        data["hand_no"] == 2
-        and data["hands"][2] == deck[0:3]
-        and GAME.phase(state) == "tendido_choice"
-    )
+    assert data["hand_no"] == 2 and data["hands"][2] == deck[0:3] and GAME.phase(state) == "tendido_choice"
     assert GAME.view(state, 0)["history"] == []  # the deck never shows in a view
     assert GAME.to_json(GAME.from_json(data)) == data
 

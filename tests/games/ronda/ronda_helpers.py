@@ -71,8 +71,16 @@ def load_example(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text())
 
 
-def lay(players: int, dealer: int, hands: list[str], table: str = "", stock: str = "", piles: Any = "rest",
-        options: dict[str, Any] | None = None, **fields: Any):
+def lay(
+    players: int,
+    dealer: int,
+    hands: list[str],
+    table: str = "",
+    stock: str = "",
+    piles: Any = "rest",
+    options: dict[str, Any] | None = None,
+    **fields: Any,
+):
     """A state from a layout in the spec's shorthand (hands/table/stock as code strings)."""
     layout: dict[str, Any] = {"hands": [L(h) for h in hands], "table": L(table), "stock": L(stock)}
     layout["piles"] = piles if piles == "rest" else [L(p) for p in piles]

@@ -17,7 +17,6 @@ from tests.examples import rules_id_of_file
 EXAMPLES = sorted(DATA.glob("E*.json"), key=lambda p: int(p.stem[1:]))
 
 
-
 @pytest.mark.parametrize("path", EXAMPLES, ids=[rules_id_of_file(p) for p in EXAMPLES])
 def test_worked_example(path):
     ex = load_example(path)

@@ -13,15 +13,17 @@ from ronda_helpers import ALL_CODES, GAME
 
 from engine.protocol import EngineError
 
-OPTIONS = st.fixed_dictionaries({
-    "deal_style": st.sampled_from(["table", "no_table"]),
-    "tringa_points": st.sampled_from([5, 3]),
-    "challenges": st.booleans(),
-    "auto_declare": st.booleans(),
-    "chain_bonuses": st.booleans(),
-    "target_score": st.sampled_from([41, 15]),
-    "shuffle_returned_cards": st.booleans(),
-})
+OPTIONS = st.fixed_dictionaries(
+    {
+        "deal_style": st.sampled_from(["table", "no_table"]),
+        "tringa_points": st.sampled_from([5, 3]),
+        "challenges": st.booleans(),
+        "auto_declare": st.booleans(),
+        "chain_bonuses": st.booleans(),
+        "target_score": st.sampled_from([41, 15]),
+        "shuffle_returned_cards": st.booleans(),
+    }
+)
 
 
 @st.composite
@@ -99,8 +101,13 @@ def test_views_hide_hands_stock_and_decks_and_samples_agree(match):
                 assert GAME.to_json(GAME.from_json(wjs)) == wjs  # holdings match the declarations
 
 
-JSON_LEAVES = st.one_of(st.none(), st.booleans(), st.integers(-3, 60), st.text(max_size=3),
-                        st.sampled_from(ALL_CODES + ["TH", "8S", "pass", "play", "declare", "ronda"]))
+JSON_LEAVES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 60),
+    st.text(max_size=3),
+    st.sampled_from(ALL_CODES + ["TH", "8S", "pass", "play", "declare", "ronda"]),
+)
 JUNK = st.recursive(
     JSON_LEAVES,
     lambda inner: st.one_of(
@@ -113,8 +120,12 @@ JUNK = st.recursive(
 @given(JUNK)
 def test_junk_input_raises_only_engine_errors(junk):
     s = GAME.new_state(2, {}, 0, seed=1)
-    for call in (lambda: GAME.from_json(junk), lambda: GAME.parse_action(s, junk), lambda: GAME.sampler(junk),
-                 lambda: GAME.new_state(2, {}, 0, layout=junk)):
+    for call in (
+        lambda: GAME.from_json(junk),
+        lambda: GAME.parse_action(s, junk),
+        lambda: GAME.sampler(junk),
+        lambda: GAME.new_state(2, {}, 0, layout=junk),
+    ):
         try:
             call()
         except EngineError:

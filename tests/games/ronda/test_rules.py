@@ -167,8 +167,14 @@ def test_r12_double_ronda_needs_four_cards():
 
 
 def test_r13_false_tringa_with_four_players_is_paid_once_to_the_other_team():
-    s = lay(4, 0, ["AS 5D KC", "2S 3H 7C", "3D JH QS", "6C 4H 7S"], "5C JD KH 6D",
-            "AH AD AC 3S 2H 3C 4S 4D 4C QH QD QC", hand_number=2)
+    s = lay(
+        4,
+        0,
+        ["AS 5D KC", "2S 3H 7C", "3D JH QS", "6C 4H 7S"],
+        "5C JD KH 6D",
+        "AH AD AC 3S 2H 3C 4S 4D 4C QH QD QC",
+        hand_number=2,
+    )
     s, _ = run(s, (1, "pass"), (2, declare("tringa")), (3, "pass"), (0, "pass"))
     assert GAME.to_act(s) == 1
     assert [GAME.action_to_json(s, a) for a in GAME.legal_actions(s)] == [PASS, challenge(2)]
@@ -194,10 +200,12 @@ def test_r14_strength_order():
 
 
 def test_r15_partners_rondas_score_at_once():
-    s = lay(4, 3, ["AS AH 2C", "3S 4S 5S", "KD KH 7C", "6S 7S JS"], "QS",
-            "2D 2H 3C 3D 4C 4D 5C 5D 6C 6D JC JD")
-    s, _ = run(s, (0, declare("ronda")), (1, "pass"), (2, declare("ronda")), (3, "pass"),
-               (1, "pass"), (3, "pass"))
+    s = lay(
+        4, 3, ["AS AH 2C", "3S 4S 5S", "KD KH 7C", "6S 7S JS"], "QS", "2D 2H 3C 3D 4C 4D 5C 5D 6C 6D JC JD"
+    )
+    s, _ = run(
+        s, (0, declare("ronda")), (1, "pass"), (2, declare("ronda")), (3, "pass"), (1, "pass"), (3, "pass")
+    )
     assert facts(s)["scores"] == [2, 0] and GAME.phase(s) == "play"
 
 
@@ -256,8 +264,20 @@ def test_r20_run_stops_at_a_gap_and_goes_upward_only():
 
 def test_r22_no_chain_bonus_across_a_re_deal():
     s = lay(3, 2, ["AS 2S 3S", "4H 5H QH", "6D 7D QS"], "JC KC", "QD 4C 5C 4D 5D 6C 7C JH KH")
-    moves = [(0, "pass"), (1, "pass"), (2, "pass"), (0, "AS"), (1, "4H"), (2, "6D"), (0, "2S"), (1, "5H"),
-             (2, "7D"), (0, "3S"), (1, "QH"), (2, "QS")]
+    moves = [
+        (0, "pass"),
+        (1, "pass"),
+        (2, "pass"),
+        (0, "AS"),
+        (1, "4H"),
+        (2, "6D"),
+        (0, "2S"),
+        (1, "5H"),
+        (2, "7D"),
+        (0, "3S"),
+        (1, "QH"),
+        (2, "QS"),
+    ]
     s, _ = run(s, *moves)
     js = facts(s)
     assert js["scores"] == [0, 0, 1] and js["chain"] is None and js["hand_number"] == 4
@@ -304,8 +324,19 @@ def test_r27_r28_leftovers_then_card_points_above_twenty_for_partners():
     others = [c for c in ALL_CODES if c not in placed and c not in L(" ".join(played))]
     side0 = L(" ".join(played)) + others[:14]
     side1 = others[14:]
-    s = lay(4, 3, hands, "KD", "", piles=[" ".join(side0), " ".join(side1)], phase="play",
-            played=[L(p) for p in played], declarations=["none"] * 4, last_capturer=1, hand_number=3)
+    s = lay(
+        4,
+        3,
+        hands,
+        "KD",
+        "",
+        piles=[" ".join(side0), " ".join(side1)],
+        phase="play",
+        played=[L(p) for p in played],
+        declarations=["none"] * 4,
+        last_capturer=1,
+        hand_number=3,
+    )
     assert GAME.to_act(s) == 0
     s, events = run(s, (0, "AS"), (1, "2S"), (2, "3S"), (3, "4S"))
     js = facts(s)
@@ -349,8 +380,19 @@ def test_r29_engine_dealt_match_deals_on_by_itself():
 
 def test_r32_a_shared_top_score_at_the_target_does_not_end_the_match():
     s = lay(2, 0, ["6D 6C KS", "6S 6H AC"], "2D QC", "3S 3H 4D 7C JH JD", scores=[40, 40])
-    s, _ = run(s, (1, declare("ronda")), (0, declare("ronda")), (1, "pass"), (0, "pass"),
-               (1, "6S"), (0, "KS"), (1, "6H"), (0, "6D"), (1, "AC"), (0, "6C"))
+    s, _ = run(
+        s,
+        (1, declare("ronda")),
+        (0, declare("ronda")),
+        (1, "pass"),
+        (0, "pass"),
+        (1, "6S"),
+        (0, "KS"),
+        (1, "6H"),
+        (0, "6D"),
+        (1, "AC"),
+        (0, "6C"),
+    )
     js = facts(s)
     assert js["scores"] == [41, 41] and js["phase"] == "declare" and js["winner"] is None
 
@@ -364,12 +406,15 @@ def test_setup_no_table_with_three_players_is_rejected():
     assert err.value.field == "options.deal_style"
 
 
-@pytest.mark.parametrize("options, field", [
-    ({"target_score": 0}, "options.target_score"),
-    ({"tringa_points": 4}, "options.tringa_points"),
-    ({"challenges": "yes"}, "options.challenges"),
-    ({"speed": 1}, "options.speed"),
-])
+@pytest.mark.parametrize(
+    "options, field",
+    [
+        ({"target_score": 0}, "options.target_score"),
+        ({"tringa_points": 4}, "options.tringa_points"),
+        ({"challenges": "yes"}, "options.challenges"),
+        ({"speed": 1}, "options.speed"),
+    ],
+)
 def test_options_are_validated_naming_the_option(options, field):
     with pytest.raises(InvalidSetup) as err:
         GAME.new_state(2, options, 0, seed=1)
@@ -380,21 +425,30 @@ def test_errors_unknown_combination_and_malformed_actions():
     s = lay(2, 0, ["AS 4D 6H", "KS KH 3C"], "JD 5C", "3S 3H 7D 6C QH QD")
     with pytest.raises(BadAction, match="unknown combination: quad"):
         GAME.parse_action(s, declare("quad"))
-    for junk in [None, [], {"type": "fold"}, {"type": "play"}, {"type": "pass", "x": 1},
-                 {"type": "challenge", "target": 9}]:
+    for junk in [
+        None,
+        [],
+        {"type": "fold"},
+        {"type": "play"},
+        {"type": "pass", "x": 1},
+        {"type": "challenge", "target": 9},
+    ]:
         with pytest.raises(BadAction, match="malformed action"):
             GAME.parse_action(s, junk)
 
 
-@pytest.mark.parametrize("change, field", [
-    (lambda js: js.update(phase="bidding"), "phase"),
-    (lambda js: js["hands"][0].append(js["stock"].pop()), "dealt[0]"),
-    (lambda js: js["stock"].append(js["hands"][0][0]), "stock"),
-    (lambda js: js["piles"][0].pop(), "cards"),
-    (lambda js: js.update(scores=[0]), "scores"),
-    (lambda js: js["table"].append("TH"), "table[2]"),
-    (lambda js: js.update(to_act=0), "to_act"),
-])
+@pytest.mark.parametrize(
+    "change, field",
+    [
+        (lambda js: js.update(phase="bidding"), "phase"),
+        (lambda js: js["hands"][0].append(js["stock"].pop()), "dealt[0]"),
+        (lambda js: js["stock"].append(js["hands"][0][0]), "stock"),
+        (lambda js: js["piles"][0].pop(), "cards"),
+        (lambda js: js.update(scores=[0]), "scores"),
+        (lambda js: js["table"].append("TH"), "table[2]"),
+        (lambda js: js.update(to_act=0), "to_act"),
+    ],
+)
 def test_from_json_names_the_bad_field(change, field):
     s = lay(2, 0, ["AS 4D 6H", "KS KH 3C"], "JD 5C", "3S 3H 7D 6C QH QD")
     js = facts(s)
@@ -405,16 +459,27 @@ def test_from_json_names_the_bad_field(change, field):
 
 
 def test_r13_layout_in_the_challenge_round_takes_the_first_asked_seat():
-    s = lay(2, 0, ["AS 4D 6H", "KS KH 3C"], "JD 5C", "3S 3H 7D 6C QH QD", phase="challenge",
-            declarations=["none", "ronda"])
+    s = lay(
+        2,
+        0,
+        ["AS 4D 6H", "KS KH 3C"],
+        "JD 5C",
+        "3S 3H 7D 6C QH QD",
+        phase="challenge",
+        declarations=["none", "ronda"],
+    )
     assert GAME.to_act(s) == 0
     s, _ = run(s, (0, "pass"))
     assert facts(s)["scores"] == [0, 1] and GAME.phase(s) == "play"
 
 
 def test_layout_options_must_agree_with_the_requests():
-    layout = {"hands": [L("AS 4D 6H"), L("KS KH 3C")], "table": L("JD 5C"), "stock": L("3S 3H 7D 6C QH QD"),
-              "options": {"target_score": 11}}
+    layout = {
+        "hands": [L("AS 4D 6H"), L("KS KH 3C")],
+        "table": L("JD 5C"),
+        "stock": L("3S 3H 7D 6C QH QD"),
+        "options": {"target_score": 11},
+    }
     placed = sum(layout["hands"], []) + layout["table"] + layout["stock"]
     layout["piles"] = [[c for c in ALL_CODES if c not in placed], []]
     assert GAME.to_json(GAME.new_state(2, None, 0, layout=layout))["options"]["target_score"] == 11
@@ -427,8 +492,14 @@ def test_outcome_is_win_loss_at_match_end_and_a_shared_value_for_partners():
     start = lay(2, 1, ["QS 3D 7C", "QH AS 5D"], "2C JD", "3S 3H 4D 6C KH KD", scores=[40, 38])
     end, _ = run(start, (0, "pass"), (1, "pass"), (0, "3D"), (1, "QH"), (0, "QS"))
     assert GAME.outcome(start, end) == [1.0, 0.0]
-    start = lay(4, 3, ["4S AH 6C", "4H 2D 7S", "4D 3C JH", "4C 5D QS"], "",
-                "AS 2S 3S 5S 6S JS KS AD 3D 5H 6H 7H", hand_number=2)
+    start = lay(
+        4,
+        3,
+        ["4S AH 6C", "4H 2D 7S", "4D 3C JH", "4C 5D QS"],
+        "",
+        "AS 2S 3S 5S 6S JS KS AD 3D 5H 6H 7H",
+        hand_number=2,
+    )
     end, _ = run(start, (0, "pass"), (1, "pass"), (2, "pass"), (3, "pass"), (0, "4S"), (1, "4H"))
     value = GAME.outcome(start, end)
     assert value[1] == value[3] > 0.5 > value[0] == value[2] > 0.0

@@ -28,9 +28,7 @@ GAME = get_game("trex")
 
 def new_state(setup: dict):
     kw = {k: setup[k] for k in ("deck", "layout", "seed") if k in setup}
-    return GAME.new_state(
-        setup.get("players", 4), setup.get("options"), setup.get("dealer", 0), **kw
-    )
+    return GAME.new_state(setup.get("players", 4), setup.get("options"), setup.get("dealer", 0), **kw)
 
 
 def check_facts(state, facts: dict, where: str) -> None:
@@ -45,17 +43,13 @@ def check_facts(state, facts: dict, where: str) -> None:
         elif key == "deal_results_last":
             assert data["deal_results"][-1] == want, f"{where}: last deal result"
         elif key == "deal_result_scores":
-            assert [r["scores"] for r in data["deal_results"]][-len(want) :] == want, (
-                f"{where}: deal results"
-            )
+            assert [r["scores"] for r in data["deal_results"]][-len(want) :] == want, f"{where}: deal results"
         elif key == "next_legal_after_deal":
             # caller-dealt: deal the next deal from a fixed deck and look at the choice
             nxt = GAME.clone(state)
             deck = GAME.parse_action(nxt, {"type": "deal", "deck": GAME.pack(nxt)})
             GAME.step(nxt, deck)
-            assert legal(nxt) == [act(a) for a in want], (
-                f"{where}: legal after the next deal"
-            )
+            assert legal(nxt) == [act(a) for a in want], f"{where}: legal after the next deal"
         else:
             assert data[key] == want, f"{where}: {key} is {data[key]!r}, expected {want!r}"
 
@@ -64,17 +58,13 @@ def run_steps(state, steps: list[dict]):
     for i, st in enumerate(steps):
         where = f"step {i + 1}"
         if "legal_before" in st:
-            assert legal(state) == [act(a) for a in st["legal_before"]], (
-                f"{where}: legal before"
-            )
+            assert legal(state) == [act(a) for a in st["legal_before"]], f"{where}: legal before"
         action = GAME.parse_action(state, act(st["action"]))
         if "reject" in st:
             before = GAME.to_json(state)
             with pytest.raises(IllegalAction) as err:
                 GAME.apply(state, st["seat"], action)
-            assert err.value.reason.startswith(st["reject"]), (
-                f"{where}: reason {err.value.reason!r}"
-            )
+            assert err.value.reason.startswith(st["reject"]), f"{where}: reason {err.value.reason!r}"
             if "rule" in st:
                 assert err.value.rule == st["rule"], f"{where}: rule"
             assert GAME.to_json(state) == before

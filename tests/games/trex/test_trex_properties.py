@@ -137,9 +137,7 @@ def _shown_voids(view) -> list[set[str]]:
     for e in view["played"]:
         if "trick" in e:
             tricks.setdefault(e["trick"], []).append((e["seat"], e["action"]["card"]))
-    r10 = (
-        view["contract"] in ("king_of_hearts", "complex") and not view["options"]["free_heart_lead"]
-    )
+    r10 = view["contract"] in ("king_of_hearts", "complex") and not view["options"]["free_heart_lead"]
     r11 = view["options"]["must_discard_penalty"] and view["contract"] in PENALTY
     for plays in tricks.values():
         led = plays[0][1][1]
@@ -233,9 +231,7 @@ def test_info_key_matches_view_equality(seed, steps):
     nxt = GAME.clone(state)
     if GAME.legal_actions(nxt):
         GAME.step(nxt, GAME.legal_actions(nxt)[0])
-        assert (GAME.info_key(nxt, seat) == GAME.info_key(state, seat)) == (
-            GAME.view(nxt, seat) == view
-        )
+        assert (GAME.info_key(nxt, seat) == GAME.info_key(state, seat)) == (GAME.view(nxt, seat) == view)
 
 
 SEQ = "23456789TJQKA"

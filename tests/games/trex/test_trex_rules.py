@@ -138,9 +138,7 @@ def test_r11_lists_penalty_cards_in_canonical_order():
 
 
 def test_r11_does_not_exist_in_collections():
-    state = kh_deal(
-        {"must_discard_penalty": True}, contract="collections", contracts_used=["collections"]
-    )
+    state = kh_deal({"must_discard_penalty": True}, contract="collections", contracts_used=["collections"])
     state = play(state, 0, "2S")
     assert legal(state) == [act(c) for c in E3_HANDS[1]]
 
@@ -213,9 +211,7 @@ def test_r19_engine_deals_the_next_deal_itself():
     while GAME.deal_no(state) == 1:
         GAME.step(state, rng.choice(GAME.legal_actions(state)))
     data = GAME.to_json(state)
-    assert (
-        data["phase"] == "choose_contract" and data["dealer"] == owner and data["to_act"] == owner
-    )
+    assert data["phase"] == "choose_contract" and data["dealer"] == owner and data["to_act"] == owner
     assert data["contracts_used"] == ["king_of_hearts"] and sum(map(len, data["hands"])) == 52
 
 
@@ -411,6 +407,4 @@ def test_layout_shorthands_deck_and_decks():
     later = GAME.new_state(4, None, 2, layout={"decks": [DECK, DECK[::-1]]})
     assert GAME.to_json(later)["decks"] == [DECK[::-1]]
     with pytest.raises(InvalidSetup):
-        GAME.new_state(
-            4, {"partnership": True}, 0, layout={"options": {"partnership": False}, "deck": DECK}
-        )
+        GAME.new_state(4, {"partnership": True}, 0, layout={"options": {"partnership": False}, "deck": DECK})
