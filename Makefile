@@ -19,6 +19,7 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) -m mypy engine ai
 	$(PY) -m pytest
 
 bench: $(VENV)/.installed

@@ -151,8 +151,8 @@ def hand_features(contract: str, hand: list[str]) -> list[float]:
             float(longest),
         ]
     if contract == "collections":
-        queens = sum(1 for c in hand if c[0] == "Q")
-        return [1.0, float(aces), float(kings), float(queens), float(shortest), float(longest)]
+        queen_count = sum(1 for c in hand if c[0] == "Q")
+        return [1.0, float(aces), float(kings), float(queen_count), float(shortest), float(longest)]
     if contract == "trex":
         return [
             1.0,

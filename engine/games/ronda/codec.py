@@ -418,7 +418,7 @@ def load(
     if phase_name is not None and (not isinstance(phase_name, str) or phase_name not in PHASE_OF_NAME):
         raise _bad("must be one of " + ", ".join(PHASE_NAMES), "phase")
     start_of_hand = phase_name is None
-    phase = DECLARE_P if start_of_hand else PHASE_OF_NAME[phase_name]
+    phase = DECLARE_P if phase_name is None else PHASE_OF_NAME[phase_name]
     s.phase = phase
 
     scores = _list(f.get("scores", [0] * ns), "scores", ns)
@@ -575,7 +575,7 @@ def load(
     items_raw = f.get("deal_items", [])
     if not isinstance(items_raw, list):
         raise _bad("must be a list", "deal_items")
-    items = None
+    items: Any = None  # a cons list (previous, ...)
     for i, item in enumerate(items_raw):
         where = f"deal_items[{i}]"
         if not isinstance(item, dict) or set(item) != {"side", "points", "item", "rule"}:
@@ -597,7 +597,7 @@ def load(
     view = hidden_decks_ok
     start = _int(f.get("deal_start", 0), "deal_start", 0, None if view else len(hist_raw))
     parsed: list[tuple[int, Any]] = [(0, PASS)] * start if view else []
-    decks = None
+    decks: Any = None  # a cons list
     for i, entry in enumerate(hist_raw):
         if type(entry) is dict and len(entry) == 2:  # the usual entry: a play or a pass by a seat
             seat = entry.get("seat")
@@ -621,10 +621,10 @@ def load(
             action = DEAL_MARK
         parsed.append((seat, action))
     # A view lists only this deal's entries; the earlier ones become placeholders.
-    old = None
+    old: Any = None  # cons lists
     for seat, action in parsed[:start]:
         old = (old, seat, action)
-    hist = None
+    hist: Any = None
     for seat, action in parsed[start:]:
         hist = (hist, seat, action)
     s.hist = hist
@@ -822,7 +822,7 @@ def make_sampler(view: Any, parse_options: OptionsParser) -> Callable[[random.Ra
     def sample(rng: random.Random) -> RondaState:
         s = template.clone()
         s.stock = tuple(deal_hidden(s, rng))
-        decks = None
+        decks: Any = None  # a cons list
         for _ in range(n_decks):
             deck = list(PACK)
             rng.shuffle(deck)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.protocol import BadAction, EngineError, InvalidState
+from engine.protocol import BadAction, InvalidSetup, InvalidState
 
 from .rules import (
     CHOOSE_BASE,
@@ -150,7 +150,9 @@ def action_json(action: Any, *, hide_deck: bool = False) -> dict:
     return _action_json_slow(action, hide_deck)
 
 
-def card_index(code: Any, field: str, error: type[EngineError] = InvalidState) -> int:
+def card_index(
+    code: Any, field: str, error: type[InvalidState] | type[InvalidSetup] | type[BadAction] = InvalidState
+) -> int:
     """The Trex index of a card code; ``error`` naming ``field`` if it is not one."""
     if isinstance(code, str):
         c = INDEX_OF_CODE.get(code)
