@@ -156,7 +156,7 @@ def decide(
     chosen = _clip(budget if budget is not None else LEVEL_BUDGETS[level], max_iterations, max_ms)
     candidates = policies.search_candidates(game, world, seat)
     if candidates is not None and len(candidates) == 1:
-        # the game's bots search only some decisions (Marriage): the policy takes this one
+        # the game searches only some decisions (Trex, Marriage): the policy takes this one
         stats["chosen_by"] = "policy"
         stats["elapsed_ms"] = round((clock() - start) * 1000.0, 3)
         stats["budget"] = {"iterations": chosen.iterations, "ms": chosen.ms}
