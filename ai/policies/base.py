@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 from engine.protocol import Game
@@ -60,22 +60,32 @@ def register(game_id: str) -> Callable[[Policy], Policy]:
     return deco
 
 
-def greedy_policy(game: Game[Any], state: Any, seat: int, rng: random.Random) -> Action:
-    """The generic heuristic: one step of look-ahead on a world sampled from the seat's
-    view, valued by ``game.outcome(state, after)[seat]`` (a won match is 1, else the
-    game's mapping of the score change); ties broken at random."""
-    actions = game.legal_actions(state)
+def best_of(scored: Iterable[tuple[Action, float]], rng: random.Random) -> Action | None:
+    """The action of highest value, ties broken uniformly at random (one draw from
+    ``rng``); None when ``scored`` is empty."""
     best: list[Action] = []
     best_value = -math.inf
-    for action in actions:
-        nxt = game.clone(state)
-        game.step(nxt, action)
-        value = game.outcome(state, nxt)[seat]
+    for action, value in scored:
         if value > best_value:
             best, best_value = [action], value
         elif value == best_value:
             best.append(action)
-    return best[int(rng.random() * len(best))]
+    return best[int(rng.random() * len(best))] if best else None
+
+
+def greedy_policy(game: Game[Any], state: Any, seat: int, rng: random.Random) -> Action:
+    """The generic heuristic: one step of look-ahead on a world sampled from the seat's
+    view, valued by ``game.outcome(state, after)[seat]`` (a won match is 1, else the
+    game's mapping of the score change); ties broken at random."""
+
+    def value(action: Action) -> float:
+        after = game.clone(state)
+        game.step(after, action)
+        return game.outcome(state, after)[seat]
+
+    best = best_of(((a, value(a)) for a in game.legal_actions(state)), rng)
+    assert best is not None  # the seat to act always has a legal action
+    return best
 
 
 def choose(game: Game[Any], state: Any, seat: int, rng: random.Random) -> Action:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
-from ai.policies.base import Action, greedy_policy, register
+from ai.policies.base import Action, best_of, greedy_policy, register
 from engine.protocol import Game
 
 _PORRAZO_RANKS = "A23456789TJQK"
@@ -74,16 +73,10 @@ def porrazo_policy(game: Game[Any], state: Any, seat: int, rng: random.Random) -
         for action, data in zip(actions, as_json, strict=True):
             if data.get("type") == wanted:
                 return action
-    best: list[Action] = []
-    best_value = -math.inf
-    for action, data in zip(actions, as_json, strict=True):
-        if not isinstance(data.get("card"), str):
-            continue
-        value = _porrazo_play_value(data, view, seat)
-        if value > best_value:
-            best, best_value = [action], value
-        elif value == best_value:
-            best.append(action)
-    if not best:
-        return greedy_policy(game, state, seat, rng)
-    return best[int(rng.random() * len(best))]
+    plays = [
+        (action, _porrazo_play_value(data, view, seat))
+        for action, data in zip(actions, as_json, strict=True)
+        if isinstance(data.get("card"), str)
+    ]
+    best = best_of(plays, rng)
+    return best if best is not None else greedy_policy(game, state, seat, rng)

@@ -3,11 +3,10 @@ search's playout hook."""
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
-from ai.policies.base import PLAYOUT_FACTORIES, Action, PlayoutPolicy, greedy_policy, register
+from ai.policies.base import PLAYOUT_FACTORIES, Action, PlayoutPolicy, best_of, greedy_policy, register
 from engine.protocol import Game
 
 _RONDA_RANKS = "A234567JQK"
@@ -99,20 +98,13 @@ def ronda_policy(game: Game[Any], state: Any, seat: int, rng: random.Random) -> 
             if data.get("type") == "pass":
                 return action
     players = int(view.get("players", 2))
-    best: list[Action] = []
-    best_value = -math.inf
-    for action, data in zip(actions, as_json, strict=True):
-        card = data.get("card")
-        if not isinstance(card, str):
-            continue
-        value = _ronda_play_value(card, view, players)
-        if value > best_value:
-            best, best_value = [action], value
-        elif value == best_value:
-            best.append(action)
-    if not best:
-        return greedy_policy(game, state, seat, rng)
-    return best[int(rng.random() * len(best))]
+    plays = [
+        (action, _ronda_play_value(data["card"], view, players))
+        for action, data in zip(actions, as_json, strict=True)
+        if isinstance(data.get("card"), str)
+    ]
+    best = best_of(plays, rng)
+    return best if best is not None else greedy_policy(game, state, seat, rng)
 
 
 def _ronda_playout_hook() -> PlayoutPolicy | None:
