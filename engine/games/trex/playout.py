@@ -62,6 +62,24 @@ FOLLOWERS = tuple(tuple(tuple((lead + i) & 3 for i in range(n, 4)) for n in rang
 """``FOLLOWERS[leader][n]``: the seats still to follow when ``n`` cards are in the trick."""
 
 
+def nth_card(m: int, r: int) -> int:
+    """The ``r``-th card (0-based) of mask ``m`` in ascending bit order, i.e. the canonical
+    order of ``rules.legal_actions``, found suit by suit without building the list."""
+    ch = m & 0x1FFF
+    k = ch.bit_count()
+    if r < k:
+        return C0[ch][r]
+    r -= k
+    ch = m >> 13 & 0x1FFF
+    k = ch.bit_count()
+    if r < k:
+        return C1[ch][r]
+    r -= k
+    ch = m >> 26 & 0x1FFF
+    k = ch.bit_count()
+    return C2[ch][r] if r < k else C3[m >> 39][r - k]
+
+
 def random_playout(start: TrexState, s: TrexState, rng: random.Random) -> None:
     """Uniformly random legal actions on ``s`` in place until the deal of ``start`` is over
     (``Trex.is_playout_over``), drawing the same actions as the generic loop."""
@@ -94,25 +112,7 @@ def _layout(s: TrexState, rand: Any) -> None:
             rand()  # the generic loop draws among the one legal action too
             step(s, PASS)
             continue
-        r = trunc(rand() * m.bit_count())
-        ch = m & 0x1FFF
-        k = ch.bit_count()
-        if r < k:
-            step(s, C0[ch][r])
-            continue
-        r -= k
-        ch = m >> 13 & 0x1FFF
-        k = ch.bit_count()
-        if r < k:
-            step(s, C1[ch][r])
-            continue
-        r -= k
-        ch = m >> 26 & 0x1FFF
-        k = ch.bit_count()
-        if r < k:
-            step(s, C2[ch][r])
-            continue
-        step(s, C3[m >> 39][r - k])
+        step(s, nth_card(m, trunc(rand() * m.bit_count())))
 
 
 def _tricks(s: TrexState, rand: Any) -> None:
@@ -159,22 +159,7 @@ def _tricks(s: TrexState, rand: Any) -> None:
             m = hand
             if banned and (other := hand & NON_HEART_MASK):
                 m = other
-            r = trunc(rand() * m.bit_count())
-            ch = m & 0x1FFF
-            k = ch.bit_count()
-            if r < k:
-                card = C0[ch][r]
-            else:
-                r -= k
-                ch = m >> 13 & 0x1FFF
-                k = ch.bit_count()
-                if r < k:
-                    card = C1[ch][r]
-                else:
-                    r -= k
-                    ch = m >> 26 & 0x1FFF
-                    k = ch.bit_count()
-                    card = C2[ch][r] if r < k else C3[m >> 39][r - k]
+            card = nth_card(m, trunc(rand() * m.bit_count()))
             played = (played, seat, card, trick_no)
             tm = bits[card]
             hands[seat] = hand ^ tm
@@ -191,26 +176,11 @@ def _tricks(s: TrexState, rand: Any) -> None:
                 if card > best:
                     best = card
                     w = seat
-            else:  # (the draw as for the lead, inlined)
+            else:
                 m = hand
                 if discard and hand & discard:
                     m = hand & discard
-                r = trunc(rand() * m.bit_count())
-                ch = m & 0x1FFF
-                k = ch.bit_count()
-                if r < k:
-                    card = C0[ch][r]
-                else:
-                    r -= k
-                    ch = m >> 13 & 0x1FFF
-                    k = ch.bit_count()
-                    if r < k:
-                        card = C1[ch][r]
-                    else:
-                        r -= k
-                        ch = m >> 26 & 0x1FFF
-                        k = ch.bit_count()
-                        card = C2[ch][r] if r < k else C3[m >> 39][r - k]
+                card = nth_card(m, trunc(rand() * m.bit_count()))
             played = (played, seat, card, trick_no)
             bit = bits[card]
             hands[seat] = hand ^ bit
