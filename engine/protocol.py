@@ -232,6 +232,12 @@ class Game(ABC, Generic[S]):
             raise InvalidSetup(f"{self.id} is played by {counts} players", field="players")
         return players
 
+    def check_dealer(self, players: int, dealer: Any) -> int:
+        """``dealer`` if it is a seat of a ``players``-seat table, else InvalidSetup."""
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise InvalidSetup(f"dealer must be a seat from 0 to {players - 1}", field="dealer")
+        return dealer
+
     @abstractmethod
     def new_state(
         self,

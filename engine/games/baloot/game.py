@@ -79,8 +79,7 @@ class Baloot(Game[State]):
         layout: JSON | None = None,
     ) -> State:
         self.check_players(players)
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer <= 3:
-            raise InvalidSetup("dealer must be a seat 0-3", field="dealer")
+        self.check_dealer(4, dealer)
         if deck is not None and layout is not None:
             raise InvalidSetup("give a deck or a layout, not both", field="deck")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):

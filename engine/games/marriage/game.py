@@ -60,8 +60,7 @@ class Marriage(Game[MState]):
     ) -> MState:
         n = self.check_players(players)
         opts = self.parse_options(options, n)
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise InvalidSetup(f"dealer must be a seat from 0 to {n - 1}", field="dealer")
+        self.check_dealer(n, dealer)
         if deck is not None and layout is not None:
             raise InvalidSetup("give a deck or a layout, not both", field="deck")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):

@@ -74,8 +74,7 @@ class Porrazo(Game[PState]):
             return self._from_layout(players, options, dealer, layout, seed)
         n = self.check_players(players)
         o = Options.build(self.parse_options(options, n), n)
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise InvalidSetup(f"dealer must be a seat 0..{n - 1}", field="dealer")
+        self.check_dealer(n, dealer)
         st = blank_state(o, dealer)
         if deck is not None:
             cards = self._deck(deck)

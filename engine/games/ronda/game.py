@@ -97,8 +97,7 @@ class Ronda(Game[RondaState]):
         layout: JSON | None = None,
     ) -> RondaState:
         n = self.check_players(players)
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise InvalidSetup(f"dealer must be a seat 0..{n - 1}", field="dealer")
+        self.check_dealer(n, dealer)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise InvalidSetup("seed must be a whole number", field="seed")
         if deck is not None and (layout is not None or seed is not None):

@@ -87,8 +87,7 @@ class Trex(Game[TrexState]):
         layout: JSON | None = None,
     ) -> TrexState:
         self.check_players(players)
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer <= 3:
-            raise InvalidSetup("dealer must be a seat 0-3", field="dealer")
+        self.check_dealer(4, dealer)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise InvalidSetup("seed must be a whole number", field="seed")
         if deck is not None and layout is not None:
