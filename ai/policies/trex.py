@@ -12,6 +12,8 @@ import random
 from typing import Any
 
 from ai.policies.base import CANDIDATES, Action, register
+from engine.games.trex import tables as trex_tables
+from engine.games.trex.tables import CONTRACT_OF_NAME, INDEX_OF_CODE
 from engine.protocol import Game
 
 RANKS = "23456789TJQKA"  # low to high: trick order and layout sequence order agree
@@ -26,14 +28,9 @@ def rank_of(code: str) -> int:
 
 
 def card_penalty(contract: str, code: str) -> int:
-    """Points a single card costs its taker in ``contract`` (undoubled)."""
-    if code == "KH" and contract in ("king_of_hearts", "complex"):
-        return 75
-    if code[0] == "Q" and contract in ("queens", "complex"):
-        return 25
-    if code[1] == "D" and contract in ("diamonds", "complex"):
-        return 10
-    return 0
+    """Points a single card costs its taker in ``contract`` (undoubled; the engine's S1-S3)."""
+    number = CONTRACT_OF_NAME.get(contract)
+    return 0 if number is None else trex_tables.card_penalty(number, INDEX_OF_CODE[code])
 
 
 def suit_of(cards: list[str], suit: str) -> list[str]:

@@ -99,6 +99,24 @@ DOUBLABLE_MASK: tuple[int, ...] = (KH_BIT, QUEEN_MASK, 0, 0, 0, KH_BIT | QUEEN_M
 """R7: the cards that may be doubled in each contract."""
 
 
+def card_penalty(contract: int, card: int, swapped: bool = False) -> int:
+    """S1-S3: the points one undoubled ``card`` costs its taker in ``contract`` (0 for a card
+    that is no penalty card there), counted as ``rules.score_trick`` counts a trick: a
+    diamond's value in diamonds / complex, plus the single value of KH and queens in the
+    contracts that make them penalty cards (so the queen of diamonds counts both in complex).
+
+    >>> card_penalty(KING_OF_HEARTS, KH), card_penalty(COMPLEX, DIAMONDS_SUIT * 13 + SEQ_Q)
+    (75, 35)
+    """
+    bit = 1 << card
+    if not PENALTY_MASK[contract] & bit:
+        return 0
+    points = DIAMOND_VALUE[swapped] if bit & DIAMOND_MASK and contract in (DIAMONDS, COMPLEX) else 0
+    if bit & DOUBLABLE_MASK[contract]:
+        points += SINGLE_VALUE[card]
+    return points
+
+
 def deal_total(contract: int, swapped: bool) -> int:
     """S9: the sum of the deal scores of a finished deal (before S8's sign)."""
     dv, tv = DIAMOND_VALUE[swapped], TRICK_VALUE[swapped]
