@@ -8,6 +8,13 @@ Bot A plays one side (the seats of ``sides[m % number_of_sides]`` in match ``m``
 every other seat. Each bot sees only its seat's view. Prints the win rate of A with a 95%
 Wilson interval (a drawn match counts half), the points per deal of A and of B, and a
 progress line on stderr.
+
+With more than two sides (Trex, Marriage with 3-4 players: every seat for itself) A's win
+rate is the rate at which it finishes first against several B seats, whose chance level is
+1 / sides. The arena then also prints A's *pairwise* rate: in each match, the share of the
+B sides that A finished ahead of (``Game.standings``; a tie counts half), i.e. how often A
+beats one B player, whose chance level is 50 % as in a two-sided game, with a 95 % normal
+interval over the matches. With two sides the two rates are the same.
 """
 
 from __future__ import annotations
@@ -30,9 +37,11 @@ from engine.protocol import Game
 
 @dataclass
 class MatchResult:
-    """One match: A's result (1 win, 0.5 draw, 0 loss), points per deal, deals, decisions."""
+    """One match: A's result (1 win, 0.5 draw, 0 loss), the share of B sides A finished
+    ahead of (ties half), points per deal, deals, decisions."""
 
     score: float
+    pairwise: float
     a_points: float
     b_points: float
     deals: int
@@ -52,6 +61,33 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
+    """The mean of ``values`` in [0, 1] and its normal-approximation interval (95% for
+    z = 1.96), for per-match shares such as the pairwise rate.
+
+    >>> tuple(round(x, 3) for x in mean_interval([1.0, 0.0] * 50))
+    (0.5, 0.402, 0.598)
+    """
+    n = len(values)
+    if n == 0:
+        return (0.0, 0.0, 1.0)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+    half = z * math.sqrt(var / n)
+    return (mean, max(0.0, mean - half), min(1.0, mean + half))
+
+
+def pairwise_share(standings: Sequence[float], a_side: int) -> float:
+    """The share of the other sides that side ``a_side`` finished ahead of (ties half).
+
+    >>> pairwise_share([10, 30, 20, 30], 2)
+    0.3333333333333333
+    """
+    others = [v for i, v in enumerate(standings) if i != a_side]
+    mine = standings[a_side]
+    return sum(1.0 if mine > v else 0.5 if mine == v else 0.0 for v in others) / len(others)
 
 
 def play_match(
@@ -91,9 +127,11 @@ def play_match(
     else:
         result = 1.0 if report.winner == a_side else 0.0
     deals = max(1, report.deal_no)
+    pairwise = pairwise_share(game.standings(state), a_side)
     others = [s for i, s in enumerate(report.scores) if i != a_side]
     return MatchResult(
         score=result,
+        pairwise=pairwise,
         a_points=report.scores[a_side] / deals,
         b_points=(sum(others) / len(others) if others else 0.0) / deals,
         deals=report.deal_no,
@@ -148,6 +186,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         budget = Budget(iterations=args.budget_iterations, ms=args.budget_ms)
 
     wins = 0.0
+    pairwise: list[float] = []
+    sides = len(game.score(game.new_state(players, options, 0, seed=0)).sides)
     a_points = b_points = 0.0
     deals = decisions = 0
     started = time.perf_counter()
@@ -165,6 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = pool.imap(play, range(args.matches)) if pool is not None else map(play, range(args.matches))
     for index, result in enumerate(results):
         wins += result.score
+        pairwise.append(result.pairwise)
         a_points += result.a_points
         b_points += result.b_points
         deals += result.deals
@@ -190,6 +231,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"A = {args.a}, B = {args.b}, budget {budget_text}, seed {args.seed}")
     print(f"matches {n}, deals {deals}, decisions {decisions}, {time.perf_counter() - started:.1f}s")
     print(f"A win rate {wins / n:.3f}  95% CI [{low:.3f}, {high:.3f}]  (draws count half)")
+    if sides > 2:
+        mean, low, high = mean_interval(pairwise)
+        print(f"  (A is one of {sides} sides: first place, chance {1 / sides:.3f})")
+        print(f"A pairwise rate {mean:.3f}  95% CI [{low:.3f}, {high:.3f}]  (B sides A finished ahead of)")
     print(f"points per deal: A {a_points / n:.2f}, B {b_points / n:.2f}")
     return 0
 

@@ -333,6 +333,12 @@ class Game(ABC, Generic[S]):
     def score(self, state: S) -> ScoreReport:
         """Match totals and the current deal's itemised breakdown."""
 
+    def standings(self, state: S) -> list[float]:
+        """Each side's match total oriented so that higher is better (the order in which
+        the match ranks the sides). Default: ``score(state).scores``; a game whose
+        winner can be the lowest total overrides it."""
+        return [float(v) for v in self.score(state).scores]
+
     @abstractmethod
     def to_json(self, state: S) -> JSON:
         """The full state as JSON (every hidden card included)."""

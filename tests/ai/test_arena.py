@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from toy import GAME, ToyGame
 
-from ai.arena import play_match, wilson
+from ai.arena import mean_interval, pairwise_share, play_match, wilson
 from ai.bots import Budget
 
 
@@ -16,6 +16,18 @@ def test_wilson_interval() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
     low, high = wilson(10, 10)
     assert high == 1.0 and low > 0.69
+
+
+def test_pairwise_share_counts_the_sides_beaten_and_halves_ties() -> None:
+    assert pairwise_share([10, 30, 20, 30], 1) == pytest.approx(2.5 / 3)
+    assert pairwise_share([10, 30, 20, 30], 0) == 0.0
+    assert pairwise_share([5, 3], 0) == 1.0 and pairwise_share([3, 3], 1) == 0.5
+
+
+def test_mean_interval_of_per_match_shares() -> None:
+    mean, low, high = mean_interval([1.0, 0.0] * 50)
+    assert mean == 0.5 and low == pytest.approx(0.402, abs=1e-3) and high == pytest.approx(0.598, abs=1e-3)
+    assert mean_interval([2 / 3] * 10) == pytest.approx((2 / 3, 2 / 3, 2 / 3))
 
 
 def test_match_is_seeded_and_rotates_seats() -> None:
@@ -62,3 +74,13 @@ def test_cli_prints_the_win_rate_and_points(capsys: pytest.CaptureFixture[str]) 
     out, err = capsys.readouterr()
     assert "A win rate" in out and "95% CI" in out and "points per deal" in out
     assert "3/3 matches" in err
+
+
+def test_cli_prints_the_pairwise_rate_for_more_than_two_sides(capsys: pytest.CaptureFixture[str]) -> None:
+    from ai.arena import main
+
+    args = ["--game", "marriage", "--players", "3", "--a", "easy", "--b", "random"]
+    args += ["--matches", "2", "--seed", "2"]
+    assert main(args) == 0
+    out, _ = capsys.readouterr()
+    assert "first place, chance 0.333" in out and "A pairwise rate" in out

@@ -290,6 +290,11 @@ class Trex(Game[TrexState]):
             },
         )
 
+    def standings(self, state: TrexState) -> list[float]:
+        # S8/E4: with reversed_scores the lowest total wins
+        sign = state.opts.sign
+        return [float(v * sign) for v in self.score(state).scores]
+
     def outcome(self, start: TrexState, end: TrexState) -> list[float]:
         if end.phase == MATCH_OVER:
             winners, draw = match_result(end)

@@ -285,6 +285,14 @@ def test_s8_reversed_scores_negate_every_deal_score():
     assert GAME.to_json(state)["deal_scores"] == [0, 0, 0, 75]
 
 
+@pytest.mark.parametrize("reversed_scores", [False, True])
+def test_s8_e4_standings_rank_the_taker_of_the_king_last_either_way(reversed_scores):
+    state = kh_deal({"reversed_scores": reversed_scores, "doubling": False})
+    for seat, card in [(0, "2S"), (1, "KH"), (2, "9S"), (3, "QS")]:
+        state = play(state, seat, card)
+    assert GAME.standings(state) == [0.0, 0.0, 0.0, -75.0]
+
+
 def test_score_report_items_add_up():
     state = kh_deal(phase="doubling")
     for seat, a in [
