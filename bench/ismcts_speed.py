@@ -4,6 +4,7 @@ ISMCTSBot on Hearts with the same budget, when ``open_spiel`` is importable.
     .venv/bin/python bench/ismcts_speed.py                      # every game that loads
     .venv/bin/python bench/ismcts_speed.py --games trex --iterations 2000 --runs 5
     .venv/bin/python bench/ismcts_speed.py --games ronda --profile   # cProfile the loop
+    .venv/bin/python bench/ismcts_speed.py --games trex --parts      # microseconds per piece
 
 What is timed: one ``ai.ismcts.search`` from a seat's view at the first real decision of a
 seeded deal (for Trex: the first lead of a King of Hearts deal, with ``play_all_tricks`` on
@@ -30,6 +31,7 @@ import random
 import statistics
 import sys
 import time
+import timeit
 from typing import Any
 
 from ai import ismcts
@@ -143,6 +145,32 @@ def loadable_games(names: list[str]) -> list[Game[Any]]:
     return games
 
 
+def print_parts(game: Game[Any], calls: int = 2000, repeats: int = 5) -> None:
+    """Microseconds per call (the best of ``repeats`` timings of ``calls`` calls) of the
+    pieces of an iteration at the bench position: sampling a world from the view, cloning
+    it, a clone plus a uniformly random playout to the end of the deal, and ``outcome``.
+    What an iteration costs beyond their sum is the tree: descent, expansion and backup."""
+    _, view = position(game, 0)
+    sample = game.sampler(view)
+    rng = random.Random(0)
+    world = sample(rng)
+    end = game.clone(world)
+    game.random_playout(world, end, rng)
+
+    def played_out() -> None:
+        game.random_playout(world, game.clone(world), rng)
+
+    pieces = {
+        "sample": lambda: sample(rng),
+        "clone": lambda: game.clone(world),
+        "clone + playout": played_out,
+        "outcome": lambda: game.outcome(world, end),
+    }
+    for name, call in pieces.items():
+        best = min(timeit.repeat(call, number=calls, repeat=repeats)) / calls
+        print(f"{game.id:10s} {name:16s} {best * 1e6:9.2f} us")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="ISMCTS iterations/s per game (one core)")
     parser.add_argument("--games", nargs="*", default=list(GAME_IDS))
@@ -150,10 +178,15 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--positions", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="cProfile one search per game")
+    parser.add_argument("--parts", action="store_true", help="time an iteration's pieces per game")
     parser.add_argument("--no-openspiel", action="store_true")
     args = parser.parse_args()
 
     games = loadable_games(args.games)
+    if args.parts:
+        for game in games:
+            print_parts(game)
+        return 0
     if args.profile:
         for game in games:
             _, view = position(game, 0)

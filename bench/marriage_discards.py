@@ -45,7 +45,7 @@ PLAYERS = 2
 def rollout_policy(game: Game[Any], kind: str) -> policies.PlayoutPolicy:
     """The playout: the search's hook, or the easy policy of whoever is to act."""
     if kind == "easy":
-        return lambda g, state, rng: policies.choose(g, state, g.to_act(state), rng)  # type: ignore[arg-type]
+        return lambda g, state, rng: policies.choose(g, state, g.to_act(state), rng)
     hook = policies.playout_policy(game)
     assert hook is not None, "Marriage has a playout hook"
     return hook
