@@ -107,6 +107,33 @@ def _within_noise(result: ismcts.SearchResult, candidate: int, best: int) -> boo
     return cand_mean >= best_mean - 0.5 / math.sqrt(n_best)
 
 
+def _search(
+    game: Game[Any],
+    view: dict[str, Any],
+    rng: random.Random,
+    sample: Callable[[random.Random], Any],
+    budget: Budget,
+    candidates: list[Hashable] | None,
+    should_stop: Callable[[], bool] | None,
+    clock: Callable[[], float],
+) -> ismcts.SearchResult:
+    """The searching levels' ISMCTS, one call for :func:`decide` and :func:`search_root`
+    alike (so that a root-parallel search is the same search split over workers): the
+    game's playout hook and root candidates, within ``budget``."""
+    return ismcts.search(
+        game,
+        view,
+        rng,
+        iterations=budget.iterations,
+        ms=budget.ms,
+        playout=policies.playout_policy(game),
+        should_stop=should_stop,
+        clock=clock,
+        sampler=sample,
+        root_candidates=candidates,
+    )
+
+
 def _action_json(game: Game[Any], world: Any, action: Hashable) -> Any:
     return game.action_to_json(world, action)
 
@@ -164,18 +191,7 @@ def decide(
             {"action": _action_json(game, world, a), "visits": 0, "mean": None} for a in actions
         ]
         return Decision(action=candidates[0], stats=stats)
-    result = ismcts.search(
-        game,
-        view,
-        rng,
-        iterations=chosen.iterations,
-        ms=chosen.ms,
-        playout=policies.playout_policy(game),
-        should_stop=should_stop,
-        clock=clock,
-        sampler=sample,
-        root_candidates=candidates,
-    )
+    result = _search(game, view, rng, sample, chosen, candidates, should_stop, clock)
     best = result.best_index()
     chosen_by = "search"
     if result.iterations:
@@ -220,18 +236,7 @@ def search_root(
     rng = random.Random(seed)
     sample = game.sampler(view)
     candidates = policies.search_candidates(game, sample(random.Random(seed)), seat)
-    result = ismcts.search(
-        game,
-        view,
-        rng,
-        iterations=chosen.iterations,
-        ms=chosen.ms,
-        playout=policies.playout_policy(game),
-        should_stop=should_stop,
-        clock=clock,
-        sampler=sample,
-        root_candidates=candidates,
-    )
+    result = _search(game, view, rng, sample, chosen, candidates, should_stop, clock)
     return {
         "game": game.id,
         "seat": seat,
