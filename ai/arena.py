@@ -90,6 +90,28 @@ def pairwise_share(standings: Sequence[float], a_side: int) -> float:
     return sum(1.0 if mine > v else 0.5 if mine == v else 0.0 for v in others) / len(others)
 
 
+@dataclass
+class MatchStart:
+    """A seeded match of a series: its state, its seed and A's side (seats rotated)."""
+
+    state: Any
+    seed: int
+    a_side: int
+
+    def decision_seed(self, step_no: int) -> int:
+        """The bot's seed for the decision at ``step_no`` of the match."""
+        return self.seed * 7919 + step_no
+
+
+def start_match(
+    game: Game[Any], players: int, options: dict[str, Any] | None, seed: int, index: int
+) -> MatchStart:
+    """Match ``index`` of the series ``seed``: dealer and A's side rotate with the index."""
+    match_seed = seed * 1_000_003 + index
+    state = game.new_state(players, options, index % players, seed=match_seed)
+    return MatchStart(state, match_seed, index % len(game.score(state).sides))
+
+
 def play_match(
     game: Game[Any],
     *,
@@ -103,12 +125,9 @@ def play_match(
     max_steps: int = 100_000,
 ) -> MatchResult:
     """Play match ``index`` of a series to its end and return A's result."""
-    match_seed = seed * 1_000_003 + index
-    dealer = index % players
-    state = game.new_state(players, options, dealer, seed=match_seed)
-    sides = game.score(state).sides
-    a_side = index % len(sides)
-    a_seats = set(sides[a_side])
+    start = start_match(game, players, options, seed, index)
+    state, a_side = start.state, start.a_side
+    a_seats = set(game.score(state).sides[a_side])
     decisions = 0
     for step_no in range(max_steps):
         seat = game.to_act(state)
@@ -116,7 +135,7 @@ def play_match(
             break
         level = level_a if seat in a_seats else level_b
         view = game.view(state, seat)
-        decision = decide(game, view, level=level, budget=budget, seed=match_seed * 7919 + step_no)
+        decision = decide(game, view, level=level, budget=budget, seed=start.decision_seed(step_no))
         decisions += 1
         game.step(state, decision.action)
     else:

@@ -34,7 +34,7 @@ import sys
 from typing import Any
 
 from ai import policies
-from ai.arena import wilson
+from ai.arena import start_match, wilson
 from ai.bots import decide
 from engine import get_game
 from engine.protocol import Game
@@ -82,16 +82,15 @@ def play_deal(args: argparse.Namespace, index: int) -> tuple[float, float, float
     """(A's result, A's points, B's points) of deal ``index``, seeded as the arena's."""
     game = get_game("marriage")
     options = game.parse_options(None, PLAYERS)
-    match_seed = args.seed * 1_000_003 + index
-    state = game.new_state(PLAYERS, options, index % PLAYERS, seed=match_seed)
-    a_seat = index % PLAYERS
+    start = start_match(game, PLAYERS, options, args.seed, index)
+    state, a_seat = start.state, start.a_side  # two players: a side is a seat
     rollout = rollout_policy(game, args.rollout)
-    rng = random.Random(match_seed)
+    rng = random.Random(start.seed)
     for step_no in range(100_000):
         seat = game.to_act(state)
         if seat is None:
             break
-        action = decide(game, game.view(state, seat), level="easy", seed=match_seed * 7919 + step_no).action
+        action = decide(game, game.view(state, seat), level="easy", seed=start.decision_seed(step_no)).action
         if seat == a_seat:
             candidates = policies.search_candidates(game, state, seat) or [action]
             if len(candidates) > 1 and args.all_discards:
