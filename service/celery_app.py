@@ -5,9 +5,12 @@
 Queues: ``search`` (bot searches, the parts of a root-parallel job) and ``sessions``
 (bots playing a session's bot seats). Each worker process reserves one task at a time
 (prefetch 1), acknowledges it only when done (acks_late) and a task whose process died
-is put back on the queue (reject_on_worker_lost), so another process runs it. Tasks
-take plain JSON and write their results to Redis under the job id, which makes a
-redelivered task idempotent."""
+is put back on the queue (reject_on_worker_lost), so another process runs it. A task
+whose whole worker died (SIGKILL, machine lost) stays reserved in Redis until its
+visibility timeout has passed since its delivery; then the next sweep of any live
+worker (every ``BROKER_RESTORE_INTERVAL`` seconds) puts it back at the head of its
+queue. Tasks take plain JSON and write their results to Redis under the job id, which
+makes a redelivered task idempotent."""
 
 from __future__ import annotations
 
@@ -31,11 +34,24 @@ ROUTES = {
 }
 
 
+def time_limits(config: dict[str, Any]) -> tuple[float, float]:
+    """(soft, hard) time limit of a task in seconds; the hard one at least 1 s later."""
+    soft = float(config.get("SEARCH_SOFT_LIMIT", 30.0))
+    return soft, max(float(config.get("SEARCH_HARD_LIMIT", 45.0)), soft + 1.0)
+
+
+def visibility_timeout(config: dict[str, Any]) -> float:
+    """Seconds after its delivery when a task not yet acknowledged is given to another
+    worker. Above the hard limit: a task still running when it passes would run twice."""
+    _soft, hard = time_limits(config)
+    wanted = config.get("BROKER_VISIBILITY_TIMEOUT")
+    return max(float(wanted), hard + 5.0) if wanted else hard + 15.0
+
+
 def celery_config(config: dict[str, Any]) -> dict[str, Any]:
     """Celery settings derived from the app's settings (one key: ``CELERY``)."""
     url = config.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
-    soft = float(config.get("SEARCH_SOFT_LIMIT", 30.0))
-    hard = max(float(config.get("SEARCH_HARD_LIMIT", 45.0)), soft + 1.0)
+    soft, hard = time_limits(config)
     return {
         "broker_url": url,
         "result_backend": url,
@@ -52,7 +68,10 @@ def celery_config(config: dict[str, Any]) -> dict[str, Any]:
         "task_soft_time_limit": soft,
         "task_time_limit": hard,
         "broker_transport_options": {
-            "visibility_timeout": int(config.get("BROKER_VISIBILITY_TIMEOUT", 120)),
+            "visibility_timeout": visibility_timeout(config),
+            # kombu sweeps for such tasks every interval x throttle seconds (100 s by default)
+            "unacked_restore_interval": float(config.get("BROKER_RESTORE_INTERVAL", 5.0)),
+            "unacked_restore_throttle": 1,
             "socket_timeout": 5,
             "socket_connect_timeout": 2,
         },

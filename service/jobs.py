@@ -5,7 +5,12 @@ part's root statistics). A job of N parts is N Celery tasks with different seeds
 part stores its statistics with HSETNX and, only if it was the first to store that part,
 increments the ``done`` counter, in one Lua script. The part that brings ``done`` to N
 merges the statistics and completes the job. No task waits on another, and a redelivered
-part (its worker died) changes nothing that was already recorded."""
+part (its worker died) changes nothing that was already recorded.
+
+A part whose worker died is run again: at once when only its pool process died, after
+the broker's visibility timeout when the whole worker died (see
+:mod:`service.celery_app`). A job is failed only when no part has started for
+:func:`lost_after` seconds: no live worker took the redelivered part up."""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from typing import Any
 
 import redis
 
+from service.celery_app import time_limits, visibility_timeout
 from service.redis_conn import Keys
 
 STATUSES = ("pending", "running", "done", "failed")
@@ -45,6 +51,14 @@ if status == 'pending' then redis.call('HSET', KEYS[1], 'status', 'running') end
 redis.call('HSET', KEYS[1], 'pid:' .. ARGV[1], ARGV[2], 'started', ARGV[3])
 return redis.call('HINCRBY', KEYS[1], 'attempts:' .. ARGV[1], 1)
 """
+
+
+def lost_after(config: dict[str, Any]) -> float:
+    """Seconds after a running job's last part started when it is given up: the part's
+    redelivery (visibility timeout, plus a sweep), then a wait for a free worker process
+    (at most a hard time limit), plus 5 s of slack."""
+    _soft, hard = time_limits(config)
+    return visibility_timeout(config) + float(config.get("BROKER_RESTORE_INTERVAL", 5.0)) + hard + 5.0
 
 
 class JobStore:
@@ -105,8 +119,8 @@ class JobStore:
 
     def get(self, job_id: str, stuck_after: float | None = None) -> dict[str, Any] | None:
         """The job as the API shows it. A job still running ``stuck_after`` seconds after
-        its last part started (past the hard time limit: its process is gone and the
-        broker has not redelivered it) is failed here, once."""
+        its last part started (:func:`lost_after`: its worker died and no worker ran the
+        redelivered part) is failed here, once."""
         raw = self.r.hgetall(self.keys.job(job_id))
         if not raw or "status" not in raw:
             return None
@@ -115,7 +129,7 @@ class JobStore:
             and raw["status"] == "running"
             and time.time() - float(raw.get("started", time.time())) > stuck_after
         ):
-            self.fail(job_id, "the search did not finish within its time limit (its worker was lost)")
+            self.fail(job_id, "its worker was lost and no other worker took the search up in time")
             raw = self.r.hgetall(self.keys.job(job_id)) or raw
         job: dict[str, Any] = {"id": job_id, "status": raw["status"]}
         job["parts"] = int(raw.get("parts", 1))

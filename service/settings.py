@@ -7,6 +7,7 @@ web and worker processes it starts."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 
@@ -17,6 +18,12 @@ def _env(name: str, default: Any, cast: type = str) -> Any:
     if cast is bool:
         return raw.strip().lower() in {"1", "true", "yes", "on"}
     return cast(raw)
+
+
+def default_data_dir() -> str:
+    """``$XDG_DATA_HOME/majlis``, else ``~/.local/share/majlis`` (the XDG default)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return str(Path(base) / "majlis")
 
 
 class Settings:
@@ -44,8 +51,15 @@ class Settings:
         # Redis: a real deployment sets REDIS_URL; without it an embedded server is started.
         self.REDIS_URL: str | None = _env("REDIS_URL", None)
         self.REDIS_TIMEOUT: float = _env("MAJLIS_REDIS_TIMEOUT", 1.0, float)
-        # Unacknowledged broker messages are redelivered after this (a whole worker died).
-        self.BROKER_VISIBILITY_TIMEOUT: int = _env("MAJLIS_BROKER_VISIBILITY_TIMEOUT", 120, int)
+        # A task reserved by a worker that died entirely (SIGKILL, machine lost) is put back
+        # on its queue this many seconds after it was delivered. Unset: the hard limit plus
+        # 15 s; never at or below the hard limit (a task still running would run twice).
+        self.BROKER_VISIBILITY_TIMEOUT: float | None = _env("MAJLIS_BROKER_VISIBILITY_TIMEOUT", None, float)
+        # How often each worker looks for such tasks (seconds).
+        self.BROKER_RESTORE_INTERVAL: float = _env("MAJLIS_BROKER_RESTORE_INTERVAL", 5.0, float)
+        # The embedded Redis of ``python -m service.run`` keeps its append-only file here,
+        # so sessions survive a restart of Redis or of the whole service.
+        self.DATA_DIR: str = _env("MAJLIS_DATA_DIR", default_data_dir())
         self.KEY_PREFIX: str = _env("MAJLIS_KEY_PREFIX", "majlis")
         # Sessions: idle time before a session expires (refreshed on every move).
         self.SESSION_TTL: int = _env("MAJLIS_SESSION_TTL", 24 * 3600, int)

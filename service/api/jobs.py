@@ -14,7 +14,7 @@ from service.api.blueprint import Blueprint
 from service.api.common import document_errors
 from service.api.session_schemas import JobSchema
 from service.errors import ApiError
-from service.jobs import JobStore
+from service.jobs import JobStore, lost_after
 from service.redis_conn import get_redis, keys
 
 blp = Blueprint("jobs", __name__, url_prefix="/v1/jobs", description="Bot searches running as jobs")
@@ -64,8 +64,7 @@ class Job(MethodView):
     def get(self, job_id: str):
         """A job's status: `pending`, `running`, `done` (with `action` and `stats`) or
         `failed` (with `error`: why). Jobs are kept for a short while after they end."""
-        stuck_after = float(current_app.config["SEARCH_HARD_LIMIT"]) + 10.0
-        job = store().get(job_id, stuck_after) if JOB_ID.match(job_id) else None
+        job = store().get(job_id, lost_after(current_app.config)) if JOB_ID.match(job_id) else None
         if job is None:
             raise ApiError(404, "unknown_job", f"no job {job_id!r} (unknown, or expired)")
         job["url"] = job_url(job_id)

@@ -1,18 +1,22 @@
 """Async bot searches on a real worker: 202, GET /v1/jobs, root-parallel merge,
-idempotent redelivery when a worker process dies, clean failures, readiness, metrics."""
+idempotent redelivery when a worker process or a whole worker dies, clean failures,
+readiness, metrics."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
+import time
 
 import pytest
 
 from engine import get_game
+from service import create_app
 from service.api.jobs import start_search
-from service.redis_conn import Keys
-from tests.integration.conftest import GAME, assert_error, wait_for
+from service.jobs import JobStore
+from service.redis_conn import EmbeddedRedis, Keys, connect
+from tests.integration.conftest import GAME, IntegrationSettings, Worker, assert_error, wait_for
 
 pytestmark = pytest.mark.integration
 
@@ -131,8 +135,6 @@ def test_worker_killed_mid_search_job_completes_elsewhere(client, redis_client, 
 
 def test_redelivered_part_is_idempotent(app, client, redis_client, prefix):
     """A part whose task runs twice (redelivery) records its statistics once."""
-    from service.jobs import JobStore
-
     store = JobStore(redis_client, Keys(prefix), 60)
     store.create("a" * 32, {"level": "normal", "seed": 1}, 2)
     stats = {
@@ -174,15 +176,63 @@ def test_soft_time_limit_answers_the_best_move_so_far(client):
     assert result["action"] in [game.action_to_json(state, a) for a in game.legal_actions(state)]
 
 
+def test_whole_worker_killed_mid_search_job_completes_on_a_new_worker(tmp_path):
+    """SIGKILL of the worker's main process (its pool processes die with it): nothing
+    rejects the task, it stays reserved in Redis; a worker started afterwards puts it
+    back on the queue once the visibility timeout has passed and completes the job."""
+    server = EmbeddedRedis(directory=str(tmp_path))
+    url = server.start()
+    timing = {"SEARCH_SOFT_LIMIT": 4.0, "SEARCH_HARD_LIMIT": 6.0, "BROKER_VISIBILITY_TIMEOUT": 12.0}
+    env = {f"MAJLIS_{name}": f"{value:g}" for name, value in timing.items()}
+    env["MAJLIS_BROKER_RESTORE_INTERVAL"] = "1"
+    prefix = "majlis-lost"
+    first = Worker(url, prefix, tmp_path / "first.log", concurrency=1, **env)
+    second = None
+    try:
+        first.wait_ready()
+        client = create_app(
+            IntegrationSettings(url, prefix, BROKER_RESTORE_INTERVAL=1.0, **timing)
+        ).test_client()
+        game, state = fresh_state(8)
+        seat = game.to_act(state)
+        body = {"state": game.to_json(state), "seat": seat, "async": True, "budget": {"ms": 2500}, "seed": 9}
+        job = client.post(f"/v1/games/{GAME}/bot-move", json=body).get_json()["job"]
+        key = Keys(prefix).job(job["id"])
+        redis_client = connect(url, 2.0)
+        pid = int(wait_for(lambda: redis_client.hget(key, "pid:0"), 30))
+        os.kill(first.proc.pid, signal.SIGKILL)  # the whole worker: main process and pool
+        first.proc.wait(10)
+        wait_for(lambda: not os.path.exists(f"/proc/{pid}"), 10)
+        second = Worker(url, prefix, tmp_path / "second.log", concurrency=1, **env)
+        result = finished_job(client, job["url"], 60)
+        assert result["status"] == "done", result
+        assert int(redis_client.hget(key, "attempts:0")) == 2
+        assert int(redis_client.hget(key, "pid:0")) != pid
+        assert result["action"] in [game.action_to_json(state, a) for a in game.legal_actions(state)]
+    finally:
+        first.stop()
+        if second is not None:
+            second.stop()
+        server.stop()
+
+
+def test_a_job_is_given_up_only_after_a_redelivery_had_its_chance(make_app, worker, redis_client, prefix):
+    """Running, its part started 60 s ago (past the 45 s hard limit): its worker may have
+    died and the part may yet be redelivered (visibility timeout 60 s), so it is not failed."""
+    store = JobStore(redis_client, Keys(prefix), 60)
+    store.create("c" * 32, {"level": "normal", "seed": 1}, 1)
+    store.start_part("c" * 32, 0, 12345)
+    redis_client.hset(Keys(prefix).job("c" * 32), "started", f"{time.time() - 60:.3f}")
+    app = make_app(SEARCH_HARD_LIMIT=45.0, BROKER_VISIBILITY_TIMEOUT=60.0)
+    assert app.test_client().get("/v1/jobs/" + "c" * 32).get_json()["status"] == "running"
+
+
 def test_a_job_whose_worker_vanished_fails_cleanly(make_app, worker, redis_client, prefix):
-    """A part started long ago and never finished (a whole worker lost) is failed on read."""
-    import time as _time
-
-    from service.jobs import JobStore
-
+    """A part started long ago and never finished (a whole worker lost, none came back)
+    is failed on read."""
     store = JobStore(redis_client, Keys(prefix), 60)
     store.create("b" * 32, {"level": "normal", "seed": 1}, 1)
     store.start_part("b" * 32, 0, 12345)
-    redis_client.hset(Keys(prefix).job("b" * 32), "started", f"{_time.time() - 3600:.3f}")
+    redis_client.hset(Keys(prefix).job("b" * 32), "started", f"{time.time() - 3600:.3f}")
     result = make_app().test_client().get("/v1/jobs/" + "b" * 32).get_json()
-    assert result["status"] == "failed" and "time limit" in result["error"]
+    assert result["status"] == "failed" and "worker was lost" in result["error"]
