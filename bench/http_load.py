@@ -119,6 +119,8 @@ def main() -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = dict(os.environ, MAJLIS_BIND=f"127.0.0.1:{port}")
+    data_dir = tempfile.TemporaryDirectory(prefix="majlis-bench-")  # not the user's sessions
+    env["MAJLIS_DATA_DIR"] = data_dir.name
     server = subprocess.Popen(
         [sys.executable, "-m", "service.run"],
         cwd=ROOT,
@@ -174,6 +176,7 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(timeout=20)
+        data_dir.cleanup()
 
 
 if __name__ == "__main__":

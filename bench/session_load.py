@@ -22,6 +22,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -79,6 +80,8 @@ def main() -> None:
     game = get_game(args.game)
     port = free_port()
     env = dict(os.environ, MAJLIS_BIND=f"127.0.0.1:{port}", MAJLIS_LOG_REQUESTS="0")
+    data_dir = tempfile.TemporaryDirectory(prefix="majlis-bench-")  # not the user's sessions
+    env["MAJLIS_DATA_DIR"] = data_dir.name
     server = subprocess.Popen(
         [sys.executable, "-m", "service.run"],
         cwd=ROOT,
@@ -145,6 +148,7 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(30)
+        data_dir.cleanup()
 
 
 if __name__ == "__main__":

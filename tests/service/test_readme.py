@@ -24,9 +24,10 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(tmp_path_factory):
     port = free_port()
-    env = dict(os.environ, MAJLIS_BIND=f"127.0.0.1:{port}", MAJLIS_WEB_WORKERS="1")
+    data_dir = str(tmp_path_factory.mktemp("data"))  # not the user's: tests may run side by side
+    env = dict(os.environ, MAJLIS_BIND=f"127.0.0.1:{port}", MAJLIS_WEB_WORKERS="1", MAJLIS_DATA_DIR=data_dir)
     proc = subprocess.Popen(
         [sys.executable, "-m", "service.run"],
         cwd=ROOT,
