@@ -40,11 +40,11 @@ def test_a_child_that_keeps_crashing_is_restarted_less_and_less_often(capsys):
 
     def start() -> subprocess.Popen:
         starts.append(time.monotonic())
-        return subprocess.Popen([sys.executable, "-c", "raise SystemExit(3)"])
+        return subprocess.Popen(["sh", "-c", "exit 3"])
 
     child = Child("crasher", start, Backoff(first=0.2, most=0.8, steady=60.0))
     child.start()
-    deadline = time.monotonic() + 5.0
+    deadline = time.monotonic() + 30.0
     while len(starts) < 5 and time.monotonic() < deadline:
         child.watch()
         time.sleep(0.02)
