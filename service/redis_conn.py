@@ -129,9 +129,9 @@ class EmbeddedRedis:
     """A real redis-server child process on 127.0.0.1.
 
     Without ``directory`` it works in a temporary directory, removed on :meth:`stop`.
-    With ``append_only`` it keeps an append-only file (fsync every second) in
-    ``directory``: what it held is loaded again when it starts there, after a crash or
-    a restart of the whole service."""
+    With ``append_only`` it keeps an append-only file (fsync every second) and its log
+    (``redis.log``, warnings only) in ``directory``: what it held is loaded again when it
+    starts there, after a crash or a restart of the whole service."""
 
     def __init__(
         self, port: int | None = None, directory: str | None = None, append_only: bool = False
@@ -147,6 +147,7 @@ class EmbeddedRedis:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def argv(self) -> list[str]:
+        log = ["--logfile", os.path.join(self.directory, "redis.log")] if self.append_only else []
         return [
             redis_server_binary(),
             "--port",
@@ -163,6 +164,7 @@ class EmbeddedRedis:
             self.directory,
             "--loglevel",
             "warning",
+            *log,
         ]
 
     def start(self, timeout: float = 60.0, **popen: Any) -> str:

@@ -196,7 +196,7 @@ def main() -> None:
             env["REDIS_URL"] = embedded.url
             URL_FILE.parent.mkdir(exist_ok=True)
             URL_FILE.write_text(env["REDIS_URL"] + "\n")
-            say(f"embedded Redis at {env['REDIS_URL']}, data in {data_dir}")
+            say(f"embedded Redis at {env['REDIS_URL']}, data and log in {embedded.directory}")
         if not env.get("PROMETHEUS_MULTIPROC_DIR"):
             env["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="majlis-metrics-")
         if env.get("MAJLIS_RUN_WORKER", "1") not in ("0", "false", "no", "off"):

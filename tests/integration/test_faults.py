@@ -22,10 +22,22 @@ import pytest
 from engine import get_game
 from service.redis_conn import free_port
 from service.run import Backoff, Child
+from service.settings import Settings
 from tests.integration.conftest import GAME, ROOT, wait_for
 
 BOT_SEATS = ["human", {"type": "bot", "level": "easy"}]
 LONG_MATCH = {"target_score": 1000}
+
+
+def test_data_dir_defaults_to_the_xdg_data_home(monkeypatch, tmp_path):
+    monkeypatch.delenv("MAJLIS_DATA_DIR", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert Settings().DATA_DIR == str(tmp_path / "xdg" / "majlis")
+    monkeypatch.delenv("XDG_DATA_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert Settings().DATA_DIR == str(tmp_path / ".local" / "share" / "majlis")
+    monkeypatch.setenv("MAJLIS_DATA_DIR", "/srv/majlis")
+    assert Settings().DATA_DIR == "/srv/majlis"
 
 
 def test_backoff_doubles_up_to_the_cap_and_starts_over_after_a_steady_run():
