@@ -182,7 +182,7 @@ def main() -> None:
     try:
         if not env.get("REDIS_URL"):
             data_dir = Path(Settings().DATA_DIR)
-            lock = lock_data_dir(data_dir)  # noqa: F841 - held until this process exits
+            _lock = lock_data_dir(data_dir)  # held (open) until this process exits
             port = int(env.get("MAJLIS_EMBEDDED_REDIS_PORT", "0")) or None
             embedded = EmbeddedRedis(port=port, directory=str(data_dir / "redis"), append_only=True)
 
