@@ -2,7 +2,7 @@
 
 The service and the bots talk to games only through :class:`Game`. A game keeps
 its state in whatever compact, mutable representation is fastest for it (see
-STYLE.md: "values at the boundary, speed inside"); everything that leaves the
+docs/engine-guide.md, "Speed": values at the boundary, speed inside); everything that leaves the
 engine is plain JSON produced by :meth:`Game.to_json` / :meth:`Game.view`.
 
 Two paths through the rules:

@@ -50,3 +50,11 @@ def test_the_served_rules_are_the_repository_reference(client):
     for game in all_games():
         served = client.get(f"/v1/games/{game.id}/rules").get_data(as_text=True)
         assert served == (ROOT / "docs" / "rules" / f"{game.id}.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("game_id", DEFAULT_PLAYERS)
+def test_the_rules_say_how_the_service_names_every_action_type(game_id):
+    text = (ROOT / "docs" / "rules" / f"{game_id}.md").read_text(encoding="utf-8")
+    note = text.split("## How this service names things\n", 1)[1].split("\n## ", 1)[0]
+    for verb in get_game(game_id).verbs:
+        assert f'{{"type": "{verb}"' in note, verb

@@ -1,4 +1,4 @@
-"""Rule tests for Trex, named after the rules of rules/trex.md."""
+"""Rule tests for Trex, named after the rules of docs/rules/trex.md."""
 
 from __future__ import annotations
 
