@@ -3,11 +3,13 @@ reference served at GET /v1/games/{game}/rules (where each game's `rules` field 
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from engine import all_games, get_game
+from service.api import games as games_api
 from tests.engine.test_players import DEFAULT_PLAYERS
 from tests.service.conftest import assert_error, post
 
@@ -58,3 +60,21 @@ def test_the_rules_say_how_the_service_names_every_action_type(game_id):
     note = text.split("## How this service names things\n", 1)[1].split("\n## ", 1)[0]
     for verb in get_game(game_id).verbs:
         assert f'{{"type": "{verb}"' in note, verb
+
+
+def test_an_install_without_the_checkout_serves_the_installed_copy(client, monkeypatch, tmp_path):
+    (tmp_path / "ronda.md").write_text("# Ronda, installed copy\n", encoding="utf-8")
+    monkeypatch.setattr(games_api, "RULES_DIRS", (tmp_path / "no-checkout", tmp_path))
+    assert client.get("/v1/games/ronda/rules").get_data(as_text=True) == "# Ronda, installed copy\n"
+    response = client.get("/v1/games/trex/rules")
+    assert response.status_code == 404
+    assert_error(response.get_json(), "rules_not_installed")
+
+
+def test_the_package_installs_the_rules_and_the_image_has_them():
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    (pattern,) = pyproject["tool"]["setuptools"]["data-files"]["share/majlis/rules"]
+    assert sorted(p.stem for p in ROOT.glob(pattern)) == sorted(DEFAULT_PLAYERS)
+    assert Path(games_api.RULES_DIRS[1]).parts[-3:] == ("share", "majlis", "rules")
+    dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
+    assert dockerfile.index("COPY docs/rules ./docs/rules") < dockerfile.index("pip install")
