@@ -56,7 +56,7 @@ class GameSchema(Strict):
         values=fields.String(),
         metadata={"description": "action types and what they do"},
     )
-    rules = fields.String()
+    rules = fields.String(metadata={"description": "path of the rules reference (text/markdown)"})
 
 
 class GameListSchema(Strict):
