@@ -2,7 +2,7 @@
 
 The service and the bots talk to games only through :class:`Game`. A game keeps
 its state in whatever compact, mutable representation is fastest for it (see
-STYLE.md: "values at the boundary, speed inside"); everything that leaves the
+docs/engine-guide.md, "Speed": values at the boundary, speed inside); everything that leaves the
 engine is plain JSON produced by :meth:`Game.to_json` / :meth:`Game.view`.
 
 Two paths through the rules:
@@ -227,9 +227,16 @@ class Game(ABC, Generic[S]):
         """Reject combinations of options the spec forbids (InvalidSetup). Default: none."""
 
     def check_players(self, players: Any) -> int:
-        if isinstance(players, bool) or not isinstance(players, int) or players not in self.player_counts:
-            counts = ", ".join(str(n) for n in self.player_counts)
-            raise InvalidSetup(f"{self.id} is played by {counts} players", field="players")
+        """The player count of a new match. None (not given) means the game's only count
+        where it has one (Baloot, Trex), else its smallest. Anything not in
+        ``player_counts`` raises InvalidSetup naming the field and the allowed counts."""
+        allowed = sorted(self.player_counts)
+        if players is None:
+            return allowed[0]
+        if isinstance(players, bool) or not isinstance(players, int) or players not in allowed:
+            counts = ", ".join(str(n) for n in allowed)
+            expected = f"must be {counts}" if len(allowed) == 1 else f"must be one of {counts}"
+            raise InvalidSetup(f"players {expected}", field="players", details={"allowed": allowed})
         return players
 
     def check_dealer(self, players: int, dealer: Any) -> int:
@@ -427,5 +434,5 @@ class Game(ABC, Generic[S]):
             "players": list(self.player_counts),
             "options": [spec.to_json() for spec in self.option_specs],
             "verbs": dict(self.verbs),
-            "rules": f"rules/{self.id}.md",
+            "rules": f"docs/rules/{self.id}.md",  # the service answers its URL instead
         }

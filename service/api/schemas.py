@@ -8,6 +8,16 @@ from marshmallow import fields, validate
 from ai.bots import LEVELS
 
 Seat = lambda **kw: fields.Integer(strict=True, validate=validate.Range(0, 15), **kw)  # noqa: E731
+# The engine checks the count against the game (check_players) and fills in the default.
+Players = lambda: fields.Integer(  # noqa: E731
+    strict=True,
+    allow_none=True,
+    load_default=None,
+    metadata={
+        "example": 2,
+        "description": "player count; default: the game's only count (Baloot, Trex), else its smallest",
+    },
+)
 
 
 class Strict(ma.Schema):
@@ -46,7 +56,7 @@ class GameSchema(Strict):
         values=fields.String(),
         metadata={"description": "action types and what they do"},
     )
-    rules = fields.String()
+    rules = fields.String(metadata={"description": "path of the rules reference (text/markdown)"})
 
 
 class GameListSchema(Strict):
@@ -57,7 +67,7 @@ class GameListSchema(Strict):
 
 
 class DealRequest(Strict):
-    players = fields.Integer(strict=True, required=True, metadata={"example": 2})
+    players = Players()
     options = fields.Dict(
         keys=fields.String(),
         load_default=dict,

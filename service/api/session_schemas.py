@@ -6,7 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from ai.bots import LEVELS
-from service.api.schemas import BotMoveRequest, BudgetSchema, Seat, Strict
+from service.api.schemas import BotMoveRequest, BudgetSchema, Players, Seat, Strict
 
 # ---------------------------------------------------------------- jobs
 
@@ -60,7 +60,7 @@ class SeatField(fields.Field):
 
 class SessionCreateRequest(Strict):
     game = fields.String(required=True, metadata={"example": "ronda"})
-    players = fields.Integer(strict=True, required=True, metadata={"example": 2})
+    players = Players()
     options = fields.Dict(keys=fields.String(), load_default=dict)
     dealer = Seat(load_default=0)
     seed = fields.Integer(

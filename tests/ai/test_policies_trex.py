@@ -13,7 +13,7 @@ from engine import get_game
 
 GAME = get_game("trex")
 
-# rules/trex.md Example 3's hands (deal 6, kingdom owner = dealer = seat 0)
+# docs/rules/trex.md Example 3's hands (deal 6, kingdom owner = dealer = seat 0)
 E3_HANDS = [
     ["2S", "3S", "KS", "AS", "2H", "3H", "4H", "4D", "5D", "6D", "7C", "8C", "9C"],
     ["5H", "6H", "7H", "KH", "8D", "9D", "TD", "JD", "2C", "JC", "QC", "KC", "AC"],

@@ -310,7 +310,6 @@ JUNK_CREATE = [
     None,
     [],
     "x",
-    {"game": "ronda"},
     {"game": "chess", "players": 2},
     {"game": "ronda", "players": 7},
     {"game": "ronda", "players": 2, "seats": ["human"]},

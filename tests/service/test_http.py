@@ -69,7 +69,6 @@ def test_deal_with_explicit_deck_e1(client):
 @pytest.mark.parametrize(
     "body, field",
     [
-        ({}, "players"),
         ({"players": "two"}, "players"),
         ({"players": 2, "colour": "red"}, "colour"),
         ({"players": 2, "seed": -1}, "seed"),

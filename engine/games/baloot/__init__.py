@@ -1,4 +1,4 @@
-"""Baloot (rules/baloot.md): the Saudi four-player partnership trick game."""
+"""Baloot (docs/rules/baloot.md): the Saudi four-player partnership trick game."""
 
 from engine.games.baloot.game import GAME, Baloot
 

@@ -58,7 +58,7 @@ _DOUBLING_TYPES = (DOUBLE_OPEN, DOUBLE_LOCKED, DOUBLE, TRIPLE, FOUR_OPEN, FOUR_L
 
 
 class Baloot(Game[State]):
-    """The Saudi partnership game (rules/baloot.md)."""
+    """The Saudi partnership game (docs/rules/baloot.md)."""
 
     id = "baloot"
     title = "Baloot"

@@ -1,4 +1,4 @@
-"""Marriage (Nepal), a three-pack rummy: see rules/marriage.md (the authority).
+"""Marriage (Nepal), a three-pack rummy: see docs/rules/marriage.md (the authority).
 
 Modules: ``rules`` (joker family, set validation, show/finish enumeration, maal:
 pure functions and tables), ``state`` (options, the compact state, action encoding),

@@ -1,4 +1,4 @@
-"""Porrazo (rules/porrazo.md): a Mexican fishing game for 2-6 or 8 players.
+"""Porrazo (docs/rules/porrazo.md): a Mexican fishing game for 2-6 or 8 players.
 
 Package layout: ``tables`` (every number and table), ``state`` (the compact state),
 ``rules`` (one function per rule: legal actions, checks, the play, scoring),

@@ -1,4 +1,4 @@
-"""Ronda (رندة), the Moroccan fishing game: see shared/rules/ronda.md.
+"""Ronda (رندة), the Moroccan fishing game: see docs/rules/ronda.md.
 
 Modules: ``tables`` (pack, rank sequence, deal patterns, values), ``state`` (compact
 state, cheap clone), ``rules`` (R1-R32 as functions), ``codec`` (state JSON, layouts,

@@ -1,4 +1,4 @@
-"""Ronda behind the Game protocol (rules in shared/rules/ronda.md)."""
+"""Ronda behind the Game protocol (rules in docs/rules/ronda.md)."""
 
 from __future__ import annotations
 

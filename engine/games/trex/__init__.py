@@ -1,4 +1,4 @@
-"""Trex (Trix): the four-kingdom compendium of the Levant and the Gulf (rules/trex.md).
+"""Trex (Trix): the four-kingdom compendium of the Levant and the Gulf (docs/rules/trex.md).
 
 Modules: ``tables`` (contracts, card indices, point values, options), ``rules`` (the
 compact state, rule predicates, legal actions, step), ``codec`` (actions and the state

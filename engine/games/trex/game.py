@@ -71,11 +71,6 @@ class Trex(Game[TrexState]):
         self.to_act = rules.to_act  # type: ignore[method-assign, assignment]
 
     # ---- setup
-    def check_players(self, players: Any) -> int:
-        if isinstance(players, bool) or players != 4:
-            raise InvalidSetup("Trex needs exactly 4 players", field="players")
-        return 4
-
     def new_state(
         self,
         players: int,

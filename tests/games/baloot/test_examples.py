@@ -1,4 +1,4 @@
-"""The worked examples of rules/baloot.md section 10, replayed from tests/data/baloot/E*.json.
+"""The worked examples of docs/rules/baloot.md section 10, replayed from tests/data/baloot/E*.json.
 
 Each file holds the example's setup (a deck, or a layout in the state's own shape),
 its actions (with the legal-move lists and the rejections the spec states) and the

@@ -1,4 +1,4 @@
-"""Rule tests for Baloot, named after the rules of rules/baloot.md."""
+"""Rule tests for Baloot, named after the rules of docs/rules/baloot.md."""
 
 from __future__ import annotations
 

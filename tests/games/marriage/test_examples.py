@@ -1,4 +1,4 @@
-"""Every worked example of rules/marriage.md §10, replayed from tests/data/marriage/*.json.
+"""Every worked example of docs/rules/marriage.md §10, replayed from tests/data/marriage/*.json.
 
 A file has ``setup`` (players, dealer, options and a ``deck`` or ``layout``; or
 ``continue`` another example, optionally with other options and only its first

@@ -1,4 +1,4 @@
-"""Marriage rule tests, named after the rules of rules/marriage.md."""
+"""Marriage rule tests, named after the rules of docs/rules/marriage.md."""
 
 from __future__ import annotations
 

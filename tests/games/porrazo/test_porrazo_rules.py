@@ -1,4 +1,4 @@
-"""Porrazo rule tests, named after the rules of shared/rules/porrazo.md."""
+"""Porrazo rule tests, named after the rules of docs/rules/porrazo.md."""
 
 from __future__ import annotations
 

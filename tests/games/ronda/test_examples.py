@@ -1,4 +1,4 @@
-"""The worked examples of rules/ronda.md §10, replayed move by move from tests/data/ronda/.
+"""The worked examples of docs/rules/ronda.md §10, replayed move by move from tests/data/ronda/.
 
 Each file: ``setup`` (deck or layout), ``start`` facts, then ``steps``: an action by a seat
 with facts ``before`` / ``after`` it, or the ``reject`` reason (and rule) it must fail with.

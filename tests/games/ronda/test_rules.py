@@ -1,4 +1,4 @@
-"""Rule tests for Ronda, named after the numbered rules of rules/ronda.md."""
+"""Rule tests for Ronda, named after the numbered rules of docs/rules/ronda.md."""
 
 from __future__ import annotations
 

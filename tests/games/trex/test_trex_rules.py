@@ -1,4 +1,4 @@
-"""Rule tests for Trex, named after the rules of rules/trex.md."""
+"""Rule tests for Trex, named after the rules of docs/rules/trex.md."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ DECK = [r + s for s in "SHDC" for r in "23456789TJQKA"]
 
 def test_player_count_is_exactly_four():
     for n in (2, 3, 5, True):
-        with pytest.raises(InvalidSetup, match="Trex needs exactly 4 players"):
+        with pytest.raises(InvalidSetup, match="players must be 4"):
             GAME.new_state(n, {}, 0, seed=1)
 
 
