@@ -53,3 +53,12 @@ def when_ready(server):  # noqa: ARG001
             get_game(game_id)
         except Exception as error:  # noqa: BLE001
             server.log.warning("game %s not preloaded: %s", game_id, error)
+
+
+def post_fork(server, worker):  # noqa: ARG001
+    """A web process may run an inline bot search (INLINE_SEARCHES, up to ASYNC_MS)
+    beside its quick requests: hand the GIL over every millisecond, not every 5 ms, so
+    a legal-moves thread waits less behind the searching thread at each of its steps."""
+    import sys
+
+    sys.setswitchinterval(0.001)
