@@ -29,6 +29,7 @@ from flask_smorest import Blueprint as SmorestBlueprint
 from marshmallow import missing
 from webargs.core import is_json
 from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import HTTPException
 
 from service.api import schemas as s
 from service.errors import ApiError
@@ -99,7 +100,10 @@ def json_body(req: Any) -> Any:
         )
     try:
         raw = req.get_data(cache=True)
-    except OSError as error:  # the server's reader: bad chunked framing, a body cut short
+    except HTTPException:  # 413 over MAX_CONTENT_LENGTH, a client gone: answered as they are
+        raise
+    except Exception as error:  # noqa: BLE001 - the WSGI server's own reader errors (gunicorn:
+        # bad chunked framing, a body cut short) say the client's framing is wrong
         raise ApiError(400, "malformed_request", f"the request body could not be read: {error}") from None
     if not raw:
         return missing

@@ -12,6 +12,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import socket
 import statistics
 import subprocess
 import sys
@@ -208,3 +209,78 @@ def test_a_search_beyond_the_inline_slots_is_a_job(app, client):
         for _ in range(app.config["INLINE_SEARCHES"]):
             slots.release()
     assert bot_move(client, SHORT).status_code == 200
+
+
+# ---------------------------------------------------------------- every answer is JSON
+# (gunicorn answers some requests itself, before the app)
+
+
+def raw_request(server, data: bytes) -> tuple[int, str, dict]:
+    """Send raw bytes; (status, content type, JSON body) of the answer."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(data)
+        received = b""
+        while chunk := sock.recv(65536):
+            received += chunk
+    head, _, body = received.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), headers.get("Content-Type", ""), json.loads(body)
+
+
+HOST = b"Host: test\r\nConnection: close\r\n"
+
+
+@pytest.mark.parametrize(
+    "data, status, code",
+    [
+        (b"GET /v1/games/" + b"x" * 5_000 + b" HTTP/1.1\r\n" + HOST + b"\r\n", 414, "uri_too_long"),
+        (b"GET /v1/games HTTP/1.1\r\n" + HOST + b"X-Big: " + b"x" * 9_000 + b"\r\n\r\n", 431, None),
+        (b"NOT HTTP\r\n\r\n", 400, "malformed_request"),
+        (b"GET /v1/games HTTP/1.1\r\n" + HOST + b"No colon\r\n\r\n", 400, "malformed_request"),
+        (b"GET /v1/nowhere HTTP/1.1\r\n" + HOST + b"\r\n", 404, "not_found"),
+        (b"DELETE /v1/games HTTP/1.1\r\n" + HOST + b"\r\n", 405, "method_not_allowed"),
+        (
+            b"POST /v1/games/ronda/deals HTTP/1.1\r\n"
+            + HOST
+            + b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+            400,
+            "malformed_request",
+        ),
+    ],
+    ids=[
+        "long-path",
+        "long-header",
+        "bad-request-line",
+        "bad-header",
+        "unknown-path",
+        "bad-method",
+        "bad-chunk",
+    ],
+)
+def test_every_error_is_json_even_gunicorns(server, data, status, code):
+    """A long path got gunicorn's HTML 414; a bad chunked body the app's 500."""
+    got, content_type, body = raw_request(server, data)
+    assert (got, content_type) == (status, "application/json"), body
+    assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "details"}, body
+    assert body["error"]["code"] == (code or "request_header_fields_too_large")
+
+
+def test_an_id_naming_another_key_is_unknown(server):
+    """``GET /v1/sessions/<id>:log`` read the session's log list as the session (503
+    WRONGTYPE): an id that the service never issued is a 404."""
+    status, _h, created, _t = server.post("/v1/sessions", {"game": GAME, "players": 2, "seed": 1})
+    assert status == 201, created
+    seat = created["to_act"]
+    auth = {"Authorization": f"Bearer {created['tokens'][seat]}"}
+    view = server.request("GET", f"/v1/sessions/{created['id']}", headers=auth)[2]["view"]
+    action = server.post(f"/v1/games/{GAME}/legal-moves", {"view": view})[2]["actions"][0]
+    body = json.dumps({"action": action, "expected_version": 0}).encode()
+    headers = dict(auth, **{"Content-Type": "application/json"})
+    moved = server.request("POST", f"/v1/sessions/{created['id']}/moves", body, headers)
+    assert moved[0] == 200, moved  # the session's log list exists now
+    assert server.request("GET", f"/v1/sessions/{created['id']}/log", headers=auth)[0] == 200
+    status, _h, body, _t = server.request("GET", f"/v1/sessions/{created['id']}:log", headers=auth)
+    assert status == 404 and body["error"]["code"] == "unknown_session", body
+    status, _h, body, _t = server.request("GET", f"/v1/jobs/{created['id']}:parts")
+    assert status == 404 and body["error"]["code"] == "unknown_job", body
