@@ -38,6 +38,9 @@ class Settings:
         # A bot-move whose budget is above either threshold runs as a job (202).
         self.ASYNC_ITERATIONS: int = _env("MAJLIS_ASYNC_ITERATIONS", 50_000, int)
         self.ASYNC_MS: float = _env("MAJLIS_ASYNC_MS", 3_000.0, float)
+        # Searches one web process runs inside requests at once; more go to the workers (202),
+        # so that the process's other threads stay free for the quick endpoints.
+        self.INLINE_SEARCHES: int = _env("MAJLIS_INLINE_SEARCHES", 1, int)
         # Root parallelism: a job's budget is split into this many tasks (seeds differ).
         self.SEARCH_PARTS: int = _env("MAJLIS_SEARCH_PARTS", 2, int)
         # Celery task limits (seconds): at the soft limit the search stops and answers its

@@ -12,7 +12,7 @@ from engine.protocol import Game, InvalidState
 from service.errors import ApiError
 
 ERROR_RESPONSES = {
-    400: "malformed JSON",
+    400: "invalid JSON (code invalid_json)",
     401: "no or unknown credentials (seat token or API key)",
     403: "the credentials do not allow this (another seat's session action)",
     404: "unknown game, session or job",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import uuid
 from typing import Any
 
@@ -18,8 +17,6 @@ from service.jobs import JobStore, lost_after
 from service.redis_conn import get_redis, keys
 
 blp = Blueprint("jobs", __name__, url_prefix="/v1/jobs", description="Bot searches running as jobs")
-
-JOB_ID = re.compile(r"^[0-9a-f]{32}$")
 
 
 def store() -> JobStore:
@@ -64,7 +61,7 @@ class Job(MethodView):
     def get(self, job_id: str):
         """A job's status: `pending`, `running`, `done` (with `action` and `stats`) or
         `failed` (with `error`: why). Jobs are kept for a short while after they end."""
-        job = store().get(job_id, lost_after(current_app.config)) if JOB_ID.match(job_id) else None
+        job = store().get(job_id, lost_after(current_app.config))  # Keys: 404 for an id never issued
         if job is None:
             raise ApiError(404, "unknown_job", f"no job {job_id!r} (unknown, or expired)")
         job["url"] = job_url(job_id)
