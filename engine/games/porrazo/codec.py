@@ -20,6 +20,8 @@ from engine.games.porrazo.state import (
 )
 from engine.games.porrazo.tables import (
     COMBO_NAMES,
+    DECLARE_RONDA,
+    DECLARE_RONDINE,
     HAND_CARDS,
     NO_COMBO,
     P_CLAIM,
@@ -28,6 +30,7 @@ from engine.games.porrazo.tables import (
     P_OVER,
     P_PLAY,
     P_TENDIDO,
+    PASS,
     PHASE_NAMES,
     PHASE_OF_NAME,
     PLAYER_COUNTS,
@@ -455,6 +458,23 @@ def _check_match_end(st: PState) -> None:
         raise _fail("win_reason", 'the winner by "target" is the one side that reached the target')
 
 
+def _check_declare_turn(st: PState, order: list[int]) -> None:
+    """R9: declarations go round once from the dealer's left, so the seat to act follows the
+    last decision recorded in this hand's history. (A layout may open the round at any
+    seat without history: then only the declarations bound it.)"""
+    if st.history is None or len(history_list(st.history)) <= st.hand_start:
+        return
+    _, seat, action = st.history
+    k = order.index(st.to_act)  # type: ignore[arg-type]
+    decided = action in (PASS, DECLARE_RONDA, DECLARE_RONDINE)
+    if k == 0:
+        ok = action not in (DECLARE_RONDA, DECLARE_RONDINE)
+    else:
+        ok = decided and seat == order[k - 1]
+    if not ok:
+        raise _fail("to_act", "the declarations go round from the dealer's left, one decision each (R9)")
+
+
 def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
     """Cross-field rules: the 52 cards exactly once, hand sizes, phase and turn."""
     o = st.o
@@ -556,6 +576,7 @@ def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
         for seat in order[order.index(st.to_act) :]:
             if st.decl[seat]:
                 raise _fail(f"declarations[{seat}]", "this seat has not decided yet")
+        _check_declare_turn(st, order)
     elif phase == P_PLAY:
         if not all(len(dl) == HAND_CARDS for dl in st.dealt):
             raise _fail("dealt", "every seat was dealt three cards")
