@@ -1098,11 +1098,38 @@ def _natural_step(st: State) -> int:
     return {1: 0, 2: 1, 3: 2, 4: 3}[st.mult] if not st.gahwa else 3
 
 
+RESULT_FIELDS = frozenset(
+    "adds items winner gahwa multiplier declarer_team kind card_points projects baloot kaboot "
+    "counted game_points totals deal_no annulled kawesh".split()
+)
+
+
+def _check_plain_numbers(value: Any, where: str, depth: int = 0) -> None:
+    """The deal's workings hold whole numbers a JSON double keeps exactly, a few levels deep."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return
+    if isinstance(value, int):
+        if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
+            raise _fail(f"{where}: a number out of range", where)
+        return
+    if depth < 3 and isinstance(value, list):
+        for x in value:
+            _check_plain_numbers(x, where, depth + 1)
+        return
+    if depth < 3 and isinstance(value, Mapping):
+        for x in value.values():
+            _check_plain_numbers(x, where, depth + 1)
+        return
+    raise _fail(f"{where}: holds something that is not plain JSON data", where)
+
+
 def _check_result(res: Any) -> None:
     """The last deal's award: adds per team and items that add up to them."""
     where = "last_deal"
     if not isinstance(res, Mapping):
         raise _fail("last_deal must be an object or null", where)
+    _check_fields(res, RESULT_FIELDS, "last_deal.")
+    _check_plain_numbers(res, where)
     adds = res.get("adds")
     items = res.get("items")
     if (
@@ -1121,6 +1148,7 @@ def _check_result(res: Any) -> None:
             or isinstance(item.get("side"), bool)
             or isinstance(item.get("points"), bool)
             or not isinstance(item.get("points"), int)
+            or not -(10**6) <= item["points"] <= 10**6
             or not isinstance(item.get("item"), str)
             or not isinstance(item.get("rule"), str)
         ):

@@ -550,7 +550,8 @@ def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
     fresh = phase in (P_DEALING, P_TENDIDO, P_DECLARE, P_DEAL_OVER)
     if fresh and (st.chain is not None or st.pending is not None):
         raise _fail("chain", "no play has been made in this deal yet")
-    if phase not in (P_CLAIM, P_OVER) and any(c >= 0 for c in st.claims):
+    if phase not in (P_CLAIM, P_DEAL_OVER, P_OVER) and any(c >= 0 for c in st.claims):
+        # R21: made after the deal's play; a finished deal keeps them until the next deal
         raise _fail("claims", "claims are made only after the deal's play")
     if phase == P_DEALING:
         if any(st.hands) or any(st.dealt):

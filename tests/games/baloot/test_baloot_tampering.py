@@ -250,3 +250,10 @@ def test_e2_match_winner_must_be_the_higher_team():
     )
     data["match_winner"] = 1 - data["match_winner"]
     refused(data, "match_winner")
+
+
+@pytest.mark.parametrize("extra", [{"bonus": 1}, {"deal_no": 10**400}, {"totals": [10**400, 0]}])
+def test_last_deal_with_unknown_fields_or_huge_numbers_is_refused(extra):
+    data = state_where(lambda d: d["last_deal"] is not None and d["phase"] == "bidding")
+    data["last_deal"].update(extra)
+    refused(data, "last_deal" if "bonus" not in extra else "last_deal.bonus")

@@ -11,6 +11,7 @@ import random
 import pytest
 from porrazo_helpers import GAME
 
+from engine.cards import CODES
 from engine.protocol import InvalidSetup, InvalidState
 
 
@@ -118,3 +119,22 @@ def test_unknown_field_is_refused():
     data = GAME.to_json(random_match(4))
     data["bonus"] = 1
     refused(data, "bonus")
+
+
+def test_r21_finished_deal_keeps_its_claims_in_deal_over():
+    """Not a tampering: a caller-dealt state waiting for the next deck still lists the
+    finished deal's claims, and must load (it was refused)."""
+    rng = random.Random(3)
+    deck = [CODES[c] for c in range(52)]
+    rng.shuffle(deck)
+    state = GAME.new_state(6, {}, 3, deck=deck)
+    while not (GAME.phase(state) == "deal_over" and GAME.to_json(state)["claims"]):
+        assert GAME.to_act(state) is not None, "the match ended without such a state"
+        if GAME.phase(state) == "deal_over":
+            rng.shuffle(deck)
+            action = GAME.parse_action(state, {"type": "deal", "deck": deck})
+        else:
+            action = rng.choice(GAME.legal_actions(state))
+        state = GAME.apply(state, GAME.to_act(state), action)[0]
+    data = GAME.to_json(state)
+    assert GAME.to_json(GAME.from_json(data)) == data
