@@ -71,13 +71,15 @@ return {1, nv}
 
 # KEYS: session hash, log list. ARGV: seat, seat spec json, ttl, now. Hands the seat over
 # and bumps the version (a bot turn searched from the old version can no longer apply).
-# Returns the new version, or -1 for an unknown (expired) session.
+# Returns the session hash after the change (a move, or another hand-over, may have
+# landed since the caller loaded it), empty for an unknown (expired) session.
 _SET_SEAT = """
-if not redis.call('HGET', KEYS[1], 'version') then return -1 end
+if not redis.call('HGET', KEYS[1], 'version') then return {} end
 redis.call('HSET', KEYS[1], 'seat:' .. ARGV[1], ARGV[2], 'updated', ARGV[4])
+redis.call('HINCRBY', KEYS[1], 'version', 1)
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
-return redis.call('HINCRBY', KEYS[1], 'version', 1)
+return redis.call('HGETALL', KEYS[1])
 """
 
 
@@ -151,6 +153,9 @@ class SessionStore:
 
     def load(self, session_id: str) -> Session:
         raw = self.r.hgetall(self.keys.session(session_id)) if len(session_id) <= 64 else {}
+        return self._session(session_id, raw)
+
+    def _session(self, session_id: str, raw: dict[str, str]) -> Session:
         if not raw or "state" not in raw:
             raise ApiError(404, "unknown_session", f"no session {session_id!r} (unknown, or expired)")
         game = get_game(raw["game"])
@@ -169,16 +174,15 @@ class SessionStore:
         raw = self.r.hget(self.keys.session(session.id), "initial")
         return session.game.from_json(json.loads(raw))
 
-    def set_seat(self, session: Session, seat: int, spec: dict[str, Any]) -> None:
-        """Hand ``seat`` to a bot or back to its person; bumps the session's version."""
-        version = self._set_seat(
+    def set_seat(self, session: Session, seat: int, spec: dict[str, Any]) -> Session:
+        """Hand ``seat`` to a bot or back to its person, bumping the version; the session
+        just after (a move may have landed since ``session`` was loaded: the bot to act
+        must be scheduled from this one)."""
+        flat = self._set_seat(
             keys=[self.keys.session(session.id), self.keys.session_log(session.id)],
             args=[seat, json.dumps(spec), self.ttl, f"{time.time():.3f}"],
         )
-        if int(version) < 0:
-            raise ApiError(404, "unknown_session", f"no session {session.id!r} (unknown, or expired)")
-        session.seats[seat] = spec
-        session.version = int(version)
+        return self._session(session.id, dict(zip(flat[::2], flat[1::2], strict=True)))
 
     def apply(
         self,

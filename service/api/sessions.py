@@ -222,7 +222,7 @@ class Leave(MethodView):
 
         The session's version moves (a client's pending `expected_version` gets 409)."""
         store, session, seat = authorised(session_id)
-        store.set_seat(session, seat, {"type": "bot", "level": body["level"]})
+        session = store.set_seat(session, seat, {"type": "bot", "level": body["level"]})
         S.schedule_bot(session)
         return summary(session, seat)
 
@@ -236,7 +236,8 @@ class Claim(MethodView):
 
         The session's version moves: a bot still searching for this seat cannot play it."""
         store, session, seat = authorised(session_id)
-        store.set_seat(session, seat, {"type": "human", "level": session.seats[seat].get("level", "normal")})
+        human = {"type": "human", "level": session.seats[seat].get("level", "normal")}
+        session = store.set_seat(session, seat, human)
         S.schedule_bot(session)  # the version moved: the bot to act (if any) needs a new turn
         return summary(session, seat)
 

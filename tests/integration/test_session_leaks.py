@@ -261,3 +261,26 @@ def test_a_job_whose_session_moved_on_fails_and_applies_nothing(client, redis_cl
     result = finished_job(client, job_url)
     assert result["status"] == "failed" and result["error"].startswith("stale_version"), result
     assert redis_client.llen(Keys(prefix).session_log(sid)) == 0
+
+
+def test_a_hand_over_goes_on_from_the_session_as_it_is_after_it(app, redis_client, prefix):
+    """Leave and claim answer, and schedule the bot to act from, the session just after the
+    hand-over: a move may land between the handler's load and its write (a bot turn was
+    lost when the stale state said a person was to act)."""
+    client = app.test_client()
+    created = create(client, seed=99, options=LONG_MATCH)
+    sid, tokens = created["id"], created["tokens"]
+    seat, action = first_legal(redis_client, prefix, sid)
+    with app.app_context():
+        store = S.store()
+        loaded = store.load(sid)  # the other seat's claim loads the session ...
+        moved = client.post(  # ... a move lands meanwhile ...
+            f"/v1/sessions/{sid}/moves",
+            json={"action": action, "expected_version": 0},
+            headers=auth(tokens[seat]),
+        )
+        assert moved.status_code == 200
+        after = store.set_seat(loaded, 1 - seat, {"type": "bot", "level": "random"})  # ... and writes
+    game, state = full_state(redis_client, prefix, sid)
+    assert after.version == 2 and after.seats[1 - seat]["type"] == "bot"
+    assert game.to_json(after.state) == game.to_json(state)
