@@ -41,6 +41,7 @@ from kombu.exceptions import OperationalError
 from ai.bots import LEVEL_BUDGETS, Budget, decide
 from engine import get_game
 from engine.protocol import Game, IllegalAction
+from service.celery_app import SEARCH_QUEUE
 from service.errors import ApiError
 from service.redis_conn import Keys, get_redis, keys
 
@@ -390,7 +391,14 @@ def start_bot_job(session: Session, order: BotOrder) -> dict[str, Any]:
     jobs = job_store()
     jobs.create(job_id, {"session": session.id, **order.to_json()}, 1)
     try:
-        send_task("majlis.session_bot_turn", (session.id, order.version, order.to_json()), task_id=job_id)
+        # a search as long as a stateless job's: on their queue, not ahead of the quick
+        # turns of every session's bot seats
+        send_task(
+            "majlis.session_bot_turn",
+            (session.id, order.version, order.to_json()),
+            task_id=job_id,
+            queue=SEARCH_QUEUE,
+        )
     except OperationalError as error:
         jobs.fail(job_id, "the job queue is unreachable")
         raise ApiError(

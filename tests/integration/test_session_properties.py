@@ -1,6 +1,6 @@
 """The guard: no answer a seat's token receives names a card that seat may not see.
 
-For every game, one short session match (options for a low target or one deal; Trex,
+For every game, two short session matches (options for a low target or one deal; Trex,
 which has no shorter match, for its first deal) on a real Redis and the real worker,
 with bot seats and human seats. At each step a seeded walk picks what happens next: the
 seat to act moves, makes an illegal move, lets a bot play it (at once or as a job), or
@@ -64,6 +64,7 @@ class Table:
     tokens: list[str]
     states: list[tuple[int, Any]] = field(default_factory=list)  # (version, state) per move
     answers: list[Answer] = field(default_factory=list)
+    done: Counter = field(default_factory=Counter)  # requests by method and path
     hidden: dict[tuple[int, int], set[str]] = field(default_factory=dict)
 
     # ---- the oracle: Redis
@@ -109,6 +110,7 @@ class Table:
     # ---- the clients: HTTP with a token
 
     def ask(self, seat: int, method: str, path: str, body: Any = None) -> Any:
+        self.done[f"{method} {path or '/'}"] += 1
         lo = self.version()
         call = self.client.get if method == "GET" else self.client.post
         kwargs = {"headers": auth(self.tokens[seat])}
@@ -179,6 +181,10 @@ class Walk:
 
     def step(self) -> None:
         state, version, seats = self.t.now()
+        left = [s for s in sorted(self.humans) if seats[s]["type"] == "bot"]
+        if left and self.rng.random() < 0.2:  # a player back, whoever is to act
+            self.t.ask(self.rng.choice(left), "POST", "/claim")
+            return
         to_act = self.t.game.to_act(state)
         if seats[to_act]["type"] == "human":
             self.human_turn(state, version, to_act)
@@ -225,17 +231,18 @@ class Walk:
             wait_for(lambda: self.t.version() != version, 15.0, 0.01)
 
 
+@pytest.mark.parametrize("seed", [5, 6])
 @pytest.mark.parametrize("game_id", sorted(MATCHES))
-def test_no_answer_shows_a_seat_a_card_it_may_not_see(client, redis_client, prefix, game_id):
+def test_no_answer_shows_a_seat_a_card_it_may_not_see(client, redis_client, prefix, game_id, seed):
     players, options, last_deal = MATCHES[game_id]
     seats = SEATS[:players]
-    setup = {"game": game_id, "players": players, "options": options, "seed": 5, "seats": seats}
+    setup = {"game": game_id, "players": players, "options": options, "seed": seed, "seats": seats}
     created = client.post("/v1/sessions", json=setup)
     assert created.status_code == 201, created.get_json()
     body = created.get_json()
     game = get_game(game_id)
     table = Table(client, redis_client, Keys(prefix), game, body["id"], body["tokens"])
-    walk = Walk(table, seats, random.Random(game_id))
+    walk = Walk(table, seats, random.Random(f"{game_id}-{seed}"))
     started = time.monotonic()
     checked = 0
     for step in range(MAX_STEPS):
@@ -258,3 +265,4 @@ def test_no_answer_shows_a_seat_a_card_it_may_not_see(client, redis_client, pref
         assert game.to_json(table.states[-1][1]) == game.to_json(final)
     assert checked > 50
     print(f"{game_id}: {len(table.states) - 1} moves, {checked} answers, {time.monotonic() - started:.1f} s")
+    print(dict(table.done))
