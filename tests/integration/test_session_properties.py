@@ -263,6 +263,6 @@ def test_no_answer_shows_a_seat_a_card_it_may_not_see(client, redis_client, pref
     final, _, _ = table.now()
     if game.to_act(final) is None:  # the replayed log is the match
         assert game.to_json(table.states[-1][1]) == game.to_json(final)
-    assert checked > 50
+    assert checked >= 4 * players  # the walk took steps (the workers alone may play much of it)
     print(f"{game_id}: {len(table.states) - 1} moves, {checked} answers, {time.monotonic() - started:.1f} s")
     print(dict(table.done))
