@@ -299,9 +299,7 @@ class BotOrder:
         return self.asker == self.seat
 
     def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["budget"] = None if self.budget is None else asdict(self.budget)
-        return out
+        return asdict(self)  # the budget too, as {iterations, ms}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BotOrder:
