@@ -186,6 +186,8 @@ class Walk:
             self.t.ask(self.rng.choice(left), "POST", "/claim")
             return
         to_act = self.t.game.to_act(state)
+        if to_act is None:
+            return  # the workers' bots ended the match since the loop looked
         if seats[to_act]["type"] == "human":
             self.human_turn(state, version, to_act)
         else:
