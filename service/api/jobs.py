@@ -29,11 +29,12 @@ def job_url(job_id: str) -> str:
 
 def send_task(name: str, args: tuple, **options: Any) -> None:
     """Send with this app's own Celery (not the process default: a process may hold
-    several apps, e.g. in tests), without publish retries (a dead Redis fails fast)."""
+    several apps, e.g. in tests), without publish retries (a dead Redis fails fast).
+    ``options`` may name another ``queue`` than the task's route."""
     from service.celery_app import ROUTES
 
     celery = current_app.extensions["celery"]
-    celery.send_task(name, args, retry=False, **ROUTES[name], **options)
+    celery.send_task(name, args, retry=False, **{**ROUTES[name], **options})
 
 
 def start_search(payload: dict[str, Any], parts: int) -> dict[str, Any]:

@@ -35,8 +35,15 @@ class JobSchema(Strict):
     parts_done = fields.Integer()
     attempts = fields.Integer(metadata={"description": "task starts (more than parts: a worker died)"})
     action = fields.Dict(metadata={"description": "the bot's action, when done"})
-    stats = fields.Dict(metadata={"description": "merged search statistics, when done"})
+    stats = fields.Dict(
+        metadata={"description": "search statistics when done (session job: only for the asker's own seat)"}
+    )
     error = fields.String(metadata={"description": "why the job failed"})
+    seat = fields.Integer(metadata={"description": "session bot-move: the seat the bot played"})
+    version = fields.Integer(metadata={"description": "session bot-move: the version its move made"})
+    events = fields.List(
+        fields.Dict(), metadata={"description": "session bot-move: the move's events, as the asker sees them"}
+    )
 
 
 # ---------------------------------------------------------------- sessions
@@ -118,6 +125,9 @@ class SessionBotMoveRequest(Strict):
         strict=True, load_default=None, allow_none=True, validate=validate.Range(0, 2**63 - 1)
     )
     expected_version = fields.Integer(strict=True, load_default=None, allow_none=True)
+    async_ = fields.Boolean(
+        data_key="async", load_default=False, metadata={"description": "run as a job and answer 202 at once"}
+    )
 
 
 class SeatLeaveRequest(Strict):

@@ -257,8 +257,9 @@ def test_leave_hands_the_seat_to_a_bot_and_claim_takes_it_back(client, redis_cli
     seat, _ = first_legal(redis_client, prefix, sid)
     left = client.post(f"/v1/sessions/{sid}/leave", json={"level": "random"}, headers=auth(tokens[seat]))
     assert left.status_code == 200 and left.get_json()["seats"][seat]["type"] == "bot"
-    wait_for(
-        lambda: client.get(f"/v1/sessions/{sid}", headers=auth(tokens[seat])).get_json()["version"] >= 1, 30
+    assert left.get_json()["version"] == 1  # handing the seat over moves the version
+    wait_for(  # the bot's move makes version 2
+        lambda: client.get(f"/v1/sessions/{sid}", headers=auth(tokens[seat])).get_json()["version"] >= 2, 30
     )
     # the other player may let a bot play the abandoned seat when it is its turn
     claimed = client.post(f"/v1/sessions/{sid}/claim", headers=auth(tokens[seat]))
