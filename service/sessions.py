@@ -41,6 +41,7 @@ from kombu.exceptions import OperationalError
 from ai.bots import LEVEL_BUDGETS, Budget, decide
 from engine import get_game
 from engine.protocol import Game, IllegalAction
+from service import webhooks
 from service.celery_app import SEARCH_QUEUE
 from service.errors import ApiError
 from service.redis_conn import Keys, get_redis, keys
@@ -108,6 +109,7 @@ class Session:
     state: Any
     seats: list[dict[str, Any]]
     token_digests: list[str]
+    callback_url: str | None = None
 
     def seat_of(self, token: str) -> int | None:
         d = token_digest(token)
@@ -129,7 +131,10 @@ class SessionStore:
         self._apply = client.register_script(_APPLY)
         self._set_seat = client.register_script(_SET_SEAT)
 
-    def create(self, game: Game, state: Any, seats: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    def create(
+        self, game: Game, state: Any, seats: list[dict[str, Any]], webhook: dict[str, str] | None = None
+    ) -> tuple[str, list[str]]:
+        """A new session; ``webhook``: its ``callback_url`` and ``webhook_secret``, if any."""
         session_id = uuid.uuid4().hex
         players = game.players(state)
         tokens = [secrets.token_urlsafe(32) for _ in range(players)]
@@ -145,6 +150,7 @@ class SessionStore:
         for seat in range(players):
             record[f"token:{seat}"] = token_digest(tokens[seat])
             record[f"seat:{seat}"] = json.dumps(seats[seat])
+        record.update(webhook or {})
         key = self.keys.session(session_id)
         pipe = self.r.pipeline()
         pipe.hset(key, mapping=record)
@@ -169,6 +175,7 @@ class SessionStore:
             state=game.from_json(json.loads(raw["state"])),
             seats=[json.loads(raw[f"seat:{s}"]) for s in range(players)],
             token_digests=[raw[f"token:{s}"] for s in range(players)],
+            callback_url=raw.get("callback_url"),
         )
 
     def initial_state(self, session: Session) -> Any:
@@ -244,6 +251,10 @@ class SessionStore:
                 {"seat": seat, "version": int(version)},
             )
         session.state, session.version = nxt, int(version)
+        # webhooks: the move as a spectator sees it, POSTed by the workers
+        if session.callback_url:
+            body = webhooks.public_body(session.id, game, nxt, entry, events)
+            webhooks.queue_webhooks(session.id, session.callback_url, body)
         return nxt, events, int(version)
 
     def log(self, session: Session, seat: int) -> list[dict[str, Any]]:

@@ -23,6 +23,7 @@ from ai.bots import LEVEL_BUDGETS, Budget
 from engine import get_game
 from engine.protocol import IllegalAction, NotYourTurn
 from service import sessions as S
+from service import webhooks
 from service.api.blueprint import Blueprint
 from service.api.bots import inline_slots, is_short, real_budget
 from service.api.common import document_errors
@@ -89,7 +90,10 @@ class Sessions(MethodView):
 
         `seats` lists each seat as `"human"` (default) or `{"type": "bot", "level": ...}`;
         bot seats are played by the workers whenever they are to act. The answer holds one
-        secret token per seat (shown once): give each player its own."""
+        secret token per seat (shown once): give each player its own.
+
+        With a `callback_url` (http or https), each applied move is POSTed there by the
+        workers, signed with HMAC-SHA256 by the `webhook_secret` of the answer (shown once)."""
         game = get_game(body["game"])
         players = game.check_players(body["players"])
         if body["dealer"] >= players:
@@ -102,8 +106,13 @@ class Sessions(MethodView):
         options = game.parse_options(body["options"], players)
         seed = body["seed"] if body["seed"] is not None else secrets.randbits(63)
         state = game.new_state(players, options, body["dealer"], seed=seed)
+        webhook = None
+        if body["callback_url"] is not None:
+            allow_private = bool(current_app.config["WEBHOOK_ALLOW_PRIVATE"])
+            url = webhooks.check_callback_url(body["callback_url"], allow_private)
+            webhook = {"callback_url": url, "webhook_secret": webhooks.new_secret()}
         store = S.store()
-        session_id, tokens = store.create(game, state, seats)
+        session_id, tokens = store.create(game, state, seats, webhook)
         session = store.load(session_id)
         S.schedule_bot(session)
         return {
@@ -114,6 +123,7 @@ class Sessions(MethodView):
             "to_act": game.to_act(state),
             "seats": seats,
             "tokens": tokens,
+            **({"webhook_secret": webhook["webhook_secret"]} if webhook else {}),
         }, 201
 
 
