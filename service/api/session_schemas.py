@@ -187,7 +187,12 @@ class SessionReviewRequest(Strict):
 
 
 class SessionReviewQuery(Strict):
-    seat = Seat(load_default=None, allow_none=True, metadata={"description": "default: the token's seat"})
+    seat = fields.Integer(  # a query string: "0" is a number here
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(0, 15),
+        metadata={"description": "default: the token's seat"},
+    )
     all_seats = fields.Boolean(load_default=False, metadata={"description": "the review of every seat"})
 
 
