@@ -4,10 +4,10 @@
 state before the first move), one sha256 per seat token (``token:{seat}``) and one
 seat spec per seat (``seat:{seat}``: human, or bot with a level), and for webhooks
 ``callback_url`` and ``webhook_secret`` (each applied move is then queued for delivery:
-:mod:`service.webhooks`). ``session:{id}:log``
-is the append-only move log: per move the seat, the action (actions are public by the
-protocol), the version it made, and its events redacted once per seat (a card that
-seat could not see after the move is replaced by ``"hidden"``).
+:mod:`service.webhooks`). ``session:{id}:log`` is the append-only move log: per move
+the seat, the action (actions are public by the protocol), the version it made, and its
+events redacted once per seat (a card that seat could not see after the move is
+replaced by ``"hidden"``).
 
 A move is applied with a compare-and-set Lua script: it writes the new state, bumps the
 version, appends to the log and refreshes the idle TTL only if the version is still the
