@@ -13,7 +13,7 @@ it is now. The worker POSTs the body with
 * ``Majlis-Attempt: <n>``.
 
 A non-2xx answer, a redirect or a connection error is retried after
-``WEBHOOK_BACKOFF x 2^(n-1)`` seconds, up to ``WEBHOOK_ATTEMPTS`` attempts. Every attempt
+``WEBHOOK_BACKOFF x 2^(n-1)`` seconds (:func:`backoff`), up to ``WEBHOOK_ATTEMPTS`` attempts. Every attempt
 is counted in ``session:{id}:webhooks`` (per version: attempts, status, last status)
 before the POST, and a delivery recorded ``delivered`` (or ``failed``: out of attempts) is
 never POSTed again: a task redelivered after its worker was killed finds the record and
@@ -234,4 +234,14 @@ def deliver(session_id: str, version: int, body: dict[str, Any]) -> float | None
         r.hset(records, mapping={f"{version}:status": FAILED, f"{version}:last_status": status})
         return None
     r.hset(records, f"{version}:last_status", status)
-    return float(config["WEBHOOK_BACKOFF"]) * 2 ** (attempt - 1)
+    return backoff(config, attempt)
+
+
+def backoff(config: Any, attempt: int) -> float:
+    """Seconds before attempt ``attempt + 1``: ``WEBHOOK_BACKOFF x 2^(attempt-1)``, kept
+    5 s under the broker's visibility timeout (a worker holds a retry that waits; one held
+    longer would be handed to a second worker as if the first had died)."""
+    from service.celery_app import visibility_timeout
+
+    wanted = float(config["WEBHOOK_BACKOFF"]) * 2 ** (attempt - 1)
+    return max(0.0, min(wanted, visibility_timeout(config) - 5.0))

@@ -11,6 +11,7 @@ import json
 import os
 import signal
 import threading
+import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -24,7 +25,15 @@ from tests.integration.conftest import GAME, IntegrationSettings, Worker, assert
 
 pytestmark = pytest.mark.integration
 
-WORKER_ENV = {"MAJLIS_WEBHOOK_BACKOFF": "0.2", "MAJLIS_WEBHOOK_ATTEMPTS": "4"}
+WORKER_ENV = {
+    "MAJLIS_WEBHOOK_BACKOFF": "0.2",
+    "MAJLIS_WEBHOOK_ATTEMPTS": "4",
+    # a task held by a killed worker comes back 12 s after its delivery, swept every second
+    "MAJLIS_SEARCH_SOFT_LIMIT": "2",
+    "MAJLIS_SEARCH_HARD_LIMIT": "3",
+    "MAJLIS_BROKER_VISIBILITY_TIMEOUT": "12",
+    "MAJLIS_BROKER_RESTORE_INTERVAL": "1",
+}
 
 
 class Receiver:
@@ -253,6 +262,35 @@ def test_no_duplicate_delivery_after_the_worker_is_killed_and_restarted(
     keys = [g["headers"]["Majlis-Delivery"] for g in receiver.of(sid)]
     assert sorted(keys) == sorted(f"{sid}:{v}" for v in [*versions, later]), keys
     assert all(records[v]["attempts"] == 1 for v in versions)
+
+
+def restart_worker(holder, url, prefix, log_path, **env) -> None:
+    old = holder["worker"]
+    kill_tree(old.proc.pid)
+    old.proc.wait(10)
+    old.stop()
+    holder["worker"] = Worker(url, prefix, log_path, concurrency=1, **{**WORKER_ENV, **env})
+    holder["worker"].wait_ready()
+
+
+def test_a_retry_pending_when_its_worker_is_killed_is_delivered_once_by_the_next_worker(
+    hook_client, hook_app, hook_worker, receiver, own_redis, own_prefix, tmp_path
+):
+    r = connect(own_redis, 2.0)
+    # a worker whose retries wait 6 s: it holds the retry (unacknowledged) when killed
+    restart_worker(hook_worker, own_redis, own_prefix, tmp_path / "slow.log", MAJLIS_WEBHOOK_BACKOFF="6")
+    created = create(hook_client, receiver.url)
+    sid = created["id"]
+    receiver.fail_next(1, 500)
+    [version] = play_first_legal(hook_client, r, own_prefix, created)
+    with hook_app.app_context():
+        wait_for(lambda: deliveries(sid).get(version, {}).get("last_status") == "500", interval=0.05)
+    restart_worker(hook_worker, own_redis, own_prefix, tmp_path / "next.log")
+    with hook_app.app_context():
+        wait_for(lambda: deliveries(sid)[version]["status"] == "delivered", timeout=40)
+        time.sleep(1.0)  # nothing else comes
+        assert deliveries(sid)[version] == {"attempts": 2, "status": "delivered", "last_status": "200"}
+    assert [g["headers"]["Majlis-Attempt"] for g in receiver.of(sid)] == ["1", "2"]
 
 
 @pytest.mark.parametrize(
