@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from engine.protocol import JSON, SCHEMA_VERSION, BadAction, InvalidState
+from engine.protocol import JSON, SCHEMA_VERSION, BadAction, InvalidSetup, InvalidState
 
 from . import rules as R
 from .rules import ALL_CODES, CODE_TO_CARD, NCODES, XX
@@ -56,6 +56,50 @@ def expose_done(st: MState) -> list[bool]:
 
 
 FINISH_KINDS = (None, "sets", "dublees")
+
+# --------------------------------------------------------------------------- the generator state
+
+RNG_BITS = 63
+"""Bits of the generator state of an engine-dealt match (``getrandbits(63)``)."""
+DOUBLE_SAFE = 2**53
+"""Integers from here on may be rounded by a client that reads JSON numbers as doubles
+(JavaScript's ``JSON.parse``)."""
+
+
+def rng_state_json(value: int | None) -> str | None:
+    """``rng_state`` as the JSON carries it: the decimal string of the generator state (a
+    JSON number above 2**53 would be rounded by a JavaScript client), or None.
+
+    >>> rng_state_json(8123456789012345678)
+    '8123456789012345678'
+    """
+    return None if value is None else str(value)
+
+
+def parse_rng_state(value: Any, field: str = "rng_state") -> int:
+    """The generator state from its JSON form: the decimal string the service wrote (no
+    sign, no leading zeros, below 2**63), or for compatibility a JSON integer below 2**53.
+    Anything else could not have come from the service, or a double may have rounded it:
+    InvalidState naming ``field``.
+
+    >>> parse_rng_state("8123456789012345678"), parse_rng_state(12)
+    (8123456789012345678, 12)
+    >>> parse_rng_state(8123456789012345678)
+    Traceback (most recent call last):
+    engine.protocol.InvalidState: rng_state: send the string the service wrote ...
+    """
+    if isinstance(value, str):
+        digits = value.isascii() and value.isdigit() and len(value) <= 19
+        if digits and (value == "0" or value[0] != "0") and int(value) < 2**RNG_BITS:
+            return int(value)
+    elif isinstance(value, int) and not isinstance(value, bool) and 0 <= value < DOUBLE_SAFE:
+        return value
+    raise bad(
+        f"send the string the service wrote (the decimal generator state, below 2**{RNG_BITS}); "
+        f"a JSON number is accepted only below 2**53, where no double rounds it; got {value!r:.40}",
+        field,
+    )
+
 
 # --------------------------------------------------------------------------- actions
 
@@ -243,7 +287,7 @@ def to_json(st: MState, game_id: str) -> JSON:
         "deal_no": st.deal_no,
         "history": _history(st, False),
         "deal_start": st.deal_start,
-        "rng_state": st.rng_state,
+        "rng_state": rng_state_json(st.rng_state),
         "caller_dealt": st.caller,
         "hands": [[ALL_CODES[c] for c in range(NCODES) for _ in range(h[c])] for h in st.hands],
         "tunnelas": [R.codes(t) for t in st.tunnelas],
@@ -423,9 +467,9 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
         if st.caller:
             if rng_state is not None:
                 raise bad("must be null in a caller-dealt match", "rng_state")
-        elif isinstance(rng_state, bool) or not isinstance(rng_state, int):
-            raise bad("must be an int in an engine-dealt match", "rng_state")
-        st.rng_state = rng_state
+            st.rng_state = None
+        else:
+            st.rng_state = parse_rng_state(rng_state)
     else:
         st.rng_state = None
     st.over = st.cur is None
@@ -711,6 +755,9 @@ def layout_to_json(
     no discard given, the first fill card is the upcard)."""
     if not isinstance(layout, Mapping):
         raise InvalidState("layout must be an object", field="layout")
+    if seed is not None and not 0 <= seed < 2**RNG_BITS:
+        # a layout's seed is its generator state as is (the deal is given, not shuffled)
+        raise InvalidSetup(f"seed must be from 0 to 2**{RNG_BITS} - 1 with a layout", field="seed")
     n = players
     known = STATE_KEYS | {"current"}
     for key in layout:
@@ -817,7 +864,7 @@ def layout_to_json(
         "scores": layout.get("scores", [0] * n),
         "deal_no": layout.get("deal_no", 1),
         "history": layout.get("history", []),
-        "rng_state": layout.get("rng_state", seed),
+        "rng_state": layout.get("rng_state", rng_state_json(seed)),
         "caller_dealt": layout.get("caller_dealt", seed is None and "rng_state" not in layout),
         "hands": hands,
         "tunnelas": tunnelas,

@@ -15,13 +15,19 @@ from .codec import (
     action_json,
     card_index,
     parse_action_json,
+    parse_rng_state,
+    state_json,
 )
 from .rules import (
     PASS,
     Entry,
     TrexState,
+    check_action,
+    entries,
     kingdom_owner_of,
     push_past,
+    reset_deal,
+    step,
 )
 from .tables import (
     CHOOSE,
@@ -653,7 +659,67 @@ def load_state(
         )
     s.deal_results = tuple(dr)
     load_history(r, s, view)
+    if not partial and not view:
+        check_match_record(s)
+        check_replay(s)
     return s, counts, view_seat
+
+
+def check_match_record(s: TrexState) -> None:
+    """R5, R19, S9 on a full state: ``deal_results`` lists the finished deals in order, each
+    under its kingdom's owner and summing to its contract's total, and ``match_scores``
+    is their sum."""
+    finished = s.deal_no - (0 if s.phase in (DEAL_OVER, MATCH_OVER) else 1)
+    if len(s.deal_results) != finished:
+        raise InvalidState(f"deal_results must list the {finished} finished deals", field="deal_results")
+    totals = [0, 0, 0, 0]
+    for i, (deal_no, owner, contract, scores) in enumerate(s.deal_results):
+        where = f"deal_results[{i}]"
+        if deal_no != i + 1 or owner != kingdom_owner_of(s.first_owner, deal_no, s.opts):
+            raise InvalidState(f"{where} must be deal {i + 1} of its kingdom's owner (R5)", field=where)
+        if sum(scores) != deal_total(contract, s.opts.swap) * s.opts.sign:
+            raise InvalidState(f"{where}: the scores must sum to the contract's total (S9)", field=where)
+        totals = [t + v for t, v in zip(totals, scores, strict=True)]
+    if totals != s.match_scores:
+        raise InvalidState("match_scores must be the sum of deal_results", field="match_scores")
+
+
+def check_replay(s: TrexState) -> None:
+    """A full state's current deal is what its ``played`` entries make of the deal's cards:
+    deal the hands back (each seat's cards plus those it played this deal), replay the
+    entries through the rules and compare every field. So the seat to act, tricks, layout,
+    doubles and deal scores all follow from the history; InvalidState names the first
+    field that does not."""
+    played = entries(s.played)
+    start = TrexState(s.opts)
+    start.rng_state, start.decks, start.past, start.past_json = s.rng_state, s.decks, s.past, s.past_json
+    start.deal_no, start.dealer, start.first_owner = s.deal_no, s.dealer, s.first_owner
+    start.contracts_used = s.contracts_used[:-1] if s.contract >= 0 else s.contracts_used
+    start.deal_results, start.match_scores = s.deal_results, s.match_scores[:]
+    if s.phase in (DEAL_OVER, MATCH_OVER) and s.deal_results:  # end_deal records the deal again
+        start.deal_results = s.deal_results[:-1]
+        start.match_scores = [t - v for t, v in zip(s.match_scores, s.deal_results[-1][3], strict=True)]
+    reset_deal(start)
+    hands = s.hands[:]
+    for seat, action, _ in played:
+        if type(action) is int and action < PASS:
+            hands[seat] |= 1 << action
+    start.hands = hands
+    for i, (seat, action, trick) in enumerate(played):
+        where = f"played[{i}]"
+        if start.to_act != seat:
+            raise InvalidState(f"{where}: seat {start.to_act} was to act, not {seat}", field=where)
+        try:
+            check_action(start, action)
+        except EngineError as err:
+            raise InvalidState(f"{where}: {err.message}", field=where) from None
+        step(start, action)
+        if entries(start.played)[-1] != (seat, action, trick):
+            raise InvalidState(f"{where}: the trick number must be the trick the card went to", field=where)
+    want, got = state_json(start), state_json(s)
+    for key in want:
+        if want[key] != got[key]:
+            raise InvalidState(f"{key} is not what this deal's played entries give", field=key)
 
 
 def load_history(r: _Reader, s: TrexState, view: bool) -> None:
@@ -661,7 +727,7 @@ def load_history(r: _Reader, s: TrexState, view: bool) -> None:
     rs = r.raw("rng_state", None) if not view else None
     if view and "rng_state" in r.data:
         raise InvalidState("a view has no rng_state", field="rng_state")
-    s.rng_state = None if rs is None else check_int(rs, "rng_state", 0, 2**64 - 1)
+    s.rng_state = None if rs is None else parse_rng_state(rs)
     decks = []
     for i, d in enumerate(check_list(r.raw("decks", []) if not view else [], "decks")):
         cards = tuple(card_index(c, f"decks[{i}]") for c in check_list(d, f"decks[{i}]", 52))
