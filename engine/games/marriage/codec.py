@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.protocol import JSON, SCHEMA_VERSION, BadAction, InvalidSetup, InvalidState
 
+from . import play as P
 from . import rules as R
 from .rules import ALL_CODES, CODE_TO_CARD, NCODES, XX
 from .state import (
@@ -421,9 +422,13 @@ def as_cards(value: Any, field: str, man_cards: int) -> list[int]:
     return [as_card(v, f"{field}[{i}]", man_cards) for i, v in enumerate(as_list(value, field))]
 
 
-def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState, dict[str, Any]]:
+def load(
+    data: Any, game: Any, *, view_seat: int | None = None, canonical: bool = False
+) -> tuple[MState, dict[str, Any]]:
     """Validate a state (or, with ``view_seat``, a view) and load it. For a view the
-    hidden parts are left for the sampler: returns the state and the hidden sizes."""
+    hidden parts are left for the sampler: returns the state and the hidden sizes. With
+    ``canonical`` (a full state from a client) the state must be written exactly as the
+    engine writes it, so that nothing in it is silently reordered or dropped."""
     if not isinstance(data, Mapping):
         raise InvalidState("a state must be a JSON object", field="state")
     allowed = STATE_KEYS | ({"seat"} if view_seat is not None else set())
@@ -459,8 +464,8 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
     st.phase = PHASES.index(phase)
     st.cur = as_int(get(data, "to_act"), "to_act", 0, n - 1, null=True)
     scores = as_list(get(data, "scores"), "scores", n)
-    st.totals = [as_int(v, f"scores[{i}]", -(10**9), 10**9) for i, v in enumerate(scores)]
-    st.deal_no = as_int(get(data, "deal_no"), "deal_no", 1, 10**9)
+    st.totals = [as_int(v, f"scores[{i}]", 1 - DOUBLE_SAFE, DOUBLE_SAFE - 1) for i, v in enumerate(scores)]
+    st.deal_no = as_int(get(data, "deal_no"), "deal_no", 1, o_deals_or(options, 10**9))
     st.caller = as_bool(get(data, "caller_dealt"), "caller_dealt")
     if view_seat is None:
         rng_state = get(data, "rng_state")
@@ -581,7 +586,10 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
     for key in ("maal", "deal_delta"):
         v = get(data, key)
         if v is not None:
-            v = [as_int(x, f"{key}[{i}]", -(10**9), 10**9) for i, x in enumerate(as_list(v, key, n))]
+            v = [
+                as_int(x, f"{key}[{i}]", 1 - DOUBLE_SAFE, DOUBLE_SAFE - 1)
+                for i, x in enumerate(as_list(v, key, n))
+            ]
         setattr(st, "maal" if key == "maal" else "delta", v)
     st.result_deal = as_int(get(data, "result_deal"), "result_deal", 1, st.deal_no, null=True) or 0
     st.recycled = tuple(sorted(as_cards(get(data, "recycled"), "recycled", men)))
@@ -622,9 +630,119 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
     if view_seat is None:
         _check_conservation(st)
     start = get(data, "deal_start")
-    st.hist, st.hkey, st.hlen = _load_history(get(data, "history"), men, start, view_seat is not None)
+    st.hist, st.hkey, st.hlen, deal = _load_history(get(data, "history"), men, start, view_seat is not None)
     st.deal_start = start
+    _check_turn_order(st, deal, 0 if view_seat is not None else start)
+    _check_match(st, full=view_seat is None)
+    if canonical and view_seat is None:
+        _check_canonical(st, data, game.id)
     return st, hidden
+
+
+def _check_canonical(st: MState, data: Mapping[str, Any], game_id: str) -> None:
+    """Every field of ``data`` is what the engine writes for the state it loaded to (hands
+    and sets in canonical order...). Two older forms are still read: ``rng_state`` as a
+    JSON integer below 2**53, and a ``turn`` without ``expose_done``."""
+    for key, value in to_json(st, game_id).items():
+        got = data[key]
+        if key == "rng_state" and isinstance(got, int):
+            continue
+        if key == "turn" and "expose_done" not in got:
+            got = {**got, "expose_done": value["expose_done"]}
+        if got != value:
+            raise bad("must be written as the engine writes it (cards in canonical order)", key)
+
+
+def o_deals_or(options: Mapping[str, Any], default: int) -> int:
+    """R34: the last deal of the match, or ``default`` in an open-ended match."""
+    return int(options["deals"]) or default
+
+
+def _check_turn_order(st: MState, deal: list[tuple[int, Any]], first: int) -> None:
+    """R9-R18, R24, R33: the entries of this deal take their turns in order from the
+    dealer's left (an expose turn ends with a pass, a play turn with a discard), and the
+    seat to act, the phase and ``turns_completed`` follow from them. A deal dealt by the
+    engine or a caller starts with the expose turns; one set up from a layout may start at
+    any seat's play turn (its turns before are not in the history)."""
+    if not deal and st.phase != EXPOSE:
+        return
+    n, dealer = st.n, st.dealer
+    cur, exposing, ended, last = (dealer + 1) % n, True, False, None
+    from_layout = bool(deal) and not (deal[0][1] == PASS or _is_expose(deal[0][1]))
+    discards = 0  # turns completed: a layout's own count plus the discards since
+    if from_layout:
+        cur, exposing = deal[0][0], False
+        discards = st.turns - sum(1 for _, a in deal if isinstance(a, int) and a < NCODES)
+    for i, (seat, action) in enumerate(deal):
+        where = f"history[{first + i}]"
+        if ended:
+            raise bad("no entry follows the end of the deal", where)
+        if seat != cur:
+            raise bad(f"seat {cur} was to act, not {seat}", f"{where}.seat")
+        if (action == PASS or _is_expose(action)) != exposing:
+            raise bad(f"{PHASES[EXPOSE] if exposing else 'a play turn'} was going on", f"{where}.action")
+        last = action
+        if action == PASS:
+            cur = (seat + 1) % n
+            exposing = seat != dealer
+        elif isinstance(action, int) and action < NCODES:
+            discards += 1
+            cur = (seat + 1) % n
+            ended = discards >= st.opts.turn_limit
+        elif isinstance(action, tuple) and action[0] in (FINISH, FINISH_DUBLEES, DEAL):
+            ended = True
+    if st.turns != discards or discards < 0:
+        raise bad("must be the count of this deal's discards", "turns_completed")
+    if ended != (st.phase == OVER):
+        raise bad("the deal is over exactly after a finish or the turn limit (R33)", "phase")
+    if exposing != (st.phase == EXPOSE):
+        raise bad("expose lasts until the dealer passes (R9)", "phase")
+    if st.phase == DRAW and not (last == PASS or isinstance(last, int) and last < NCODES):
+        raise bad("a turn starts with a draw after the previous discard", "phase")
+    if st.phase in (ACT, PICK) and (last == PASS or isinstance(last, int) and last < NCODES):
+        raise bad("a seat acts after its draw", "phase")
+    if st.phase != OVER and st.cur != cur:
+        raise bad(f"must be {cur}, the seat whose turn it is", "to_act")
+
+
+def _is_expose(action: Any) -> bool:
+    return isinstance(action, int) and EXPOSE_BASE <= action < PICK_BASE
+
+
+def _check_match(st: MState, *, full: bool) -> None:
+    """R30-R34: scores and results follow from the finished deals. Payments only move
+    points between seats (the scores sum to 0); a finished deal's maal and deltas are what
+    settling its cards gives; the last deal of a match ends it; a caller deals the next."""
+    n, o = st.n, st.opts
+    if sum(st.totals) != 0:
+        raise bad("must sum to 0: every point a seat wins another pays (R30, R31)", "scores")
+    over = st.phase == OVER
+    want_result = st.deal_no if over else st.deal_no - 1
+    if st.result_deal != want_result:
+        raise bad(f"must be {want_result or None}, the last finished deal", "result_deal")
+    if (st.delta is None) != (want_result == 0) or (st.maal is None) != (want_result == 0):
+        raise bad("maal and deal_delta are the last finished deal's", "deal_delta")
+    if not want_result and any(st.totals):
+        raise bad("are all 0 before the first deal ends", "scores")
+    if st.delta is not None and sum(st.delta) != 0:
+        raise bad("must sum to 0 (R30, R31)", "deal_delta")
+    if not over:
+        return
+    match_over = bool(o.deals) and st.deal_no >= o.deals
+    if match_over != (st.cur is None):
+        raise bad("is null exactly when the last deal of the match is over (R34)", "to_act")
+    if not match_over:
+        if st.cur != (st.dealer + 1) % n:
+            raise bad(f"must be {(st.dealer + 1) % n}, the next dealer (R34)", "to_act")
+        if not st.caller:
+            raise bad("an engine-dealt match deals the next deal at once (R34)", "phase")
+    if st.winner < 0:
+        if st.turns != o.turn_limit or any(st.maal or ()) or any(st.delta or ()):
+            raise bad("a deal without a winner is void at the turn limit (R33)", "deal_delta")
+    elif full:
+        maal, delta, _ = P.settle(st)
+        if st.maal != maal or st.delta != delta:
+            raise bad("must be what settling the finished deal gives (R27-R31)", "deal_delta")
 
 
 def _owned(st: MState, s: int, hand_size: int) -> int:
@@ -690,9 +808,13 @@ def _check_conservation(st: MState) -> None:
             )
 
 
-def _load_history(value: Any, men: int, start: Any, view: bool) -> tuple[Any, int, int]:
-    """The history as a cons list, its public key and its length. A view holds only the
-    current deal's entries, after ``deal_start`` earlier ones (kept as a gap)."""
+def _load_history(
+    value: Any, men: int, start: Any, view: bool
+) -> tuple[Any, int, int, list[tuple[int, Any]]]:
+    """The history as a cons list, its public key, its length and this deal's entries. A
+    view holds only the current deal's entries, after ``deal_start`` earlier ones (kept as
+    a gap)."""
+    deal: list[tuple[int, Any]] = []
     hist: Any = None
     hkey = 0
     items = as_list(value, "history", most=10**6)
@@ -714,7 +836,8 @@ def _load_history(value: Any, men: int, start: Any, view: bool) -> tuple[Any, in
         hist = (hist, seat, action)
         if i >= items_start:
             hkey = hash((hkey, seat, public_action(action)))
-    return hist, hkey, len(items) + (start if view else 0)
+            deal.append((seat, action))
+    return hist, hkey, len(items) + (start if view else 0), deal
 
 
 # --------------------------------------------------------------------------- layouts
