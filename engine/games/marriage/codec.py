@@ -85,7 +85,7 @@ def parse_rng_state(value: Any, field: str = "rng_state") -> int:
 
     >>> parse_rng_state("8123456789012345678"), parse_rng_state(12)
     (8123456789012345678, 12)
-    >>> parse_rng_state(8123456789012345678)
+    >>> parse_rng_state(8123456789012345678)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     engine.protocol.InvalidState: rng_state: send the string the service wrote ...
     """

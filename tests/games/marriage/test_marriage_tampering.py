@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import json
 import random
 
@@ -161,3 +162,10 @@ def test_a_hand_out_of_canonical_order_is_refused():
     doc = in_play()
     doc["hands"][0] = doc["hands"][0][::-1]
     assert refused(doc).field == "hands"
+
+
+def test_codec_docstring_examples():
+    from engine.games.marriage import codec
+
+    result = doctest.testmod(codec)
+    assert result.attempted > 0 and result.failed == 0

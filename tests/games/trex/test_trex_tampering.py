@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import json
 import random
 
@@ -140,3 +141,10 @@ def test_r5_a_deal_result_under_another_owner_is_refused():
 def test_a_mid_trick_state_still_loads():
     doc = mid_trick()
     assert GAME.to_json(GAME.from_json(doc)) == doc
+
+
+def test_codec_docstring_examples():
+    from engine.games.trex import codec
+
+    result = doctest.testmod(codec)
+    assert result.attempted > 0 and result.failed == 0
