@@ -633,6 +633,7 @@ def load(
     st.hist, st.hkey, st.hlen, deal = _load_history(get(data, "history"), men, start, view_seat is not None)
     st.deal_start = start
     _check_turn_order(st, deal, 0 if view_seat is not None else start)
+    _check_public_replay(st, deal, hidden["stock_size"])
     _check_match(st, full=view_seat is None)
     if canonical and view_seat is None:
         _check_canonical(st, data, game.id)
@@ -641,14 +642,12 @@ def load(
 
 def _check_canonical(st: MState, data: Mapping[str, Any], game_id: str) -> None:
     """Every field of ``data`` is what the engine writes for the state it loaded to (hands
-    and sets in canonical order...). Two older forms are still read: ``rng_state`` as a
-    JSON integer below 2**53, and a ``turn`` without ``expose_done``."""
+    and sets in canonical order...). One older form is still read: ``rng_state`` as a JSON
+    integer below 2**53. (A layout may leave out ``turn.expose_done``; a state may not.)"""
     for key, value in to_json(st, game_id).items():
         got = data[key]
         if key == "rng_state" and isinstance(got, int):
             continue
-        if key == "turn" and "expose_done" not in got:
-            got = {**got, "expose_done": value["expose_done"]}
         if got != value:
             raise bad("must be written as the engine writes it (cards in canonical order)", key)
 
@@ -703,6 +702,80 @@ def _check_turn_order(st: MState, deal: list[tuple[int, Any]], first: int) -> No
         raise bad("a seat acts after its draw", "phase")
     if st.phase != OVER and st.cur != cur:
         raise bad(f"must be {cur}, the seat whose turn it is", "to_act")
+
+
+def _check_public_replay(st: MState, deal: list[tuple[int, Any]], stock_size: int) -> None:
+    """R9-R22 on a deal the history holds from its start: what the whole table saw follows
+    from the entries. Replaying them on the public fields alone (exposed tunnelas, routes,
+    shown sets, the discard pile's entries, the stock's size, the men revealed, the tiplu
+    being chosen, the last rebuild) must give the state's; the card of the upcard and of
+    each stock draw stay unknown and are not compared."""
+    if deal and (deal[0][1] != PASS and not _is_expose(deal[0][1])) or not deal and st.phase != EXPOSE:
+        return  # a layout: its deal began before the history
+    n = st.n
+    tunnelas: list[list[int]] = [[] for _ in range(n)]
+    route = [UNSEEN] * n
+    shown: list[list[Any]] = [[] for _ in range(n)]
+    pile: list[tuple[int | None, int, bool]] = [(None, -1, False)]  # the upcard is unknown
+    stock = len(R.pack_cards(st.opts.man_cards)) - R.HAND_SIZE * n - 1
+    chosen, men = False, 0
+    recycled: list[int | None] = []  # None: the unknown upcard
+
+    def rebuild() -> None:
+        """R22 (as ``play._rebuild``): the pile but its top goes under the stock."""
+        nonlocal stock, pile, recycled
+        if stock - chosen > 0:
+            return
+        recycled = [c for c, _, _ in pile[:-1]]
+        stock += len(pile) - 1
+        pile = pile[-1:]
+
+    for i, (seat, action) in enumerate(deal):
+        if isinstance(action, int):
+            if action < NCODES:
+                pile.append((action, seat, route[seat] == UNSEEN))
+                rebuild()
+            elif action == DRAW_STOCK:
+                stock -= 1
+                if men and stock - chosen < men:
+                    men -= 1
+            elif action == TAKE_DISCARD:
+                pile.pop()
+            elif _is_expose(action):
+                tunnelas[seat].append(action - EXPOSE_BASE)
+            elif action >= PICK_BASE:
+                again = deal[i + 1][1] if i + 1 < len(deal) else None
+                is_man = isinstance(again, int) and again >= PICK_BASE or again is None and st.phase == PICK
+                men, chosen = (men + 1, chosen) if is_man else (men, True)
+        elif action[0] in (SHOW, SHOW_DUBLEES):
+            route[seat] = SETS if action[0] == SHOW else DUBLEES
+            shown[seat] = list(action[1])
+            if not chosen and not stock:
+                rebuild()
+        elif action[0] in (FINISH, FINISH_DUBLEES):
+            shown[seat] = shown[seat] + (list(action[1]) if action[0] == FINISH else [action[1]])
+            pile.append((action[2], seat, False))
+    if tunnelas != st.tunnelas:
+        raise bad("must be the tunnelas exposed in this deal's history (R9)", "tunnelas")
+    if route != st.route:
+        raise bad("a seat is seen exactly when it has shown in this deal's history (R12, R13)", "route")
+    if shown != st.shown:
+        raise bad("must be what this deal's history shows (R12, R13, R15, R16)", "shown")
+    got = [(entry_card(e), entry_by(e), entry_unseen(e)) for e in st.discard]
+    same = [
+        want == have or want[0] is None and want[1:] == have[1:]
+        for want, have in zip(pile, got, strict=False)
+    ]
+    if len(got) != len(pile) or not all(same):
+        raise bad("must be the discards of this deal's history, in order (R18)", "discard")
+    if stock != stock_size or men != st.men_rev or chosen != (st.tiplu != -1):
+        raise bad("the stock, the men revealed and the tiplu follow from this deal's draws", "stock")
+    unknown = list(st.recycled)  # the recycled cards not named by the history (the upcard)
+    for c in recycled:
+        if c is not None and c in unknown:
+            unknown.remove(c)
+    if len(st.recycled) != len(recycled) or len(unknown) != recycled.count(None):
+        raise bad("must be the cards of the last stock rebuild (R22)", "recycled")
 
 
 def _is_expose(action: Any) -> bool:
