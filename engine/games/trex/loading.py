@@ -19,11 +19,13 @@ from .codec import (
     state_json,
 )
 from .rules import (
+    CHOOSE_BASE,
     PASS,
     Entry,
     TrexState,
     check_action,
     entries,
+    history_entries_past,
     kingdom_owner_of,
     push_past,
     reset_deal,
@@ -665,22 +667,40 @@ def load_state(
     return s, counts, view_seat
 
 
+def holds_whole_match(s: TrexState) -> bool:
+    """Whether the history holds every deal from deal 1 (one contract choice per deal begun).
+    A match set up from a layout of a later deal holds only what happened since."""
+    begun = s.deal_no - (1 if s.phase == CHOOSE else 0)
+    chosen = sum(1 for _, action, _ in history_entries_past(s) + entries(s.played) if is_choose(action))
+    return chosen == begun
+
+
+def is_choose(action: Any) -> bool:
+    return type(action) is int and action >= CHOOSE_BASE
+
+
 def check_match_record(s: TrexState) -> None:
-    """R5, R19, S9 on a full state: ``deal_results`` lists the finished deals in order, each
-    under its kingdom's owner and summing to its contract's total, and ``match_scores``
-    is their sum."""
+    """R5, R19, S9 on a full state: ``deal_results`` lists finished deals in order, each under
+    its kingdom's owner and summing to its contract's total. When the history holds the
+    whole match, they are every finished deal and ``match_scores`` is their sum (a match
+    set up from a layout may start with results and scores of its own)."""
     finished = s.deal_no - (0 if s.phase in (DEAL_OVER, MATCH_OVER) else 1)
-    if len(s.deal_results) != finished:
+    whole = holds_whole_match(s)
+    if whole and len(s.deal_results) != finished:
         raise InvalidState(f"deal_results must list the {finished} finished deals", field="deal_results")
     totals = [0, 0, 0, 0]
+    before = 0
     for i, (deal_no, owner, contract, scores) in enumerate(s.deal_results):
         where = f"deal_results[{i}]"
-        if deal_no != i + 1 or owner != kingdom_owner_of(s.first_owner, deal_no, s.opts):
-            raise InvalidState(f"{where} must be deal {i + 1} of its kingdom's owner (R5)", field=where)
+        if not before < deal_no <= finished or owner != kingdom_owner_of(s.first_owner, deal_no, s.opts):
+            raise InvalidState(
+                f"{where} must be a later finished deal, of its kingdom's owner (R5)", field=where
+            )
         if sum(scores) != deal_total(contract, s.opts.swap) * s.opts.sign:
             raise InvalidState(f"{where}: the scores must sum to the contract's total (S9)", field=where)
         totals = [t + v for t, v in zip(totals, scores, strict=True)]
-    if totals != s.match_scores:
+        before = deal_no
+    if whole and totals != s.match_scores:
         raise InvalidState("match_scores must be the sum of deal_results", field="match_scores")
 
 
@@ -689,8 +709,10 @@ def check_replay(s: TrexState) -> None:
     deal the hands back (each seat's cards plus those it played this deal), replay the
     entries through the rules and compare every field. So the seat to act, tricks, layout,
     doubles and deal scores all follow from the history; InvalidState names the first
-    field that does not."""
+    field that does not. A deal set up from a layout mid-way is not replayed."""
     played = entries(s.played)
+    if s.phase != CHOOSE and not (played and is_choose(played[0][1])):
+        return  # set up from a layout: the deal began before its played entries
     start = TrexState(s.opts)
     start.rng_state, start.decks, start.past, start.past_json = s.rng_state, s.decks, s.past, s.past_json
     start.deal_no, start.dealer, start.first_owner = s.deal_no, s.dealer, s.first_owner

@@ -10,6 +10,8 @@ import pytest
 
 from engine import get_game
 from engine.protocol import InvalidSetup, InvalidState
+from tests.games.marriage.test_examples import EXAMPLES
+from tests.games.marriage.test_examples import test_worked_example as run_worked_example
 
 GAME = get_game("marriage")
 LAYOUT_A = {  # rules/marriage.md layout A (E5)
@@ -169,3 +171,26 @@ def test_codec_docstring_examples():
 
     result = doctest.testmod(codec)
     assert result.attempted > 0 and result.failed == 0
+
+
+# ---------------------------------------------------------------- no reachable state refused
+
+
+@pytest.mark.parametrize("example_id", sorted(EXAMPLES))
+def test_every_state_the_worked_examples_reach_loads_back(example_id, monkeypatch):
+    """The checks must not refuse a state the engine reaches: every state the worked
+    examples build (from layouts, decks and seeds) loads back from its JSON."""
+    apply, new_state = GAME.apply, GAME.new_state
+
+    def loads_back(state):
+        doc = json.loads(json.dumps(GAME.to_json(state)))
+        assert GAME.to_json(GAME.from_json(doc)) == doc
+        return state
+
+    def checked_apply(state, seat, action):
+        nxt, events = apply(state, seat, action)
+        return loads_back(nxt), events
+
+    monkeypatch.setattr(GAME, "apply", checked_apply)
+    monkeypatch.setattr(GAME, "new_state", lambda *a, **k: loads_back(new_state(*a, **k)))
+    run_worked_example(example_id)
