@@ -20,10 +20,12 @@ from .codec import (
 )
 from .rules import (
     CHOOSE_BASE,
+    DOUBLE,
     PASS,
     Entry,
     TrexState,
     check_action,
+    choosable,
     entries,
     history_entries_past,
     kingdom_owner_of,
@@ -32,6 +34,7 @@ from .rules import (
     step,
 )
 from .tables import (
+    ALL,
     CHOOSE,
     CODES,
     COLLECTIONS,
@@ -47,6 +50,7 @@ from .tables import (
     LAYOUT,
     MATCH_OVER,
     PENALTY_MASK,
+    PHASE_NAMES,
     PHASE_OF_NAME,
     QUEEN_CARDS,
     QUEEN_MASK,
@@ -60,6 +64,7 @@ from .tables import (
     TRICKS,
     TWO_MASK,
     Opts,
+    cards_of,
     codes_of,
     deal_total,
 )
@@ -663,6 +668,8 @@ def load_state(
     load_history(r, s, view)
     if not partial and not view:
         check_match_record(s)
+        if holds_whole_match(s):
+            check_past_deals(s)
         check_replay(s)
     return s, counts, view_seat
 
@@ -704,6 +711,85 @@ def check_match_record(s: TrexState) -> None:
         raise InvalidState("match_scores must be the sum of deal_results", field="match_scores")
 
 
+def check_past_deals(s: TrexState) -> None:
+    """R4-R19 on the earlier deals of a history that holds the whole match: each is replayed
+    through the rules' own ``step`` from its public facts (the cards its entries name, the
+    rest of the pack making up each seat's 13), so its seats take their turns in order, it
+    ends where the next deal begins, and it scores what ``deal_results`` records for it."""
+    deals: list[list[tuple[int, Entry]]] = []  # per deal: (index in history, entry)
+    for i, e in enumerate(history_entries_past(s)):
+        if is_choose(e[1]):
+            deals.append([])
+        if not deals:
+            raise InvalidState("the history begins with the first contract choice", field="history[0]")
+        deals[-1].append((i, e))
+    for deal_no, deal in enumerate(deals, start=1):
+        replay_past_deal(s, deal_no, deal)
+
+
+def replay_past_deal(s: TrexState, deal_no: int, deal: list[tuple[int, Entry]]) -> None:
+    """One deal of ``check_past_deals``; InvalidState names the history entry at fault."""
+    t = TrexState(s.opts)  # no generator and no decks: the replay stops at the deal's end
+    t.deal_no, t.first_owner, t.dealer = deal_no, s.first_owner, 0
+    kingdom = (deal_no - 1) // s.opts.deals_per_kingdom
+    t.contracts_used = tuple(
+        r[2] for r in s.deal_results[: deal_no - 1] if (r[0] - 1) // s.opts.deals_per_kingdom == kingdom
+    )
+    reset_deal(t)
+    played = [0, 0, 0, 0]
+    for i, (seat, action, _) in deal:
+        if type(action) is int and action < PASS:
+            if (played[0] | played[1] | played[2] | played[3]) >> action & 1:
+                raise InvalidState(f"history[{i}]: {CODES[action]} was played before", field=f"history[{i}]")
+            played[seat] |= 1 << action
+    rest = cards_of(ALL & ~(played[0] | played[1] | played[2] | played[3]))
+    for seat in range(4):
+        need = 13 - played[seat].bit_count()
+        if need < 0:
+            raise InvalidState(f"seat {seat} plays more than 13 cards in deal {deal_no}", field="history")
+        for c in rest[:need]:
+            played[seat] |= 1 << c
+        rest = rest[need:]
+    t.hands = played
+    for n, (i, (seat, action, _)) in enumerate(deal):
+        where = f"history[{i}]"
+        if t.phase == DEAL_OVER:
+            if n != len(deal) - 1 or type(action) is not tuple or seat != t.to_act:
+                raise InvalidState(
+                    f"{where}: deal {deal_no} is over: only its next dealer deals", field=where
+                )
+            break
+        if seat != t.to_act:
+            raise InvalidState(f"{where}: seat {t.to_act} was to act, not {seat}", field=where)
+        if not fits_phase(t, action):
+            raise InvalidState(f"{where}: not an action of phase {PHASE_NAMES[t.phase]}", field=where)
+        step(t, action)
+    if t.phase != DEAL_OVER or t.deal_results[-1] != s.deal_results[deal_no - 1]:
+        raise InvalidState(
+            f"deal_results[{deal_no - 1}] must be what deal {deal_no}'s history scores", field="deal_results"
+        )
+
+
+def fits_phase(t: TrexState, action: Any) -> bool:
+    """Whether ``action`` is of the kind the phase takes (R6-R17), as far as the public facts
+    of a past deal tell: a contract still free, a doublable card, a card of the seat's."""
+    if type(action) is not int:
+        return False
+    if t.phase == CHOOSE:
+        return is_choose(action) and action - CHOOSE_BASE in choosable(t)
+    if t.phase == DOUBLING:
+        card = action - DOUBLE
+        return (
+            action == PASS
+            or 0 <= card < 52
+            and DOUBLABLE_MASK[t.contract] >> card & 1 > 0
+            and not t.dbl_mask >> card & 1
+        )
+    if action == PASS:
+        return t.phase == LAYOUT
+    return action < PASS and t.hands[t.to_act] >> action & 1 > 0
+
+
 def check_replay(s: TrexState) -> None:
     """A full state's current deal is what its ``played`` entries make of the deal's cards:
     deal the hands back (each seat's cards plus those it played this deal), replay the
@@ -738,7 +824,9 @@ def check_replay(s: TrexState) -> None:
         step(start, action)
         if entries(start.played)[-1] != (seat, action, trick):
             raise InvalidState(f"{where}: the trick number must be the trick the card went to", field=where)
-    want, got = state_json(start), state_json(s)
+    want = state_json(start)
+    s.past_json = start.past_json  # the same earlier deals: their JSON is written once
+    got = state_json(s)
     for key in want:
         if want[key] != got[key]:
             raise InvalidState(f"{key} is not what this deal's played entries give", field=key)

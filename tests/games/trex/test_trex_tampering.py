@@ -140,6 +140,24 @@ def test_r5_a_deal_result_under_another_owner_is_refused():
     assert refused(doc).field == "deal_results[0]"
 
 
+def test_r10_an_earlier_deal_played_out_of_turn_is_refused():
+    doc = played_until(7, lambda s: GAME.deal_no(s) == 3)
+    entry = doc["history"][20]  # deal 1, in its tricks (or on the layout)
+    entry["seat"] = (entry["seat"] + 1) % 4
+    assert refused(doc).field.startswith("history")
+
+
+def test_s9_an_earlier_deal_scored_otherwise_than_its_history_is_refused():
+    doc = played_until(7, lambda s: GAME.deal_no(s) == 3)
+    first = doc["deal_results"][0]["scores"]
+    moved = [first[1], first[0], first[2], first[3]]  # two seats' results swapped: sums hold
+    assert moved != first, "seed 7's first deal scores seats 0 and 1 differently"
+    doc["deal_results"][0]["scores"] = moved
+    doc["match_scores"] = [sum(r["scores"][seat] for r in doc["deal_results"]) for seat in range(4)]
+    doc["scores"] = doc["match_scores"]
+    assert refused(doc).field == "deal_results"
+
+
 def test_a_mid_trick_state_still_loads():
     doc = mid_trick()
     assert GAME.to_json(GAME.from_json(doc)) == doc
