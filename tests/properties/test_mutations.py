@@ -241,7 +241,7 @@ def test_real_states_emit_only_double_safe_integers(game_id):
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_a_mutated_state_is_refused_or_reachable(game_id):
-    @settings(max_examples=settings.default.max_examples * 6, deadline=None)
+    @settings(max_examples=settings.default.max_examples * 8, deadline=None)
     @given(real_states(game_id), st.data(), st.integers(0, 2**32))
     def run(real, data, seed):
         game, doc = real

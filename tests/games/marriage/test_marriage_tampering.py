@@ -194,3 +194,10 @@ def test_every_state_the_worked_examples_reach_loads_back(example_id, monkeypatc
     monkeypatch.setattr(GAME, "apply", checked_apply)
     monkeypatch.setattr(GAME, "new_state", lambda *a, **k: loads_back(new_state(*a, **k)))
     run_worked_example(example_id)
+
+
+def test_a_layout_of_a_later_deal_loads_back_without_the_result_before_it():
+    state = GAME.new_state(2, {"deals": 3}, 1, seed=5, layout={**LAYOUT_A, "deal_no": 2, "scores": [7, -7]})
+    doc = json.loads(json.dumps(GAME.to_json(state)))
+    assert doc["result_deal"] is None and doc["scores"] == [7, -7]
+    assert GAME.to_json(GAME.from_json(doc)) == doc
