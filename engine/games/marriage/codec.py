@@ -465,7 +465,7 @@ def load(
     st.cur = as_int(get(data, "to_act"), "to_act", 0, n - 1, null=True)
     scores = as_list(get(data, "scores"), "scores", n)
     st.totals = [as_int(v, f"scores[{i}]", 1 - DOUBLE_SAFE, DOUBLE_SAFE - 1) for i, v in enumerate(scores)]
-    st.deal_no = as_int(get(data, "deal_no"), "deal_no", 1, o_deals_or(options, 10**9))
+    st.deal_no = as_int(get(data, "deal_no"), "deal_no", 1, last_deal_no(options, 10**9))
     st.caller = as_bool(get(data, "caller_dealt"), "caller_dealt")
     if view_seat is None:
         rng_state = get(data, "rng_state")
@@ -652,7 +652,7 @@ def _check_canonical(st: MState, data: Mapping[str, Any], game_id: str) -> None:
             raise bad("must be written as the engine writes it (cards in canonical order)", key)
 
 
-def o_deals_or(options: Mapping[str, Any], default: int) -> int:
+def last_deal_no(options: Mapping[str, Any], default: int) -> int:
     """R34: the last deal of the match, or ``default`` in an open-ended match."""
     return int(options["deals"]) or default
 
@@ -667,7 +667,7 @@ def _check_turn_order(st: MState, deal: list[tuple[int, Any]], first: int) -> No
         return
     n, dealer = st.n, st.dealer
     cur, exposing, ended, last = (dealer + 1) % n, True, False, None
-    from_layout = bool(deal) and not (deal[0][1] == PASS or _is_expose(deal[0][1]))
+    from_layout = not _held_from_start(st, deal)
     discards = 0  # turns completed: a layout's own count plus the discards since
     if from_layout:
         cur, exposing = deal[0][0], False
@@ -710,8 +710,8 @@ def _check_public_replay(st: MState, deal: list[tuple[int, Any]], stock_size: in
     shown sets, the discard pile's entries, the stock's size, the men revealed, the tiplu
     being chosen, the last rebuild) must give the state's; the card of the upcard and of
     each stock draw stay unknown and are not compared."""
-    if deal and (deal[0][1] != PASS and not _is_expose(deal[0][1])) or not deal and st.phase != EXPOSE:
-        return  # a layout: its deal began before the history
+    if not _held_from_start(st, deal):
+        return
     n = st.n
     tunnelas: list[list[int]] = [[] for _ in range(n)]
     route = [UNSEEN] * n
@@ -776,6 +776,14 @@ def _check_public_replay(st: MState, deal: list[tuple[int, Any]], stock_size: in
             unknown.remove(c)
     if len(st.recycled) != len(recycled) or len(unknown) != recycled.count(None):
         raise bad("must be the cards of the last stock rebuild (R22)", "recycled")
+
+
+def _held_from_start(st: MState, deal: list[tuple[int, Any]]) -> bool:
+    """Whether the history holds this deal from its start, the expose turns (a deal set up
+    from a layout began before its history, at a play turn)."""
+    if not deal:
+        return st.phase == EXPOSE
+    return deal[0][1] == PASS or _is_expose(deal[0][1])
 
 
 def _is_expose(action: Any) -> bool:

@@ -822,7 +822,7 @@ def check_replay(s: TrexState) -> None:
         except EngineError as err:
             raise InvalidState(f"{where}: {err.message}", field=where) from None
         step(start, action)
-        if entries(start.played)[-1] != (seat, action, trick):
+        if start.played[1:] != (seat, action, trick):  # the entry step recorded
             raise InvalidState(f"{where}: the trick number must be the trick the card went to", field=where)
     want = state_json(start)
     s.past_json = start.past_json  # the same earlier deals: their JSON is written once
