@@ -160,6 +160,22 @@ def test_turns_completed_counts_the_discards_of_the_deal():
     assert refused(doc).field == "turns_completed"
 
 
+def test_r18_a_discard_credited_to_another_seat_is_refused():
+    doc = in_play()
+    top = doc["discard"][-1]
+    assert top["by"] is not None, "five turns in, the top discard is a seat's"
+    top["by"] = (top["by"] + 1) % 3
+    assert refused(doc).field == "discard"
+
+
+def test_r9_a_tunnela_the_history_never_exposed_is_refused():
+    doc = played_until(0, lambda s: GAME.phase(s) == "draw" and any(s.tunnelas))
+    seat = next(i for i, t in enumerate(doc["tunnelas"]) if t)
+    doc["history"] = [e for e in doc["history"] if e["action"]["type"] != "expose_tunnela"]
+    doc["deal_start"] = min(doc["deal_start"], len(doc["history"]))
+    assert refused(doc).field == "tunnelas", f"seat {seat}'s tunnela is in no history entry"
+
+
 def test_a_hand_out_of_canonical_order_is_refused():
     doc = in_play()
     doc["hands"][0] = doc["hands"][0][::-1]
