@@ -44,7 +44,8 @@ def test_unseeded_deals_and_bot_moves_write_only_double_safe_integers(client, ga
 @pytest.mark.parametrize("path", ["/v1/games/ronda/deals", "/v1/games/ronda/bot-move"])
 def test_a_seed_beyond_double_precision_is_refused(client, path):
     state = post(client, "/v1/games/ronda/deals", {"players": 2, "seed": 1})["state"]
-    body = {"players": 2, "seed": SAFE} if path.endswith("deals") else {"state": state, "seat": 1, "seed": SAFE}
+    body = {"players": 2} if path.endswith("deals") else {"state": state, "seat": 1}
+    body["seed"] = SAFE
     answer = client.post(path, json=body)
     assert answer.status_code == 422, answer.get_json()
     assert_error(answer.get_json(), "invalid_request")
