@@ -223,6 +223,7 @@ def start(store: JobStore, game: Game, positions: list[Position], meta: dict[str
 
     ``meta``: game, seats, iterations, seed, and for a session review session, version,
     scope and hidden (cards the asker may not see)."""
+    from service.api.common import JSON_SAFE_INT
     from service.api.jobs import job_url, send_task
 
     if len(positions) > MAX_DECISIONS:
@@ -246,7 +247,7 @@ def start(store: JobStore, game: Game, positions: list[Position], meta: dict[str
                 "view": position.view,
                 "played": position.played,
                 "iterations": meta["iterations"],
-                "seed": meta["seed"] + position.n * SEED_STRIDE,
+                "seed": (meta["seed"] + position.n * SEED_STRIDE) % JSON_SAFE_INT,
             }
             send_task("majlis.review_part", (job_id, part, payload), task_id=f"{job_id}.{part}")
     except OperationalError as error:
