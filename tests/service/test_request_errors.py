@@ -25,6 +25,8 @@ BODY_ENDPOINTS = [
     f"/v1/sessions/{SESSION}/moves",
     f"/v1/sessions/{SESSION}/bot-move",
     f"/v1/sessions/{SESSION}/leave",
+    "/v1/games/ronda/review",
+    f"/v1/sessions/{SESSION}/review",
 ]
 
 
