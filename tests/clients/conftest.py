@@ -21,6 +21,15 @@ from service.settings import TestSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# Short matches: a low target, or the fewest deals the game's options allow.
+MATCHES = {
+    "ronda": {"players": 2, "options": {"target_score": 5}},
+    "baloot": {"players": 4, "options": {"target_score": 1}},
+    "trex": {"players": 4, "options": {"trex_complex": True}},  # 8 deals, the shortest match
+    "porrazo": {"players": 2, "options": {"target_score": 5}},
+    "marriage": {"players": 2, "options": {"deals": 1}},
+}
+
 
 class FlaskTransport:
     """The client's transport over Flask's test client: the real app, in this process."""

@@ -20,18 +20,10 @@ from majlis_client import (
     UnknownSession,
 )
 
-from tests.clients.conftest import ROOT
+from tests.clients.conftest import MATCHES, ROOT
 
 pytestmark = pytest.mark.integration
 
-# Short matches: a low target, or the fewest deals the game's options allow.
-MATCHES = {
-    "ronda": {"players": 2, "options": {"target_score": 5}},
-    "baloot": {"players": 4, "options": {"target_score": 1}},
-    "trex": {"players": 4, "options": {"trex_complex": True}},  # 8 deals, the shortest match
-    "porrazo": {"players": 2, "options": {"target_score": 5}},
-    "marriage": {"players": 2, "options": {"deals": 1}},
-}
 BOT = {"type": "bot", "level": "easy"}
 SECONDS_PER_MATCH = 120  # a bound, far above what a match takes (see the report of each run)
 
