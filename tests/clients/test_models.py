@@ -4,7 +4,7 @@ does not name kept, a session's own legal actions preferred, Server-Sent Events 
 from __future__ import annotations
 
 import pytest
-from majlis_client import Client, LegalAction, LegalMoves, NotFound, SessionState
+from majlis_client import Client, Hint, Job, LegalAction, LegalMoves, NotFound, Review, SessionState
 from majlis_client.sse import parse_events
 from majlis_client.transport import Response
 
@@ -27,9 +27,39 @@ def test_a_legal_action_is_read_with_its_label_in_either_shape():
     assert nested.action == flat.action == {"type": "play", "card": "KH"}
     assert nested.label == flat.label == "play K♥"
     assert bare.action == {"type": "pass"} and bare.label is None
-    moves = LegalMoves.from_json({"to_act": 1, "actions": [{"type": "pass", "label": "pass"}], "labels": 1})
+    moves = LegalMoves.from_json({"to_act": 1, "actions": [{"type": "pass"}], "labels": ["pass"], "more": 1})
     assert moves.actions == [{"type": "pass"}] and moves.labelled[0].label == "pass"
-    assert moves["labels"] == 1  # a field this client does not name
+    assert moves["more"] == 1  # a field this client does not name
+    unlabelled = LegalMoves.from_json({"to_act": 1, "actions": [{"type": "pass"}]})
+    assert [(a.action, a.label) for a in unlabelled.labelled] == [({"type": "pass"}, None)]
+
+
+def test_hints_and_reviews_are_read_with_their_parts():
+    ranked = [{"action": {"type": "pass"}, "label": "pass", "visits": 30, "share": 0.75, "value": 0.6}]
+    easy = {"action": {"type": "pass"}, "label": "pass"}
+    hint = Hint.from_json({"seat": 1, "actions": ranked, "easy": easy, "iterations": 40, "budget": {"ms": 1}})
+    assert hint.best == {"type": "pass"} and hint.actions[0].share == 0.75 and hint.actions[0].visits == 30
+    assert hint.easy is not None and hint.easy.label == "pass" and hint["budget"] == {"ms": 1}
+    decisions = [
+        {"n": 1, "seat": 0, "loss": 0.0, "mistake": False},
+        {"n": 3, "seat": 0, "loss": 0.4, "mistake": True},
+    ]
+    job = Job.from_json(
+        {
+            "id": "j",
+            "status": "done",
+            "progress": {"done": 2, "total": 2},
+            "review": {
+                "game": "ronda",
+                "seats": [0],
+                "summary": [{"seat": 0, "accuracy": 50.0}],
+                "decisions": decisions,
+            },
+        }
+    )
+    review = Review.from_json(job.review or {})
+    assert job.progress == {"done": 2, "total": 2} and review.seats == [0]
+    assert [d["n"] for d in review.mistakes] == [3] and review.summary[0]["accuracy"] == 50.0
 
 
 def session_answer(**fields) -> dict:

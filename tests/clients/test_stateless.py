@@ -1,5 +1,5 @@
-"""The client's stateless calls against the app in process (no sockets, no Redis): a whole
-match of every game dealt, played and scored through the client, and the game metadata."""
+"""The client's stateless calls against the app in process (no sockets, no Redis): whole
+matches dealt, played and scored through the client, and the game metadata."""
 
 from __future__ import annotations
 
@@ -9,8 +9,12 @@ import pytest
 
 from tests.clients.conftest import MATCHES
 
+# Not Trex: its shortest match is 8 deals (~500 moves) and a stateless state carries its
+# whole history, so the calls grow with it (8 s here); test_e2e plays it whole in a session.
+STATELESS_MATCHES = sorted(set(MATCHES) - {"trex"})
 
-@pytest.mark.parametrize("game", sorted(MATCHES))
+
+@pytest.mark.parametrize("game", STATELESS_MATCHES)
 def test_a_whole_stateless_match_through_the_client(local, game):
     setup = MATCHES[game]
     rng = random.Random(game)
@@ -21,9 +25,8 @@ def test_a_whole_stateless_match_through_the_client(local, game):
         if legal.to_act is None:
             break
         seat = legal.to_act
-        if moves % 9 == 4:  # now and then a bot decides, from the seat's view
-            view = local.view(game, state, seat)
-            action = local.bot_move(game, view=view, seat=seat, level="random").action
+        if seat != 0:  # the other seats: the easy bot (it decides from the seat's view)
+            action = local.bot_move(game, state=state, seat=seat, level="easy", seed=moves).action
             assert action in legal.actions
         else:
             action = rng.choice(legal.actions)

@@ -174,43 +174,34 @@ class Client:
         self,
         game: str,
         *,
-        seat: int | None = None,
+        seat: int,
         state: State | None = None,
         view: View | None = None,
+        level: str | None = None,
         budget: Budget | None = None,
         seed: int | None = None,
-        timeout: float = 60.0,
-        **extra: Any,
     ) -> Hint:
-        """The actions of ``seat`` ranked by a search (nothing is played)."""
-        body = _fields(state=state, view=view, seat=seat, budget=budget, seed=seed, **extra)
-        status, data = self.call("POST", f"/v1/games/{_seg(game)}/hint", body)
-        return Hint.from_json(self._result(status, data, timeout))
+        """The legal actions of ``seat`` (to act) ranked by a short search, and the easy
+        policy's choice; nothing is played. Busy (429) while the server's searches are taken."""
+        body = _fields(state=state, view=view, seat=seat, level=level, budget=budget, seed=seed)
+        return Hint.from_json(self.call("POST", f"/v1/games/{_seg(game)}/hint", body)[1])
 
     def review(
         self,
         game: str,
         *,
-        initial: State,
-        actions: list[Any],
-        seat: int | None = None,
-        budget: Budget | None = None,
+        state: State,
+        actions: list[Action],
+        seat: int,
+        iterations: int | None = None,
         seed: int | None = None,
         timeout: float = 300.0,
-        **extra: Any,
     ) -> Review:
-        """A review of ``seat``'s decisions in a match given as its ``initial`` state and
-        its ``actions`` (a log); the review job is polled until done."""
-        body = _fields(initial=initial, actions=actions, seat=seat, budget=budget, seed=seed, **extra)
-        status, data = self.call("POST", f"/v1/games/{_seg(game)}/review", body)
-        result = self._result(status, data, timeout)
-        return Review.from_json(result.get("review") or result)
-
-    def _result(self, status: int, data: JSON, timeout: float) -> JSON:
-        """The answer itself (200), or the raw JSON of the job it started (202), once done."""
-        if status == 202 and isinstance(data.get("job"), dict):
-            return self.wait_job(Job.from_json(data["job"]), timeout).raw
-        return data
+        """A review of ``seat``'s decisions in a match given as its initial ``state`` and
+        every ``action`` from it on: each searched again on the workers (a job, polled)."""
+        body = _fields(state=state, actions=actions, seat=seat, iterations=iterations, seed=seed)
+        data = self.call("POST", f"/v1/games/{_seg(game)}/review", body)[1]
+        return Review.from_json(self.wait_job(Job.from_json(data["job"]), timeout).review or {})
 
     # ------------------------------------------------------------ jobs
 

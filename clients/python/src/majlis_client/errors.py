@@ -195,6 +195,14 @@ class RulesNotInstalled(NotFound):
     """404 rules_not_installed: the server has no copy of the game's rules reference."""
 
 
+class UnknownReview(NotFound):
+    """404 unknown_review: no finished review of that scope in the session (yet)."""
+
+
+class ReviewRefused(Forbidden):
+    """403 review_refused: during the match a token reviews only its own seat."""
+
+
 class StaleVersion(Conflict):
     """409 stale_version: the session is at ``version``, not the ``expected_version`` sent.
 
@@ -235,6 +243,10 @@ class WrongSeat(Unprocessable):
     """422 wrong_seat: a seat not at the table, or a view of another seat."""
 
 
+class Busy(RateLimited):
+    """429 busy: the server runs as many searches as it allows (a hint); retry after ``retry_after``."""
+
+
 class InternalError(ServerError):
     """500 internal_error (a bug of the server: it logs the request id)."""
 
@@ -257,6 +269,8 @@ ERROR_CLASSES: dict[str, type[ApiError]] = {
     "unknown_session": UnknownSession,
     "unknown_job": UnknownJob,
     "rules_not_installed": RulesNotInstalled,
+    "unknown_review": UnknownReview,
+    "review_refused": ReviewRefused,
     "not_found": NotFound,
     "method_not_allowed": MethodNotAllowed,
     "stale_version": StaleVersion,
@@ -274,6 +288,7 @@ ERROR_CLASSES: dict[str, type[ApiError]] = {
     "not_your_turn": NotYourTurn,
     "wrong_seat": WrongSeat,
     "rate_limited": RateLimited,
+    "busy": Busy,
     "request_header_fields_too_large": HeadersTooLarge,
     "internal_error": InternalError,
     "not_implemented": ServerNotImplemented,

@@ -79,23 +79,21 @@ class LegalAction(Answer):
         return cls(action=action, label=data.get("label"), raw=dict(data))
 
 
-def legal_action_list(items: Any) -> list[LegalAction] | None:
-    if items is None:
-        return None
-    return [LegalAction.from_json(item) for item in items]
-
-
 @dataclass(frozen=True)
 class LegalMoves(Answer):
     to_act: int | None = None
     actions: list[Action] = field(default_factory=list)
-    labelled: list[LegalAction] = field(default_factory=list)  # the actions with their labels
+    labels: list[str] | None = None  # labels[i] names actions[i], when the server sends them
     raw: JSON = field(default_factory=dict, repr=False)
 
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> LegalMoves:
-        labelled = legal_action_list(data.get("actions")) or []
-        return _build(cls, data, actions=[item.action for item in labelled], labelled=labelled)
+    @property
+    def labelled(self) -> list[LegalAction]:
+        """The actions with their labels (None each when the server sends none)."""
+        labels: list[str | None] = (
+            list(self.labels) if self.labels is not None else [None] * len(self.actions)
+        )
+        pairs = zip(self.actions, labels, strict=True)
+        return [LegalAction.from_json({"action": action, "label": label}) for action, label in pairs]
 
 
 @dataclass(frozen=True)
@@ -128,12 +126,14 @@ class Job(Answer):
     parts: int | None = None
     parts_done: int | None = None
     attempts: int | None = None
+    progress: JSON | None = None  # {done, total}: parts finished (a review: decisions)
     action: Action | None = None
     stats: JSON | None = None
     error: str | None = None
     seat: int | None = None  # session bot-move: the seat the bot played
     version: int | None = None  # session bot-move: the version its move made
     events: list[JSON] | None = None
+    review: JSON | None = None  # a review job, when done
     raw: JSON = field(default_factory=dict, repr=False)
 
     @property
@@ -155,30 +155,34 @@ class BotMove(Answer):
 class HintAction(Answer):
     action: Action = field(default_factory=dict)
     label: str | None = None
-    share: float | None = None  # the search's visit share
-    value: float | None = None  # its expected value
+    visits: int = 0
+    share: float | None = None  # of the search's visits
+    value: float | None = None  # expected outcome in [0, 1] for the seat (mean reward)
     raw: JSON = field(default_factory=dict, repr=False)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> HintAction:
-        return _build(
-            cls,
-            data,
-            share=data.get("share", data.get("visit_share")),
-            value=data.get("value", data.get("expected_value")),
-        )
 
 
 @dataclass(frozen=True)
 class Hint(Answer):
-    """A hint: the actions ranked by the search (best first), never played."""
+    """A hint: the legal actions ranked by a search (most visited first) and the easy
+    policy's choice; nothing is played."""
 
+    seat: int | None = None
+    version: int | None = None  # a session hint: the version it was computed at
     actions: list[HintAction] = field(default_factory=list)
+    easy: LegalAction | None = None
+    iterations: int = 0
+    elapsed_ms: float = 0.0
     raw: JSON = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Hint:
-        return _build(cls, data, actions=[HintAction.from_json(a) for a in data.get("actions") or []])
+        easy = data.get("easy")
+        return _build(
+            cls,
+            data,
+            actions=[HintAction.from_json(a) for a in data.get("actions") or []],
+            easy=LegalAction.from_json(easy) if isinstance(easy, dict) else None,
+        )
 
     @property
     def best(self) -> Action | None:
@@ -187,12 +191,20 @@ class Hint(Answer):
 
 @dataclass(frozen=True)
 class Review(Answer):
-    """A match review: per decision (what was played, the search's best, the loss, a
-    mistake flag) and per seat (accuracy, biggest mistakes); the rest in ``raw``."""
+    """A match review. ``decisions``: each with ``n``, ``seat``, ``played``, ``best``,
+    ``played_value``, ``best_value``, ``loss`` and ``mistake``; ``summary``: per seat,
+    ``decisions``, ``accuracy``, ``mean_loss``, ``mistakes``, ``biggest_mistakes``."""
 
+    game: str = ""
+    seats: list[int] = field(default_factory=list)
+    iterations: int = 0
+    summary: list[JSON] = field(default_factory=list)
     decisions: list[JSON] = field(default_factory=list)
-    seats: Any = None
     raw: JSON = field(default_factory=dict, repr=False)
+
+    @property
+    def mistakes(self) -> list[JSON]:
+        return [d for d in self.decisions if d.get("mistake")]
 
 
 @dataclass(frozen=True)
@@ -229,7 +241,9 @@ class SessionState(Answer):
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SessionState:
-        return _build(cls, data, legal_actions=legal_action_list(data.get("legal_actions")))
+        items = data.get("legal_actions")
+        legal = None if items is None else [LegalAction.from_json(item) for item in items]
+        return _build(cls, data, legal_actions=legal)
 
     @property
     def my_turn(self) -> bool:

@@ -174,14 +174,11 @@ class SessionClient:
         return self._seen(self._call("POST", "/claim")[1])
 
     def hint(
-        self, *, budget: Budget | None = None, seed: int | None = None, timeout: float = 60.0, **extra: Any
+        self, *, level: str | None = None, budget: Budget | None = None, seed: int | None = None
     ) -> Hint:
-        """The token's seat's actions ranked by a search (nothing is played)."""
-        body = {k: v for k, v in dict(budget=budget, seed=seed, **extra).items() if v is not None}
-        status, data = self._call("POST", "/hint", body)
-        if status == 202 and isinstance(data.get("job"), dict):
-            data = self.client.wait_job(Job.from_json(data["job"]), timeout).raw
-        return Hint.from_json(data)
+        """The token's seat's legal actions ranked by a short search (it must be to act)."""
+        body = {k: v for k, v in (("level", level), ("budget", budget), ("seed", seed)) if v is not None}
+        return Hint.from_json(self._call("POST", "/hint", body)[1])
 
     def add_spectator(self) -> str:
         """A new spectator token: it sees the public view only (``client.session(id, token)``)."""
@@ -189,18 +186,33 @@ class SessionClient:
 
     # ------------------------------------------------------------ review
 
-    def start_review(self, **fields: Any) -> Job:
-        """Start a review of this seat's decisions (of every seat once the match is over:
-        ``seat``/``seats`` in ``fields`` as the server takes them)."""
-        data = self._call("POST", "/review", {k: v for k, v in fields.items() if v is not None})[1]
-        return Job.from_json(data.get("job") or data)
+    def start_review(
+        self,
+        *,
+        seat: int | None = None,
+        all_seats: bool = False,
+        iterations: int | None = None,
+        seed: int | None = None,
+    ) -> Job:
+        """Start a review of the token's seat's decisions (another ``seat``, or
+        ``all_seats``, only once the match is over: ReviewRefused before)."""
+        body: JSON = {"all_seats": all_seats}
+        for name, value in (("seat", seat), ("iterations", iterations), ("seed", seed)):
+            if value is not None:
+                body[name] = value
+        return Job.from_json(self._call("POST", "/review", body)[1]["job"])
 
-    def review(self) -> Review:
-        """The finished review kept with the session."""
-        data = self._call("GET", "/review")[1]
-        return Review.from_json(data.get("review") or data)
+    def review(self, *, seat: int | None = None, all_seats: bool = False) -> Review:
+        """The finished review kept with the session (UnknownReview until there is one)."""
+        query = {"all_seats": "true"} if all_seats else {}
+        if seat is not None:
+            query["seat"] = str(seat)
+        tail = "/review" + (f"?{urllib.parse.urlencode(query)}" if query else "")
+        return Review.from_json(self._call("GET", tail)[1]["review"])
 
-    def run_review(self, timeout: float = 300.0, **fields: Any) -> Review:
-        """Start a review, wait for its job, and read it."""
-        self.client.wait_job(self.start_review(**fields), timeout)
-        return self.review()
+    def run_review(
+        self, *, seat: int | None = None, all_seats: bool = False, timeout: float = 300.0
+    ) -> Review:
+        """Start a review and wait for it: the review as its job ends."""
+        job = self.client.wait_job(self.start_review(seat=seat, all_seats=all_seats), timeout)
+        return Review.from_json(job.review or {})
