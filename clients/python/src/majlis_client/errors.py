@@ -230,6 +230,14 @@ class InvalidAction(Unprocessable):
     """422 invalid_action: an action the game cannot read (``field``)."""
 
 
+class InvalidCallback(Unprocessable):
+    """422 invalid_callback: a ``callback_url`` the service may not call (``field``)."""
+
+
+class TooManyDecisions(Unprocessable):
+    """422 too_many_decisions: a review longer than the server searches (``details.decisions``)."""
+
+
 class IllegalMove(Unprocessable):
     """422 illegal_move: well formed but against a rule (``rule``, ``reason``,
     ``legal_actions``, ``to_act``)."""
@@ -287,6 +295,8 @@ ERROR_CLASSES: dict[str, type[ApiError]] = {
     "illegal_move": IllegalMove,
     "not_your_turn": NotYourTurn,
     "wrong_seat": WrongSeat,
+    "invalid_callback": InvalidCallback,
+    "too_many_decisions": TooManyDecisions,
     "rate_limited": RateLimited,
     "busy": Busy,
     "request_header_fields_too_large": HeadersTooLarge,
