@@ -41,6 +41,7 @@ from kombu.exceptions import OperationalError
 from ai.bots import LEVEL_BUDGETS, Budget, decide
 from engine import get_game
 from engine.protocol import Game, IllegalAction
+from service.api.common import new_seed
 from service.celery_app import SEARCH_QUEUE
 from service.errors import ApiError
 from service.redis_conn import Keys, get_redis, keys
@@ -417,7 +418,7 @@ def bot_turn(session_id: str, version: int) -> None:
     if session.version != version or seat is None or not session.is_bot(seat):
         return  # whatever changed the session queued what comes next
     level = session.seats[seat].get("level", "normal")
-    order = BotOrder(seat, version, level, LEVEL_BUDGETS.get(level), secrets.randbits(63))
+    order = BotOrder(seat, version, level, LEVEL_BUDGETS.get(level), new_seed())
     try:
         play_bot(sessions, session, order, float(current_app.config["SESSION_BOT_MS"]))
     except ApiError as error:

@@ -20,6 +20,7 @@ from ai.bots import Budget, best_action, decide, merge_root_stats, search_root
 from engine import UnknownGame, get_game
 from engine.protocol import EngineError
 from service import sessions
+from service.api.common import JSON_SAFE_INT
 from service.errors import ApiError
 from service.jobs import JobStore
 from service.redis_conn import get_redis, keys
@@ -57,7 +58,7 @@ def compute_part(payload: dict[str, Any], part: int, should_stop) -> dict[str, A
     game = get_game(payload["game"])
     view = payload["view"]
     parts = int(payload.get("parts", 1))
-    seed = int(payload["seed"]) + part * PART_SEED_STRIDE
+    seed = (int(payload["seed"]) + part * PART_SEED_STRIDE) % JSON_SAFE_INT  # shown in the stats
     limits = {"max_iterations": config["BOT_MAX_ITERATIONS"], "max_ms": config["BOT_MAX_MS"]}
     if parts == 1:
         budget = part_budget(payload) if payload.get("budget") else None

@@ -71,7 +71,7 @@ class SessionCreateRequest(Strict):
     options = fields.Dict(keys=fields.String(), load_default=dict)
     dealer = Seat(load_default=0)
     seed = fields.Integer(
-        strict=True, allow_none=True, load_default=None, validate=validate.Range(0, 2**63 - 1)
+        strict=True, allow_none=True, load_default=None, validate=validate.Range(0, 2**53 - 1)
     )
     seats = fields.List(
         SeatField(),
@@ -122,7 +122,7 @@ class SessionBotMoveRequest(Strict):
     level = fields.String(load_default="normal", validate=validate.OneOf(LEVELS))
     budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True)
     seed = fields.Integer(
-        strict=True, load_default=None, allow_none=True, validate=validate.Range(0, 2**63 - 1)
+        strict=True, load_default=None, allow_none=True, validate=validate.Range(0, 2**53 - 1)
     )
     expected_version = fields.Integer(strict=True, load_default=None, allow_none=True)
     async_ = fields.Boolean(

@@ -13,7 +13,6 @@ one); a token acts only for its own seat (403 otherwise)."""
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from flask import current_app, request, url_for
@@ -25,7 +24,7 @@ from engine.protocol import IllegalAction, NotYourTurn
 from service import sessions as S
 from service.api.blueprint import Blueprint
 from service.api.bots import inline_slots, is_short, real_budget
-from service.api.common import document_errors
+from service.api.common import document_errors, new_seed
 from service.api.session_schemas import (
     JobAccepted,
     LogSchema,
@@ -100,7 +99,7 @@ class Sessions(MethodView):
         if len(seats) != players:
             raise ApiError(422, "invalid_setup", f"give one seat per player ({players})", {"field": "seats"})
         options = game.parse_options(body["options"], players)
-        seed = body["seed"] if body["seed"] is not None else secrets.randbits(63)
+        seed = body["seed"] if body["seed"] is not None else new_seed()
         state = game.new_state(players, options, body["dealer"], seed=seed)
         store = S.store()
         session_id, tokens = store.create(game, state, seats)
@@ -180,7 +179,7 @@ class BotMove(MethodView):
             version=body["expected_version"] if body["expected_version"] is not None else session.version,
             level=body["level"],
             budget=budget if budget is not None else LEVEL_BUDGETS.get(body["level"]),
-            seed=body["seed"] if body["seed"] is not None else secrets.randbits(63),
+            seed=body["seed"] if body["seed"] is not None else new_seed(),
             asker=seat,
         )
         if order.version != session.version:
