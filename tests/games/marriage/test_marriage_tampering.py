@@ -14,7 +14,7 @@ from tests.games.marriage.test_examples import EXAMPLES
 from tests.games.marriage.test_examples import test_worked_example as run_worked_example
 
 GAME = get_game("marriage")
-LAYOUT_A = {  # rules/marriage.md layout A (E5)
+LAYOUT_A = {  # docs/rules/marriage.md layout A (E5)
     "phase": "draw",
     "current": 0,
     "hands": [
