@@ -91,6 +91,20 @@ def test_a_stateless_review_names_the_move_that_does_not_apply(client):
     assert_error(answer, 422, "wrong_seat")
 
 
+def test_a_review_longer_than_the_server_searches_is_refused(client, monkeypatch):
+    from service import review
+
+    monkeypatch.setattr(review, "MAX_DECISIONS", 1)
+    game = get_game(GAME)
+    initial = game.new_state(2, game.parse_options({}, 2), 0, seed=BLUNDER_SEED)
+    moves = planted_moves(game, initial, extra=6)
+    answer = client.post(
+        f"/v1/games/{GAME}/review", json={"state": game.to_json(initial), "actions": moves, "seat": 0}
+    )
+    error = assert_error(answer, 422, "too_many_decisions")
+    assert error["details"]["decisions"] > 1
+
+
 def start_session(client, seed=BLUNDER_SEED, options=None):
     body = {"game": GAME, "players": 2, "seed": seed, "options": options or {}}
     answer = client.post("/v1/sessions", json=body)
