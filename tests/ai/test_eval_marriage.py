@@ -1,0 +1,144 @@
+"""Marriage's search support: the playout horizon (``Marriage.is_playout_over``), the
+fitted leaf evaluation (``engine/games/marriage/hand_eval.py``) that ``outcome`` uses
+there, and the bit-mask helpers it is built on."""
+
+from __future__ import annotations
+
+import random
+
+from ai import ismcts
+from engine import get_game
+from engine.games.marriage import game as marriage_game
+from engine.games.marriage import hand_eval as H
+from engine.games.marriage import rules as R
+from engine.games.marriage.state import DRAW
+from engine.protocol import Game
+
+GAME = get_game("marriage")
+HORIZON = marriage_game.PLAYOUT_TURNS
+
+
+def draw_phase(seed: int, players: int = 2) -> object:
+    """A seeded deal after the expose phase (every seat passes or exposes)."""
+    state = GAME.new_state(players, None, seed % players, seed=seed)
+    while GAME.phase(state) == "expose":
+        GAME.step(state, GAME.legal_actions(state)[0])
+    return state
+
+
+def counts(hand: str) -> list[int]:
+    out = [0] * R.NCODES
+    for code in hand.split():
+        out[R.CODE_TO_CARD[code]] += 1
+    return out
+
+
+def test_a_search_playout_stops_at_the_horizon() -> None:
+    cut = 0
+    for seed in range(8):
+        start = draw_phase(seed, 2 + seed % 3)
+        state = GAME.clone(start)
+        GAME.random_playout(start, state, random.Random(seed))
+        assert GAME.is_playout_over(start, state)
+        if GAME.phase(state) != "deal_over":
+            assert state.turns - start.turns == HORIZON
+            assert not Game.is_playout_over(GAME, start, state)  # the deal goes on
+            cut += 1
+    assert cut >= 6  # random play rarely finishes within a few turns
+
+
+def test_outcome_at_the_horizon_is_the_leaf_value() -> None:
+    for seed in range(6):
+        start = draw_phase(seed, 2 + seed % 2)
+        end = GAME.clone(start)
+        GAME.random_playout(start, end, random.Random(seed))
+        if GAME.phase(end) == "deal_over":
+            continue
+        values = GAME.outcome(start, end)
+        assert values == H.leaf_value(end)
+        assert all(0.0 < v < 1.0 for v in values)
+        # pairwise shares: every pair of seats splits one win
+        assert abs(sum(values) - len(values) / 2) < 1e-9
+
+
+def test_outcome_at_the_end_of_the_deal_is_the_match_result() -> None:
+    start = draw_phase(2)
+    end = GAME.clone(start)
+    rng = random.Random(2)
+    while not Game.is_playout_over(GAME, start, end):  # the protocol's end: no cut
+        actions = GAME.legal_actions(end)
+        GAME.step(end, actions[int(rng.random() * len(actions))])
+    assert GAME.phase(end) == "deal_over"
+    assert sorted(GAME.outcome(start, end)) in ([0.0, 1.0], [0.5, 0.5])
+
+
+def test_leaf_value_prefers_the_seat_closer_to_finishing() -> None:
+    # seat 0 has seen (three pure sets shown, tiplu 5D) and holds a run, a wild pair and
+    # little else; seat 1 is unseen with a loose hand: seat 0 is far ahead
+    state = GAME.new_state(
+        2,
+        None,
+        1,
+        layout={
+            "phase": "draw",
+            "current": 1,
+            "tiplu": "5D",
+            "shown": [[["2C", "3C", "4C"], ["7H", "8H", "9H"], ["JS", "QS", "KS"]], []],
+            "hands": [
+                "9D TD JD 3S 3H 3D 5S 6D 8C 8S KH QD",
+                "AS 3C 5H 7D 9S JC KD 2H 4D 6C 8H TS QC AD 2S 4H 6S 8D TC QH KC",
+            ],
+            "discard": [{"card": "KC", "by": 0, "by_unseen": False}],
+            "stock": ["fill", "5D"],
+        },
+    )
+    assert state.phase == DRAW
+    value = H.leaf_value(state)
+    assert value[0] > 0.75 > 0.25 > value[1]
+
+
+def test_fitted_weights_reward_sets_and_punish_lone_cards() -> None:
+    weights = dict(zip(H.FEATURES, H.WEIGHTS, strict=True))
+    assert weights["unseen: lone codes"] < 0
+    assert weights["seen: lone codes"] < 0
+    assert weights["seen: wild cards"] > 0
+    assert weights["seen: sets still to finish"] < 0
+    assert weights["unseen: pure sets held"] > weights["unseen: lone codes"]
+
+
+def test_seat_features_of_an_unseen_hand() -> None:
+    # two pure runs (3S 4S 5S, 9D TD JD), a pair of QS, a triplet 7S 7H 7D
+    hand = counts("3S 4S 5S 9D TD JD QS QS 7S 7H 7D 2C KH")
+    features = dict(zip(H.FEATURES, H.seat_features(hand, 0, 0, 0, 7), strict=True))
+    assert features["seen"] == 0
+    assert features["unseen: pure sets held"] == 2
+    assert features["unseen: codes in a natural set"] == 9  # 3S 4S 5S 9D TD JD 7S 7H 7D
+    assert features["unseen: pair codes"] == 1
+    # QS has 5S? no: QS partners KH? no (other suit, other rank): QS, 2C and KH are alone
+    assert features["unseen: lone codes"] == 3
+
+
+def test_pure_set_count_agrees_with_pure_sets_in() -> None:
+    rng = random.Random(11)
+    for i in range(2000):
+        hand = [0] * R.NCODES
+        for c in rng.choices(range(R.NCODES if i % 2 else 52), k=rng.randint(3, 22)):
+            hand[c] = min(3, hand[c] + 1)
+        present = sum(1 << c for c in range(R.NCODES) if hand[c])
+        triples = sum(1 << c for c in range(52) if hand[c] >= 3)
+        assert R.pure_set_count(present, triples) == len(R.pure_sets_in(hand))
+
+
+def test_a_search_iteration_plays_at_most_the_horizon() -> None:
+    start = draw_phase(4)
+    view = GAME.view(start, GAME.to_act(start))
+    played: list[int] = []
+
+    class Counting(type(GAME)):  # type: ignore[misc]
+        def outcome(self, first: object, end: object) -> list[float]:
+            played.append(end.turns - first.turns)  # type: ignore[attr-defined]
+            return super().outcome(first, end)
+
+    result = ismcts.search(Counting(), view, random.Random(4), iterations=200)
+    assert result.iterations == 200
+    assert played and max(played) <= HORIZON
