@@ -97,25 +97,39 @@ def test_leaf_value_prefers_the_seat_closer_to_finishing() -> None:
     assert value[0] > 0.75 > 0.25 > value[1]
 
 
-def test_fitted_weights_reward_sets_and_punish_lone_cards() -> None:
+def test_fitted_weights_reward_progress_and_maal() -> None:
     weights = dict(zip(H.FEATURES, H.WEIGHTS, strict=True))
-    assert weights["unseen: lone codes"] < 0
+    assert weights["unseen: cards missing for the show"] < 0
+    assert weights["unseen: cards missing for the finish"] < 0
     assert weights["seen: lone codes"] < 0
     assert weights["seen: wild cards"] > 0
     assert weights["seen: sets still to finish"] < 0
-    assert weights["unseen: pure sets held"] > weights["unseen: lone codes"]
+    assert weights["maal held"] > 0
+
+
+def features_of(hand: str, route: int = 0, wild: int = 0, to_finish: int = 7) -> dict[str, int]:
+    return dict(zip(H.FEATURES, H.seat_features(counts(hand), route, wild, 0, to_finish), strict=True))
 
 
 def test_seat_features_of_an_unseen_hand() -> None:
-    # two pure runs (3S 4S 5S, 9D TD JD), a pair of QS, a triplet 7S 7H 7D
-    hand = counts("3S 4S 5S 9D TD JD QS QS 7S 7H 7D 2C KH")
-    features = dict(zip(H.FEATURES, H.seat_features(hand, 0, 0, 0, 7), strict=True))
+    # two pure runs (3S 4S 5S, 9D TD JD), the pure partial QS QS, a triplet 7S 7H 7D, and
+    # three loose cards: one pure set and one card short of the show (QS QS + QS)
+    features = features_of("3S 4S 5S 9D TD JD QS QS 7S 7H 7D 2C KH")
     assert features["seen"] == 0
-    assert features["unseen: pure sets held"] == 2
-    assert features["unseen: codes in a natural set"] == 9  # 3S 4S 5S 9D TD JD 7S 7H 7D
-    assert features["unseen: pair codes"] == 1
-    # QS has 5S? no: QS partners KH? no (other suit, other rank): QS, 2C and KH are alone
-    assert features["unseen: lone codes"] == 3
+    assert features["unseen: cards missing for the show"] == 1
+    # 3 sets held, 4 to build for 7 with one partial (QS QS): 1 + 2 + 2 + 2 cards
+    assert features["unseen: cards missing for the finish"] == 7
+    # a run of four (9D TD JD QD) is one set, not two
+    assert features_of("3S 4S 5S 9D TD JD QD 2C KH")["unseen: cards missing for the show"] == 2
+
+
+def test_seat_features_of_a_seen_hand() -> None:
+    wild = R.joker_family(R.CODE_TO_CARD["5D"]).wild  # 5S 5H 5C 4D 6D 5D are wild
+    features = features_of("9D TD JD 3S 3H 3D 5S 6D 8C 8S KH QD", route=1, wild=wild, to_finish=4)
+    assert features["seen"] == 1
+    assert features["seen: wild cards"] == 2
+    assert features["seen: codes in a natural set"] == 7  # 9D TD JD QD and 3S 3H 3D
+    assert features["seen: sets still to finish"] == 4
 
 
 def test_pure_set_count_agrees_with_pure_sets_in() -> None:

@@ -193,11 +193,8 @@ def single_outs(hand: Sequence[int], live: Sequence[int]) -> int:
 FEATURES = (
     "seen",
     "dublee route",
-    "unseen: pure sets held",
-    "unseen: codes in a natural set",
-    "unseen: codes with a partner only",
-    "unseen: lone codes",
-    "unseen: pair codes",
+    "unseen: cards missing for the show",
+    "unseen: cards missing for the finish",
     "seen: codes in a natural set",
     "seen: codes with a partner only",
     "seen: lone codes",
@@ -208,20 +205,24 @@ FEATURES = (
 )
 """The per-seat features of :func:`seat_features` (what :data:`WEIGHTS` multiply)."""
 
-WEIGHTS = (
-    -2.9948, -2.7170, 0.1959, -0.3247, -0.3736, -0.3786, -0.4096,
-    0.2091, 0.0303, -0.1380, 0.6520, -1.1110, 0.0000, 0.2880,
-)  # fmt: skip
+WEIGHTS = (0.0170, 0.1179, -0.3534, -0.1241, 0.2130, 0.0355, -0.1314, 0.6597, -0.4036, 0.0, 0.2855)
 """Fitted by ``bench/marriage_eval_fit.py --matches 2000 --holdout 500 --seed 71``: a
 logistic regression of the match result on the difference of the two seats' features at
 every turn of 1,500 easy-v-easy deals of 2 players (24,122 positions). On the 500 held-out
-deals (7,671 positions) its log loss is 0.517 (0.693 for a coin). The dublee route's pair
+deals (7,671 positions) its log loss is 0.529 (0.693 for a coin). The dublee route's pair
 count stays 0: the easy seats almost never take that route."""
 
-TEMPO = 0.1198
+TEMPO = 0.1168
 """Fitted weight of being the next seat to draw (a turn ahead of the other)."""
 
 _XXBIT = 1 << XX
+_ACES = 0xF
+
+
+def _missing(slots: int, partials: int) -> int:
+    """Cards missing to fill ``slots`` sets when ``partials`` two-card partials are at hand
+    (one card each) and the rest must be built from scratch (two cards each)."""
+    return 2 * slots - min(slots, partials) if slots > 0 else 0
 
 
 def seat_features(
@@ -230,25 +231,42 @@ def seat_features(
     """The features of one seat's hand (:data:`FEATURES`), from bit masks of the hand's
     codes: which natural cards lie in a natural set of the hand (:func:`rules.with_natural_set`),
     which only have a partner that one more card completes (:func:`rules.with_partner`), and
-    which are alone; wild cards count only for a seen seat (``wild`` = 0 otherwise).
+    which are alone; wild cards count only for a seen seat (``wild`` = 0 otherwise). For an
+    unseen seat, quick estimates of :func:`deficiency`: sets held (overlaps counted once per
+    three codes), partials (two identical cards, or two codes that one card completes) and
+    the cards missing for the show (pure sets only, R7) and for the finish.
     ``route``: 0 unseen, 1 sets, 2 dublees (:mod:`engine.games.marriage.state`); ``maal``:
     :func:`maal_held`."""
     present = 0
+    dup = 0
     for c, k in enumerate(hand):
         if k:
             present |= 1 << c
-    pairs = NCODES - hand.count(0) - hand.count(1) - (1 if hand[XX] >= 2 else 0)  # no men (R8)
+            if k >= 2:
+                dup |= 1 << c
     naturals = present & ~wild & ~_XXBIT
     in_set = R.with_natural_set(naturals)
     partnered = R.with_partner(naturals) & ~in_set
-    lone = naturals & ~in_set & ~partnered
-    n_set, n_partner, n_lone = in_set.bit_count(), partnered.bit_count(), lone.bit_count()
     if route == 0:
         triples = 0
         if 3 in hand:
             triples = sum(1 << c for c in range(52) if hand[c] >= 3)
-        pure = tunnelas + R.pure_set_count(present, triples)
-        return (0, 0, min(R.SETS_TO_SEE, pure), n_set, n_partner, n_lone, pairs, 0, 0, 0, 0, 0, 0, maal)
+        # the show (R12): pure sets, and partials toward one (a pair, or same suit near)
+        runs = naturals & (naturals >> 4) & (naturals >> 8) & R.LOW44
+        in_run = runs | runs << 4 | runs << 8
+        pure = tunnelas + triples.bit_count() + in_run.bit_count() // 3
+        near = naturals << 4 | naturals >> 4 | naturals << 8 | naturals >> 8
+        aces = naturals & _ACES  # QKA: the ace also sits above the king
+        near |= (naturals >> 44 | naturals >> 48) & _ACES | aces << 44 | aces << 48
+        loose = naturals & ~in_run & ~triples
+        pure_partials = (dup & loose).bit_count() + (near & loose & ~dup).bit_count() // 2
+        show = _missing(R.SETS_TO_SEE - min(R.SETS_TO_SEE, pure), pure_partials)
+        # the finish (R15): natural sets of any kind, and partials of any kind
+        sets = tunnelas + triples.bit_count() + (in_set & ~triples).bit_count() // 3
+        spare = ~in_set & ~triples
+        partials = (dup & spare).bit_count() + (partnered & spare & ~dup).bit_count() // 2
+        finish = _missing(R.SETS_TO_FINISH - min(R.SETS_TO_FINISH, sets), partials)
+        return (0, 0, show, finish, 0, 0, 0, 0, 0, 0, maal)
     if route == 1:
         wilds = 0
         held = present & wild
@@ -256,8 +274,11 @@ def seat_features(
             low = held & -held
             held ^= low
             wilds += hand[low.bit_length() - 1]
-        return (1, 0, 0, 0, 0, 0, 0, n_set, n_partner, n_lone, wilds, sets_to_finish, 0, maal)
-    return (1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, pairs, maal)
+        lone = naturals & ~in_set & ~partnered
+        n_set, n_partner = in_set.bit_count(), partnered.bit_count()
+        return (1, 0, 0, 0, n_set, n_partner, lone.bit_count(), wilds, sets_to_finish, 0, maal)
+    pairs = NCODES - hand.count(0) - hand.count(1) - (1 if hand[XX] >= 2 else 0)  # no men (R8)
+    return (1, 1, 0, 0, 0, 0, 0, 0, 0, pairs, maal)
 
 
 def _maal_table() -> list[list[list[int]]]:

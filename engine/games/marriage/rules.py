@@ -189,6 +189,8 @@ def is_valid_final(trio: tuple[int, int, int], tiplu: int, max_wild: int) -> boo
 
 
 _LOW44 = (1 << 44) - 1
+LOW44 = _LOW44
+"""Bits of the cards that can start a sequence of three ranks up (ranks A to J)."""
 
 
 def pure_sets_in(hand: Sequence[int], present: int | None = None) -> list[tuple[int, int, int]]:
