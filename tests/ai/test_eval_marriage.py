@@ -156,3 +156,26 @@ def test_a_search_iteration_plays_at_most_the_horizon() -> None:
     result = ismcts.search(Counting(), view, random.Random(4), iterations=200)
     assert result.iterations == 200
     assert played and max(played) <= HORIZON
+
+
+def test_sampled_worlds_deal_the_hidden_cards_uniformly() -> None:
+    # the sampler's one shuffle: each hidden card lies in the other hand with probability
+    # (hand size) / (hidden cards), and the top of the stock is any hidden card alike
+    state = draw_phase(6)
+    seat = GAME.to_act(state)
+    sample = GAME.sampler(GAME.view(state, seat))
+    other = 1 - seat
+    hidden = len(GAME.hidden_cards(state, seat))
+    worlds = 3000
+    rng = random.Random(6)
+    in_hand = top = 0
+    card = R.CODE_TO_CARD[GAME.hidden_cards(state, seat)[0]]
+    copies = GAME.hidden_cards(state, seat).count(R.ALL_CODES[card])
+    for _ in range(worlds):
+        world = sample(rng)
+        in_hand += world.hands[other][card]
+        top += world.stock[-1] == card
+    expected_hand = worlds * copies * sum(state.hands[other]) / hidden
+    expected_top = worlds * copies / hidden
+    assert abs(in_hand - expected_hand) < 4 * expected_hand**0.5
+    assert abs(top - expected_top) < 4 * expected_top**0.5 + 3

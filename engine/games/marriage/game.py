@@ -389,6 +389,16 @@ def _codes_in(value: Any) -> list[str]:
 # --------------------------------------------------------------------------- sampler
 
 
+def _shuffled(cards: list[int], rng: random.Random) -> list[int]:
+    """``cards`` shuffled in place (Fisher-Yates drawing with ``rng.random``: about twice
+    as fast as ``rng.shuffle``, uniform up to the float's 53 bits) and returned."""
+    rand = rng.random
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(rand() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
 def _sampler(game: Marriage, view: JSON) -> Callable[[random.Random], MState]:
     """§7: deal the unseen cards consistently with the view."""
     if not isinstance(view, Mapping):
@@ -446,14 +456,15 @@ def _sampler(game: Marriage, view: JSON) -> Callable[[random.Random], MState]:
     def sample(rng: random.Random) -> MState:
         st = base.copy()
         st.hands = [h[:] for h in base.hands]
-        rest = Counter(free_list)
         if base.recycled:
+            rest = Counter(free_list)
             stock_cards = rng.sample(recycled_list, drawable)
-        else:
-            stock_cards = rng.sample(free_list, drawable)
-        rest.subtract(stock_cards)
-        remaining = sorted(rest.elements())
-        rng.shuffle(remaining)
+            rest.subtract(stock_cards)
+            remaining = _shuffled(sorted(rest.elements()), rng)
+        else:  # one shuffle: the first cards are the stock, the rest (in random order) the hands
+            remaining = _shuffled(free_list[:], rng)
+            stock_cards = remaining[:drawable]
+            del remaining[:drawable]
         if chosen:
             if tiplu_known:
                 tiplu = base.tiplu
