@@ -1,4 +1,4 @@
-"""Marriage's legal actions against a recorded corpus (tests/data/marriage/legal_actions.json).
+"""Marriage's legal actions against a recorded corpus (tests/data/marriage/corpus/legal_actions.json).
 
 The corpus holds, for 120 seeded deals (2 to 5 players) played by a simple driver (a show
 or a finish whenever one is legal, else a uniformly random action), a digest of
@@ -6,7 +6,7 @@ or a finish whenever one is legal, else a uniformly random action), a digest of
 positions, most of them with a seen seat, 83 deals finished. It was recorded with the
 legal-move generation of main at 2171530, so a faster generator must give the same answers
 in the same order. Regenerate only when a rule really changes:
-``python -m tests.games.marriage.test_legal_corpus > tests/data/marriage/legal_actions.json``.
+``python -m tests.games.marriage.test_legal_corpus > tests/data/marriage/corpus/legal_actions.json``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 from engine import get_game
 
 GAME = get_game("marriage")
-CORPUS = Path(__file__).resolve().parents[2] / "data" / "marriage" / "legal_actions.json"
+CORPUS = Path(__file__).resolve().parents[2] / "data" / "marriage" / "corpus" / "legal_actions.json"
 
 
 def digests(seed: int) -> list[str]:
