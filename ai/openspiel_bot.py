@@ -11,9 +11,9 @@ accept Python games (their states have no C++ ``ResampleFromInfostate``: the sea
 crashes), hence the Python one.
 
 Budgets: ``Budget(iterations=n)`` runs n simulations; ``Budget(ms=t)`` stops at the first
-simulation that would start after t milliseconds (OpenSpiel's bot has no clock: the
-resampler, called once before each simulation, ends the search by raising, and the
-final policy is read from the root as ``run_search`` would).
+simulation that would start after t milliseconds, the third at the earliest (OpenSpiel's
+bot has no clock: the resampler, called once before each simulation, ends the search by
+raising, and the final policy is read from the root as ``run_search`` would).
 """
 
 from __future__ import annotations
@@ -36,6 +36,11 @@ from engine.protocol import Game
 
 LEVEL = "openspiel-ismcts"
 """The arena's name for this bot."""
+
+
+MIN_SIMULATIONS = 2
+"""A timed search runs at least this many simulations: OpenSpiel's first simulation only
+evaluates the root, and its final policy needs a root visit."""
 
 
 class _TimeUp(Exception):
@@ -102,7 +107,7 @@ def _search(
 
     def resample(state: MajlisState, player: int) -> MajlisState:
         nonlocal done
-        if deadline is not None and done and clock() >= deadline:
+        if deadline is not None and done >= MIN_SIMULATIONS and clock() >= deadline:
             raise _TimeUp
         done += 1
         return state.resample(player, rng)
