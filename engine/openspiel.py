@@ -85,8 +85,8 @@ def _int_actions(game_id: str, players: int, pack_size: int) -> int:
 def _max_deal_length(game_id: str, players: int, options: dict[str, Any], pack_size: int) -> int:
     """An upper bound on the actions of one deal."""
     if game_id == "marriage":
-        # the turn limit ends the deal: a turn is a draw and a discard; each seat may add a show and the
-        # prelude (pick the tiplu, expose up to 7 tunnelas and pass) before the first turn
+        # the turn limit ends the deal; a turn is a draw and a discard, and each seat may
+        # add a show and the prelude (pick the tiplu, expose up to 7 tunnelas and pass)
         return 2 * int(options["turn_limit"]) + 16 * players + 8
     return ACTIONS_PER_CARD * pack_size
 
