@@ -1,6 +1,6 @@
 # Two commands do everything on a fresh machine (Python >= 3.11 on PATH):
 #   make run    serve the API on http://127.0.0.1:8000 (nothing else to install)
-#   make test   lint (ruff) and run the whole test suite
+#   make test   lint (ruff) and run the whole test suite (with the OpenSpiel extra installed)
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
@@ -10,7 +10,7 @@ PYTHON ?= python3
 $(VENV)/.installed: pyproject.toml clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]' -e ./clients/python
+	$(PY) -m pip install --quiet -e '.[dev,openspiel]' -e ./clients/python
 	touch $@
 
 run: $(VENV)/.installed

@@ -3,6 +3,7 @@
     python -m ai.arena --game ronda --a normal --b easy --matches 200 --seed 1
     python -m ai.arena --game ronda --a normal --b easy --matches 200 --seed 1 --budget-iterations 200
     python -m ai.arena --game ronda --a normal --b easy --matches 200 --seed 1 --jobs 2
+    python -m ai.arena --game ronda --a normal --b openspiel-ismcts --matches 60 --budget-ms 200
     python -m ai.arena --game marriage --a normal --b easy --matches 100 --seed 7 --first 100
 
 Seed ranges: match ``m`` of series ``--seed s`` deals from ``s * 1_000_003 + m`` (its decisions
@@ -21,6 +22,11 @@ rate is the rate at which it finishes first against several B seats, whose chanc
 B sides that A finished ahead of (``Game.standings``; a tie counts half), i.e. how often A
 beats one B player, whose chance level is 50 % as in a two-sided game, with a 95 % normal
 interval over the matches. With two sides the two rates are the same.
+
+``openspiel-ismcts`` (either side) is OpenSpiel's ISMCTSBot searching the game's OpenSpiel
+wrapper (ai/openspiel_bot.py; needs ``open-spiel`` installed): an outside opponent. An
+explicit budget applies to both sides, so ``--budget-iterations`` compares the searches at
+equal iterations and ``--budget-ms`` at equal wall time.
 """
 
 from __future__ import annotations
@@ -36,9 +42,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ai.bots import LEVELS, Budget, decide
+from ai.bots import LEVELS, Budget, Decision, decide
 from engine import get_game
 from engine.protocol import Game
+
+OPENSPIEL_LEVEL = "openspiel-ismcts"
+"""The outside opponent's level name (ai/openspiel_bot.py; imported only when used)."""
+
+ARENA_LEVELS = (*LEVELS, OPENSPIEL_LEVEL)
+
+
+def bot_decide(
+    game: Game[Any], view: dict[str, Any], level: str, budget: Budget | None, seed: int
+) -> Decision:
+    """The move of a bot of ``level`` (one of ARENA_LEVELS) from ``view``."""
+    if level == OPENSPIEL_LEVEL:
+        from ai import openspiel_bot
+
+        return openspiel_bot.decide(game, view, budget=budget, seed=seed)
+    return decide(game, view, level=level, budget=budget, seed=seed)
 
 
 @dataclass
@@ -52,6 +74,10 @@ class MatchResult:
     b_points: float
     deals: int
     decisions: int
+    iterations: tuple[int, int] = (0, 0)
+    """Search iterations of A's and of B's seats over the match."""
+    searches: tuple[int, int] = (0, 0)
+    """Decisions of A's and of B's seats that ran a search (more than 0 iterations)."""
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -135,14 +161,19 @@ def play_match(
     state, a_side = start.state, start.a_side
     a_seats = set(game.score(state).sides[a_side])
     decisions = 0
+    iterations = [0, 0]
+    searches = [0, 0]
     for step_no in range(max_steps):
         seat = game.to_act(state)
         if seat is None:
             break
-        level = level_a if seat in a_seats else level_b
+        side = 0 if seat in a_seats else 1
         view = game.view(state, seat)
-        decision = decide(game, view, level=level, budget=budget, seed=start.decision_seed(step_no))
+        decision = bot_decide(game, view, (level_a, level_b)[side], budget, start.decision_seed(step_no))
         decisions += 1
+        if decision.stats.get("iterations"):
+            iterations[side] += decision.stats["iterations"]
+            searches[side] += 1
         game.step(state, decision.action)
     else:
         raise RuntimeError(f"match {index} did not end in {max_steps} steps")
@@ -161,6 +192,8 @@ def play_match(
         b_points=(sum(others) / len(others) if others else 0.0) / deals,
         deals=report.deal_no,
         decisions=decisions,
+        iterations=(iterations[0], iterations[1]),
+        searches=(searches[0], searches[1]),
     )
 
 
@@ -190,8 +223,8 @@ def _play_indexed(
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ai.arena", description=__doc__.splitlines()[0])
     parser.add_argument("--game", required=True)
-    parser.add_argument("--a", default="normal", choices=LEVELS)
-    parser.add_argument("--b", default="easy", choices=LEVELS)
+    parser.add_argument("--a", default="normal", choices=ARENA_LEVELS)
+    parser.add_argument("--b", default="easy", choices=ARENA_LEVELS)
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1, help="series: match m deals from seed*1000003+m")
     parser.add_argument("--first", type=int, default=0, help="the series' first match index to play")
@@ -216,6 +249,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sides = len(game.score(game.new_state(players, options, 0, seed=0)).sides)
     a_points = b_points = 0.0
     deals = decisions = 0
+    iterations = [0, 0]
+    searches = [0, 0]
     started = time.perf_counter()
     play = functools.partial(
         _play_indexed,
@@ -237,6 +272,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         b_points += result.b_points
         deals += result.deals
         decisions += result.decisions
+        for side in (0, 1):
+            iterations[side] += result.iterations[side]
+            searches[side] += result.searches[side]
         done = index + 1
         low, high = wilson(wins, done)
         elapsed = time.perf_counter() - started
@@ -266,6 +304,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  (A is one of {sides} sides: first place, chance {1 / sides:.3f})")
         print(f"A pairwise rate {mean:.3f}  95% CI [{low:.3f}, {high:.3f}]  (B sides A finished ahead of)")
     print(f"points per deal: A {a_points / n:.2f}, B {b_points / n:.2f}")
+    per_search = [iterations[side] / searches[side] if searches[side] else 0.0 for side in (0, 1)]
+    print(
+        f"iterations per search: A {per_search[0]:.0f} ({searches[0]} searches), "
+        f"B {per_search[1]:.0f} ({searches[1]} searches)"
+    )
     return 0
 
 
