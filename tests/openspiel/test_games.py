@@ -213,7 +213,7 @@ def test_an_episode_can_start_from_any_engine_state() -> None:
 
 
 def test_bad_parameters_are_refused() -> None:
-    with pytest.raises(Exception, match="played by"):
+    with pytest.raises(Exception, match="players must be 4"):
         pyspiel.load_game("majlis_baloot", {"players": 3})
     with pytest.raises(Exception, match="target_score"):
         pyspiel.load_game("majlis_ronda", {"target_score": "high"})
