@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from engine import build_mode  # noqa: F401 - first: decides which build of the hot modules loads
 from engine.protocol import Game
 
 GAME_IDS: tuple[str, ...] = ("ronda", "baloot", "trex", "porrazo", "marriage")

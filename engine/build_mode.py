@@ -1,0 +1,94 @@
+"""Which build of the hot modules runs: ``compiled`` (mypyc) or ``interpreted``.
+
+``setup.py`` compiles the search's hot modules from their ``.py`` files when a C compiler
+is present and lists them, with each source's sha256, in ``engine/_compiled.json``. A
+compiled module shadows its ``.py`` on import, so this module, run by ``engine/__init__``
+before any hot module is imported, makes the interpreted ``.py`` files load instead when
+
+- ``MAJLIS_PURE_PYTHON=1`` is set (the switch, e.g. to develop or to compare the builds);
+- any compiled module's source has changed since the build (a stale build is never run:
+  rebuild with ``pip install -e .`` or ``python setup.py build_ext --inplace``).
+
+It always loads every hot module the same way, never a mix. This module itself is never
+compiled. ``python -m ai.build_info`` prints the outcome.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+
+PURE_ENV = "MAJLIS_PURE_PYTHON"
+"""Set to 1 to run the interpreted ``.py`` files even where a compiled build exists."""
+
+ROOT = Path(__file__).resolve().parent.parent
+MANIFEST = Path(__file__).resolve().parent / "_compiled.json"
+
+
+@dataclass(frozen=True)
+class BuildMode:
+    mode: str
+    """``compiled`` or ``interpreted``."""
+    reason: str
+    """Why, in words."""
+    modules: tuple[str, ...] = field(default=())
+    """The hot modules of the compiled build (empty when none was built)."""
+
+
+def source_path(module: str) -> Path:
+    """The ``.py`` file of a module of this project (a compiled module's ``__file__`` is not reliable)."""
+    return ROOT.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def _stale(modules: dict[str, str]) -> list[str]:
+    """The compiled modules whose ``.py`` differs from the one compiled."""
+    stale = []
+    for module, digest in modules.items():
+        path = source_path(module)
+        if path.exists() and hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+            stale.append(module)
+    return stale
+
+
+def decide() -> BuildMode:
+    """The build to load, from the environment and the manifest of the last build."""
+    try:
+        modules: dict[str, str] = json.loads(MANIFEST.read_text())["modules"]
+    except (OSError, ValueError, KeyError):
+        return BuildMode("interpreted", "no compiled build (no C compiler, or MAJLIS_PURE_PYTHON=1 at build)")
+    names = tuple(sorted(modules))
+    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+        return BuildMode("interpreted", f"{PURE_ENV} is set", names)
+    stale = _stale(modules)
+    if stale:
+        return BuildMode("interpreted", f"compiled build is stale (edited since: {', '.join(stale)})", names)
+    return BuildMode("compiled", "mypyc build of the hot modules", names)
+
+
+class _SourceFirst(importlib.abc.MetaPathFinder):
+    """Loads the listed modules from their ``.py`` files, ignoring compiled ones beside them."""
+
+    def __init__(self, modules: tuple[str, ...]) -> None:
+        self.modules = frozenset(modules)
+
+    def find_spec(
+        self, fullname: str, path: object = None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in self.modules:
+            return None
+        return importlib.util.spec_from_file_location(fullname, source_path(fullname))
+
+
+CURRENT = decide()
+"""The build this process runs (decided once, when ``engine`` is first imported)."""
+
+if CURRENT.mode == "interpreted" and CURRENT.modules:
+    sys.meta_path.insert(0, _SourceFirst(CURRENT.modules))
