@@ -42,7 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     info = describe()
     print(f"{info['mode']}: {info['reason']}")
     if args.require is not None and info["mode"] != args.require:
-        print(f"expected the {args.require} build", file=sys.stderr)
+        hint = " (make build, or pip install -e .)" if args.require == "compiled" else ""
+        print(f"expected the {args.require} build{hint}", file=sys.stderr)
         return 1
     return 0
 

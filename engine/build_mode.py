@@ -22,6 +22,7 @@ import importlib.util
 import json
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -58,14 +59,14 @@ def _stale(modules: dict[str, str]) -> list[str]:
     return stale
 
 
-def decide() -> BuildMode:
+def decide(environ: Mapping[str, str] = os.environ) -> BuildMode:
     """The build to load, from the environment and the manifest of the last build."""
     try:
         modules: dict[str, str] = json.loads(MANIFEST.read_text())["modules"]
     except (OSError, ValueError, KeyError):
         return BuildMode("interpreted", "no compiled build (no C compiler, or MAJLIS_PURE_PYTHON=1 at build)")
     names = tuple(sorted(modules))
-    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+    if environ.get(PURE_ENV, "") not in ("", "0"):
         return BuildMode("interpreted", f"{PURE_ENV} is set", names)
     stale = _stale(modules)
     if stale:
