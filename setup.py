@@ -18,6 +18,7 @@ that an edited ``.py`` is never shadowed by a stale compiled module.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import shutil
@@ -25,6 +26,7 @@ import sys
 import sysconfig
 import time
 from pathlib import Path
+from types import ModuleType
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
@@ -32,24 +34,18 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).resolve().parent
 MANIFEST = ROOT / "engine" / "_compiled.json"
 
-HOT_MODULES = [
-    "engine/cards.py",
-    "engine/sampling.py",
-    "ai/ismcts.py",
-    "engine/games/trex/tables.py",
-    "engine/games/trex/rules.py",
-    "engine/games/trex/playout.py",
-    "engine/games/trex/sampling.py",
-    "engine/games/baloot/state.py",
-    "engine/games/baloot/rules.py",
-    "engine/games/baloot/playout.py",
-    "engine/games/ronda/state.py",
-    "engine/games/ronda/rules.py",
-    "engine/games/porrazo/state.py",
-    "engine/games/porrazo/rules.py",
-]
-"""The search loop, the samplers and each game's state, legal-move, apply and playout code.
-Codecs, loaders, the protocol and the services stay interpreted."""
+
+def _build_mode() -> ModuleType:
+    """engine/build_mode.py (only the standard library), without importing the package."""
+    spec = importlib.util.spec_from_file_location("majlis_build_mode", ROOT / "engine" / "build_mode.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+HOT_MODULES = [name.replace(".", "/") + ".py" for name in _build_mode().HOT_MODULES]
+"""The files to compile; the list lives in engine/build_mode.py, which loads them."""
 
 PURE_ENV = "MAJLIS_PURE_PYTHON"
 BUILD_COMMANDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install"}

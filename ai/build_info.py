@@ -20,9 +20,7 @@ from engine import build_mode
 def loaded_mode() -> str:
     """``compiled`` or ``interpreted``, from the hot modules actually imported (``mixed``
     would be a bug of engine/build_mode.py)."""
-    modules = build_mode.CURRENT.modules
-    if not modules:
-        return "interpreted"
+    modules = build_mode.HOT_MODULES
     compiled = {not (importlib.import_module(m).__file__ or "").endswith(".py") for m in modules}
     if compiled == {True}:
         return "compiled"

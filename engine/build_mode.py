@@ -27,6 +27,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
+HOT_MODULES = (
+    "engine.cards",
+    "engine.sampling",
+    "ai.ismcts",
+    "engine.games.trex.tables",
+    "engine.games.trex.rules",
+    "engine.games.trex.playout",
+    "engine.games.trex.sampling",
+    "engine.games.baloot.state",
+    "engine.games.baloot.rules",
+    "engine.games.baloot.playout",
+    "engine.games.ronda.state",
+    "engine.games.ronda.rules",
+    "engine.games.porrazo.state",
+    "engine.games.porrazo.rules",
+)
+"""What ``setup.py`` compiles: the search loop, the samplers and each game's state,
+legal-move, apply and playout code. Codecs, loaders, the protocol and the service stay
+interpreted (and so does Marriage, whose playout is being rewritten)."""
+
 PURE_ENV = "MAJLIS_PURE_PYTHON"
 """Set to 1 to run the interpreted ``.py`` files even where a compiled build exists."""
 
@@ -42,6 +62,10 @@ class BuildMode:
     """Why, in words."""
     modules: tuple[str, ...] = field(default=())
     """The hot modules of the compiled build (empty when none was built)."""
+
+    @property
+    def compiled(self) -> bool:
+        return self.mode == "compiled"
 
 
 def source_path(module: str) -> Path:
@@ -91,5 +115,9 @@ class _SourceFirst(importlib.abc.MetaPathFinder):
 CURRENT = decide()
 """The build this process runs (decided once, when ``engine`` is first imported)."""
 
-if CURRENT.mode == "interpreted" and CURRENT.modules:
-    sys.meta_path.insert(0, _SourceFirst(CURRENT.modules))
+
+def install() -> None:
+    """Unless the compiled build is to run, load every hot module from its ``.py`` (a
+    compiled module left over from an earlier build, with no manifest, is ignored too)."""
+    if not CURRENT.compiled and not any(isinstance(f, _SourceFirst) for f in sys.meta_path):
+        sys.meta_path.insert(0, _SourceFirst(HOT_MODULES))

@@ -85,3 +85,19 @@ def test_compiled_and_interpreted_builds_give_the_same_decisions_and_visit_count
     for key, searched in default.items():
         assert searched == interpreted[key], key
         assert sum(searched["visits"]) > 0, key
+
+
+def test_the_switch_holds_whichever_hot_module_is_imported_first():
+    """With ``MAJLIS_PURE_PYTHON=1`` each hot module, imported first in a fresh process,
+    loads from its ``.py`` (a compiled module beside it would otherwise shadow it)."""
+    code = "import importlib, sys; print(importlib.import_module(sys.argv[1]).__file__)"
+    for module in build_mode.HOT_MODULES:
+        done = subprocess.run(
+            [sys.executable, "-c", code, module],
+            cwd=ROOT,
+            env=_environment(pure=True),
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == str(build_mode.source_path(module)), module
