@@ -40,6 +40,7 @@ def _build_mode() -> ModuleType:
     spec = importlib.util.spec_from_file_location("majlis_build_mode", ROOT / "engine" / "build_mode.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclass looks its module up there
     spec.loader.exec_module(module)
     return module
 
