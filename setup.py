@@ -45,7 +45,8 @@ def _build_mode() -> ModuleType:
     return module
 
 
-HOT_MODULES = [name.replace(".", "/") + ".py" for name in _build_mode().HOT_MODULES]
+_MODE = _build_mode()
+HOT_MODULES = [str(_MODE.source_path(name).relative_to(ROOT)) for name in _MODE.HOT_MODULES]
 """The files to compile; the list lives in engine/build_mode.py, which loads them."""
 
 PURE_ENV = "MAJLIS_PURE_PYTHON"
