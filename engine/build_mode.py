@@ -72,33 +72,50 @@ class BuildMode:
         return self.mode == "compiled"
 
 
-def source_path(module: str) -> Path:
+def source_path(module: str, root: Path = ROOT) -> Path:
     """The ``.py`` file of a module of this project (a compiled module's ``__file__`` is not reliable)."""
-    return ROOT.joinpath(*module.split(".")).with_suffix(".py")
+    return root.joinpath(*module.split(".")).with_suffix(".py")
 
 
-def _stale(modules: dict[str, str]) -> list[str]:
+def _stale(modules: dict[str, str], root: Path) -> list[str]:
     """The compiled modules whose ``.py`` differs from the one compiled."""
     stale = []
     for module, digest in modules.items():
-        path = source_path(module)
+        path = source_path(module, root)
         if path.exists() and hashlib.sha256(path.read_bytes()).hexdigest() != digest:
             stale.append(module)
     return stale
 
 
-def decide(environ: Mapping[str, str] = os.environ) -> BuildMode:
-    """The build to load, from the environment and the manifest of the last build."""
+def _missing(modules: dict[str, str], root: Path) -> list[str]:
+    """The compiled modules with no extension beside their ``.py`` (e.g. a manifest copied
+    without the compiled files)."""
+    suffixes = importlib.machinery.EXTENSION_SUFFIXES
+    missing = []
+    for module in modules:
+        path = source_path(module, root)
+        if not any(path.with_name(path.stem + suffix).exists() for suffix in suffixes):
+            missing.append(module)
+    return missing
+
+
+def decide(environ: Mapping[str, str] = os.environ, root: Path = ROOT) -> BuildMode:
+    """The build to load, from the environment and the manifest of the last build
+    (``engine/_compiled.json`` under ``root``)."""
     try:
-        modules: dict[str, str] = json.loads(MANIFEST.read_text())["modules"]
+        manifest = (root / "engine" / MANIFEST.name).read_text()
+        modules: dict[str, str] = json.loads(manifest)["modules"]
     except (OSError, ValueError, KeyError):
         return BuildMode("interpreted", "no compiled build (no C compiler, or MAJLIS_PURE_PYTHON=1 at build)")
     names = tuple(sorted(modules))
     if environ.get(PURE_ENV, "") not in ("", "0"):
         return BuildMode("interpreted", f"{PURE_ENV} is set", names)
-    stale = _stale(modules)
+    stale = _stale(modules, root)
     if stale:
         return BuildMode("interpreted", f"compiled build is stale (edited since: {', '.join(stale)})", names)
+    missing = _missing(modules, root)
+    if missing:
+        return BuildMode("interpreted", f"compiled build incomplete (missing: {', '.join(missing)})", names)
     return BuildMode("compiled", "mypyc build of the hot modules", names)
 
 

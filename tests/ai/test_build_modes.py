@@ -1,4 +1,4 @@
-"""The compiled and the interpreted builds decide alike.
+"""The compiled and the interpreted builds decide alike, and the right one loads.
 
 For the same view, seed and iteration budget, a search in a process running the compiled
 hot modules and one running the interpreted ``.py`` files (``MAJLIS_PURE_PYTHON=1``) must
@@ -8,6 +8,8 @@ its own subprocess (a process loads one build: engine/build_mode.py).
 
 from __future__ import annotations
 
+import hashlib
+import importlib.machinery
 import json
 import os
 import random
@@ -101,3 +103,34 @@ def test_the_switch_holds_whichever_hot_module_is_imported_first():
         )
         assert done.returncode == 0, done.stderr
         assert done.stdout.strip() == str(build_mode.source_path(module)), module
+
+
+def _tree(tmp_path, *, compiled: bool = True, manifest: bool = True):
+    """A project tree with one hot module, as setup.py leaves it."""
+    source = tmp_path / "engine" / "cards.py"
+    source.parent.mkdir()
+    source.write_text("RANKS = 13\n")
+    if compiled:
+        (tmp_path / "engine" / f"cards{importlib.machinery.EXTENSION_SUFFIXES[0]}").write_bytes(b"")
+    if manifest:
+        digest = hashlib.sha256(source.read_bytes()).hexdigest()
+        (tmp_path / "engine" / "_compiled.json").write_text(json.dumps({"modules": {"engine.cards": digest}}))
+    return source
+
+
+def test_a_fresh_complete_build_runs_compiled(tmp_path):
+    _tree(tmp_path)
+    assert build_mode.decide({}, tmp_path).mode == "compiled"
+
+
+def test_the_switch_stale_sources_missing_extensions_and_no_build_run_interpreted(tmp_path):
+    source = _tree(tmp_path)
+    assert build_mode.decide({build_mode.PURE_ENV: "1"}, tmp_path).reason == "MAJLIS_PURE_PYTHON is set"
+    source.write_text("RANKS = 14\n")
+    assert "stale" in build_mode.decide({}, tmp_path).reason
+    (tmp_path / "a").mkdir()
+    _tree(tmp_path / "a", compiled=False)  # e.g. a manifest copied without the extensions
+    assert "missing: engine.cards" in build_mode.decide({}, tmp_path / "a").reason
+    (tmp_path / "b").mkdir()
+    _tree(tmp_path / "b", manifest=False)
+    assert build_mode.decide({}, tmp_path / "b").reason.startswith("no compiled build")
