@@ -27,7 +27,7 @@ ITERATIONS = {"marriage": 12}
 
 
 def decisions() -> dict:
-    """Per game and seed: the root actions (JSON), their visit counts and the decision."""
+    """Per game and seed: the root actions (JSON), their visit counts and rewards, and the decision."""
     out: dict = {"mode": build_info.loaded_mode()}
     for game_id in GAME_IDS:
         game = get_game(game_id)
@@ -38,6 +38,7 @@ def decisions() -> dict:
             out[f"{game_id}/{seed}"] = {
                 "actions": as_json,
                 "visits": result.visits,
+                "totals": result.totals,  # floats: the same arithmetic gives the same bits
                 "decision": as_json[result.best_index()],
             }
     return out
