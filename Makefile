@@ -8,10 +8,10 @@ PYTHON ?= python3
 
 .PHONY: run test build bench clean
 
-$(VENV)/.installed: pyproject.toml setup.py
+$(VENV)/.installed: pyproject.toml setup.py clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev]' -e ./clients/python
 	touch $@
 
 run: $(VENV)/.installed
@@ -20,7 +20,7 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m mypy engine ai
+	$(PY) -m mypy engine ai clients/python/src/majlis_client
 	$(PY) -m ai.build_info --require $(REQUIRE_BUILD)
 	$(PY) -m pytest
 

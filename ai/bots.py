@@ -80,7 +80,7 @@ def _check_view(game: Game[Any], view: Any) -> int:
     return seat
 
 
-def _clip(budget: Budget, max_iterations: int, max_ms: float) -> Budget:
+def clip_budget(budget: Budget, max_iterations: int, max_ms: float) -> Budget:
     """``budget`` with each limit capped by the maxima; a budget without any limit gets ``max_ms``."""
     iterations = budget.iterations
     ms = budget.ms
@@ -180,7 +180,7 @@ def decide(
             {"action": _action_json(game, world, a), "visits": 0, "mean": None} for a in actions
         ]
         return Decision(action=action, stats=stats)
-    chosen = _clip(budget if budget is not None else LEVEL_BUDGETS[level], max_iterations, max_ms)
+    chosen = clip_budget(budget if budget is not None else LEVEL_BUDGETS[level], max_iterations, max_ms)
     candidates = policies.search_candidates(game, world, seat)
     if candidates is not None and len(candidates) == 1:
         # the game searches only some decisions (Trex, Marriage): the policy takes this one
@@ -232,7 +232,7 @@ def search_root(
     """One worker's share of a root-parallel search: ISMCTS from ``view`` with ``seed``,
     returning plain-JSON root statistics (per root action: visits and total reward)."""
     seat = _check_view(game, view)
-    chosen = _clip(budget, max_iterations, max_ms)
+    chosen = clip_budget(budget, max_iterations, max_ms)
     rng = random.Random(seed)
     sample = game.sampler(view)
     candidates = policies.search_candidates(game, sample(random.Random(seed)), seat)

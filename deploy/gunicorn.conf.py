@@ -1,7 +1,10 @@
 """Gunicorn settings; every value can be overridden from the environment."""
 
+import json
 import multiprocessing
 import os
+
+import gunicorn.util
 
 bind = os.environ.get("MAJLIS_BIND", "127.0.0.1:8000")
 # The engine is CPU-bound pure Python: one process per core, a few threads each to
@@ -32,6 +35,29 @@ accesslog = os.environ.get("MAJLIS_ACCESS_LOG") or None
 errorlog = "-"
 loglevel = os.environ.get("MAJLIS_LOG_LEVEL", "info").lower()
 preload_app = True
+# Gunicorn answers some requests itself, before the app: a request line longer than
+# limit_request_line (414), too many or too long headers (431), a malformed request
+# line or header (400), an app crash (500). Its answer is an HTML page; the service's
+# errors are all JSON, so its one error writer (gunicorn.util.write_error, called by
+# Worker.handle_error only) writes the service's shape instead. Workers inherit it from
+# the master, which loads this file before forking.
+
+
+def write_json_error(sock, status_int, reason, mesg):
+    """gunicorn.util.write_error's signature, answering ``{"error": {code, message, details}}``."""
+    from service.errors import HTTP_CODES
+
+    body = json.dumps(
+        {"error": {"code": HTTP_CODES.get(status_int, "error"), "message": mesg or reason, "details": {}}}
+    ).encode()
+    head = (
+        f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    gunicorn.util.write_nonblock(sock, head.encode("latin-1") + body)
+
+
+gunicorn.util.write_error = write_json_error
 
 
 def child_exit(server, worker):  # noqa: ARG001 - gunicorn's hook signature
@@ -53,3 +79,12 @@ def when_ready(server):  # noqa: ARG001
             get_game(game_id)
         except Exception as error:  # noqa: BLE001
             server.log.warning("game %s not preloaded: %s", game_id, error)
+
+
+def post_fork(server, worker):  # noqa: ARG001
+    """A web process may run an inline bot search (INLINE_SEARCHES, up to ASYNC_MS)
+    beside its quick requests: hand the GIL over every millisecond, not every 5 ms, so
+    a legal-moves thread waits less behind the searching thread at each of its steps."""
+    import sys
+
+    sys.setswitchinterval(0.001)

@@ -11,7 +11,7 @@ from service.settings import Settings
 API_TITLE = "Majlis rules and bots"
 API_VERSION = "v1"
 
-BLUEPRINT_MODULES = ("games", "play", "bots", "jobs", "sessions")
+BLUEPRINT_MODULES = ("games", "play", "bots", "jobs", "sessions", "review")
 
 
 class MajlisApi(Api):
@@ -73,5 +73,7 @@ def _init_extensions(app: Flask) -> None:
 
 _DESCRIPTION = (
     "Rules and bots for Ronda, Baloot, Trex, Porrazo and Nepali Marriage. "
-    'Every error is `{"error": {"code", "message", "details"}}`.'
+    'Every error is `{"error": {"code", "message", "details"}}`. Request bodies are JSON '
+    "(`Content-Type: application/json`, or none): another type is refused with 415, a body "
+    "that does not parse (or is nested too deep) with 400 `invalid_json`."
 )

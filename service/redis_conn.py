@@ -10,6 +10,7 @@ package, listening on loopback TCP so that several processes can share it."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -38,22 +39,24 @@ def connect(url: str, timeout: float = 1.0) -> redis.Redis:
 
 
 class Keys:
-    """Every Redis key name, in one place."""
+    """Every Redis key name, in one place. A key built from an id that a client sent (a
+    session's or a job's, from the URL) is built only for an id of the form the service
+    issues: anything else could name another key (``<id>:log`` is the session's log)."""
 
     def __init__(self, prefix: str = "majlis") -> None:
         self.prefix = prefix
 
     def job(self, job_id: str) -> str:
-        return f"{self.prefix}:job:{job_id}"
+        return f"{self.prefix}:job:{issued_id(job_id, 'unknown_job', 'job')}"
 
     def job_parts(self, job_id: str) -> str:
-        return f"{self.prefix}:job:{job_id}:parts"
+        return f"{self.prefix}:job:{issued_id(job_id, 'unknown_job', 'job')}:parts"
 
     def session(self, session_id: str) -> str:
-        return f"{self.prefix}:session:{session_id}"
+        return f"{self.prefix}:session:{issued_id(session_id, 'unknown_session', 'session')}"
 
     def session_log(self, session_id: str) -> str:
-        return f"{self.prefix}:session:{session_id}:log"
+        return f"{self.prefix}:session:{issued_id(session_id, 'unknown_session', 'session')}:log"
 
     def api_key(self, digest: str) -> str:
         return f"{self.prefix}:apikey:{digest}"
@@ -69,6 +72,19 @@ class Keys:
 
     def counters(self) -> str:
         return f"{self.prefix}:counters"
+
+
+ISSUED_ID = re.compile(r"[0-9a-f]{32}")
+"""The form of every session and job id: ``uuid.uuid4().hex``."""
+
+
+def issued_id(value: str, code: str, what: str) -> str:
+    """``value`` when it has the form of an id the service issues; else 404 ``code``
+    (no such session or job can exist)."""
+    if not ISSUED_ID.fullmatch(value):
+        shown = value if len(value) <= 64 else value[:64] + "..."
+        raise ApiError(404, code, f"no {what} {shown!r} (unknown, or expired)")
+    return value
 
 
 class RedisUnavailable(ApiError):

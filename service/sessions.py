@@ -2,16 +2,25 @@
 
 ``session:{id}`` is a hash: game, players, version, state (full JSON), initial (the
 state before the first move), one sha256 per seat token (``token:{seat}``) and one
-seat spec per seat (``seat:{seat}``: human, or bot with a level). ``session:{id}:log``
-is the append-only move log: per move the seat, the action (actions are public by the
-protocol), the version it made, and its events redacted once per seat (a card that
-seat could not see after the move is replaced by ``"hidden"``).
+seat spec per seat (``seat:{seat}``: human, or bot with a level), and for webhooks
+``callback_url`` and ``webhook_secret`` (each applied move is then queued for delivery:
+:mod:`service.webhooks`). ``session:{id}:log`` is the append-only move log: per move
+the seat, the action (actions are public by the protocol), the version it made, and its
+events redacted once per seat (a card that seat could not see after the move is
+replaced by ``"hidden"``).
 
 A move is applied with a compare-and-set Lua script: it writes the new state, bumps the
 version, appends to the log and refreshes the idle TTL only if the version is still the
 one the move was computed from. Two racing clients can never both apply; the loser gets
-409. Seats marked bot are played by the workers (``session_bot_turn``) until a human is
-to act."""
+409. Handing a seat to a bot (leave) or back to its person (claim) bumps the version too,
+and a bot's move for a seat that is not the asker's own is applied only if that seat is
+still a bot seat, checked in the same script: a bot that searched while its seat was
+claimed back can never play it.
+
+Seats marked bot are played by the workers (``session_bot_turn``) until a human is to
+act. A bot's search statistics list the legal plays of the seat it searched for, i.e.
+cards of that seat's hidden hand: they go only to that seat's own token; any other token
+is told the move as the log shows it to its seat."""
 
 from __future__ import annotations
 
@@ -23,7 +32,8 @@ import random
 import secrets
 import time
 import uuid
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import redis
@@ -33,6 +43,9 @@ from kombu.exceptions import OperationalError
 from ai.bots import LEVEL_BUDGETS, Budget, decide
 from engine import get_game
 from engine.protocol import Game, IllegalAction
+from service import webhooks
+from service.api.common import new_seed
+from service.celery_app import SEARCH_QUEUE
 from service.errors import ApiError
 from service.redis_conn import Keys, get_redis, keys
 
@@ -41,11 +54,17 @@ log = logging.getLogger(__name__)
 HIDDEN = "hidden"
 
 # KEYS: session hash, log list, counters hash. ARGV: expected version, state json,
-# log entry json, ttl. Returns {1, new version} | {0, current version} | {-1, 0}.
+# log entry json, ttl, now, and the seat that must still be a bot seat ('' for none).
+# Returns {1, new version} | {0, current version} | {-1, 0} | {-2, current version}
+# (-2: that seat was claimed back by its person).
 _APPLY = """
 local v = redis.call('HGET', KEYS[1], 'version')
 if not v then return {-1, 0} end
 if tonumber(v) ~= tonumber(ARGV[1]) then return {0, tonumber(v)} end
+if ARGV[6] ~= '' then
+  local spec = redis.call('HGET', KEYS[1], 'seat:' .. ARGV[6])
+  if not spec or cjson.decode(spec)['type'] ~= 'bot' then return {-2, tonumber(v)} end
+end
 local nv = tonumber(v) + 1
 redis.call('HSET', KEYS[1], 'version', nv, 'state', ARGV[2], 'updated', ARGV[5])
 redis.call('RPUSH', KEYS[2], ARGV[3])
@@ -53,6 +72,19 @@ redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 redis.call('HINCRBY', KEYS[3], 'session_moves', 1)
 return {1, nv}
+"""
+
+# KEYS: session hash, log list. ARGV: seat, seat spec json, ttl, now. Hands the seat over
+# and bumps the version (a bot turn searched from the old version can no longer apply).
+# Returns the session hash after the change (a move, or another hand-over, may have
+# landed since the caller loaded it), empty for an unknown (expired) session.
+_SET_SEAT = """
+if not redis.call('HGET', KEYS[1], 'version') then return {} end
+redis.call('HSET', KEYS[1], 'seat:' .. ARGV[1], ARGV[2], 'updated', ARGV[4])
+redis.call('HINCRBY', KEYS[1], 'version', 1)
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+return redis.call('HGETALL', KEYS[1])
 """
 
 
@@ -80,6 +112,7 @@ class Session:
     state: Any
     seats: list[dict[str, Any]]
     token_digests: list[str]
+    callback_url: str | None = None
 
     def seat_of(self, token: str) -> int | None:
         d = token_digest(token)
@@ -99,8 +132,12 @@ class SessionStore:
         self.keys = keys
         self.ttl = ttl
         self._apply = client.register_script(_APPLY)
+        self._set_seat = client.register_script(_SET_SEAT)
 
-    def create(self, game: Game, state: Any, seats: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    def create(
+        self, game: Game, state: Any, seats: list[dict[str, Any]], webhook: dict[str, str] | None = None
+    ) -> tuple[str, list[str]]:
+        """A new session; ``webhook``: its ``callback_url`` and ``webhook_secret``, if any."""
         session_id = uuid.uuid4().hex
         players = game.players(state)
         tokens = [secrets.token_urlsafe(32) for _ in range(players)]
@@ -116,6 +153,7 @@ class SessionStore:
         for seat in range(players):
             record[f"token:{seat}"] = token_digest(tokens[seat])
             record[f"seat:{seat}"] = json.dumps(seats[seat])
+        record.update(webhook or {})
         key = self.keys.session(session_id)
         pipe = self.r.pipeline()
         pipe.hset(key, mapping=record)
@@ -125,6 +163,9 @@ class SessionStore:
 
     def load(self, session_id: str) -> Session:
         raw = self.r.hgetall(self.keys.session(session_id)) if len(session_id) <= 64 else {}
+        return self._session(session_id, raw)
+
+    def _session(self, session_id: str, raw: dict[str, str]) -> Session:
         if not raw or "state" not in raw:
             raise ApiError(404, "unknown_session", f"no session {session_id!r} (unknown, or expired)")
         game = get_game(raw["game"])
@@ -137,25 +178,35 @@ class SessionStore:
             state=game.from_json(json.loads(raw["state"])),
             seats=[json.loads(raw[f"seat:{s}"]) for s in range(players)],
             token_digests=[raw[f"token:{s}"] for s in range(players)],
+            callback_url=raw.get("callback_url"),
         )
 
     def initial_state(self, session: Session) -> Any:
         raw = self.r.hget(self.keys.session(session.id), "initial")
         return session.game.from_json(json.loads(raw))
 
-    def set_seat(self, session: Session, seat: int, spec: dict[str, Any]) -> None:
-        key = self.keys.session(session.id)
-        pipe = self.r.pipeline()
-        pipe.hset(key, f"seat:{seat}", json.dumps(spec))
-        pipe.expire(key, self.ttl)
-        pipe.execute()
-        session.seats[seat] = spec
+    def set_seat(self, session: Session, seat: int, spec: dict[str, Any]) -> Session:
+        """Hand ``seat`` to a bot or back to its person, bumping the version; the session
+        just after (a move may have landed since ``session`` was loaded: the bot to act
+        must be scheduled from this one)."""
+        flat = self._set_seat(
+            keys=[self.keys.session(session.id), self.keys.session_log(session.id)],
+            args=[seat, json.dumps(spec), self.ttl, f"{time.time():.3f}"],
+        )
+        return self._session(session.id, dict(zip(flat[::2], flat[1::2], strict=True)))
 
     def apply(
-        self, session: Session, seat: int, action_json: Any, expected_version: int, by: str = "human"
+        self,
+        session: Session,
+        seat: int,
+        action_json: Any,
+        expected_version: int,
+        by: str = "human",
+        must_be_bot: bool = False,
     ) -> tuple[Any, list[dict[str, Any]], int]:
         """Check and apply ``action_json`` for ``seat``; (new state, events, new version).
-        422 for an illegal move, 409 when the session moved on meanwhile."""
+        422 for an illegal move, 409 when the session moved on meanwhile or (with
+        ``must_be_bot``) when ``seat`` is no longer a bot seat."""
         game = session.game
         if expected_version != session.version:
             raise stale(session.version, expected_version)
@@ -164,10 +215,13 @@ class SessionStore:
         try:
             nxt, events = game.apply(state, seat, action)
         except IllegalAction as error:
-            error.details.setdefault("to_act", game.to_act(state))
-            error.details.setdefault(
-                "legal_actions", [game.action_to_json(state, a) for a in game.legal_actions(state)]
-            )
+            to_act = game.to_act(state)
+            error.details.setdefault("to_act", to_act)
+            if by == "human" and to_act == seat:
+                # a person's own legal actions; never another seat's (they name its cards)
+                error.details.setdefault(
+                    "legal_actions", [game.action_to_json(state, a) for a in game.legal_actions(state)]
+                )
             raise
         action_out = game.action_to_json(state, action)
         entry = {
@@ -185,13 +239,25 @@ class SessionStore:
                 json.dumps(entry),
                 self.ttl,
                 f"{time.time():.3f}",
+                seat if must_be_bot else "",
             ],
         )
         if ok == -1:
             raise ApiError(404, "unknown_session", f"no session {session.id!r} (unknown, or expired)")
         if ok == 0:
             raise stale(int(version), expected_version)
+        if ok == -2:
+            raise ApiError(
+                409,
+                "seat_claimed",
+                f"seat {seat} is played by its person again: the bot's move was not applied",
+                {"seat": seat, "version": int(version)},
+            )
         session.state, session.version = nxt, int(version)
+        # webhooks: the move as a spectator sees it, POSTed by the workers
+        if session.callback_url:
+            body = webhooks.public_body(session.id, game, nxt, entry, events)
+            webhooks.queue_webhooks(session.id, session.callback_url, body)
         return nxt, events, int(version)
 
     def log(self, session: Session, seat: int) -> list[dict[str, Any]]:
@@ -228,6 +294,33 @@ def public_events(session: Session, events: list[dict[str, Any]], seat: int) -> 
     return redact(events, set(session.game.hidden_cards(session.state, seat)))
 
 
+@dataclass(frozen=True)
+class BotOrder:
+    """A bot asked to play ``seat`` from ``version`` at ``level`` (``budget`` replaces the
+    level's), by the token of seat ``asker``; ``asker`` None is the session's own turn of
+    a bot seat. ``job``: the job that reports the move. Plain JSON for a task."""
+
+    seat: int
+    version: int
+    level: str
+    budget: Budget | None
+    seed: int
+    asker: int | None = None
+    job: str | None = None
+
+    @property
+    def for_own_seat(self) -> bool:
+        return self.asker == self.seat
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)  # the budget too, as {iterations, ms}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> BotOrder:
+        budget = data.get("budget")
+        return cls(**dict(data, budget=None if budget is None else Budget(**budget)))
+
+
 def schedule_bot(session: Session) -> bool:
     """Queue the bot seat to act, if any (the worker plays it). True if queued."""
     from service.api.jobs import send_task
@@ -244,7 +337,13 @@ def schedule_bot(session: Session) -> bool:
 
 
 def bot_decision(
-    session: Session, seat: int, level: str, budget: Budget | None, seed: int, max_ms: float
+    session: Session,
+    seat: int,
+    level: str,
+    budget: Budget | None,
+    seed: int,
+    max_ms: float,
+    should_stop: Callable[[], bool] | None = None,
 ) -> tuple[Any, dict[str, Any]]:
     """(JSON action, stats) of a bot playing ``seat`` from its view only."""
     game = session.game
@@ -258,31 +357,95 @@ def bot_decision(
         seed=seed,
         max_iterations=config["BOT_MAX_ITERATIONS"],
         max_ms=max_ms,
+        should_stop=should_stop,
     )
     world = game.sampler(view)(random.Random(0))
     return game.action_to_json(world, decision.action), decision.stats
 
 
+def play_bot(
+    sessions: SessionStore,
+    session: Session,
+    order: BotOrder,
+    max_ms: float,
+    should_stop: Callable[[], bool] | None = None,
+) -> dict[str, Any]:
+    """A bot plays ``order.seat`` and its move is applied; what the asker is told.
+
+    The move applies only if the session is still at ``order.version`` and, unless the
+    asker plays that seat itself, the seat is still a bot seat: both are checked again
+    in the atomic write after the search (409 otherwise). The asker gets the move as the
+    log shows it to its seat, and the search statistics only for its own seat."""
+    if session.version != order.version:
+        raise stale(session.version, order.version)
+    action, stats = bot_decision(
+        session, order.seat, order.level, order.budget, order.seed, max_ms, should_stop
+    )
+    _state, events, version = sessions.apply(
+        session, order.seat, action, order.version, by="bot", must_be_bot=not order.for_own_seat
+    )
+    answer: dict[str, Any] = {"seat": order.seat, "version": version, "action": action}
+    if order.asker is not None:
+        answer["events"] = public_events(session, events, order.asker)
+    if order.for_own_seat:
+        answer["stats"] = stats
+    return answer
+
+
+def start_bot_job(session: Session, order: BotOrder) -> dict[str, Any]:
+    """Queue ``order`` on the workers as a job; the job reference (answered with 202).
+    ``GET /v1/jobs/{id}`` then gives what :func:`play_bot` answers, or why it failed."""
+    from service.api.jobs import job_url, send_task
+    from service.api.jobs import store as job_store
+
+    job_id = uuid.uuid4().hex
+    order = replace(order, job=job_id)
+    jobs = job_store()
+    jobs.create(job_id, {"session": session.id, **order.to_json()}, 1)
+    try:
+        # a search as long as a stateless job's: on their queue, not ahead of the quick
+        # turns of every session's bot seats
+        send_task(
+            "majlis.session_bot_turn",
+            (session.id, order.version, order.to_json()),
+            task_id=job_id,
+            queue=SEARCH_QUEUE,
+        )
+    except OperationalError as error:
+        jobs.fail(job_id, "the job queue is unreachable")
+        raise ApiError(
+            503, "unavailable", f"the job queue (Redis) is unreachable: {error}", {"dependency": "redis"}
+        ) from error
+    return {"id": job_id, "status": "pending", "url": job_url(job_id)}
+
+
 def bot_turn(session_id: str, version: int) -> None:
-    """Worker side: play the bot seat to act at ``version``; then queue the next bot."""
+    """Worker side: the session's own turn of the bot seat to act at ``version`` (nothing
+    if the session moved on or that seat was claimed back); then queue the next bot."""
     sessions = store()
     try:
         session = sessions.load(session_id)
     except ApiError:
         return  # expired
-    if session.version != version:
-        return  # someone moved meanwhile: that move queued whatever comes next
     seat = session.game.to_act(session.state)
-    if not session.is_bot(seat):
-        return
+    if session.version != version or seat is None or not session.is_bot(seat):
+        return  # whatever changed the session queued what comes next
     level = session.seats[seat].get("level", "normal")
-    max_ms = float(current_app.config["SESSION_BOT_MS"])
-    budget = LEVEL_BUDGETS.get(level)
-    action, _stats = bot_decision(session, seat, level, budget, secrets.randbits(63), max_ms)
+    order = BotOrder(seat, version, level, LEVEL_BUDGETS.get(level), new_seed())
     try:
-        sessions.apply(session, seat, action, version, by="bot")
+        play_bot(sessions, session, order, float(current_app.config["SESSION_BOT_MS"]))
     except ApiError as error:
         if error.status == 409:
-            return
+            return  # moved on, or claimed back, while the bot searched
         raise
     schedule_bot(session)
+
+
+def bot_job_turn(session_id: str, order: BotOrder, should_stop: Callable[[], bool]) -> dict[str, Any]:
+    """Worker side of a bot-move job: play ``order``, queue the next bot; the job's answer.
+    Raises ApiError (404 expired, 409 moved on or claimed back) or an engine error."""
+    sessions = store()
+    session = sessions.load(session_id)
+    answer = play_bot(sessions, session, order, float(current_app.config["BOT_MAX_MS"]), should_stop)
+    schedule_bot(session)
+    return answer

@@ -5,15 +5,16 @@ takes the seat's view, and the bot samples hidden cards from the view alone."""
 
 from __future__ import annotations
 
-import secrets
+import threading
+from functools import partial
 
 from flask import current_app
 from flask.views import MethodView
 
-from ai.bots import LEVEL_BUDGETS, Budget, decide
+from ai.bots import LEVEL_BUDGETS, Budget, Decision, clip_budget, decide
 from engine.protocol import IllegalAction, NotYourTurn
 from service.api.blueprint import Blueprint
-from service.api.common import document_errors, load_game, require_seat_in_range, state_for_view
+from service.api.common import document_errors, load_game, new_seed, require_seat_in_range, state_for_view
 from service.api.jobs import start_search
 from service.api.schemas import BotMoveResponse
 from service.api.session_schemas import AsyncBotMoveRequest, JobAccepted
@@ -62,7 +63,11 @@ class BotMove(MethodView):
         An explicit `budget` (`iterations` and/or `ms`) overrides the level's; budgets are
         capped by the server's settings. The same `seed` gives the same decision.
 
-        With `"async": true`, or a budget above the server's async threshold, the answer
+        Only a short search runs inside the request: one whose budget, once capped, is
+        within the server's async thresholds (by default 50,000 iterations and 3,000 ms).
+        A budget without `ms` is bounded by the server's time cap (10 s by default), so
+        give `ms` to stay inline. With `"async": true`, any longer budget, or when the
+        server is already running as many searches inline as it allows, the answer
         is 202 with a `job` (`id`, `status`, `url`): the search runs on the workers, split
         into root-parallel parts, and `GET /v1/jobs/{id}` gives the action when done."""
         game = load_game(game_id)
@@ -70,34 +75,77 @@ class BotMove(MethodView):
         budget = None
         if body["budget"] is not None:
             budget = Budget(iterations=body["budget"]["iterations"], ms=body["budget"]["ms"])
-        seed = body["seed"] if body["seed"] is not None else secrets.randbits(63)
-        if body["async_"] or is_large(budget, body["level"]):
+        seed = body["seed"] if body["seed"] is not None else new_seed()
+        real = real_budget(budget, body["level"])
+        if body["async_"] or not is_short(real):
             return run_async(game.id, view, body, budget, seed), 202
-        decision = decide(
-            game,
-            view,
-            level=body["level"],
-            budget=budget,
-            seed=seed,
-            max_iterations=current_app.config["BOT_MAX_ITERATIONS"],
-            max_ms=current_app.config["BOT_MAX_MS"],
-        )
+        decision = decide_inline(game, view, body["level"], real, seed)
+        if decision is None:
+            return run_async(game.id, view, body, budget, seed), 202
         sampled = state_for_view(game, view)
         return {"action": game.action_to_json(sampled, decision.action), "stats": decision.stats}
 
 
+def decide_inline(game, view: dict, level: str, real: Budget | None, seed: int) -> Decision | None:
+    """The decision, taken inside the request; None when this process already runs its
+    INLINE_SEARCHES searches (each holds a web thread and shares the process's CPU: if
+    every thread searched, the next legal-moves would wait for one to end)."""
+    config = current_app.config
+    search = partial(
+        decide,
+        game,
+        view,
+        level=level,
+        budget=real,
+        seed=seed,
+        max_iterations=config["ASYNC_ITERATIONS"],
+        max_ms=config["ASYNC_MS"],  # is_short(real) already: a guard, never a cut
+    )
+    if real is None:  # random and easy do not search: a few milliseconds
+        return search()
+    slots = inline_slots()
+    if not slots.acquire(blocking=False):
+        return None
+    try:
+        return search()
+    finally:
+        slots.release()
+
+
+def inline_slots() -> threading.BoundedSemaphore:
+    """This process's INLINE_SEARCHES slots (made on first use: after gunicorn's fork)."""
+    extensions = current_app.extensions
+    slots = extensions.get(INLINE_SLOTS)
+    if slots is None:
+        count = max(1, int(current_app.config["INLINE_SEARCHES"]))
+        slots = extensions.setdefault(INLINE_SLOTS, threading.BoundedSemaphore(count))
+    return slots
+
+
+INLINE_SLOTS = "majlis_inline_searches"
 SEARCHING_LEVELS = tuple(LEVEL_BUDGETS)
 
 
-def is_large(budget: Budget | None, level: str) -> bool:
-    """A searching level's budget (capped) above the server's async threshold."""
+def real_budget(budget: Budget | None, level: str) -> Budget | None:
+    """The budget a searching level's search really gets (None for a level that does not
+    search): the level's unless one is given, capped by the server's maxima. A budget
+    without ``ms`` is still bounded in time, by BOT_MAX_MS: ``{}`` or ``{"iterations":
+    49999}`` may run for that long."""
     if level not in SEARCHING_LEVELS:
-        return False
+        return None
     config = current_app.config
-    budget = budget or LEVEL_BUDGETS[level]
-    iterations = min(budget.iterations or 0, config["BOT_MAX_ITERATIONS"])
-    ms = min(budget.ms or 0.0, config["BOT_MAX_MS"])
-    return iterations > config["ASYNC_ITERATIONS"] or ms > config["ASYNC_MS"]
+    return clip_budget(budget or LEVEL_BUDGETS[level], config["BOT_MAX_ITERATIONS"], config["BOT_MAX_MS"])
+
+
+def is_short(real: Budget | None) -> bool:
+    """A search short enough to run inside the request: at most ASYNC_ITERATIONS and
+    ASYNC_MS. A longer one would hold a web thread (and share its process's CPU) for
+    seconds, so a few of them at once would stall every other request: it runs on the
+    workers instead."""
+    if real is None:
+        return True
+    config = current_app.config
+    return (real.iterations or 0) <= config["ASYNC_ITERATIONS"] and (real.ms or 0.0) <= config["ASYNC_MS"]
 
 
 def run_async(game_id: str, view: dict, body: dict, budget: Budget | None, seed: int) -> dict:

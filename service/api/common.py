@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import secrets
 from typing import Any
 
 from flask_smorest import Blueprint
@@ -12,7 +13,7 @@ from engine.protocol import Game, InvalidState
 from service.errors import ApiError
 
 ERROR_RESPONSES = {
-    400: "malformed JSON",
+    400: "invalid JSON (code invalid_json)",
     401: "no or unknown credentials (seat token or API key)",
     403: "the credentials do not allow this (another seat's session action)",
     404: "unknown game, session or job",
@@ -21,6 +22,16 @@ ERROR_RESPONSES = {
     429: "over the rate limit (see Retry-After)",
     503: "a dependency (Redis, the workers) is down",
 }
+
+
+JSON_SAFE_INT = 2**53
+"""Every integer the service writes stays below this: a client that reads JSON numbers as
+doubles (JavaScript's ``JSON.parse``) would round a larger one."""
+
+
+def new_seed() -> int:
+    """A fresh seed for a search or a deal, exact in any JSON reader."""
+    return secrets.randbits(53)
 
 
 def document_errors(blp: Blueprint, *statuses: int):

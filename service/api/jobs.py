@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import uuid
 from typing import Any
 
@@ -19,8 +18,6 @@ from service.redis_conn import get_redis, keys
 
 blp = Blueprint("jobs", __name__, url_prefix="/v1/jobs", description="Bot searches running as jobs")
 
-JOB_ID = re.compile(r"^[0-9a-f]{32}$")
-
 
 def store() -> JobStore:
     return JobStore(get_redis(), keys(), int(current_app.config["JOB_TTL"]))
@@ -32,11 +29,12 @@ def job_url(job_id: str) -> str:
 
 def send_task(name: str, args: tuple, **options: Any) -> None:
     """Send with this app's own Celery (not the process default: a process may hold
-    several apps, e.g. in tests), without publish retries (a dead Redis fails fast)."""
+    several apps, e.g. in tests), without publish retries (a dead Redis fails fast).
+    ``options`` may name another ``queue`` than the task's route."""
     from service.celery_app import ROUTES
 
     celery = current_app.extensions["celery"]
-    celery.send_task(name, args, retry=False, **ROUTES[name], **options)
+    celery.send_task(name, args, retry=False, **{**ROUTES[name], **options})
 
 
 def start_search(payload: dict[str, Any], parts: int) -> dict[str, Any]:
@@ -64,7 +62,7 @@ class Job(MethodView):
     def get(self, job_id: str):
         """A job's status: `pending`, `running`, `done` (with `action` and `stats`) or
         `failed` (with `error`: why). Jobs are kept for a short while after they end."""
-        job = store().get(job_id, lost_after(current_app.config)) if JOB_ID.match(job_id) else None
+        job = store().get(job_id, lost_after(current_app.config))  # Keys: 404 for an id never issued
         if job is None:
             raise ApiError(404, "unknown_job", f"no job {job_id!r} (unknown, or expired)")
         job["url"] = job_url(job_id)

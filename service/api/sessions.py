@@ -3,7 +3,7 @@
     POST /v1/sessions                      create (returns the id and one token per seat)
     GET  /v1/sessions/{id}                 the token's seat: view, version, whose turn
     POST /v1/sessions/{id}/moves           action + expected_version (409 when stale)
-    POST /v1/sessions/{id}/bot-move        a bot plays a seat (own seat, or a bot seat)
+    POST /v1/sessions/{id}/bot-move        a bot plays a seat (own seat, or a bot seat); 202 job if large
     POST /v1/sessions/{id}/leave           hand the token's seat to a bot
     POST /v1/sessions/{id}/claim           take the seat back (same token)
     GET  /v1/sessions/{id}/log             the move log as this seat may see it
@@ -13,7 +13,6 @@ one); a token acts only for its own seat (403 otherwise)."""
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from flask import current_app, request, url_for
@@ -21,10 +20,14 @@ from flask.views import MethodView
 
 from ai.bots import LEVEL_BUDGETS, Budget
 from engine import get_game
+from engine.protocol import IllegalAction, NotYourTurn
 from service import sessions as S
+from service import webhooks
 from service.api.blueprint import Blueprint
-from service.api.common import document_errors
+from service.api.bots import inline_slots, is_short, real_budget
+from service.api.common import document_errors, new_seed
 from service.api.session_schemas import (
+    JobAccepted,
     LogSchema,
     SeatLeaveRequest,
     SessionBotMoveRequest,
@@ -86,7 +89,10 @@ class Sessions(MethodView):
 
         `seats` lists each seat as `"human"` (default) or `{"type": "bot", "level": ...}`;
         bot seats are played by the workers whenever they are to act. The answer holds one
-        secret token per seat (shown once): give each player its own."""
+        secret token per seat (shown once): give each player its own.
+
+        With a `callback_url` (http or https), each applied move is POSTed there by the
+        workers, signed with HMAC-SHA256 by the `webhook_secret` of the answer (shown once)."""
         game = get_game(body["game"])
         players = game.check_players(body["players"])
         if body["dealer"] >= players:
@@ -97,10 +103,15 @@ class Sessions(MethodView):
         if len(seats) != players:
             raise ApiError(422, "invalid_setup", f"give one seat per player ({players})", {"field": "seats"})
         options = game.parse_options(body["options"], players)
-        seed = body["seed"] if body["seed"] is not None else secrets.randbits(63)
+        seed = body["seed"] if body["seed"] is not None else new_seed()
         state = game.new_state(players, options, body["dealer"], seed=seed)
+        webhook = None
+        if body["callback_url"] is not None:
+            allow_private = bool(current_app.config["WEBHOOK_ALLOW_PRIVATE"])
+            url = webhooks.check_callback_url(body["callback_url"], allow_private)
+            webhook = {"callback_url": url, "webhook_secret": webhooks.new_secret()}
         store = S.store()
-        session_id, tokens = store.create(game, state, seats)
+        session_id, tokens = store.create(game, state, seats, webhook)
         session = store.load(session_id)
         S.schedule_bot(session)
         return {
@@ -111,6 +122,7 @@ class Sessions(MethodView):
             "to_act": game.to_act(state),
             "seats": seats,
             "tokens": tokens,
+            **({"webhook_secret": webhook["webhook_secret"]} if webhook else {}),
         }, 201
 
 
@@ -150,42 +162,73 @@ class Moves(MethodView):
 class BotMove(MethodView):
     @blp.arguments(SessionBotMoveRequest())
     @blp.alt_response(200, schema=SessionSchema, description="the bot's move, applied")
+    @blp.alt_response(202, schema=JobAccepted, description="a job on the workers: GET its url")
     @document_errors(blp, 400, 401, 403, 404, 409, 422, 503)
     def post(self, body, session_id):
         """Let a bot play a seat: the token's own seat, or a seat handed to a bot
 
         The bot decides from that seat's view only, and its move is applied like any
-        other (with `expected_version` when given; 409 if the session moved on)."""
+        other (from `expected_version` when given; 409 if the session moved on, or if the
+        bot seat was claimed back meanwhile). The answer shows the move as the log shows
+        it to the token's seat; the search statistics (`stats`) only when the bot played
+        the token's own seat.
+
+        A budget within the server's sync threshold is searched at once (200). With
+        `"async": true`, or a budget above the threshold, the answer is 202 with a `job`
+        (`id`, `status`, `url`): a worker searches, applies the move (the session's version
+        moves then) and `GET /v1/jobs/{id}` gives `seat`, `action`, `version`, `events`
+        (and `stats` for the token's own seat), or `error` when the move was not applied."""
         store, session, seat = authorised(session_id)
         target = seat if body["seat"] is None else body["seat"]
-        if target >= session.players:
-            raise ApiError(422, "wrong_seat", f"seat {target} is not at this table", {"field": "seat"})
-        if target != seat and not session.is_bot(target):
-            raise ApiError(
-                403, "forbidden", f"seat {target} is played by a person; this token plays seat {seat}"
-            )
-        to_act = session.game.to_act(session.state)
-        if to_act != target:
-            from engine.protocol import IllegalAction, NotYourTurn
-
-            if to_act is None:
-                raise IllegalAction("match is over", rule="match_over")
-            raise NotYourTurn(f"not your turn: seat {to_act} is to act", rule="turn")
+        check_bot_may_play(session, seat, target)
         budget = None
         if body["budget"] is not None:
             budget = Budget(iterations=body["budget"]["iterations"], ms=body["budget"]["ms"])
-        elif body["level"] in LEVEL_BUDGETS:
-            budget = LEVEL_BUDGETS[body["level"]]
-        seed = body["seed"] if body["seed"] is not None else secrets.randbits(63)
-        expected = body["expected_version"] if body["expected_version"] is not None else session.version
-        action, stats = S.bot_decision(
-            session, target, body["level"], budget, seed, float(current_app.config["BOT_MAX_MS"])
+        order = S.BotOrder(
+            seat=target,
+            version=body["expected_version"] if body["expected_version"] is not None else session.version,
+            level=body["level"],
+            budget=budget if budget is not None else LEVEL_BUDGETS.get(body["level"]),
+            seed=body["seed"] if body["seed"] is not None else new_seed(),
+            asker=seat,
         )
-        _state, events, _version = store.apply(session, target, action, expected, by="bot")
+        if order.version != session.version:
+            raise S.stale(session.version, order.version)
+        real = real_budget(budget, order.level)
+        if body["async_"] or not is_short(real):
+            return {"job": S.start_bot_job(session, order)}, 202
+        # a search holds a web thread: at most INLINE_SEARCHES at once per process, as in
+        # the stateless bot-move; the others go to the workers
+        slots = inline_slots() if real is not None else None
+        if slots is not None and not slots.acquire(blocking=False):
+            return {"job": S.start_bot_job(session, order)}, 202
+        config = current_app.config
+        # the web process searches no longer than the sync threshold: beyond it is a job
+        max_ms = min(float(config["BOT_MAX_MS"]), float(config["ASYNC_MS"]))
+        try:
+            answer = S.play_bot(store, session, order, max_ms)
+        finally:
+            if slots is not None:
+                slots.release()
         S.schedule_bot(session)
-        out = summary(session, seat)
-        out.update(action=action, stats=stats, events=S.public_events(session, events, seat))
+        out = summary(session, seat)  # its seat is the token's, as in every session answer
+        out.update(action=answer["action"], events=answer["events"])
+        if "stats" in answer:
+            out["stats"] = answer["stats"]
         return out
+
+
+def check_bot_may_play(session: S.Session, seat: int, target: int) -> None:
+    """A token lets a bot play its own seat, or a seat handed to a bot, when it is to act."""
+    if target >= session.players:
+        raise ApiError(422, "wrong_seat", f"seat {target} is not at this table", {"field": "seat"})
+    if target != seat and not session.is_bot(target):
+        raise ApiError(403, "forbidden", f"seat {target} is played by a person; this token plays seat {seat}")
+    to_act = session.game.to_act(session.state)
+    if to_act is None:
+        raise IllegalAction("match is over", rule="match_over")
+    if to_act != target:
+        raise NotYourTurn(f"not your turn: seat {to_act} is to act", rule="turn")
 
 
 @blp.route("/<session_id>/leave")
@@ -194,9 +237,11 @@ class Leave(MethodView):
     @blp.alt_response(200, schema=SessionSchema, description="the seat is now played by a bot")
     @document_errors(blp, 400, 401, 404, 503)
     def post(self, body, session_id):
-        """Hand the token's seat to a bot (at `level`) until the token claims it back"""
+        """Hand the token's seat to a bot (at `level`) until the token claims it back
+
+        The session's version moves (a client's pending `expected_version` gets 409)."""
         store, session, seat = authorised(session_id)
-        store.set_seat(session, seat, {"type": "bot", "level": body["level"]})
+        session = store.set_seat(session, seat, {"type": "bot", "level": body["level"]})
         S.schedule_bot(session)
         return summary(session, seat)
 
@@ -206,9 +251,13 @@ class Claim(MethodView):
     @blp.alt_response(200, schema=SessionSchema, description="the seat is played by its person again")
     @document_errors(blp, 401, 404, 503)
     def post(self, session_id):
-        """Take the token's seat back from the bot"""
+        """Take the token's seat back from the bot
+
+        The session's version moves: a bot still searching for this seat cannot play it."""
         store, session, seat = authorised(session_id)
-        store.set_seat(session, seat, {"type": "human", "level": session.seats[seat].get("level", "normal")})
+        human = {"type": "human", "level": session.seats[seat].get("level", "normal")}
+        session = store.set_seat(session, seat, human)
+        S.schedule_bot(session)  # the version moved: the bot to act (if any) needs a new turn
         return summary(session, seat)
 
 

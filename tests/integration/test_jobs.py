@@ -72,7 +72,7 @@ def test_large_budget_goes_async_small_stays_inline(client):
     seat = game.to_act(state)
     small = client.post(
         f"/v1/games/{GAME}/bot-move",
-        json={"state": game.to_json(state), "seat": seat, "budget": {"iterations": 50}, "seed": 1},
+        json={"state": game.to_json(state), "seat": seat, "budget": {"iterations": 50, "ms": 500}, "seed": 1},
     )
     assert small.status_code == 200 and "action" in small.get_json()
     large = client.post(

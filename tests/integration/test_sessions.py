@@ -257,8 +257,9 @@ def test_leave_hands_the_seat_to_a_bot_and_claim_takes_it_back(client, redis_cli
     seat, _ = first_legal(redis_client, prefix, sid)
     left = client.post(f"/v1/sessions/{sid}/leave", json={"level": "random"}, headers=auth(tokens[seat]))
     assert left.status_code == 200 and left.get_json()["seats"][seat]["type"] == "bot"
-    wait_for(
-        lambda: client.get(f"/v1/sessions/{sid}", headers=auth(tokens[seat])).get_json()["version"] >= 1, 30
+    assert left.get_json()["version"] == 1  # handing the seat over moves the version
+    wait_for(  # the bot's move makes version 2
+        lambda: client.get(f"/v1/sessions/{sid}", headers=auth(tokens[seat])).get_json()["version"] >= 2, 30
     )
     # the other player may let a bot play the abandoned seat when it is its turn
     claimed = client.post(f"/v1/sessions/{sid}/claim", headers=auth(tokens[seat]))
@@ -273,7 +274,7 @@ def test_session_bot_move_for_own_seat(client, redis_client, prefix):
     seat, _ = first_legal(redis_client, prefix, sid)
     r = client.post(
         f"/v1/sessions/{sid}/bot-move",
-        json={"budget": {"iterations": 30}, "seed": 3, "expected_version": 0},
+        json={"budget": {"iterations": 30, "ms": 500}, "seed": 3, "expected_version": 0},
         headers=auth(tokens[seat]),
     )
     assert r.status_code == 200, r.get_json()

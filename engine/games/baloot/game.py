@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
+from engine.checks import RNG_STATE_LIMIT
 from engine.games.baloot import playout, rules
 from engine.games.baloot.jsonio import VERBS, Loader, action_to_json, parse_action, to_json, view
 from engine.games.baloot.options import OPTION_SPECS, compact
@@ -82,8 +83,11 @@ class Baloot(Game[State]):
         self.check_dealer(4, dealer)
         if deck is not None and layout is not None:
             raise InvalidSetup("give a deck or a layout, not both", field="deck")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise InvalidSetup("seed must be a whole number", field="seed")
+        if seed is not None and (
+            isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < RNG_STATE_LIMIT
+        ):
+            # The seed is kept as the generator state, which the state JSON carries (engine.checks).
+            raise InvalidSetup("seed must be a whole number from 0 to 2**63 - 1", field="seed")
         if layout is not None:
             if not isinstance(layout, Mapping):
                 raise InvalidSetup("layout must be an object", field="layout")

@@ -27,10 +27,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.checks import MAX_SAFE_INT, MAX_SCORE, rng_state_from_json, rng_state_to_json
 from engine.games.baloot import rules
 from engine.games.baloot.options import compact
-from engine.games.baloot.projects import project_set
-from engine.games.baloot.state import State, blank
+from engine.games.baloot.projects import compare_declared, project_set
+from engine.games.baloot.state import POINTS, State, blank, defenders, match_winner_after
 from engine.games.baloot.tables import (
     BID_ASHKAL,
     BID_HOKM,
@@ -47,12 +48,14 @@ from engine.games.baloot.tables import (
     DOUBLE,
     DOUBLE_LOCKED,
     DOUBLE_OPEN,
+    DOUBLE_STEP,
     DOUBLING,
     EKKA,
     FIRST_HAND,
     FOUR,
     FOUR_LOCKED,
     FOUR_OPEN,
+    FOUR_STEP,
     FULL_HAND,
     GAHWA,
     HOKM,
@@ -75,6 +78,7 @@ from engine.games.baloot.tables import (
     SUIT_CHARS,
     SUIT_OF,
     SUN,
+    SWITCH,
     TRIPLE,
     TRUMP_STR,
 )
@@ -251,7 +255,7 @@ def to_json(st: State) -> dict[str, Any]:
         "deal_no": st.deal_no,
         "history": [_entry(s, a) for s, a in history_list(st)],
         "deal_history_start": _chain_length(st.hist_base),
-        "rng_state": st.rng_state,
+        "rng_state": rng_state_to_json(st.rng_state),
         "hands": [_codes(h) for h in st.hands],
         "candidate": CODE[st.candidate] if st.candidate >= 0 else None,
         "candidate_taken": st.cand_taken,
@@ -335,6 +339,30 @@ def view(st: State, seat: int) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- loading
+
+STATE_FIELDS = frozenset(
+    "game version options players dealer phase to_act scores deal_no history deal_history_start "
+    "rng_state hands candidate candidate_taken stock bidding contract doubling_step trick_no leader "
+    "table lead_ekka tricks played_by tricks_won card_points projects baloot kawesh match_winner "
+    "last_deal".split()
+)
+VIEW_FIELDS = (STATE_FIELDS - {"rng_state"}) | {"seat", "engine_dealt"}
+OBJECT_FIELDS = {
+    "contract": frozenset(
+        "kind trump ashkal bidder taker declarer_team multiplier locked gahwa last_raiser_team".split()
+    ),
+    "bidding": frozenset({"round", "stage", "hokm_bidder"}),
+    "projects": frozenset({"declared", "declare_done", "revealed", "team", "shown"}),
+    "kawesh": frozenset({"seat", "cards"}),
+}
+TRICK_FIELDS = frozenset({"leader", "cards", "winner", "ekka"})
+
+
+def _check_fields(data: Mapping[str, Any], known: frozenset[str], where: str) -> None:
+    """Refuse a field the state format does not have (a typo or a tampered state)."""
+    for key in data:
+        if key not in known:
+            raise _fail(f"unknown field {where}{key}", f"{where}{key}")
 
 
 def _fail(message: str, where: str) -> InvalidState:
@@ -442,6 +470,10 @@ class Loader:
         layout = self.layout
         if not isinstance(data, Mapping):
             raise _fail("a state must be an object", "state")
+        _check_fields(data, VIEW_FIELDS if self.is_view else STATE_FIELDS, "")
+        for name, known in OBJECT_FIELDS.items():
+            if isinstance(data.get(name), Mapping):
+                _check_fields(data[name], known, name + ".")
         if (not layout or "game" in data) and data.get("game") != "baloot":
             raise _fail("game must be 'baloot'", "game")
         if (not layout or "version" in data) and data.get("version") != 1:
@@ -459,9 +491,9 @@ class Loader:
         if (
             not isinstance(scores, list)
             or len(scores) != 2
-            or any(isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 10**9 for x in scores)
+            or any(isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= MAX_SCORE for x in scores)
         ):
-            raise _fail("scores must be two whole numbers >= 0", "scores")
+            raise _fail(f"scores must be two whole numbers from 0 to {MAX_SCORE}", "scores")
         if self.is_view:
             rng_state = 0 if data.get("engine_dealt") else None
         elif layout:
@@ -470,12 +502,10 @@ class Loader:
             if "rng_state" not in data:
                 raise _fail("missing field: rng_state", "rng_state")
             rng_state = data["rng_state"]
-            if rng_state is not None and (
-                isinstance(rng_state, bool) or not isinstance(rng_state, int) or not 0 <= rng_state < 2**64
-            ):
-                raise _fail("rng_state must be null or a whole number", "rng_state")
+            if rng_state is not None:
+                rng_state = rng_state_from_json(rng_state)
         st = blank(opts, dealer, list(scores), rng_state)
-        st.deal_no = _int(data, "deal_no", 1, 10**6, 1 if layout else ...)
+        st.deal_no = _int(data, "deal_no", 1, MAX_SAFE_INT, 1 if layout else ...)
         phase = _choice(data, "phase", PHASE_NAMES, BIDDING if layout else ...)
         st.phase = phase
         over = phase == MATCH_OVER
@@ -677,6 +707,7 @@ class Loader:
             where = f"tricks[{i}]"
             if not isinstance(t, Mapping):
                 raise _fail(f"{where} must be an object", where)
+            _check_fields(t, TRICK_FIELDS, where + ".")
             tl = _int(t, "leader", 0, 3, where=where + ".")
             cards = _card_list(t.get("cards"), where + ".cards", 4)
             if len(cards) != 4:
@@ -911,6 +942,11 @@ class Loader:
         if res is not None:
             _check_result(res)
         st.result = dict(res) if res is not None else None
+        _check_turn(st, history_list(st, current_deal=True))
+        _check_bidding(st)
+        _check_play_counts(st)
+        _check_projects(st, exact=not self.is_view and not unknown_seats)
+        _check_match_end(st)
         return st
 
     def _natural_to_act(self, st: State, phase: int) -> int | None:
@@ -929,8 +965,162 @@ class Loader:
         return (st.dealer + 1) & 3
 
 
+def _check_turn(st: State, entries: list[tuple[int, Any]]) -> None:
+    """The seat to act is one the phase allows (R2-R12, E1) and, once the deal has calls,
+    the one its last call passes the turn to. (A layout may start a deal anywhere, so a
+    deal without calls only gets the phase's bounds.)"""
+    phase = st.phase
+    to_act = st.to_act
+    last = entries[-1] if entries else None
+    want: set[int | None]
+    if phase == BIDDING:
+        h = st.hokm_bidder
+        if st.stage == SWITCH:
+            want = {h}
+        else:
+            if st.stage == MAIN:
+                want = {0, 1, 2, 3}
+            elif st.round == 1:  # R3: h+1, h+2, h+3
+                want = {(h + k) & 3 for k in (1, 2, 3)}
+            else:  # R5: the seats after h up to the dealer
+                want = {(h + k) & 3 for k in range(1, (st.dealer - h) % 4 + 1)}
+            if last is not None:
+                want &= {(last[0] + 1) & 3}
+    elif phase == CHOOSE_TRUMP:
+        want = {st.bidder}
+    elif phase == DOUBLING:
+        first, second = defenders(st)
+        if st.dstep in (DOUBLE_STEP, FOUR_STEP):
+            want = {first, second}
+            if to_act == second and last is not None and last != (first, PASS):
+                raise _fail(f"seat {second} is asked only after seat {first} passed (R11)", "to_act")
+        else:
+            want = {st.bidder}
+    elif phase == DEAL_OVER:
+        want = {(st.dealer + 1) & 3}
+    else:
+        return  # play: checked against the trick; match over: null
+    if to_act not in want:
+        raise _fail(f"seat {to_act} is not the seat to act in this position", "to_act")
+
+
+def _check_bidding(st: State) -> None:
+    """The bidding record fits the phase and the contract (R2-R8, R11)."""
+    phase = st.phase
+    if phase == BIDDING and st.stage == MAIN and st.hokm_bidder >= 0:
+        raise _fail("bidding.hokm_bidder is set only once a hokm is bid", "bidding.hokm_bidder")
+    if phase == CHOOSE_TRUMP and (st.round != 2 or st.hokm_bidder != st.bidder):
+        raise _fail("choose_trump follows a round-2 hokm by the bidder (R8)", "bidding")
+    if st.kind == HOKM and st.trump >= 0 and st.candidate >= 0:
+        candidate_suit = SUIT_OF[st.candidate] == st.trump
+        if candidate_suit != (st.round == 1):
+            raise _fail(
+                "a round-1 hokm has the candidate's suit as trumps, a round-2 hokm another suit (R7, R8)",
+                "contract.trump",
+            )
+    if phase == DOUBLING and st.dstep != _natural_step(st):
+        raise _fail("doubling_step does not follow the contract's multiplier", "doubling_step")
+
+
+def _check_play_counts(st: State) -> None:
+    """During play, tricks_won and card_points are what the listed tricks give (R13)."""
+    if st.phase != PLAY or st.extra_played or len(st.tricks) != st.trick_no - 1:
+        return
+    won = [0, 0]
+    points = [0, 0]
+    values = POINTS[st.trump + 1]
+    for _, cards, winner, _ in st.tricks:
+        won[winner & 1] += 1
+        points[winner & 1] += sum(values[p] for p in cards)
+    if st.tricks_won != won:
+        raise _fail(f"tricks_won must be {won} after these tricks", "tricks_won")
+    if st.card_points != points:
+        raise _fail(f"card_points must be {points} after these tricks", "card_points")
+
+
+def _check_projects(st: State, exact: bool) -> None:
+    """Projects follow trick 1 (R20-R22): nothing before play; in trick 1 only declarations
+    by seats that came to play; after it the comparison's team and reveals (``exact``:
+    when every seat's cards are known)."""
+    phase = st.phase
+    nothing_after_trick_1 = (
+        st.proj_team < 0 and all(r is None for r in st.revealed) and all(g is None for g in st.shown)
+    )
+    if phase in (BIDDING, CHOOSE_TRUMP, DOUBLING):
+        if any(st.declared) or st.decided or not nothing_after_trick_1 or st.baloot:
+            raise _fail("no project is declared before play (R20)", "projects")
+        if st.tricks_won != [0, 0] or st.card_points != [0, 0]:
+            raise _fail("no trick is won before play", "tricks_won")
+        return
+    if phase != PLAY:
+        return
+    if st.trick_no == 1:
+        if not nothing_after_trick_1:
+            raise _fail("projects are compared only at the end of trick 1 (R21)", "projects")
+        came = {(st.leader + k) & 3 for k in range(len(st.table))}
+        for s in range(4):
+            if st.declared[s] and s not in came and not (s == st.to_act and st.decided):
+                raise _fail(f"seat {s} has not yet come to play in trick 1 (R20)", "projects.declared")
+        return
+    for s, groups in enumerate(st.shown):
+        if groups is not None and s & 1 != st.proj_team:
+            raise _fail(f"seat {s} is not of the project team (R22)", "projects.shown")
+    if not exact:
+        return
+    best = {s: st.psets[s][0][0][0] for s in range(4) if st.declared[s]}
+    order = [(st.dealer + k) & 3 for k in (1, 2, 3, 4)]
+    winner, reveal = compare_declared(best, order, st.kind, st.trump, st.opts.trump_first)
+    if st.proj_team != (-1 if winner is None else winner & 1):
+        raise _fail("projects.team is not the team of the best declared project (R21)", "projects.team")
+    revealed: list[tuple[int, int] | None] = [None] * 4
+    for s in reveal:
+        revealed[s] = (best[s][1], best[s][2])
+    if st.revealed != revealed:
+        raise _fail("projects.revealed must be the tied top declarations (R21)", "projects.revealed")
+
+
+def _check_match_end(st: State) -> None:
+    """E2/E3: a match whose scores decide it is over, won by the higher team (a gahwa deal
+    ends it whatever the scores)."""
+    decided = match_winner_after(st.scores, st.opts.target)
+    if st.phase != MATCH_OVER:
+        if decided is not None:
+            raise _fail(
+                f"team {decided} has reached the target {st.opts.target} with the higher score: "
+                "the match is over (E2)",
+                "scores",
+            )
+    elif not st.gahwa and st.match_winner != decided:
+        raise _fail("match_winner must be the team the scores make the winner (E2)", "match_winner")
+
+
 def _natural_step(st: State) -> int:
     return {1: 0, 2: 1, 3: 2, 4: 3}[st.mult] if not st.gahwa else 3
+
+
+RESULT_FIELDS = frozenset(
+    "adds items winner gahwa multiplier declarer_team kind card_points projects baloot kaboot "
+    "counted game_points totals deal_no annulled kawesh".split()
+)
+
+
+def _check_plain_numbers(value: Any, where: str, depth: int = 0) -> None:
+    """The deal's workings hold whole numbers a JSON double keeps exactly, a few levels deep."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return
+    if isinstance(value, int):
+        if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
+            raise _fail(f"{where}: a number out of range", where)
+        return
+    if depth < 3 and isinstance(value, list):
+        for x in value:
+            _check_plain_numbers(x, where, depth + 1)
+        return
+    if depth < 3 and isinstance(value, Mapping):
+        for x in value.values():
+            _check_plain_numbers(x, where, depth + 1)
+        return
+    raise _fail(f"{where}: holds something that is not plain JSON data", where)
 
 
 def _check_result(res: Any) -> None:
@@ -938,6 +1128,8 @@ def _check_result(res: Any) -> None:
     where = "last_deal"
     if not isinstance(res, Mapping):
         raise _fail("last_deal must be an object or null", where)
+    _check_fields(res, RESULT_FIELDS, "last_deal.")
+    _check_plain_numbers(res, where)
     adds = res.get("adds")
     items = res.get("items")
     if (
@@ -956,6 +1148,7 @@ def _check_result(res: Any) -> None:
             or isinstance(item.get("side"), bool)
             or isinstance(item.get("points"), bool)
             or not isinstance(item.get("points"), int)
+            or not -(10**6) <= item["points"] <= 10**6
             or not isinstance(item.get("item"), str)
             or not isinstance(item.get("rule"), str)
         ):

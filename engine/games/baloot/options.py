@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.checks import MAX_TARGET_SCORE
 from engine.protocol import OptionSpec
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
@@ -14,6 +15,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         152,
         "Match target in game points (E2).",
         minimum=1,
+        maximum=MAX_TARGET_SCORE,
         test_values=(152, 30),
     ),
     OptionSpec(

@@ -72,7 +72,7 @@ class Marriage(Game[MState]):
                 raise
             except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
                 raise InvalidState(f"not a Marriage layout: {exc}", field="layout") from None
-            return self.from_json(data)
+            return self._load(data, canonical=False)
         st = MState.__new__(MState)
         st.n, st.options, st.opts = n, opts, Options.of(opts)
         st.totals, st.deal_no, st.hist, st.hkey, st.hlen = [0] * n, 1, None, 0, 0
@@ -216,8 +216,11 @@ class Marriage(Game[MState]):
         return codec.to_json(state, self.id)
 
     def from_json(self, data: Any) -> MState:
+        return self._load(data, canonical=True)
+
+    def _load(self, data: Any, *, canonical: bool) -> MState:
         try:
-            st, _ = codec.load(data, self)
+            st, _ = codec.load(data, self, canonical=canonical)
         except EngineError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as exc:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from engine.cards import CODES, RANKS, BadCard, parse_card
+from engine.checks import RNG_STATE_LIMIT, rng_state_to_json
 from engine.games.porrazo import actions as acts
 from engine.games.porrazo import codec, rules
 from engine.games.porrazo.state import Options, PState, blank_state
@@ -66,8 +67,10 @@ class Porrazo(Game[PState]):
         deck: list[str] | None = None,
         layout: JSON | None = None,
     ) -> PState:
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-            raise InvalidSetup("seed must be a non-negative whole number", field="seed")
+        if seed is not None and (
+            isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < RNG_STATE_LIMIT
+        ):
+            raise InvalidSetup("seed must be a whole number from 0 to 2**63 - 1", field="seed")
         if deck is not None and layout is not None:
             raise InvalidSetup("give a deck or a layout, not both", field="layout")
         if layout is not None:
@@ -112,7 +115,7 @@ class Porrazo(Game[PState]):
                 raise InvalidSetup("porrazo is played by 2, 3, 4, 5, 6 or 8 players", field="players")
             data["options"] = self.parse_options(options if options is not None else {}, n)
         if seed is not None and "rng_state" not in data:
-            data["rng_state"] = seed
+            data["rng_state"] = rng_state_to_json(seed)
         st = codec.load(data, mode="layout")
         if st.phase == codec.P_DEALING:
             rules.deal(st, None)

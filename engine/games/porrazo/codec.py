@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.cards import CODES, RANKS, BadCard, parse_card
+from engine.checks import MAX_SAFE_INT, MAX_SCORE, rng_state_from_json, rng_state_to_json
 from engine.games.porrazo.actions import action_to_json, parse_action, public_action_json
 from engine.games.porrazo.rules import claimable, order_from_left
 from engine.games.porrazo.state import (
@@ -19,6 +20,8 @@ from engine.games.porrazo.state import (
 )
 from engine.games.porrazo.tables import (
     COMBO_NAMES,
+    DECLARE_RONDA,
+    DECLARE_RONDINE,
     HAND_CARDS,
     NO_COMBO,
     P_CLAIM,
@@ -27,6 +30,7 @@ from engine.games.porrazo.tables import (
     P_OVER,
     P_PLAY,
     P_TENDIDO,
+    PASS,
     PHASE_NAMES,
     PHASE_OF_NAME,
     PLAYER_COUNTS,
@@ -134,7 +138,7 @@ def to_json(st: PState) -> JSON:
         "decks": [codes(d) for d in st.decks],
         "hand_start": st.hand_start,
         "history": [{"seat": seat, "action": action_to_json(a)} for seat, a in history_list(st.history)],
-        "rng_state": st.rng_state,
+        "rng_state": rng_state_to_json(st.rng_state),
     }
 
 
@@ -224,7 +228,7 @@ def _items(value: Any, field: str, sides: int) -> tuple[Item, ...]:
         out.append(
             (
                 _int(item["side"], where + ".side", 0, sides - 1),
-                _int(item["points"], where + ".points", 0),
+                _int(item["points"], where + ".points", 0, MAX_SCORE),
                 item["item"],
                 item["rule"],
             )
@@ -283,10 +287,10 @@ def load(d: Any, *, mode: str = "state", base_options: Any = None) -> PState:
         raise _fail("phase", f"unknown phase {phase_name!r}")
     st.phase = phase
     st.scores = [
-        _int(v, f"scores[{i}]", 0)
+        _int(v, f"scores[{i}]", 0, MAX_SCORE)
         for i, v in enumerate(_per_seat(need("scores", [0] * o.sides), "scores", o.sides))
     ]
-    st.hand_no = _int(need("hand_no", 1), "hand_no", 1)
+    st.hand_no = _int(need("hand_no", 1), "hand_no", 1, MAX_SAFE_INT)
     st.deal_no = _int(
         need("deal_no", 0 if phase == P_DEALING else 1),
         "deal_no",
@@ -397,9 +401,7 @@ def load(d: Any, *, mode: str = "state", base_options: Any = None) -> PState:
         if len(set(dk)) != 52:
             raise _fail(f"decks[{i}]", "must hold each of the 52 cards exactly once")
     rng_state = need("rng_state", None)
-    if rng_state is not None:
-        _int(rng_state, "rng_state", 0)
-    st.rng_state = rng_state
+    st.rng_state = None if rng_state is None else rng_state_from_json(rng_state)
     history = need("history", [])
     if not isinstance(history, list):
         raise _fail("history", "must be a list of {seat, action}")
@@ -443,6 +445,34 @@ def natural_to_act(st: PState) -> int | None:
             if claimable(st, seat):
                 return seat
     return None
+
+
+def _check_match_end(st: PState) -> None:
+    """R25 / R17: the match ends as soon as one side reaches the target (the others are
+    below it then), or at a san benito before anyone has."""
+    target = st.o.target
+    for side, score in enumerate(st.scores):
+        if side != st.winner and score >= target:
+            raise _fail(f"scores[{side}]", f"the match ended when the first side reached the target {target}")
+    if (st.win_reason == "target") != (st.scores[st.winner or 0] >= target):
+        raise _fail("win_reason", 'the winner by "target" is the one side that reached the target')
+
+
+def _check_declare_turn(st: PState, order: list[int]) -> None:
+    """R9: declarations go round once from the dealer's left, so the seat to act follows the
+    last decision recorded in this hand's history. (A layout may open the round at any
+    seat without history: then only the declarations bound it.)"""
+    if st.history is None or len(history_list(st.history)) <= st.hand_start:
+        return
+    _, seat, action = st.history
+    k = order.index(st.to_act)  # type: ignore[arg-type]
+    decided = action in (PASS, DECLARE_RONDA, DECLARE_RONDINE)
+    if k == 0:
+        ok = action not in (DECLARE_RONDA, DECLARE_RONDINE)
+    else:
+        ok = decided and seat == order[k - 1]
+    if not ok:
+        raise _fail("to_act", "the declarations go round from the dealer's left, one decision each (R9)")
 
 
 def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
@@ -516,10 +546,12 @@ def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
             raise _fail("to_act", "must be null when the match is over")
         if st.winner is None or st.win_reason is None:
             raise _fail("winner", "a finished match names its winner and win_reason")
+        _check_match_end(st)
     fresh = phase in (P_DEALING, P_TENDIDO, P_DECLARE, P_DEAL_OVER)
     if fresh and (st.chain is not None or st.pending is not None):
         raise _fail("chain", "no play has been made in this deal yet")
-    if phase not in (P_CLAIM, P_OVER) and any(c >= 0 for c in st.claims):
+    if phase not in (P_CLAIM, P_DEAL_OVER, P_OVER) and any(c >= 0 for c in st.claims):
+        # R21: made after the deal's play; a finished deal keeps them until the next deal
         raise _fail("claims", "claims are made only after the deal's play")
     if phase == P_DEALING:
         if any(st.hands) or any(st.dealt):
@@ -545,6 +577,7 @@ def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
         for seat in order[order.index(st.to_act) :]:
             if st.decl[seat]:
                 raise _fail(f"declarations[{seat}]", "this seat has not decided yet")
+        _check_declare_turn(st, order)
     elif phase == P_PLAY:
         if not all(len(dl) == HAND_CARDS for dl in st.dealt):
             raise _fail("dealt", "every seat was dealt three cards")

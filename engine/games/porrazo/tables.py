@@ -7,6 +7,7 @@ functions in :mod:`engine.games.porrazo.rules` only look them up.
 from __future__ import annotations
 
 from engine.cards import RANKS
+from engine.checks import MAX_TARGET_SCORE
 from engine.protocol import OptionSpec
 
 PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4, 5, 6, 8)
@@ -101,6 +102,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         61,
         "R25: the score that wins the match at once",
         minimum=1,
+        maximum=MAX_TARGET_SCORE,
         test_values=(61, 15, 1),
     ),
     OptionSpec(

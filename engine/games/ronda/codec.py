@@ -10,12 +10,14 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.cards import card_code, parse_card
+from engine.checks import MAX_SAFE_INT, MAX_SCORE, rng_state_from_json, rng_state_to_json
 from engine.games.ronda.rules import (
     cards_of,
     codes_of,
     holding,
     is_open_target,
     open_hand,
+    target_winner,
 )
 from engine.games.ronda.state import RondaState, Rules, blank_state
 from engine.games.ronda.tables import (
@@ -214,7 +216,7 @@ def dump(s: RondaState, seat: int | None = None) -> JSON:
         "deal_start": s.old_len,
     }
     if full:
-        out["rng_state"] = s.rng_state
+        out["rng_state"] = rng_state_to_json(s.rng_state)
     else:
         out["seat"] = seat
     return out
@@ -422,8 +424,8 @@ def load(
     s.phase = phase
 
     scores = _list(f.get("scores", [0] * ns), "scores", ns)
-    s.scores = [_int(v, f"scores[{i}]", 0) for i, v in enumerate(scores)]
-    s.deal_no = _int(f.get("deal_no", 1), "deal_no", 1)
+    s.scores = [_int(v, f"scores[{i}]", 0, MAX_SCORE) for i, v in enumerate(scores)]
+    s.deal_no = _int(f.get("deal_no", 1), "deal_no", 1, MAX_SAFE_INT)
 
     # ---- cards
     if "hands" not in data:
@@ -550,7 +552,7 @@ def load(
         if not isinstance(prov, dict) or set(prov) != {"side", "points"}:
             raise _bad("must be null or {side, points}", "provisional_award")
         s.prov_side = _int(prov["side"], "provisional_award.side", 0, ns - 1)
-        s.prov_pts = _int(prov["points"], "provisional_award.points", 1)
+        s.prov_pts = _int(prov["points"], "provisional_award.points", 1, MAX_SCORE)
     ld = f.get("last_drop", None)
     if ld is not None:
         s.last_drop = _card(ld, "last_drop")
@@ -585,7 +587,7 @@ def load(
         items = (
             items,
             _int(item["side"], where + ".side", 0, ns - 1),
-            _int(item["points"], where + ".points"),
+            _int(item["points"], where + ".points", -MAX_SCORE, MAX_SCORE),
             item["item"],
             item["rule"],
         )
@@ -595,7 +597,7 @@ def load(
     if not isinstance(hist_raw, list):
         raise _bad("must be a list", "history")
     view = hidden_decks_ok
-    start = _int(f.get("deal_start", 0), "deal_start", 0, None if view else len(hist_raw))
+    start = _int(f.get("deal_start", 0), "deal_start", 0, MAX_SAFE_INT if view else len(hist_raw))
     parsed: list[tuple[int, Any]] = [(0, PASS)] * start if view else []
     decks: Any = None  # a cons list
     for i, entry in enumerate(hist_raw):
@@ -632,9 +634,11 @@ def load(
     s.old_len = start
     s.decks = decks
 
+    # The JSON carries the generator state as a decimal string (engine.checks); the
+    # ``rng_state`` argument is the game's own number for a seeded layout.
     rs = f.get("rng_state", rng_state)
-    if rs is not None:
-        rs = _int(rs, "rng_state", 0)
+    if "rng_state" in data and rs is not None:
+        rs = rng_state_from_json(rs)
     s.rng_state = rs
 
     if start_of_hand:
@@ -643,6 +647,7 @@ def load(
         open_hand(s, None)
     else:
         _check_phase(s, f, total, size, hidden_decks_ok)
+    _check_match_end(s)
     if "to_act" in data and not start_of_hand:
         given = data["to_act"]
         if given is not None:
@@ -651,6 +656,26 @@ def load(
             want = None if s.to_act < 0 else s.to_act
             raise _bad(f"must be {want} in this position", "to_act")
     return s
+
+
+def _check_match_end(s: RondaState) -> None:
+    """R32 and R13: a match is over exactly when a side has won it, by reaching the target
+    with the highest score alone or by a genuine challenged declaration."""
+    leader = target_winner(s.scores, s.o.target)
+    genuine = [t % s.nsides for t in seats_of(s.challenged & ~s.withdrawn, s.n)]
+    if s.phase != MATCH_OVER_P:
+        if leader is not None:
+            raise _bad(
+                f"side {leader} has reached the target {s.o.target} with the highest score: "
+                "the match is over (R32)",
+                "scores",
+            )
+    elif s.winner not in genuine and s.winner != leader:
+        raise _bad(
+            "the winner must have reached the target with the highest score (R32) "
+            "or have had a genuine declaration challenged (R13)",
+            "winner",
+        )
 
 
 def _check_phase(s: RondaState, f: _Fields, total: int, size: int, view: bool) -> None:

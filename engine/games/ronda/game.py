@@ -8,6 +8,7 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import Any, cast
 
 from engine.cards import card_code
+from engine.checks import MAX_TARGET_SCORE
 from engine.games.ronda import codec, rules
 from engine.games.ronda.rules import _CARDS
 from engine.games.ronda.rules import r19_play as _play
@@ -68,7 +69,8 @@ class Ronda(Game[RondaState]):
         OptionSpec("challenges", "bool", True, "whether the challenge round exists (never with 3 players)"),
         OptionSpec("auto_declare", "bool", False, "the engine declares every seat's true holding"),
         OptionSpec("chain_bonuses", "bool", True, "b'khamsa (3-4 players) and b'achra (4 players)"),
-        OptionSpec("target_score", "int", 41, "score that ends the match", minimum=1, test_values=(41, 11)),
+        OptionSpec("target_score", "int", 41, "score that ends the match", minimum=1,
+                   maximum=MAX_TARGET_SCORE, test_values=(41, 11)),
         OptionSpec("shuffle_returned_cards", "bool", True, "shuffle cards sent back by the initial-table "
                    "check into the stock (false: put them at the bottom)"),
     )  # fmt: skip

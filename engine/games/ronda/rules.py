@@ -119,13 +119,21 @@ def end_match(s: RondaState, side: int, events: Events) -> None:
         events.append({"type": "match_over", "winner": side, "scores": s.scores[:]})
 
 
+def target_winner(scores: list[int], target: int) -> int | None:
+    """R32: the side with at least ``target`` points and strictly more than every other
+    side, or None (below the target, or the highest score is shared)."""
+    best = max(scores)
+    if best >= target and scores.count(best) == 1:
+        return scores.index(best)
+    return None
+
+
 def r32_match_over(s: RondaState, events: Events) -> bool:
     """R32: after a scoring batch, a side with at least the target and strictly more than
     every other side wins at once. Returns True when the match ended."""
-    scores = s.scores
-    best = max(scores)
-    if best >= s.o.target and scores.count(best) == 1:
-        end_match(s, scores.index(best), events)
+    side = target_winner(s.scores, s.o.target)
+    if side is not None:
+        end_match(s, side, events)
         return True
     return False
 

@@ -1,0 +1,139 @@
+"""Tampered or rounded Ronda states are refused, naming the field (issue 15, "bad input").
+
+Each test takes a state the engine wrote, changes one field, and expects InvalidState
+(answered as 422 invalid_state) instead of a silent wrong answer."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+from ronda_helpers import GAME
+
+from engine.protocol import InvalidSetup, InvalidState
+
+
+def playing_state(seed: int = 3, players: int = 2, phase: str = "play") -> dict:
+    """The JSON of the first state in phase ``phase`` along a seeded random match."""
+    rng = random.Random(seed)
+    state = GAME.new_state(players, {}, 0, seed=seed)
+    while GAME.phase(state) != phase:
+        state = GAME.apply(state, GAME.to_act(state), rng.choice(GAME.legal_actions(state)))[0]
+    return GAME.to_json(state)
+
+
+def refused(data: dict, field: str) -> InvalidState:
+    with pytest.raises(InvalidState) as info:
+        GAME.from_json(data)
+    assert info.value.field == field, info.value.message
+    return info.value
+
+
+def next_deals(state, count: int, seed: int = 1) -> list[list[str]]:
+    """The first hands of the next ``count`` deals, playing on at random."""
+    rng = random.Random(seed)
+    hands = []
+    deal_no = GAME.deal_no(state)
+    while len(hands) < count and GAME.to_act(state) is not None:
+        state = GAME.apply(state, GAME.to_act(state), rng.choice(GAME.legal_actions(state)))[0]
+        if GAME.deal_no(state) != deal_no:
+            deal_no = GAME.deal_no(state)
+            hands.append(GAME.to_json(state)["hands"])
+    return hands
+
+
+# --------------------------------------------------------------------------- rng_state
+
+
+def test_rng_state_is_a_decimal_string_that_survives_a_json_double():
+    data = playing_state()
+    assert isinstance(data["rng_state"], str) and int(data["rng_state"]) < 2**63
+    through_js = json.loads(json.dumps(data), parse_int=float, parse_float=float)
+    assert through_js["rng_state"] == data["rng_state"]
+    original = GAME.from_json(data)
+    again = GAME.from_json(json.loads(json.dumps(data)))
+    assert GAME.to_json(again) == data
+    assert next_deals(again, 2) == next_deals(original, 2)
+
+
+def test_rng_state_rounded_by_a_double_is_refused():
+    data = playing_state()
+    exact = int(data["rng_state"])
+    assert exact >= 2**53  # true of nearly every state: the case JSON.parse rounds
+    for value in (int(float(exact)), exact):
+        error = refused(dict(data, rng_state=value), "rng_state")
+        assert "string" in error.message
+
+
+@pytest.mark.parametrize("value", ["-1", "007", "1e5", "", " 12", str(2**63), 2**53, -1, 1.5, True, [1]])
+def test_malformed_rng_state_is_refused(value):
+    refused(dict(playing_state(), rng_state=value), "rng_state")
+
+
+def test_small_integer_rng_state_is_still_read():
+    data = dict(playing_state(), rng_state=12345)
+    assert GAME.to_json(GAME.from_json(data))["rng_state"] == "12345"
+
+
+# --------------------------------------------------------------------------- bounds
+
+
+def test_huge_score_is_refused():
+    data = playing_state()
+    data["scores"] = [10**400, 0]
+    refused(data, "scores[0]")
+
+
+def test_huge_target_score_is_refused():
+    data = playing_state()
+    data["options"] = dict(data["options"], target_score=10**400)
+    refused(data, "options.target_score")
+    with pytest.raises(InvalidSetup):
+        GAME.new_state(2, {"target_score": 10**400}, 0, seed=1)
+
+
+def test_target_score_keeps_a_long_match_possible():
+    state = GAME.new_state(2, {"target_score": 10_000}, 0, seed=1)
+    assert GAME.from_json(GAME.to_json(state)) is not None
+
+
+def test_r32_score_above_the_target_without_a_winner_is_refused():
+    data = playing_state()
+    data["scores"] = [50, 3]  # target 41: side 0 has won
+    error = refused(data, "scores")
+    assert "R32" in error.message
+
+
+def test_r32_tie_at_the_target_plays_on():
+    data = playing_state()
+    data["scores"] = [45, 45]  # R32: nobody wins while the highest score is shared
+    assert GAME.to_json(GAME.from_json(data))["scores"] == [45, 45]
+
+
+def test_r32_match_over_needs_the_winner_the_scores_give():
+    rng = random.Random(8)
+    state = GAME.new_state(2, {"target_score": 5, "challenges": False}, 0, seed=8)  # won on points
+    while GAME.to_act(state) is not None:
+        state = GAME.apply(state, GAME.to_act(state), rng.choice(GAME.legal_actions(state)))[0]
+    data = GAME.to_json(state)
+    assert data["phase"] == "match_over"
+    winner = data["winner"]
+    refused(dict(data, winner=1 - winner), "winner")
+    refused(dict(data, scores=[0, 0]), "winner")
+
+
+# --------------------------------------------------------------------------- turn and fields
+
+
+def test_tampered_to_act_is_refused():
+    data = playing_state()
+    data["to_act"] = 1 - data["to_act"]
+    refused(data, "to_act")
+
+
+def test_unknown_field_is_refused():
+    data = copy.deepcopy(playing_state())
+    data["bonus"] = 1
+    refused(data, "bonus")
