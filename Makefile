@@ -1,13 +1,14 @@
 # Two commands do everything on a fresh machine (Python >= 3.11 on PATH):
 #   make run    serve the API on http://127.0.0.1:8000 (nothing else to install)
-#   make test   lint (ruff) and run the whole test suite (with the OpenSpiel extra installed)
+#   make test   lint (ruff) and run the whole test suite (OpenSpiel extra included), against the compiled build
+#   make build  recompile the search's hot modules after editing them (setup.py, mypyc)
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: run test bench clean
+.PHONY: run test build bench clean
 
-$(VENV)/.installed: pyproject.toml clients/python/pyproject.toml
+$(VENV)/.installed: pyproject.toml setup.py clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev,openspiel]' -e ./clients/python
@@ -20,10 +21,19 @@ test: $(VENV)/.installed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy engine ai clients/python/src/majlis_client
+	$(PY) -m ai.build_info --require $(REQUIRE_BUILD)
 	$(PY) -m pytest
+
+# `make test` checks that the suite runs the compiled hot modules (pip install compiles them
+# when a C compiler is present); without one: make test REQUIRE_BUILD=interpreted
+REQUIRE_BUILD ?= compiled
+
+build: $(VENV)/.installed
+	$(PY) setup.py build_ext --inplace
 
 bench: $(VENV)/.installed
 	$(PY) bench/engine_speed.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis build engine/_compiled.json
+	find engine ai -name '*.so' -delete

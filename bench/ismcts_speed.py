@@ -5,6 +5,7 @@ ISMCTSBot on Hearts with the same budget, when ``open_spiel`` is importable.
     .venv/bin/python bench/ismcts_speed.py --games trex --iterations 2000 --runs 5
     .venv/bin/python bench/ismcts_speed.py --games ronda --profile   # cProfile the loop
     .venv/bin/python bench/ismcts_speed.py --games trex --parts      # microseconds per piece
+    .venv/bin/python bench/ismcts_speed.py --builds --runs 3     # compiled v interpreted
 
 What is timed: one ``ai.ismcts.search`` from a seat's view at the first real decision of a
 seeded deal (for Trex: the first lead of a King of Hearts deal, with ``play_all_tricks`` on
@@ -19,22 +20,29 @@ OpenSpiel side: ``hearts`` with ``pass_cards=false`` (the first decision is the 
 ``bot.step(state)``. OpenSpiel is a bench-only dependency (``pip install open-spiel``).
 The runs alternate between our games and OpenSpiel, and the ratio is the median of the
 per-run ratios, so that both sides of a ratio meet the same load.
+
+``--builds``: the same searches in two subprocesses per game and run, one on the compiled
+hot modules and one on the interpreted ``.py`` files (``MAJLIS_PURE_PYTHON=1``), in turn,
+then OpenSpiel in this process; it prints each game's it/s in both builds and the median of
+the per-run ratios compiled / interpreted, and Trex's compiled it/s / OpenSpiel's.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import os
 import pstats
 import random
 import statistics
+import subprocess
 import sys
 import time
 import timeit
 from typing import Any
 
-from ai import ismcts
+from ai import build_info, ismcts
 from engine import GAME_IDS, get_game
 from engine.protocol import Game
 
@@ -171,6 +179,68 @@ def print_parts(game: Game[Any], calls: int = 2000, repeats: int = 5) -> None:
         print(f"{game.id:10s} {name:16s} {best * 1e6:9.2f} us")
 
 
+def one_run(games: list[Game[Any]], iterations: int, positions: int, run: int) -> dict[str, Any]:
+    """``--one-run``: run number ``run`` of every game in this process's build, as JSON."""
+    out: dict[str, Any] = {"build": build_info.loaded_mode()}
+    for game in games:
+        views = [view for _, view in (position(game, seed) for seed in range(positions))]
+        out[game.id] = search_once(game, views, iterations, run)
+    return out
+
+
+def child_run(game_id: str, args: argparse.Namespace, run: int, pure: bool) -> tuple[int, float, float]:
+    """Run ``run`` of one game in a subprocess on the interpreted (``pure``) or default build."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {k: v for k, v in os.environ.items() if k != "MAJLIS_PURE_PYTHON"}
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    if pure:
+        env["MAJLIS_PURE_PYTHON"] = "1"
+    command = [sys.executable, os.path.abspath(__file__), "--games", game_id, "--one-run", str(run)]
+    command += ["--iterations", str(args.iterations), "--positions", str(args.positions)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    out = json.loads(done.stdout)
+    expected = "interpreted" if pure else "compiled"
+    if out["build"] != expected:
+        raise SystemExit(f"{game_id}: the {expected} build did not load ({out['build']}): make build")
+    n, wall, cpu = out[game_id]
+    return n, wall, cpu
+
+
+def compare_builds(games: list[Game[Any]], args: argparse.Namespace) -> int:
+    """``--builds``: compiled v interpreted per game, and Trex compiled v OpenSpiel."""
+    load_before = os.getloadavg()
+    spiel = None if args.no_openspiel else openspiel_positions(args.positions)
+    rates: dict[str, list[float]] = {}
+    for run in range(args.runs):
+        for game in games:
+            for build, pure in (("compiled", False), ("interpreted", True)):
+                n, wall, _ = child_run(game.id, args, run, pure)
+                rates.setdefault(f"{game.id} {build}", []).append(n / wall)
+        if spiel is not None:
+            n, wall, _ = openspiel_once(spiel[0], spiel[1], args.iterations, run)
+            rates.setdefault("openspiel", []).append(n / wall)
+    load_after = os.getloadavg()
+
+    def ratio(a: str, b: str) -> float:
+        return statistics.median(x / y for x, y in zip(rates[a], rates[b], strict=True))
+
+    for game in games:
+        compiled, interpreted = rates[f"{game.id} compiled"], rates[f"{game.id} interpreted"]
+        print(
+            f"{game.id:10s} compiled {statistics.median(compiled):9.0f} it/s"
+            f"  interpreted {statistics.median(interpreted):9.0f} it/s"
+            f"  compiled / interpreted {ratio(f'{game.id} compiled', f'{game.id} interpreted'):.2f}x"
+            f"  (medians of {args.runs} runs, {args.iterations} per decision, wall clock)"
+        )
+    if spiel is not None:
+        print(f"{'openspiel':10s} {statistics.median(rates['openspiel']):9.0f} simulations/s (C++ ISMCTSBot)")
+        if "trex compiled" in rates:
+            print(f"ratio trex compiled / OpenSpiel Hearts: {ratio('trex compiled', 'openspiel'):.2f}x")
+            print(f"ratio trex interpreted / OpenSpiel Hearts: {ratio('trex interpreted', 'openspiel'):.2f}x")
+    print(f"load average {load_before[0]:.2f} at the start, {load_after[0]:.2f} at the end (1 min)")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="ISMCTS iterations/s per game (one core)")
     parser.add_argument("--games", nargs="*", default=list(GAME_IDS))
@@ -180,9 +250,16 @@ def main() -> int:
     parser.add_argument("--profile", action="store_true", help="cProfile one search per game")
     parser.add_argument("--parts", action="store_true", help="time an iteration's pieces per game")
     parser.add_argument("--no-openspiel", action="store_true")
+    parser.add_argument("--builds", action="store_true", help="compiled v interpreted build, per game")
+    parser.add_argument("--one-run", type=int, help=argparse.SUPPRESS)  # a --builds subprocess
     args = parser.parse_args()
 
     games = loadable_games(args.games)
+    if args.one_run is not None:
+        print(json.dumps(one_run(games, args.iterations, args.positions, args.one_run)))
+        return 0
+    if args.builds:
+        return compare_builds(games, args)
     if args.parts:
         for game in games:
             print_parts(game)

@@ -9,7 +9,11 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from engine.protocol import Game
+from engine import build_mode
+
+build_mode.install()  # first: which build of the hot modules loads (compiled or the .py files)
+
+from engine.protocol import Game  # noqa: E402
 
 GAME_IDS: tuple[str, ...] = ("ronda", "baloot", "trex", "porrazo", "marriage")
 """Every game of the product; ``engine.games.<id>`` defines ``GAME``."""

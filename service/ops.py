@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, current_app, g, request
 
+from ai import build_info
 from service import logs, metrics
 from service.errors import error_response
 from service.redis_conn import EXTENSION
@@ -41,7 +42,7 @@ def readyz():
     ready, why, checks = readiness()
     if not ready:
         return error_response(503, "unavailable", why, {"checks": checks})
-    return {"status": "ready", "checks": checks}
+    return {"status": "ready", "checks": checks, "build": build_info.describe()}  # compiled or interpreted
 
 
 @bp.get("/metrics")

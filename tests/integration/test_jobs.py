@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from ai import build_info
 from engine import get_game
 from service import create_app
 from service.api.jobs import start_search
@@ -155,6 +156,7 @@ def test_readyz_and_metrics(client):
     ready = client.get("/readyz")
     assert ready.status_code == 200, ready.get_json()
     assert ready.get_json()["checks"]["workers"] >= 1
+    assert ready.get_json()["build"] == build_info.describe()  # which build of the search runs
     text = client.get("/metrics").get_data(as_text=True)
     assert "majlis_redis_up 1.0" in text
     assert 'majlis_queue_depth{queue="search"}' in text

@@ -469,7 +469,7 @@ def play(st: PState, seat: int, action: int, events: Events) -> None:
             # R16 (a): the earlier porrazo stands, credited before this play's points.
             if credit_pending(st, pend, events):
                 return
-            if st.pending is pend:
+            if st.pending == pend:  # by value: mypyc unboxes the tuple, so no identity
                 st.pending = None
         if own and award(st, own[0][0], own, events):
             return
@@ -482,7 +482,7 @@ def play(st: PState, seat: int, action: int, events: Events) -> None:
 def credit_pending(st: PState, pend: tuple[int, int, int, tuple[int, ...]], events: Events) -> bool:
     """R16: credit a porrazo that was not countered; True when the match ended."""
     seat, porrazo_points, limpia_points, _ = pend
-    if st.pending is pend:
+    if st.pending == pend:
         st.pending = None
     side = st.o.side_of[seat]
     items: list[Item] = [(side, porrazo_points, "porrazo", "R15")]

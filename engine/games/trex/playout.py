@@ -2,8 +2,7 @@
 
 It plays exactly what the protocol's generic loop (``Game.random_playout``) would play with
 the same ``rng``: at every turn the legal actions in canonical order, the one at
-``int(rng.random() * n)`` (a forced action draws too; the loop spells it ``math.trunc``, the
-same integer, which CPython computes with fewer instructions than ``int``). The trick phase runs over local
+``int(rng.random() * n)`` (a forced action draws too). The trick phase runs over local
 variables and the 52-bit hand masks; it draws the ``r``-th card of the legal mask (ascending
 bits = the canonical order of ``rules.legal_actions``) without building the list, from the
 13-bit suit chunks of ``tables.CHUNKS``. The legal mask comes from the engine's own
@@ -33,8 +32,8 @@ What the fused playout leaves undone, compared with the generic loop (neither ch
 from __future__ import annotations
 
 import random
-from math import trunc
-from typing import Any
+from collections.abc import Callable
+from typing import Final
 
 from . import rules
 from .rules import PASS, TrexState
@@ -49,17 +48,27 @@ from .tables import (
     TRICKS,
 )
 
-C0, C1, C2, C3 = CHUNKS
-BITS = [1 << card for card in range(52)]
-SHIFT_OF = [13 * (card // 13) for card in range(52)]
-"""The shift of a card's suit chunk in a hand mask."""
-CHUNKS_OF = [CHUNKS[card // 13] for card in range(52)]
-"""The ``CHUNKS`` table of a card's suit."""
-FLEN = [float(chunk.bit_count()) for chunk in range(1 << 13)]
-"""The number of cards in a 13-bit suit chunk, as a float (``rand() * n`` float-only: cheaper)."""
+# Typed and Final, so that the compiled build (mypyc) reads them as C statics with known
+# element types instead of looking names up in the module's dict.
+C0: Final[tuple[tuple[int, ...], ...]] = CHUNKS[0]
+C1: Final[tuple[tuple[int, ...], ...]] = CHUNKS[1]
+C2: Final[tuple[tuple[int, ...], ...]] = CHUNKS[2]
+C3: Final[tuple[tuple[int, ...], ...]] = CHUNKS[3]
+BITS: Final[list[int]] = [1 << card for card in range(52)]
 """A card's bit (a lookup: cheaper than the shift in CPython)."""
-FOLLOWERS = tuple(tuple(tuple((lead + i) & 3 for i in range(n, 4)) for n in range(4)) for lead in range(4))
+SHIFT_OF: Final[list[int]] = [13 * (card // 13) for card in range(52)]
+"""The shift of a card's suit chunk in a hand mask."""
+CHUNKS_OF: Final[list[tuple[tuple[int, ...], ...]]] = [CHUNKS[card // 13] for card in range(52)]
+"""The ``CHUNKS`` table of a card's suit."""
+FLEN: Final[list[float]] = [float(chunk.bit_count()) for chunk in range(1 << 13)]
+"""The number of cards in a 13-bit suit chunk, as a float (``rand() * n`` float-only: cheaper)."""
+FOLLOWERS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    tuple(tuple((lead + i) & 3 for i in range(n, 4)) for n in range(4)) for lead in range(4)
+)
 """``FOLLOWERS[leader][n]``: the seats still to follow when ``n`` cards are in the trick."""
+
+Rand = Callable[[], float]
+"""``rng.random``: typed, so that the compiled build multiplies C doubles."""
 
 
 def nth_card(m: int, r: int) -> int:
@@ -99,10 +108,10 @@ def random_playout(start: TrexState, s: TrexState, rng: random.Random) -> None:
             _layout(s, rand)
         else:  # doubling, contract choice: rare, the engine's path
             actions = legal_actions(s)
-            step(s, actions[trunc(rand() * len(actions))])
+            step(s, actions[int(rand() * len(actions))])
 
 
-def _layout(s: TrexState, rand: Any) -> None:
+def _layout(s: TrexState, rand: Rand) -> None:
     """R15/R16: Trex turns until the layout phase ends (the engine applies each turn)."""
     hands = s.hands
     step = rules.step
@@ -112,10 +121,10 @@ def _layout(s: TrexState, rand: Any) -> None:
             rand()  # the generic loop draws among the one legal action too
             step(s, PASS)
             continue
-        step(s, nth_card(m, trunc(rand() * m.bit_count())))
+        step(s, nth_card(m, int(rand() * m.bit_count())))
 
 
-def _tricks(s: TrexState, rand: Any) -> None:
+def _tricks(s: TrexState, rand: Rand) -> None:
     """R9-R13: random tricks to the end of the deal, then the engine's ``end_deal``."""
     c = s.contract
     hands = s.hands
@@ -141,7 +150,7 @@ def _tricks(s: TrexState, rand: Any) -> None:
         w = s.best_seat
         led = trick[0] // 13
         shift = 13 * led
-        chunks = CHUNKS[led]
+        chunks: tuple[tuple[int, ...], ...] = CHUNKS[led]
         tm = 0
         for card in trick:
             tm |= bits[card]
@@ -159,7 +168,7 @@ def _tricks(s: TrexState, rand: Any) -> None:
             m = hand
             if banned and (other := hand & NON_HEART_MASK):
                 m = other
-            card = nth_card(m, trunc(rand() * m.bit_count()))
+            card = nth_card(m, int(rand() * m.bit_count()))
             played = (played, seat, card, trick_no)
             tm = bits[card]
             hands[seat] = hand ^ tm
@@ -172,7 +181,7 @@ def _tricks(s: TrexState, rand: Any) -> None:
             hand = hands[seat]
             ch = hand >> shift & 0x1FFF
             if ch:
-                card = chunks[ch][trunc(rand() * flen[ch])]
+                card = chunks[ch][int(rand() * flen[ch])]
                 if card > best:
                     best = card
                     w = seat
@@ -180,7 +189,7 @@ def _tricks(s: TrexState, rand: Any) -> None:
                 m = hand
                 if discard and hand & discard:
                     m = hand & discard
-                card = nth_card(m, trunc(rand() * m.bit_count()))
+                card = nth_card(m, int(rand() * m.bit_count()))
             played = (played, seat, card, trick_no)
             bit = bits[card]
             hands[seat] = hand ^ bit

@@ -103,7 +103,9 @@ class TrexState:
         "twos_exposed",
     )
 
-    def __init__(self, opts: Opts) -> None:
+    def __init__(self, opts: Opts | None = None) -> None:
+        if opts is None:
+            return  # a blank for clone() to fill (mypyc's classes have no bare __new__)
         self.opts = opts
         self.rng_state: int | None = None
         self.decks: tuple[tuple[int, ...], ...] = ()
@@ -140,7 +142,7 @@ class TrexState:
 
     def clone(self) -> TrexState:
         """An independent copy (lists copied, immutable parts shared)."""
-        new = TrexState.__new__(TrexState)
+        new = TrexState()
         new.opts = self.opts
         new.rng_state = self.rng_state
         new.decks = self.decks
