@@ -9,25 +9,99 @@ nothing is lost between a reconnect and a publish: the log, not the message, is 
 source. Each SSE ``id`` is the session version; a client that reconnects with
 ``Last-Event-ID`` gets every move after that version from the log, in order.
 
-An idle stream waits on its pub/sub socket and, every ``STREAM_HEARTBEAT`` seconds,
-sends a comment line (so proxies keep it open and a gone client is noticed) and looks
-at the version again (so a lost message only delays it). It holds one thread of the
-process serving it: ``python -m service.run`` serves streams from their own gunicorn
-(docs/deploy.md), never from the API's threads."""
+One :class:`Hub` per process holds the only pub/sub connection (a pattern subscription
+to every session's channel) and wakes the streams of a session when its version moves;
+the streams themselves hold no Redis connection while idle (Redis clients pool at most
+100 connections per process). An idle stream waits for its wake-up and, every
+``STREAM_HEARTBEAT`` seconds, sends a comment line (so proxies keep it open and a gone
+client is noticed) and looks at the version again (so a lost message only delays it).
+It holds one thread of the process serving it: ``python -m service.run`` serves streams
+from their own gunicorn (docs/deploy.md), never from the API's threads."""
 
 from __future__ import annotations
 
 import json
 import logging
+import os
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Response, current_app
+import redis
+from flask import Flask, Response, current_app
 
 from service import sessions as S
 from service.errors import ApiError
 
 log = logging.getLogger(__name__)
+
+
+class Hub:
+    """This process's one pub/sub subscriber: wakes the streams of a session when an
+    announcement for it arrives. Started on first use (after gunicorn's fork)."""
+
+    def __init__(self, client: redis.Redis, pattern: str) -> None:
+        self.client = client
+        self.pattern = pattern
+        self.lock = threading.Lock()
+        self.waiting: dict[str, set[threading.Event]] = {}
+        # a move wakes every stream of its session at once: their reads of the log take
+        # turns, within the client's pool of Redis connections (100 at most)
+        self.reads = threading.BoundedSemaphore(READERS)
+        self.thread = threading.Thread(target=self.run, name="majlis-events-hub", daemon=True)
+        self.thread.start()
+
+    def register(self, channel: str) -> threading.Event:
+        wake = threading.Event()
+        with self.lock:
+            self.waiting.setdefault(channel, set()).add(wake)
+        return wake
+
+    def unregister(self, channel: str, wake: threading.Event) -> None:
+        with self.lock:
+            events = self.waiting.get(channel, set())
+            events.discard(wake)
+            if not events:
+                self.waiting.pop(channel, None)
+
+    def run(self) -> None:
+        while True:
+            pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+            try:
+                pubsub.psubscribe(self.pattern)
+                while True:
+                    message = pubsub.get_message(timeout=1.0)
+                    if message is not None:
+                        self.wake(message["channel"])
+            except redis.RedisError as error:  # Redis restarting: the streams poll meanwhile
+                log.warning("event hub: %s; subscribing again in 1 s", error)
+                time.sleep(1.0)
+            finally:
+                pubsub.close()
+
+    def wake(self, channel: str) -> None:
+        with self.lock:
+            events = list(self.waiting.get(channel, ()))
+        for event in events:
+            event.set()
+
+
+def hub(app: Flask, store: S.SessionStore) -> Hub:
+    """This process's hub (one per app and process: a forked child starts its own)."""
+    key = ("majlis_events_hub", os.getpid())
+    found = app.extensions.get(key)
+    if found is None:
+        with HUB_LOCK:
+            found = app.extensions.get(key)
+            if found is None:
+                pattern = S.events_channel(store.keys, "0" * 32).replace("0" * 32, "*")
+                found = app.extensions[key] = Hub(store.r, pattern)
+    return found
+
+
+HUB_LOCK = threading.Lock()
+READERS = 32
 
 
 def parse_last_event_id(raw: str | None) -> int | None:
@@ -52,7 +126,8 @@ def stream_response(
     store: S.SessionStore, session: S.Session, seat: int | None, since: int | None
 ) -> Response:
     heartbeat = float(current_app.config.get("STREAM_HEARTBEAT", 10.0))
-    stream = SessionStream(store, session, seat, since, heartbeat)
+    events = hub(current_app._get_current_object(), store)  # type: ignore[attr-defined]
+    stream = SessionStream(store, session, seat, since, heartbeat, events)
     response = Response(stream.lines(), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
@@ -69,8 +144,15 @@ class SessionStream:
     (``seat``; None for a spectator) may see it."""
 
     def __init__(
-        self, store: S.SessionStore, session: S.Session, seat: int | None, since: int | None, heartbeat: float
+        self,
+        store: S.SessionStore,
+        session: S.Session,
+        seat: int | None,
+        since: int | None,
+        heartbeat: float,
+        hub: Hub,
     ) -> None:
+        self.hub = hub
         self.store = store
         self.session = session
         self.seat = seat
@@ -80,10 +162,10 @@ class SessionStream:
         self.read = 0  # log entries read so far
 
     def lines(self) -> Iterator[str]:
-        pubsub = self.store.r.pubsub(ignore_subscribe_messages=True)
+        channel = S.events_channel(self.store.keys, self.session.id)
+        # registered before reading Redis: a change after the read wakes us
+        wake = self.hub.register(channel)
         try:
-            # subscribed before reading Redis: a change after the read is announced to us
-            pubsub.subscribe(S.events_channel(self.store.keys, self.session.id))
             yield "retry: 1000\n\n"
             if self.since is None:
                 yield from self.hello()
@@ -91,14 +173,21 @@ class SessionStream:
                 self.sent = self.since
             while True:
                 try:
-                    yield from self.catch_up()
+                    with self.hub.reads:
+                        caught_up = list(self.catch_up())
                 except ApiError:  # the session expired
                     yield sse("gone", {"id": self.session.id})
                     return
-                if pubsub.get_message(timeout=self.heartbeat) is None:
+                except redis.RedisError as error:  # Redis restarting: try again at the next beat
+                    log.warning("event stream of session %s: %s", self.session.id, error)
+                    caught_up = []
+                yield from caught_up
+                woken = wake.wait(self.heartbeat)
+                wake.clear()  # before reading Redis: a later announcement wakes us again
+                if not woken:
                     yield ": keep-alive\n\n"
         finally:
-            pubsub.close()
+            self.hub.unregister(channel, wake)
 
     def hello(self) -> Iterator[str]:
         """The session as it is now, for a client that connects afresh."""
