@@ -7,7 +7,7 @@ so sessions survive a restart; with ``REDIS_URL`` it uses that server. Then one 
 worker process (``MAJLIS_SEARCH_WORKERS`` pool processes, default: one per core;
 ``MAJLIS_RUN_WORKER=0`` starts none), gunicorn with deploy/gunicorn.conf.py
 (``MAJLIS_BIND``, ``MAJLIS_WEB_WORKERS``) for the API, and a second gunicorn for the
-sessions' event streams (``MAJLIS_STREAM_BIND``, default 127.0.0.1:8001;
+sessions' event streams (``MAJLIS_STREAM_BIND``, default the API's port + 1;
 ``MAJLIS_RUN_STREAMS=0`` starts none): the API answers an events request with a 307 to
 it, so that idle viewers never hold the API's threads.
 
@@ -166,10 +166,20 @@ def web_argv() -> list[str]:
     return [gunicorn, "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), "service.wsgi:app"]
 
 
+def default_stream_bind(api_bind: str) -> str:
+    """The API's host, on the API's port + 1 (8001 beside the default 8000).
+
+    >>> default_stream_bind("127.0.0.1:8000"), default_stream_bind("0.0.0.0:9000")
+    ('127.0.0.1:8001', '0.0.0.0:9001')
+    """
+    host, _, port = api_bind.rpartition(":")
+    return f"{host}:{int(port) + 1}"
+
+
 def stream_env(env: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
     """(the API's environment, the stream server's): the API sends event streams to the
     stream server, which serves them itself."""
-    bind = env.get("MAJLIS_STREAM_BIND") or "127.0.0.1:8001"
+    bind = env.get("MAJLIS_STREAM_BIND") or default_stream_bind(env.get("MAJLIS_BIND") or "127.0.0.1:8000")
     api = dict(env, MAJLIS_STREAM_URL=env.get("MAJLIS_STREAM_URL") or f"http://{bind}")
     streams = dict(env, MAJLIS_STREAM_SERVER="1", MAJLIS_STREAM_BIND=bind, MAJLIS_STREAM_URL="")
     return api, streams

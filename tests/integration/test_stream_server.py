@@ -12,6 +12,7 @@ import time
 import pytest
 
 from bench.session_streams import System, legal_moves_times, open_streams, while_moving
+from service.run import stream_env
 
 pytestmark = pytest.mark.integration
 
@@ -53,3 +54,14 @@ def test_open_streams_hold_none_of_the_apis_threads_and_each_gets_every_move(sys
     finally:
         for stream in streams:
             stream.close()
+
+
+def test_the_api_is_pointed_at_the_stream_server_beside_it():
+    api, streams = stream_env({"MAJLIS_BIND": "127.0.0.1:9000"})
+    assert api["MAJLIS_STREAM_URL"] == "http://127.0.0.1:9001"
+    assert (streams["MAJLIS_STREAM_SERVER"], streams["MAJLIS_STREAM_BIND"]) == ("1", "127.0.0.1:9001")
+    assert streams["MAJLIS_STREAM_URL"] == ""  # the stream server serves streams itself
+    api, streams = stream_env(
+        {"MAJLIS_STREAM_BIND": "0.0.0.0:7000", "MAJLIS_STREAM_URL": "https://x.example"}
+    )
+    assert api["MAJLIS_STREAM_URL"] == "https://x.example" and streams["MAJLIS_STREAM_BIND"] == "0.0.0.0:7000"
