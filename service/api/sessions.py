@@ -348,11 +348,12 @@ class Spectators(MethodView):
 class Events(MethodView):
     @blp.alt_response(
         200,
-        schema=None,
+        schema={"type": "string"},
         content_type="text/event-stream",
         description="a stream of `session` and `move` events, each with `id:` its version",
     )
-    @document_errors(blp, 401, 404, 503)
+    @blp.alt_response(307, description="served by the stream server: the `Location` header gives its URL")
+    @document_errors(blp, 401, 404, 422, 503)
     def get(self, session_id):
         """Server-Sent Events: every version change, as the token may see it
 
