@@ -161,9 +161,11 @@ def worker_argv(env: dict[str, str]) -> list[str]:
     ]
 
 
-def web_argv() -> list[str]:
+def web_argv(name: str = "majlis-web") -> list[str]:
+    """gunicorn with deploy/gunicorn.conf.py; ``name`` (its proc_name) tells the API's
+    server from the stream server in ``ps``."""
     gunicorn = str(Path(sys.executable).parent / "gunicorn")
-    return [gunicorn, "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), "service.wsgi:app"]
+    return [gunicorn, "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), "-n", name, "service.wsgi:app"]
 
 
 def default_stream_bind(api_bind: str) -> str:
@@ -224,14 +226,17 @@ def main() -> None:
         if env.get("MAJLIS_RUN_WORKER", "1") not in ("0", "false", "no", "off"):
             children.append(Child("worker", lambda: subprocess.Popen(worker_argv(env), env=env, **CHILD)))
             children[-1].start()
-        web_env = env
-        if env.get("MAJLIS_RUN_STREAMS", "1") not in ("0", "false", "no", "off"):
-            web_env, streams_env = stream_env(env)
-            children.append(Child("streams", lambda: subprocess.Popen(web_argv(), env=streams_env, **CHILD)))
-            children[-1].start()
-            say(f"event streams at http://{streams_env['MAJLIS_STREAM_BIND']}")
+        web_env, streams_env = stream_env(env)
+        with_streams = env.get("MAJLIS_RUN_STREAMS", "1") not in ("0", "false", "no", "off")
+        if not with_streams:
+            web_env = env  # the API serves event streams itself
         children.append(Child("web", lambda: subprocess.Popen(web_argv(), env=web_env, **CHILD)))
         children[-1].start()
+        if with_streams:
+            argv = web_argv("majlis-streams")
+            children.append(Child("streams", lambda: subprocess.Popen(argv, env=streams_env, **CHILD)))
+            children[-1].start()
+            say(f"event streams at http://{streams_env['MAJLIS_STREAM_BIND']}")
         while not stopping:
             for child in children:
                 child.watch()
