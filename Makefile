@@ -7,10 +7,10 @@ PYTHON ?= python3
 
 .PHONY: run test bench clean
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev]' -e ./clients/python
 	touch $@
 
 run: $(VENV)/.installed
@@ -19,7 +19,7 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m mypy engine ai
+	$(PY) -m mypy engine ai clients/python/src/majlis_client
 	$(PY) -m pytest
 
 bench: $(VENV)/.installed

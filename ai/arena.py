@@ -3,6 +3,12 @@
     python -m ai.arena --game ronda --a normal --b easy --matches 200 --seed 1
     python -m ai.arena --game ronda --a normal --b easy --matches 200 --seed 1 --budget-iterations 200
     python -m ai.arena --game ronda --a normal --b easy --matches 200 --seed 1 --jobs 2
+    python -m ai.arena --game marriage --a normal --b easy --matches 100 --seed 7 --first 100
+
+Seed ranges: match ``m`` of series ``--seed s`` deals from ``s * 1_000_003 + m`` (its decisions
+from that match seed too), and a run plays matches ``--first`` .. ``--first + --matches - 1``.
+A series no test or tuning used (docs/bots.md lists the ones used) gives fresh deals; ``--first``
+continues a series or splits it between processes.
 
 Bot A plays one side (the seats of ``sides[m % number_of_sides]`` in match ``m``), bot B
 every other seat. Each bot sees only its seat's view. Prints the win rate of A with a 95%
@@ -187,7 +193,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--a", default="normal", choices=LEVELS)
     parser.add_argument("--b", default="easy", choices=LEVELS)
     parser.add_argument("--matches", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="series: match m deals from seed*1000003+m")
+    parser.add_argument("--first", type=int, default=0, help="the series' first match index to play")
     parser.add_argument("--players", type=int, default=None, help="default: the game's smallest count")
     parser.add_argument("--options", default=None, help="game options as JSON")
     parser.add_argument("--budget-iterations", type=int, default=None)
@@ -221,7 +228,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.seed,
     )
     pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
-    results = pool.imap(play, range(args.matches)) if pool is not None else map(play, range(args.matches))
+    indices = range(args.first, args.first + args.matches)
+    results = pool.imap(play, indices) if pool is not None else map(play, indices)
     for index, result in enumerate(results):
         wins += result.score
         pairwise.append(result.pairwise)
@@ -247,7 +255,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     low, high = wilson(wins, n)
     budget_text = f"iterations={budget.iterations} ms={budget.ms}" if budget is not None else "level default"
     print(f"game {args.game}, players {players}, options {json.dumps(options, sort_keys=True)}")
-    print(f"A = {args.a}, B = {args.b}, budget {budget_text}, seed {args.seed}")
+    print(
+        f"A = {args.a}, B = {args.b}, budget {budget_text}, seed {args.seed}, "
+        f"matches {args.first}-{args.first + n - 1}"
+    )
     print(f"matches {n}, deals {deals}, decisions {decisions}, {time.perf_counter() - started:.1f}s")
     print(f"A win rate {wins / n:.3f}  95% CI [{low:.3f}, {high:.3f}]  (draws count half)")
     if sides > 2:

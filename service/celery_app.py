@@ -2,15 +2,16 @@
 
     celery -A service.celery_app worker -Q search,sessions --concurrency 2
 
-Queues: ``search`` (bot searches, the parts of a root-parallel job) and ``sessions``
-(bots playing a session's bot seats). Each worker process reserves one task at a time
-(prefetch 1), acknowledges it only when done (acks_late) and a task whose process died
-is put back on the queue (reject_on_worker_lost), so another process runs it. A task
-whose whole worker died (SIGKILL, machine lost) stays reserved in Redis until its
-visibility timeout has passed since its delivery; then the next sweep of any live
-worker (every ``BROKER_RESTORE_INTERVAL`` seconds) puts it back at the head of its
-queue. Tasks take plain JSON and write their results to Redis under the job id, which
-makes a redelivered task idempotent."""
+Queues: ``search`` (bot searches, the parts of a root-parallel job, the decisions of a
+match review) and ``sessions`` (bots playing a session's bot seats, webhook deliveries).
+Each worker process reserves one task at a time (prefetch 1), acknowledges it only when
+done (acks_late) and a task whose process died is put back on the queue
+(reject_on_worker_lost), so another process runs it. A task whose whole worker died
+(SIGKILL, machine lost) stays reserved in Redis until its visibility timeout has passed
+since its delivery; then the next sweep of any live worker (every
+``BROKER_RESTORE_INTERVAL`` seconds) puts it back at the head of its queue. Tasks take
+plain JSON and write their results to Redis under the job id, which makes a redelivered
+task idempotent."""
 
 from __future__ import annotations
 
@@ -31,6 +32,9 @@ SESSIONS_QUEUE = "sessions"
 ROUTES = {
     "majlis.search_part": {"queue": SEARCH_QUEUE},
     "majlis.session_bot_turn": {"queue": SESSIONS_QUEUE},
+    "majlis.review_part": {"queue": SEARCH_QUEUE},
+    # short HTTP calls, next to the sessions' quick bot turns
+    "majlis.webhook_delivery": {"queue": SESSIONS_QUEUE},
 }
 
 

@@ -134,6 +134,7 @@ class JobStore:
         job: dict[str, Any] = {"id": job_id, "status": raw["status"]}
         job["parts"] = int(raw.get("parts", 1))
         job["parts_done"] = int(raw.get("done", 0))
+        job["progress"] = {"done": job["parts_done"], "total": job["parts"]}
         job["attempts"] = sum(int(v) for k, v in raw.items() if k.startswith("attempts:"))
         if raw["status"] == "done":
             job.update(json.loads(raw["result"]))

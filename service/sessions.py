@@ -2,13 +2,15 @@
 
 ``session:{id}`` is a hash: game, players, version, state (full JSON), initial (the
 state before the first move), one sha256 per seat token (``token:{seat}``) and one
-seat spec per seat (``seat:{seat}``: human, or bot with a level). ``session:{id}:log``
-is the append-only move log: per move the seat, the action (actions are public by the
-protocol), the version it made, the seat to act after it, and its events redacted once
-per seat (a card that seat could not see after the move is replaced by ``"hidden"``)
-and once for spectators (``public``: a card that any seat could not see is hidden).
-Spectator tokens are kept hashed too (``spectator:{sha256}``); a spectator sees what
-every seat sees (``Game.public_view``), no hand at all.
+seat spec per seat (``seat:{seat}``: human, or bot with a level), and for webhooks
+``callback_url`` and ``webhook_secret`` (each applied move is then queued for delivery:
+:mod:`service.webhooks`). ``session:{id}:log`` is the append-only move log: per move
+the seat, the action (actions are public by the protocol), the version it made, the
+seat to act after it, and its events redacted once per seat (a card that seat could not
+see after the move is replaced by ``"hidden"``) and once for spectators (``public``: a
+card that any seat could not see is hidden). Spectator tokens are kept hashed too
+(``spectator:{sha256}``); a spectator sees what every seat sees (``Game.public_view``),
+no hand at all.
 
 Every version change (a move, a hand-over) is announced on the Redis pub/sub channel
 ``session:{id}:events`` (:func:`announce`): the event streams (service/events.py) then
@@ -49,6 +51,8 @@ from kombu.exceptions import OperationalError
 from ai.bots import LEVEL_BUDGETS, Budget, decide
 from engine import get_game
 from engine.protocol import Game, IllegalAction
+from service import webhooks
+from service.api.common import new_seed
 from service.celery_app import SEARCH_QUEUE
 from service.errors import ApiError
 from service.redis_conn import Keys, get_redis, keys
@@ -117,6 +121,7 @@ class Session:
     state: Any
     seats: list[dict[str, Any]]
     token_digests: list[str]
+    callback_url: str | None = None
     spectator_digests: frozenset[str] = frozenset()
 
     def is_spectator(self, token: str) -> bool:
@@ -142,7 +147,10 @@ class SessionStore:
         self._apply = client.register_script(_APPLY)
         self._set_seat = client.register_script(_SET_SEAT)
 
-    def create(self, game: Game, state: Any, seats: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    def create(
+        self, game: Game, state: Any, seats: list[dict[str, Any]], webhook: dict[str, str] | None = None
+    ) -> tuple[str, list[str]]:
+        """A new session; ``webhook``: its ``callback_url`` and ``webhook_secret``, if any."""
         session_id = uuid.uuid4().hex
         players = game.players(state)
         tokens = [secrets.token_urlsafe(32) for _ in range(players)]
@@ -158,6 +166,7 @@ class SessionStore:
         for seat in range(players):
             record[f"token:{seat}"] = token_digest(tokens[seat])
             record[f"seat:{seat}"] = json.dumps(seats[seat])
+        record.update(webhook or {})
         key = self.keys.session(session_id)
         pipe = self.r.pipeline()
         pipe.hset(key, mapping=record)
@@ -185,6 +194,7 @@ class SessionStore:
             spectator_digests=frozenset(
                 k.removeprefix(SPECTATOR_FIELD) for k in raw if k.startswith(SPECTATOR_FIELD)
             ),
+            callback_url=raw.get("callback_url"),
         )
 
     def add_spectator(self, session: Session) -> str:
@@ -275,6 +285,10 @@ class SessionStore:
             )
         session.state, session.version = nxt, int(version)
         announce(self, session.id, int(version))
+        # webhooks: the move as a spectator sees it, POSTed by the workers
+        if session.callback_url:
+            body = webhooks.public_body(session.id, game, nxt, entry, events)
+            webhooks.queue_webhooks(session.id, session.callback_url, body)
         return nxt, events, int(version)
 
     def log(self, session: Session, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
@@ -483,7 +497,7 @@ def bot_turn(session_id: str, version: int) -> None:
     if session.version != version or seat is None or not session.is_bot(seat):
         return  # whatever changed the session queued what comes next
     level = session.seats[seat].get("level", "normal")
-    order = BotOrder(seat, version, level, LEVEL_BUDGETS.get(level), secrets.randbits(63))
+    order = BotOrder(seat, version, level, LEVEL_BUDGETS.get(level), new_seed())
     try:
         play_bot(sessions, session, order, float(current_app.config["SESSION_BOT_MS"]))
     except ApiError as error:

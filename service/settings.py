@@ -81,6 +81,17 @@ class Settings:
         # Workers heartbeat into Redis; /readyz wants one seen within this many seconds.
         self.WORKER_HEARTBEAT: float = _env("MAJLIS_WORKER_HEARTBEAT", 5.0, float)
         self.WORKER_STALE: float = _env("MAJLIS_WORKER_STALE", 20.0, float)
+        # Webhooks (a session's callback_url): each move is POSTed by the workers, retried
+        # up to WEBHOOK_ATTEMPTS times with a back-off of WEBHOOK_BACKOFF x 2^(attempt-1) s.
+        self.WEBHOOK_ATTEMPTS: int = _env("MAJLIS_WEBHOOK_ATTEMPTS", 5, int)
+        self.WEBHOOK_BACKOFF: float = _env("MAJLIS_WEBHOOK_BACKOFF", 2.0, float)
+        self.WEBHOOK_TIMEOUT: float = _env("MAJLIS_WEBHOOK_TIMEOUT", 5.0, float)
+        # Callback URLs naming a private, loopback or link-local address: allowed on the one
+        # machine of the embedded/dev setup (the default); deploy/compose.yaml turns it off.
+        self.WEBHOOK_ALLOW_PRIVATE: bool = _env("MAJLIS_WEBHOOK_ALLOW_PRIVATE", True, bool)
+        # Match review: the search budget of each reviewed decision (iterations), its cap.
+        self.REVIEW_ITERATIONS: int = _env("MAJLIS_REVIEW_ITERATIONS", 400, int)
+        self.REVIEW_MAX_ITERATIONS: int = _env("MAJLIS_REVIEW_MAX_ITERATIONS", 5_000, int)
         self.LOG_LEVEL: str = _env("MAJLIS_LOG_LEVEL", "INFO")
         self.LOG_REQUESTS: bool = _env("MAJLIS_LOG_REQUESTS", True, bool)
 

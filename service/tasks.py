@@ -2,7 +2,9 @@
 
 ``search_part`` is one part of a bot-search job (see :mod:`service.jobs`);
 ``session_bot_turn`` plays a session's bot seat, on its own turn or as a bot-move job
-asked by a seat's token (see :mod:`service.sessions`). Neither waits on another task."""
+asked by a seat's token (see :mod:`service.sessions`); ``webhook_delivery`` POSTs a
+session's move to its callback (:mod:`service.webhooks`); ``review_part`` searches one
+decision of a match review (:mod:`service.review`). None waits on another task."""
 
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ from flask import current_app
 from ai.bots import Budget, best_action, decide, merge_root_stats, search_root
 from engine import UnknownGame, get_game
 from engine.protocol import EngineError
-from service import sessions
+from service import review, sessions, webhooks
+from service.api.common import JSON_SAFE_INT
 from service.errors import ApiError
 from service.jobs import JobStore
 from service.redis_conn import get_redis, keys
@@ -57,7 +60,7 @@ def compute_part(payload: dict[str, Any], part: int, should_stop) -> dict[str, A
     game = get_game(payload["game"])
     view = payload["view"]
     parts = int(payload.get("parts", 1))
-    seed = int(payload["seed"]) + part * PART_SEED_STRIDE
+    seed = (int(payload["seed"]) + part * PART_SEED_STRIDE) % JSON_SAFE_INT  # shown in the stats
     limits = {"max_iterations": config["BOT_MAX_ITERATIONS"], "max_ms": config["BOT_MAX_MS"]}
     if parts == 1:
         budget = part_budget(payload) if payload.get("budget") else None
@@ -185,3 +188,54 @@ def run_session_job(session_id: str, order: sessions.BotOrder) -> None:
 def fail_job(store: JobStore, job_id: str, why: str) -> None:
     if store.fail(job_id, why):
         count("jobs_failed")
+
+
+# --------------------------------------------------------------------------- webhooks, review
+
+
+@shared_task(name="majlis.webhook_delivery", bind=True)
+def webhook_delivery(self: Any, session_id: str, version: int, body: dict[str, Any]) -> None:
+    """POST one move of session ``session_id`` to its callback (see :mod:`service.webhooks`);
+    on failure, the same task again after a back-off (the attempts are counted in Redis)."""
+    retry_in = webhooks.deliver(session_id, version, body)
+    if retry_in is not None:
+        raise self.retry(countdown=retry_in, max_retries=None)
+
+
+@shared_task(name="majlis.review_part", bind=True)
+def review_part(self: Any, job_id: str, part: int, payload: dict[str, Any]) -> None:
+    """Search one decision of review job ``job_id`` again (see :mod:`service.review`); the
+    part that finishes last merges the review, keeps it with its session and completes the job."""
+    config = current_app.config
+    store = job_store()
+    attempt = store.start_part(job_id, part, os.getpid())
+    if attempt < 0:
+        return  # expired, or already finished (a redelivered part)
+    if attempt > int(config["JOB_MAX_ATTEMPTS"]):
+        fail_job(store, job_id, f"the worker reviewing this decision died {attempt - 1} times")
+        return
+    deadline = time.monotonic() + max(0.5, float(config["SEARCH_SOFT_LIMIT"]) - 1.0)
+
+    def should_stop() -> bool:
+        return time.monotonic() > deadline
+
+    try:
+        decision = review.review_position(get_game(payload["game"]), payload, should_stop)
+    except SoftTimeLimitExceeded:
+        fail_job(store, job_id, "the review ran past its time limit")
+        return
+    except (EngineError, UnknownGame, ValueError) as error:
+        fail_job(store, job_id, getattr(error, "message", None) or str(error))
+        return
+    except Exception as error:  # never leave a job pending forever
+        log.exception("review part failed")
+        fail_job(store, job_id, f"internal error: {type(error).__name__}")
+        return
+    done = store.finish_part(job_id, part, decision)
+    if done < 0:
+        return
+    count("search_iterations", int(decision["iterations"]))
+    if done == int(store.raw(job_id).get("parts", 0)):
+        meta = review.meta_of(store, job_id)
+        if review.finish(store, job_id, review.merge(meta, store.parts(job_id)), meta):
+            count("jobs_done")

@@ -249,16 +249,17 @@ SEEN_SAME, SEEN_RANK, UNSEEN_SAME, UNSEEN_RANK = 0, 4, 4, 2
 
 
 def _marriage_playout_hook() -> PlayoutPolicy | None:
-    """A cheap greedy Marriage playout for the search, so that playouts reach the end of
-    the deal in tens of turns instead of hundreds. It reads the sampled world's internal
-    state (a playout runs in a world sampled from the searching seat's view, so this sees
-    nothing that seat may not know) and chooses only among ``game.legal_actions(state)``:
-    expose every tunnela; finish, then show, whenever the engine offers it; when seen, take
-    the discard whenever the engine allows it (only to finish); when unseen, take it when it
-    completes a pure set of the hand; otherwise draw; discard the card with the fewest links
-    (identical cards, same-suit neighbours, same rank; wild cards are kept once seen),
-    ties at random; with probability ``epsilon`` a uniformly random legal action instead of
-    the discard, so that playouts differ."""
+    """A cheap greedy Marriage playout for the search, so that playouts reach the end of the
+    deal in tens of turns instead of hundreds (a search stops them anyway at
+    ``PLAYOUT_TURNS`` turns and values the hands there: ``Marriage.outcome``). It reads the
+    sampled world's internal state (a playout runs in a world sampled from the searching
+    seat's view, so this sees nothing that seat may not know) and chooses only among
+    ``game.legal_actions(state)``: expose every tunnela; finish, then show, whenever the
+    engine offers it; when seen, take the discard whenever the engine allows it (only to
+    finish); when unseen, take it when it completes a pure set of the hand; otherwise draw;
+    discard the card with the fewest links (identical cards, same-suit neighbours, same
+    rank; wild cards are kept once seen), ties at random; with probability ``epsilon`` a
+    uniformly random legal action instead of the discard, so that playouts differ."""
     from engine.games.marriage import state as S
 
     expose_p, draw_p, act_p = S.EXPOSE, S.DRAW, S.ACT

@@ -5,7 +5,6 @@ takes the seat's view, and the bot samples hidden cards from the view alone."""
 
 from __future__ import annotations
 
-import secrets
 import threading
 from functools import partial
 
@@ -15,7 +14,7 @@ from flask.views import MethodView
 from ai.bots import LEVEL_BUDGETS, Budget, Decision, clip_budget, decide
 from engine.protocol import IllegalAction, NotYourTurn
 from service.api.blueprint import Blueprint
-from service.api.common import document_errors, load_game, require_seat_in_range, state_for_view
+from service.api.common import document_errors, load_game, new_seed, require_seat_in_range, state_for_view
 from service.api.jobs import start_search
 from service.api.schemas import BotMoveResponse
 from service.api.session_schemas import AsyncBotMoveRequest, JobAccepted
@@ -76,7 +75,7 @@ class BotMove(MethodView):
         budget = None
         if body["budget"] is not None:
             budget = Budget(iterations=body["budget"]["iterations"], ms=body["budget"]["ms"])
-        seed = body["seed"] if body["seed"] is not None else secrets.randbits(63)
+        seed = body["seed"] if body["seed"] is not None else new_seed()
         real = real_budget(budget, body["level"])
         if body["async_"] or not is_short(real):
             return run_async(game.id, view, body, budget, seed), 202

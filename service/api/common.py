@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import secrets
 from typing import Any
 
 from flask_smorest import Blueprint
@@ -21,6 +22,16 @@ ERROR_RESPONSES = {
     429: "over the rate limit (see Retry-After)",
     503: "a dependency (Redis, the workers) is down",
 }
+
+
+JSON_SAFE_INT = 2**53
+"""Every integer the service writes stays below this: a client that reads JSON numbers as
+doubles (JavaScript's ``JSON.parse``) would round a larger one."""
+
+
+def new_seed() -> int:
+    """A fresh seed for a search or a deal, exact in any JSON reader."""
+    return secrets.randbits(53)
 
 
 def document_errors(blp: Blueprint, *statuses: int):

@@ -5,14 +5,12 @@ next one. Views stay thin: load, ask the engine, dump."""
 
 from __future__ import annotations
 
-import secrets
-
 from flask.views import MethodView
 
 from engine.labels import label
 from engine.protocol import IllegalAction
 from service.api.blueprint import Blueprint
-from service.api.common import document_errors, load_game, require_seat_in_range, state_for_view
+from service.api.common import document_errors, load_game, new_seed, require_seat_in_range, state_for_view
 from service.api.schemas import (
     DealRequest,
     LegalMovesResponse,
@@ -53,7 +51,7 @@ class Deals(MethodView):
         options = game.parse_options(body["options"], players)
         seed = body["seed"]
         if seed is None and body["deck"] is None and body["layout"] is None:
-            seed = secrets.randbits(63)
+            seed = new_seed()
         state = game.new_state(
             players, options, body["dealer"], seed=seed, deck=body["deck"], layout=body["layout"]
         )

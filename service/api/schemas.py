@@ -78,7 +78,7 @@ class DealRequest(Strict):
         strict=True,
         allow_none=True,
         load_default=None,
-        validate=validate.Range(0, 2**63 - 1),
+        validate=validate.Range(0, 2**53 - 1),
         metadata={"description": "seeds this match's generator"},
     )
     deck = fields.List(
@@ -134,7 +134,7 @@ class BotMoveRequest(StateOrViewRequest):
     level = fields.String(load_default="normal", validate=validate.OneOf(LEVELS))
     budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True)
     seed = fields.Integer(
-        strict=True, load_default=None, allow_none=True, validate=validate.Range(0, 2**63 - 1)
+        strict=True, load_default=None, allow_none=True, validate=validate.Range(0, 2**53 - 1)
     )
 
 

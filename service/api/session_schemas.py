@@ -39,6 +39,8 @@ class JobSchema(Strict):
         metadata={"description": "search statistics when done (session job: only for the asker's own seat)"}
     )
     error = fields.String(metadata={"description": "why the job failed"})
+    progress = fields.Dict(metadata={"description": "{done, total}: parts finished (a review: decisions)"})
+    review = fields.Dict(metadata={"description": "review job, when done: per decision and per seat"})
     seat = fields.Integer(metadata={"description": "session bot-move: the seat the bot played"})
     version = fields.Integer(metadata={"description": "session bot-move: the version its move made"})
     events = fields.List(
@@ -71,13 +73,21 @@ class SessionCreateRequest(Strict):
     options = fields.Dict(keys=fields.String(), load_default=dict)
     dealer = Seat(load_default=0)
     seed = fields.Integer(
-        strict=True, allow_none=True, load_default=None, validate=validate.Range(0, 2**63 - 1)
+        strict=True, allow_none=True, load_default=None, validate=validate.Range(0, 2**53 - 1)
     )
     seats = fields.List(
         SeatField(),
         load_default=None,
         allow_none=True,
         metadata={"description": "one per seat: human (default) or bot with a level"},
+    )
+    callback_url = fields.String(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "webhook: each applied move is POSTed here, signed with the webhook_secret",
+            "example": "https://app.example/majlis-hook",
+        },
     )
 
 
@@ -89,6 +99,9 @@ class SessionCreated(Strict):
     to_act = fields.Integer(allow_none=True)
     seats = fields.List(fields.Dict())
     tokens = fields.List(fields.String(), metadata={"description": "one secret per seat, shown once"})
+    webhook_secret = fields.String(
+        metadata={"description": "with a callback_url: the HMAC-SHA256 key of its signatures, shown once"}
+    )
 
 
 class SessionSchema(Strict):
@@ -131,7 +144,7 @@ class SessionBotMoveRequest(Strict):
     level = fields.String(load_default="normal", validate=validate.OneOf(LEVELS))
     budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True)
     seed = fields.Integer(
-        strict=True, load_default=None, allow_none=True, validate=validate.Range(0, 2**63 - 1)
+        strict=True, load_default=None, allow_none=True, validate=validate.Range(0, 2**53 - 1)
     )
     expected_version = fields.Integer(strict=True, load_default=None, allow_none=True)
     async_ = fields.Boolean(
@@ -156,4 +169,67 @@ class LogSchema(Strict):
     initial = fields.Dict(metadata={"description": "the seat's view before the first move"})
     entries = fields.List(
         fields.Dict(), metadata={"description": "n, seat, by, action, version, to_act, events"}
+    )
+
+
+# ---------------------------------------------------------------- match review
+
+
+class ReviewIterations(fields.Integer):
+    """Search iterations per reviewed decision (capped by the server's MAJLIS_REVIEW_MAX_ITERATIONS)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            strict=True,
+            load_default=None,
+            allow_none=True,
+            validate=validate.Range(1, 10**9),
+            metadata={"description": "search iterations per decision (default: the server's)"},
+        )
+
+
+class SessionReviewRequest(Strict):
+    seat = Seat(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "the seat to review (default: the token's); another seat only after the match"
+        },
+    )
+    all_seats = fields.Boolean(
+        load_default=False, metadata={"description": "review every seat (only after the match ends)"}
+    )
+    iterations = ReviewIterations()
+    seed = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 2**53 - 1))
+
+
+class SessionReviewQuery(Strict):
+    seat = fields.Integer(  # a query string: "0" is a number here
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(0, 15),
+        metadata={"description": "default: the token's seat"},
+    )
+    all_seats = fields.Boolean(load_default=False, metadata={"description": "the review of every seat"})
+
+
+class GameReviewRequest(Strict):
+    state = fields.Dict(required=True, metadata={"description": "the full state before the first move"})
+    actions = fields.List(
+        fields.Dict(),
+        required=True,
+        metadata={"description": "every action from that state on, in order (each by the seat to act)"},
+    )
+    seat = Seat(required=True, metadata={"description": "the seat whose decisions are reviewed"})
+    iterations = ReviewIterations()
+    seed = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 2**53 - 1))
+
+
+class ReviewSchema(Strict):
+    review = fields.Dict(
+        metadata={
+            "description": "game, seats, iterations, seed, mistake_loss, accuracy_tolerance, "
+            "summary (per seat: decisions, accuracy, mean_loss, mistakes, biggest_mistakes) and "
+            "decisions (n, seat, played, best, played_value, best_value, loss, mistake)"
+        }
     )

@@ -18,7 +18,6 @@ it can do nothing else (403)."""
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import replace
 from typing import Any
 
@@ -29,9 +28,10 @@ from ai.bots import LEVEL_BUDGETS, Budget
 from engine import get_game
 from engine.protocol import IllegalAction, NotYourTurn
 from service import sessions as S
+from service import webhooks
 from service.api.blueprint import Blueprint
 from service.api.bots import inline_slots, is_short, real_budget
-from service.api.common import document_errors
+from service.api.common import document_errors, new_seed
 from service.api.hints import HintOptions, HintResponse, hint, labelled
 from service.api.session_schemas import (
     JobAccepted,
@@ -114,7 +114,10 @@ class Sessions(MethodView):
 
         `seats` lists each seat as `"human"` (default) or `{"type": "bot", "level": ...}`;
         bot seats are played by the workers whenever they are to act. The answer holds one
-        secret token per seat (shown once): give each player its own."""
+        secret token per seat (shown once): give each player its own.
+
+        With a `callback_url` (http or https), each applied move is POSTed there by the
+        workers, signed with HMAC-SHA256 by the `webhook_secret` of the answer (shown once)."""
         game = get_game(body["game"])
         players = game.check_players(body["players"])
         if body["dealer"] >= players:
@@ -125,10 +128,15 @@ class Sessions(MethodView):
         if len(seats) != players:
             raise ApiError(422, "invalid_setup", f"give one seat per player ({players})", {"field": "seats"})
         options = game.parse_options(body["options"], players)
-        seed = body["seed"] if body["seed"] is not None else secrets.randbits(63)
+        seed = body["seed"] if body["seed"] is not None else new_seed()
         state = game.new_state(players, options, body["dealer"], seed=seed)
+        webhook = None
+        if body["callback_url"] is not None:
+            allow_private = bool(current_app.config["WEBHOOK_ALLOW_PRIVATE"])
+            url = webhooks.check_callback_url(body["callback_url"], allow_private)
+            webhook = {"callback_url": url, "webhook_secret": webhooks.new_secret()}
         store = S.store()
-        session_id, tokens = store.create(game, state, seats)
+        session_id, tokens = store.create(game, state, seats, webhook)
         session = store.load(session_id)
         S.schedule_bot(session)
         return {
@@ -139,6 +147,7 @@ class Sessions(MethodView):
             "to_act": game.to_act(state),
             "seats": seats,
             "tokens": tokens,
+            **({"webhook_secret": webhook["webhook_secret"]} if webhook else {}),
         }, 201
 
 
@@ -209,7 +218,7 @@ class BotMove(MethodView):
             version=body["expected_version"] if body["expected_version"] is not None else session.version,
             level=body["level"],
             budget=budget if budget is not None else LEVEL_BUDGETS.get(body["level"]),
-            seed=body["seed"] if body["seed"] is not None else secrets.randbits(63),
+            seed=body["seed"] if body["seed"] is not None else new_seed(),
             asker=seat,
         )
         if order.version != session.version:

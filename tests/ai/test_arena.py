@@ -76,6 +76,18 @@ def test_cli_prints_the_win_rate_and_points(capsys: pytest.CaptureFixture[str]) 
     assert "3/3 matches" in err
 
 
+def test_cli_plays_a_range_of_the_series(capsys: pytest.CaptureFixture[str]) -> None:
+    from ai.arena import main
+
+    base = ["--game", "ronda", "--a", "easy", "--b", "random", "--seed", "2"]
+    assert main(base + ["--matches", "2", "--first", "3"]) == 0
+    out, _ = capsys.readouterr()
+    assert "seed 2, matches 3-4" in out
+    assert main(base + ["--matches", "5"]) == 0
+    whole, _ = capsys.readouterr()
+    assert "seed 2, matches 0-4" in whole
+
+
 def test_cli_prints_the_pairwise_rate_for_more_than_two_sides(capsys: pytest.CaptureFixture[str]) -> None:
     from ai.arena import main
 

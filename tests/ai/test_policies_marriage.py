@@ -7,8 +7,15 @@ import random
 from ai import policies
 from ai.arena import play_match
 from engine import get_game
+from engine.protocol import Game
 
 GAME = get_game("marriage")
+
+
+def deal_over(start: object, state: object) -> bool:
+    """The protocol's end of a playout (end of the deal), without Marriage's search horizon."""
+    return Game.is_playout_over(GAME, start, state)
+
 
 # seat 0 (unseen): two pure sequences (3S 4S 5S, 9D TD JD) and the partial 5H 6H; the
 # rest of the hand is loose
@@ -157,7 +164,7 @@ def test_playout_hook_plays_legal_actions_and_ends_the_deal() -> None:
         start = GAME.clone(state)
         rng = random.Random(seed)
         steps = 0
-        while not GAME.is_playout_over(start, state):
+        while not deal_over(start, state):
             action = hook(GAME, state, rng)
             assert action in GAME.legal_actions(state)
             GAME.step(state, action)
@@ -181,7 +188,7 @@ def test_playout_hook_from_a_sampled_world_mid_deal() -> None:
     world = GAME.sampler(GAME.view(state, seat))(random.Random(9))
     start = GAME.clone(world)
     steps = 0
-    while not GAME.is_playout_over(start, world):
+    while not deal_over(start, world):
         action = hook(GAME, world, rng)
         assert action in GAME.legal_actions(world)
         GAME.step(world, action)

@@ -274,7 +274,7 @@ def test_session_bot_move_for_own_seat(client, redis_client, prefix):
     seat, _ = first_legal(redis_client, prefix, sid)
     r = client.post(
         f"/v1/sessions/{sid}/bot-move",
-        json={"budget": {"iterations": 30}, "seed": 3, "expected_version": 0},
+        json={"budget": {"iterations": 30, "ms": 500}, "seed": 3, "expected_version": 0},
         headers=auth(tokens[seat]),
     )
     assert r.status_code == 200, r.get_json()

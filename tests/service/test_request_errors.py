@@ -27,6 +27,8 @@ BODY_ENDPOINTS = [
     f"/v1/sessions/{SESSION}/bot-move",
     f"/v1/sessions/{SESSION}/leave",
     f"/v1/sessions/{SESSION}/hint",
+    "/v1/games/ronda/review",
+    f"/v1/sessions/{SESSION}/review",
 ]
 
 

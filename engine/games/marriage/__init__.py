@@ -20,6 +20,12 @@ plus ``caller_dealt``, ``men_revealed`` (men shown at the pick, lying above the 
 known to be in a hand: taken from the discard pile), ``result_deal`` (the deal that
 ``maal``/``deal_delta`` describe) and ``deal_start`` (the history entries of earlier
 deals; views show this deal's history only).
+
+``rng_state`` is the decimal string of the 63-bit generator state (a JSON number that large
+would be rounded by a JavaScript client); a JSON integer below 2**53 is still read. A full
+state must be written exactly as the engine writes it, its deal's history must take the
+turns in order (giving ``to_act``, the phase and ``turns_completed``), the scores must sum
+to 0, and a finished deal's ``maal`` and ``deal_delta`` must be what settling it gives.
 """
 
 from .game import GAME, Marriage

@@ -6,8 +6,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from engine.protocol import JSON, SCHEMA_VERSION, SPECTATOR, BadAction, InvalidState
+from engine.protocol import JSON, SCHEMA_VERSION, SPECTATOR, BadAction, InvalidSetup, InvalidState
 
+from . import play as P
 from . import rules as R
 from .rules import ALL_CODES, CODE_TO_CARD, NCODES, XX
 from .state import (
@@ -56,6 +57,50 @@ def expose_done(st: MState) -> list[bool]:
 
 
 FINISH_KINDS = (None, "sets", "dublees")
+
+# --------------------------------------------------------------------------- the generator state
+
+RNG_BITS = 63
+"""Bits of the generator state of an engine-dealt match (``getrandbits(63)``)."""
+DOUBLE_SAFE = 2**53
+"""Integers from here on may be rounded by a client that reads JSON numbers as doubles
+(JavaScript's ``JSON.parse``)."""
+
+
+def rng_state_json(value: int | None) -> str | None:
+    """``rng_state`` as the JSON carries it: the decimal string of the generator state (a
+    JSON number above 2**53 would be rounded by a JavaScript client), or None.
+
+    >>> rng_state_json(8123456789012345678)
+    '8123456789012345678'
+    """
+    return None if value is None else str(value)
+
+
+def parse_rng_state(value: Any, field: str = "rng_state") -> int:
+    """The generator state from its JSON form: the decimal string the service wrote (no
+    sign, no leading zeros, below 2**63), or for compatibility a JSON integer below 2**53.
+    Anything else could not have come from the service, or a double may have rounded it:
+    InvalidState naming ``field``.
+
+    >>> parse_rng_state("8123456789012345678"), parse_rng_state(12)
+    (8123456789012345678, 12)
+    >>> parse_rng_state(8123456789012345678)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    engine.protocol.InvalidState: rng_state: send the string the service wrote ...
+    """
+    if isinstance(value, str):
+        digits = value.isascii() and value.isdigit() and len(value) <= 19
+        if digits and (value == "0" or value[0] != "0") and int(value) < 2**RNG_BITS:
+            return int(value)
+    elif isinstance(value, int) and not isinstance(value, bool) and 0 <= value < DOUBLE_SAFE:
+        return value
+    raise bad(
+        f"send the string the service wrote (the decimal generator state, below 2**{RNG_BITS}); "
+        f"a JSON number is accepted only below 2**53, where no double rounds it; got {value!r:.40}",
+        field,
+    )
+
 
 # --------------------------------------------------------------------------- actions
 
@@ -243,7 +288,7 @@ def to_json(st: MState, game_id: str) -> JSON:
         "deal_no": st.deal_no,
         "history": _history(st, False),
         "deal_start": st.deal_start,
-        "rng_state": st.rng_state,
+        "rng_state": rng_state_json(st.rng_state),
         "caller_dealt": st.caller,
         "hands": [[ALL_CODES[c] for c in range(NCODES) for _ in range(h[c])] for h in st.hands],
         "tunnelas": [R.codes(t) for t in st.tunnelas],
@@ -377,9 +422,13 @@ def as_cards(value: Any, field: str, man_cards: int) -> list[int]:
     return [as_card(v, f"{field}[{i}]", man_cards) for i, v in enumerate(as_list(value, field))]
 
 
-def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState, dict[str, Any]]:
+def load(
+    data: Any, game: Any, *, view_seat: int | None = None, canonical: bool = False
+) -> tuple[MState, dict[str, Any]]:
     """Validate a state (or, with ``view_seat``, a view) and load it. For a view the
-    hidden parts are left for the sampler: returns the state and the hidden sizes."""
+    hidden parts are left for the sampler: returns the state and the hidden sizes. With
+    ``canonical`` (a full state from a client) the state must be written exactly as the
+    engine writes it, so that nothing in it is silently reordered or dropped."""
     if not isinstance(data, Mapping):
         raise InvalidState("a state must be a JSON object", field="state")
     allowed = STATE_KEYS | ({"seat"} if view_seat is not None else set())
@@ -415,17 +464,17 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
     st.phase = PHASES.index(phase)
     st.cur = as_int(get(data, "to_act"), "to_act", 0, n - 1, null=True)
     scores = as_list(get(data, "scores"), "scores", n)
-    st.totals = [as_int(v, f"scores[{i}]", -(10**9), 10**9) for i, v in enumerate(scores)]
-    st.deal_no = as_int(get(data, "deal_no"), "deal_no", 1, 10**9)
+    st.totals = [as_int(v, f"scores[{i}]", 1 - DOUBLE_SAFE, DOUBLE_SAFE - 1) for i, v in enumerate(scores)]
+    st.deal_no = as_int(get(data, "deal_no"), "deal_no", 1, last_deal_no(options, 10**9))
     st.caller = as_bool(get(data, "caller_dealt"), "caller_dealt")
     if view_seat is None:
         rng_state = get(data, "rng_state")
         if st.caller:
             if rng_state is not None:
                 raise bad("must be null in a caller-dealt match", "rng_state")
-        elif isinstance(rng_state, bool) or not isinstance(rng_state, int):
-            raise bad("must be an int in an engine-dealt match", "rng_state")
-        st.rng_state = rng_state
+            st.rng_state = None
+        else:
+            st.rng_state = parse_rng_state(rng_state)
     else:
         st.rng_state = None
     st.over = st.cur is None
@@ -537,7 +586,10 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
     for key in ("maal", "deal_delta"):
         v = get(data, key)
         if v is not None:
-            v = [as_int(x, f"{key}[{i}]", -(10**9), 10**9) for i, x in enumerate(as_list(v, key, n))]
+            v = [
+                as_int(x, f"{key}[{i}]", 1 - DOUBLE_SAFE, DOUBLE_SAFE - 1)
+                for i, x in enumerate(as_list(v, key, n))
+            ]
         setattr(st, "maal" if key == "maal" else "delta", v)
     st.result_deal = as_int(get(data, "result_deal"), "result_deal", 1, st.deal_no, null=True) or 0
     st.recycled = tuple(sorted(as_cards(get(data, "recycled"), "recycled", men)))
@@ -578,9 +630,201 @@ def load(data: Any, game: Any, *, view_seat: int | None = None) -> tuple[MState,
     if view_seat is None:
         _check_conservation(st)
     start = get(data, "deal_start")
-    st.hist, st.hkey, st.hlen = _load_history(get(data, "history"), men, start, view_seat is not None)
+    st.hist, st.hkey, st.hlen, deal = _load_history(get(data, "history"), men, start, view_seat is not None)
     st.deal_start = start
+    _check_turn_order(st, deal, 0 if view_seat is not None else start)
+    _check_public_replay(st, deal, hidden["stock_size"])
+    _check_match(st, full=view_seat is None)
+    if canonical and view_seat is None:
+        _check_canonical(st, data, game.id)
     return st, hidden
+
+
+def _check_canonical(st: MState, data: Mapping[str, Any], game_id: str) -> None:
+    """Every field of ``data`` is what the engine writes for the state it loaded to (hands
+    and sets in canonical order...). One older form is still read: ``rng_state`` as a JSON
+    integer below 2**53. (A layout may leave out ``turn.expose_done``; a state may not.)"""
+    for key, value in to_json(st, game_id).items():
+        got = data[key]
+        if key == "rng_state" and isinstance(got, int):
+            continue
+        if got != value:
+            raise bad("must be written as the engine writes it (cards in canonical order)", key)
+
+
+def last_deal_no(options: Mapping[str, Any], default: int) -> int:
+    """R34: the last deal of the match, or ``default`` in an open-ended match."""
+    return int(options["deals"]) or default
+
+
+def _check_turn_order(st: MState, deal: list[tuple[int, Any]], first: int) -> None:
+    """R9-R18, R24, R33: the entries of this deal take their turns in order from the
+    dealer's left (an expose turn ends with a pass, a play turn with a discard), and the
+    seat to act, the phase and ``turns_completed`` follow from them. A deal dealt by the
+    engine or a caller starts with the expose turns; one set up from a layout may start at
+    any seat's play turn (its turns before are not in the history)."""
+    if not deal and st.phase != EXPOSE:
+        return
+    n, dealer = st.n, st.dealer
+    cur, exposing, ended, last = (dealer + 1) % n, True, False, None
+    from_layout = not _held_from_start(st, deal)
+    discards = 0  # turns completed: a layout's own count plus the discards since
+    if from_layout:
+        cur, exposing = deal[0][0], False
+        discards = st.turns - sum(1 for _, a in deal if isinstance(a, int) and a < NCODES)
+    for i, (seat, action) in enumerate(deal):
+        where = f"history[{first + i}]"
+        if ended:
+            raise bad("no entry follows the end of the deal", where)
+        if seat != cur:
+            raise bad(f"seat {cur} was to act, not {seat}", f"{where}.seat")
+        if (action == PASS or _is_expose(action)) != exposing:
+            raise bad(f"{PHASES[EXPOSE] if exposing else 'a play turn'} was going on", f"{where}.action")
+        last = action
+        if action == PASS:
+            cur = (seat + 1) % n
+            exposing = seat != dealer
+        elif isinstance(action, int) and action < NCODES:
+            discards += 1
+            cur = (seat + 1) % n
+            ended = discards >= st.opts.turn_limit
+        elif isinstance(action, tuple) and action[0] in (FINISH, FINISH_DUBLEES, DEAL):
+            ended = True
+    if st.turns != discards or discards < 0:
+        raise bad("must be the count of this deal's discards", "turns_completed")
+    if ended != (st.phase == OVER):
+        raise bad("the deal is over exactly after a finish or the turn limit (R33)", "phase")
+    if exposing != (st.phase == EXPOSE):
+        raise bad("expose lasts until the dealer passes (R9)", "phase")
+    if st.phase == DRAW and not (last == PASS or isinstance(last, int) and last < NCODES):
+        raise bad("a turn starts with a draw after the previous discard", "phase")
+    if st.phase in (ACT, PICK) and (last == PASS or isinstance(last, int) and last < NCODES):
+        raise bad("a seat acts after its draw", "phase")
+    if st.phase != OVER and st.cur != cur:
+        raise bad(f"must be {cur}, the seat whose turn it is", "to_act")
+
+
+def _check_public_replay(st: MState, deal: list[tuple[int, Any]], stock_size: int) -> None:
+    """R9-R22 on a deal the history holds from its start: what the whole table saw follows
+    from the entries. Replaying them on the public fields alone (exposed tunnelas, routes,
+    shown sets, the discard pile's entries, the stock's size, the men revealed, the tiplu
+    being chosen, the last rebuild) must give the state's; the card of the upcard and of
+    each stock draw stay unknown and are not compared."""
+    if not _held_from_start(st, deal):
+        return
+    n = st.n
+    tunnelas: list[list[int]] = [[] for _ in range(n)]
+    route = [UNSEEN] * n
+    shown: list[list[Any]] = [[] for _ in range(n)]
+    pile: list[tuple[int | None, int, bool]] = [(None, -1, False)]  # the upcard is unknown
+    stock = len(R.pack_cards(st.opts.man_cards)) - R.HAND_SIZE * n - 1
+    chosen, men = False, 0
+    recycled: list[int | None] = []  # None: the unknown upcard
+
+    def rebuild() -> None:
+        """R22 (as ``play._rebuild``): the pile but its top goes under the stock."""
+        nonlocal stock, pile, recycled
+        if stock - chosen > 0:
+            return
+        recycled = [c for c, _, _ in pile[:-1]]
+        stock += len(pile) - 1
+        pile = pile[-1:]
+
+    for i, (seat, action) in enumerate(deal):
+        if isinstance(action, int):
+            if action < NCODES:
+                pile.append((action, seat, route[seat] == UNSEEN))
+                rebuild()
+            elif action == DRAW_STOCK:
+                stock -= 1
+                if men and stock - chosen < men:
+                    men -= 1
+            elif action == TAKE_DISCARD:
+                pile.pop()
+            elif _is_expose(action):
+                tunnelas[seat].append(action - EXPOSE_BASE)
+            elif action >= PICK_BASE:
+                again = deal[i + 1][1] if i + 1 < len(deal) else None
+                is_man = isinstance(again, int) and again >= PICK_BASE or again is None and st.phase == PICK
+                men, chosen = (men + 1, chosen) if is_man else (men, True)
+        elif action[0] in (SHOW, SHOW_DUBLEES):
+            route[seat] = SETS if action[0] == SHOW else DUBLEES
+            shown[seat] = list(action[1])
+            if not chosen and not stock:
+                rebuild()
+        elif action[0] in (FINISH, FINISH_DUBLEES):
+            shown[seat] = shown[seat] + (list(action[1]) if action[0] == FINISH else [action[1]])
+            pile.append((action[2], seat, False))
+    if tunnelas != st.tunnelas:
+        raise bad("must be the tunnelas exposed in this deal's history (R9)", "tunnelas")
+    if route != st.route:
+        raise bad("a seat is seen exactly when it has shown in this deal's history (R12, R13)", "route")
+    if shown != st.shown:
+        raise bad("must be what this deal's history shows (R12, R13, R15, R16)", "shown")
+    got = [(entry_card(e), entry_by(e), entry_unseen(e)) for e in st.discard]
+    same = [
+        want == have or want[0] is None and want[1:] == have[1:]
+        for want, have in zip(pile, got, strict=False)
+    ]
+    if len(got) != len(pile) or not all(same):
+        raise bad("must be the discards of this deal's history, in order (R18)", "discard")
+    if stock != stock_size or men != st.men_rev or chosen != (st.tiplu != -1):
+        raise bad("the stock, the men revealed and the tiplu follow from this deal's draws", "stock")
+    unknown = list(st.recycled)  # the recycled cards not named by the history (the upcard)
+    for c in recycled:
+        if c is not None and c in unknown:
+            unknown.remove(c)
+    if len(st.recycled) != len(recycled) or len(unknown) != recycled.count(None):
+        raise bad("must be the cards of the last stock rebuild (R22)", "recycled")
+
+
+def _held_from_start(st: MState, deal: list[tuple[int, Any]]) -> bool:
+    """Whether the history holds this deal from its start, the expose turns (a deal set up
+    from a layout began before its history, at a play turn)."""
+    if not deal:
+        return st.phase == EXPOSE
+    return deal[0][1] == PASS or _is_expose(deal[0][1])
+
+
+def _is_expose(action: Any) -> bool:
+    return isinstance(action, int) and EXPOSE_BASE <= action < PICK_BASE
+
+
+def _check_match(st: MState, *, full: bool) -> None:
+    """R30-R34: scores and results follow from the finished deals. Payments only move
+    points between seats (the scores sum to 0); a finished deal's maal and deltas are what
+    settling its cards gives; the last deal of a match ends it; a caller deals the next."""
+    n, o = st.n, st.opts
+    if sum(st.totals) != 0:
+        raise bad("must sum to 0: every point a seat wins another pays (R30, R31)", "scores")
+    over = st.phase == OVER
+    want_result = st.deal_no if over else st.deal_no - 1
+    # a layout of a later deal may leave out the result of the deal before it
+    if st.result_deal and st.result_deal != want_result or over and not st.result_deal:
+        raise bad(f"must be {want_result}, the last finished deal", "result_deal")
+    if (st.delta is None) != (not st.result_deal) or (st.maal is None) != (not st.result_deal):
+        raise bad("maal and deal_delta are the last finished deal's", "deal_delta")
+    if not want_result and any(st.totals):
+        raise bad("are all 0 before the first deal ends", "scores")
+    if st.delta is not None and sum(st.delta) != 0:
+        raise bad("must sum to 0 (R30, R31)", "deal_delta")
+    if not over:
+        return
+    match_over = bool(o.deals) and st.deal_no >= o.deals
+    if match_over != (st.cur is None):
+        raise bad("is null exactly when the last deal of the match is over (R34)", "to_act")
+    if not match_over:
+        if st.cur != (st.dealer + 1) % n:
+            raise bad(f"must be {(st.dealer + 1) % n}, the next dealer (R34)", "to_act")
+        if not st.caller:
+            raise bad("an engine-dealt match deals the next deal at once (R34)", "phase")
+    if st.winner < 0:
+        if st.turns != o.turn_limit or any(st.maal or ()) or any(st.delta or ()):
+            raise bad("a deal without a winner is void at the turn limit (R33)", "deal_delta")
+    elif full:
+        maal, delta, _ = P.settle(st)
+        if st.maal != maal or st.delta != delta:
+            raise bad("must be what settling the finished deal gives (R27-R31)", "deal_delta")
 
 
 def _owned(st: MState, s: int, hand_size: int) -> int:
@@ -646,9 +890,13 @@ def _check_conservation(st: MState) -> None:
             )
 
 
-def _load_history(value: Any, men: int, start: Any, view: bool) -> tuple[Any, int, int]:
-    """The history as a cons list, its public key and its length. A view holds only the
-    current deal's entries, after ``deal_start`` earlier ones (kept as a gap)."""
+def _load_history(
+    value: Any, men: int, start: Any, view: bool
+) -> tuple[Any, int, int, list[tuple[int, Any]]]:
+    """The history as a cons list, its public key, its length and this deal's entries. A
+    view holds only the current deal's entries, after ``deal_start`` earlier ones (kept as
+    a gap)."""
+    deal: list[tuple[int, Any]] = []
     hist: Any = None
     hkey = 0
     items = as_list(value, "history", most=10**6)
@@ -670,7 +918,8 @@ def _load_history(value: Any, men: int, start: Any, view: bool) -> tuple[Any, in
         hist = (hist, seat, action)
         if i >= items_start:
             hkey = hash((hkey, seat, public_action(action)))
-    return hist, hkey, len(items) + (start if view else 0)
+            deal.append((seat, action))
+    return hist, hkey, len(items) + (start if view else 0), deal
 
 
 # --------------------------------------------------------------------------- layouts
@@ -711,6 +960,9 @@ def layout_to_json(
     no discard given, the first fill card is the upcard)."""
     if not isinstance(layout, Mapping):
         raise InvalidState("layout must be an object", field="layout")
+    if seed is not None and not 0 <= seed < 2**RNG_BITS:
+        # a layout's seed is its generator state as is (the deal is given, not shuffled)
+        raise InvalidSetup(f"seed must be from 0 to 2**{RNG_BITS} - 1 with a layout", field="seed")
     n = players
     known = STATE_KEYS | {"current"}
     for key in layout:
@@ -817,7 +1069,7 @@ def layout_to_json(
         "scores": layout.get("scores", [0] * n),
         "deal_no": layout.get("deal_no", 1),
         "history": layout.get("history", []),
-        "rng_state": layout.get("rng_state", seed),
+        "rng_state": layout.get("rng_state", rng_state_json(seed)),
         "caller_dealt": layout.get("caller_dealt", seed is None and "rng_state" not in layout),
         "hands": hands,
         "tunnelas": tunnelas,

@@ -189,6 +189,8 @@ def is_valid_final(trio: tuple[int, int, int], tiplu: int, max_wild: int) -> boo
 
 
 _LOW44 = (1 << 44) - 1
+LOW44 = _LOW44
+"""Bits of the cards that can start a sequence of three ranks up (ranks A to J)."""
 
 
 def pure_sets_in(hand: Sequence[int], present: int | None = None) -> list[tuple[int, int, int]]:
@@ -220,6 +222,15 @@ def pure_sets_in(hand: Sequence[int], present: int | None = None) -> list[tuple[
         c = low.bit_length() - 1
         out.append((c, c + 44, c + 48))
     return out
+
+
+def pure_set_count(present: int, triples: int) -> int:
+    """R7: how many distinct pure sets the hand holds (as :func:`pure_sets_in` lists them,
+    not necessarily disjoint), from its presence mask and the mask of codes held three
+    times (never a man)."""
+    runs = present & (present >> 4) & (present >> 8) & _LOW44
+    qka = present & (present >> 44) & (present >> 48) & 0xF
+    return triples.bit_count() + runs.bit_count() + qka.bit_count()
 
 
 def show_choices(
@@ -332,7 +343,7 @@ _SUIT0 = sum(1 << (4 * r) for r in range(13))  # bit 4r: rank r, first suit
 _ACES = 0xF
 
 
-def _with_natural_set(present: int) -> int:
+def with_natural_set(present: int) -> int:
     """Cards of ``present`` that lie in some pure sequence or triplet of ``present``
     (bit-parallel: a rank step is 4 bits, a suit step 1 bit)."""
     runs = present & (present >> 4) & (present >> 8) & _LOW44
@@ -345,7 +356,7 @@ def _with_natural_set(present: int) -> int:
     return (runs | runs << 4 | runs << 8 | qka | qka << 44 | qka << 48 | trips * 0xF) & present
 
 
-def _with_partner(present: int) -> int:
+def with_partner(present: int) -> int:
     """Cards of ``present`` with a completable partner in ``present`` (R6 |N| = 2)."""
     p = present & _M52
     x0 = p & _SUIT0
@@ -365,8 +376,8 @@ def cannot_finish(
     natural set of the hand needs a wild card in its set (one wild serves at most two
     such cards); one with no possible partner at all needs two; one card is discarded."""
     naturals = present & ~wild
-    partnered = _with_partner(present)
-    in_set = _with_natural_set(present)
+    partnered = with_partner(present)
+    in_set = with_natural_set(present)
     loners = 0
     needy = 0
     rest = naturals & ~in_set

@@ -7,6 +7,13 @@ from typing import Any
 
 from engine.protocol import OptionSpec
 
+POINTS_MAX = 10_000
+"""Largest payment or card value an option may set; with TURN_LIMIT_MAX and DEALS_MAX it
+keeps every score far below 2**53, where a client reading JSON numbers as doubles would
+round them."""
+TURN_LIMIT_MAX = 100_000
+DEALS_MAX = 10_000
+
 OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "max_wild_per_set",
@@ -22,6 +29,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         3,
         "payment of each seen non-winner to the winner (R31)",
         minimum=0,
+        maximum=POINTS_MAX,
         test_values=(3, 0),
     ),
     OptionSpec(
@@ -30,6 +38,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         10,
         "payment of each unseen non-winner to the winner (R31)",
         minimum=0,
+        maximum=POINTS_MAX,
         test_values=(10,),
     ),
     OptionSpec(
@@ -38,6 +47,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         5,
         "extra payment after a dublee finish (R31)",
         minimum=0,
+        maximum=POINTS_MAX,
         test_values=(5, 0),
     ),
     OptionSpec(
@@ -49,7 +59,15 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     ),
     OptionSpec("alter_points", "choice", 0, "maal value of each alter card (R27)", choices=(0, 5)),
     OptionSpec("man_cards", "choice", 0, "printed jokers XX in the pack", choices=(0, 3)),
-    OptionSpec("man_points", "int", 5, "maal value of each man held (R27)", minimum=0, test_values=(5,)),
+    OptionSpec(
+        "man_points",
+        "int",
+        5,
+        "maal value of each man held (R27)",
+        minimum=0,
+        maximum=POINTS_MAX,
+        test_values=(5,),
+    ),
     OptionSpec(
         "reshuffle",
         "choice",
@@ -63,9 +81,18 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         1000,
         "completed turns after which a deal is void (R33)",
         minimum=1,
+        maximum=TURN_LIMIT_MAX,
         test_values=(30, 120),
     ),
-    OptionSpec("deals", "int", 1, "deals in a match; 0 = open-ended (R34)", minimum=0, test_values=(1, 2)),
+    OptionSpec(
+        "deals",
+        "int",
+        1,
+        "deals in a match; 0 = open-ended (R34)",
+        minimum=0,
+        maximum=DEALS_MAX,
+        test_values=(1, 2),
+    ),
 )
 
 

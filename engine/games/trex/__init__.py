@@ -13,6 +13,12 @@ name (``match_scores`` per seat, ``played`` = this deal's entries with their tri
 2s made public by R18, per seat) and ``decks`` (decks still to be dealt, from a layout's
 ``decks``; hidden from views). A view's ``history`` is the current deal's only, since
 earlier deals' cards are back in hands; their results stay in ``deal_results``.
+
+``rng_state`` is the decimal string of the 63-bit generator state (a JSON number that large
+would be rounded by a JavaScript client); a JSON integer below 2**53 is still read. A full
+state is loaded only if it is one the engine could have reached: its current deal is
+replayed from ``played`` and must give every field back, and ``match_scores`` must be the
+sum of ``deal_results``.
 """
 
 from .game import GAME, Trex

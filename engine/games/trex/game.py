@@ -33,6 +33,7 @@ from .tables import (
     MATCH_OVER,
     OPTION_SPECS,
     PHASE_NAMES,
+    RNG_BITS,
     TREX,
     TREX_BONUS,
     TWO_MASK,
@@ -95,11 +96,11 @@ class Trex(Game[TrexState]):
         if deck is not None:
             cards = parse_deck(deck, "deck", InvalidSetup)
             if seed is not None:
-                s.rng_state = random.Random(seed).getrandbits(64)
+                s.rng_state = random.Random(seed).getrandbits(RNG_BITS)
         else:
             rng = random.Random(seed) if seed is not None else random.Random()
             cards = rules.shuffled_pack(rng)
-            s.rng_state = rng.getrandbits(64)
+            s.rng_state = rng.getrandbits(RNG_BITS)
         rules.start_deal(s, 1, dealer, cards, None)
         return s
 
@@ -143,7 +144,7 @@ class Trex(Game[TrexState]):
             data["hands"] = [codes_of(m) for m in rules.deal_from(first, d)]
         s, _, _ = load_state(data, partial=True, view=False)
         if seed is not None:
-            s.rng_state = random.Random(seed).getrandbits(64)
+            s.rng_state = random.Random(seed).getrandbits(RNG_BITS)
         return s
 
     # ---- turn

@@ -33,6 +33,7 @@ from .tables import (
     NON_HEART_MASK,
     PENALTY_MASK,
     PHASE_NAMES,
+    RNG_BITS,
     SEQ_A,
     SEVEN_H,
     SINGLE_VALUE,
@@ -630,7 +631,7 @@ def end_deal(s: TrexState, events: Events) -> None:
     elif s.rng_state is not None:
         rng = random.Random(s.rng_state)
         deck = shuffled_pack(rng)
-        s.rng_state = rng.getrandbits(64)
+        s.rng_state = rng.getrandbits(RNG_BITS)
     else:
         s.phase = DEAL_OVER
         s.to_act = nxt_dealer

@@ -17,6 +17,7 @@ from .tables import (
     JACK_MASK,
     NON_HEART_MASK,
     PENALTY_MASK,
+    RNG_BITS,
     SEQ_A,
     SUIT_MASK,
     TREX,
@@ -183,7 +184,7 @@ def make_sampler(view: Any) -> Callable[[random.Random], TrexState]:
                 for c, i in fallback.items():
                     hands[i] |= 1 << c
         s.hands = hands
-        s.rng_state = rng.getrandbits(64)
+        s.rng_state = rng.getrandbits(RNG_BITS)
         return s
 
     return sample

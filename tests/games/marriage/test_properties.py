@@ -215,8 +215,8 @@ def test_r6_bit_parallel_partner_tests_match_the_definitions(cards):
     present = 0
     for c in cards:
         present |= 1 << c
-    in_set = R._with_natural_set(present)
-    partnered = R._with_partner(present)
+    in_set = R.with_natural_set(present)
+    partnered = R.with_partner(present)
     codes = sorted(set(cards))
     for c in codes:
         others = [x for x in codes if x != c]
