@@ -23,6 +23,18 @@ threads = int(os.environ.get("MAJLIS_WEB_THREADS", 4))
 # often ended up with all of them on one worker, i.e. on one core, and got a third of
 # the throughput (docs/deploy.md, "Speed").
 reuse_port = os.environ.get("MAJLIS_WEB_REUSE_PORT", "1") not in ("0", "false", "no", "off")
+# The stream server (MAJLIS_STREAM_SERVER=1, started by ``python -m service.run``) serves
+# the sessions' event streams (SSE) on their own port: an idle stream holds one thread
+# while it waits on Redis pub/sub, so streams get a process of their own with many
+# threads (a blocked thread costs memory, not CPU), and the API's few threads are never
+# held by a viewer (docs/deploy.md, "Event streams").
+STREAM_SERVER = os.environ.get("MAJLIS_STREAM_SERVER", "") in ("1", "true", "yes", "on")
+if STREAM_SERVER:
+    bind = os.environ.get("MAJLIS_STREAM_BIND", "127.0.0.1:8001")
+    workers = int(os.environ.get("MAJLIS_STREAM_WORKERS", 1))
+    worker_class = "gthread"
+    threads = int(os.environ.get("MAJLIS_STREAM_THREADS", 1000))
+    worker_connections = threads
 timeout = int(os.environ.get("MAJLIS_WEB_TIMEOUT", 60))
 graceful_timeout = 10
 keepalive = 5
@@ -84,7 +96,12 @@ def when_ready(server):  # noqa: ARG001
 def post_fork(server, worker):  # noqa: ARG001
     """A web process may run an inline bot search (INLINE_SEARCHES, up to ASYNC_MS)
     beside its quick requests: hand the GIL over every millisecond, not every 5 ms, so
-    a legal-moves thread waits less behind the searching thread at each of its steps."""
+    a legal-moves thread waits less behind the searching thread at each of its steps.
+
+    The stream server's process runs at a lower CPU priority: when a move wakes hundreds
+    of streams at once, the API's requests on the same cores go first."""
     import sys
 
     sys.setswitchinterval(0.001)
+    if STREAM_SERVER:
+        os.nice(int(os.environ.get("MAJLIS_STREAM_NICE", 5)))

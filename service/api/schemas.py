@@ -145,6 +145,7 @@ class StateResponse(Strict):
 class LegalMovesResponse(Strict):
     to_act = fields.Integer(allow_none=True)
     actions = fields.List(fields.Dict())
+    labels = fields.List(fields.String(), metadata={"description": "a short label per action, in order"})
 
 
 class MoveResponse(Strict):

@@ -107,12 +107,21 @@ class SessionCreated(Strict):
 class SessionSchema(Strict):
     id = fields.String()
     game = fields.String()
-    seat = fields.Integer(metadata={"description": "the seat of the token"})
+    seat = fields.Integer(
+        allow_none=True, metadata={"description": "the seat of the token (null: a spectator)"}
+    )
     version = fields.Integer()
     to_act = fields.Integer(allow_none=True)
     finished = fields.Boolean()
     seats = fields.List(fields.Dict())
-    view = fields.Dict()
+    view = fields.Dict(metadata={"description": "the seat's view; a spectator's: the public view"})
+    legal_actions = fields.List(
+        fields.Dict(),
+        metadata={
+            "description": "when the token's seat is to act: each {action, label}, the action as "
+            "the moves endpoint takes it; else []"
+        },
+    )
     events = fields.List(fields.Dict())
     action = fields.Dict()
     stats = fields.Dict()
@@ -143,16 +152,24 @@ class SessionBotMoveRequest(Strict):
     )
 
 
+class SpectatorCreated(Strict):
+    id = fields.String()
+    token = fields.String(metadata={"description": "the spectator's secret, shown once"})
+    url = fields.String()
+
+
 class SeatLeaveRequest(Strict):
     level = fields.String(load_default="normal", validate=validate.OneOf(LEVELS))
 
 
 class LogSchema(Strict):
     id = fields.String()
-    seat = fields.Integer()
+    seat = fields.Integer(allow_none=True, metadata={"description": "null for a spectator"})
     version = fields.Integer()
     initial = fields.Dict(metadata={"description": "the seat's view before the first move"})
-    entries = fields.List(fields.Dict(), metadata={"description": "n, seat, action, events, version"})
+    entries = fields.List(
+        fields.Dict(), metadata={"description": "n, seat, by, action, version, to_act, events"}
+    )
 
 
 # ---------------------------------------------------------------- match review

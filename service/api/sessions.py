@@ -1,21 +1,27 @@
 """Sessions: the service keeps the match in Redis; each seat acts with its own token.
 
     POST /v1/sessions                      create (returns the id and one token per seat)
-    GET  /v1/sessions/{id}                 the token's seat: view, version, whose turn
+    GET  /v1/sessions/{id}                 the token's seat: view, version, whose turn, legal actions
     POST /v1/sessions/{id}/moves           action + expected_version (409 when stale)
     POST /v1/sessions/{id}/bot-move        a bot plays a seat (own seat, or a bot seat); 202 job if large
     POST /v1/sessions/{id}/leave           hand the token's seat to a bot
     POST /v1/sessions/{id}/claim           take the seat back (same token)
     GET  /v1/sessions/{id}/log             the move log as this seat may see it
+    POST /v1/sessions/{id}/hint            the token's seat's actions ranked by a search
+    POST /v1/sessions/{id}/spectators      a spectator token (asked with a seat token)
+    GET  /v1/sessions/{id}/events          Server-Sent Events: each version change
 
 Every call but create needs ``Authorization: Bearer <seat token>`` (401 without a valid
-one); a token acts only for its own seat (403 otherwise)."""
+one); a token acts only for its own seat (403 otherwise). A spectator token reads the
+session, its log and its events as no seat (``seat`` null, the public view, no hand);
+it can do nothing else (403)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from flask import current_app, request, url_for
+from flask import current_app, redirect, request, url_for
 from flask.views import MethodView
 
 from ai.bots import LEVEL_BUDGETS, Budget
@@ -26,6 +32,7 @@ from service import webhooks
 from service.api.blueprint import Blueprint
 from service.api.bots import inline_slots, is_short, real_budget
 from service.api.common import document_errors, new_seed
+from service.api.hints import HintOptions, HintResponse, hint, labelled
 from service.api.session_schemas import (
     JobAccepted,
     LogSchema,
@@ -35,8 +42,10 @@ from service.api.session_schemas import (
     SessionCreateRequest,
     SessionMoveRequest,
     SessionSchema,
+    SpectatorCreated,
 )
 from service.errors import ApiError
+from service.events import parse_last_event_id, stream_response
 
 blp = Blueprint(
     "sessions",
@@ -54,17 +63,26 @@ def bearer_token() -> str:
     return token.strip()
 
 
-def authorised(session_id: str) -> tuple[S.SessionStore, S.Session, int]:
+def viewer(session_id: str) -> tuple[S.SessionStore, S.Session, int | None]:
+    """The session and the token's seat; None for a spectator token (401 for neither)."""
     token = bearer_token()
     store = S.store()
     session = store.load(session_id)
     seat = session.seat_of(token)
-    if seat is None:
-        raise ApiError(401, "unauthorized", "this token is not a seat token of this session")
+    if seat is None and not session.is_spectator(token):
+        raise ApiError(401, "unauthorized", "this token is not a seat or spectator token of this session")
     return store, session, seat
 
 
-def summary(session: S.Session, seat: int) -> dict[str, Any]:
+def authorised(session_id: str) -> tuple[S.SessionStore, S.Session, int]:
+    """The session and the token's seat: a seat token only (403 for a spectator's)."""
+    store, session, seat = viewer(session_id)
+    if seat is None:
+        raise ApiError(403, "forbidden", "a spectator token only watches: it plays no seat")
+    return store, session, seat
+
+
+def summary(session: S.Session, seat: int | None) -> dict[str, Any]:
     game = session.game
     to_act = game.to_act(session.state)
     return {
@@ -75,8 +93,15 @@ def summary(session: S.Session, seat: int) -> dict[str, Any]:
         "to_act": to_act,
         "finished": to_act is None,
         "seats": session.seats,
-        "view": game.view(session.state, seat),
+        "view": S.view_of(session, seat),
+        "legal_actions": legal_actions(session, seat) if seat is not None and seat == to_act else [],
     }
+
+
+def legal_actions(session: S.Session, seat: int) -> list[dict[str, Any]]:
+    """The seat's legal actions, as the moves endpoint takes them, each with a label."""
+    game, state = session.game, session.state
+    return [labelled(game.action_to_json(state, a)) for a in game.legal_actions(state)]
 
 
 @blp.route("")
@@ -131,8 +156,12 @@ class Session(MethodView):
     @blp.alt_response(200, schema=SessionSchema, description="the token's seat: view, version, whose turn")
     @document_errors(blp, 401, 404, 503)
     def get(self, session_id):
-        """The session as the token's seat sees it"""
-        _store, session, seat = authorised(session_id)
+        """The session as the token's seat sees it
+
+        `legal_actions` lists what the token's seat may play when it is to act (else
+        `[]`): each `action` is the JSON the moves endpoint takes, with a short `label`
+        ("play K♥"). A spectator token gets `seat` null and the public view (no hand)."""
+        _store, session, seat = viewer(session_id)
         return summary(session, seat)
 
 
@@ -269,12 +298,84 @@ class Log(MethodView):
         """The append-only move log: seat, action and events of each move, with the cards
         this seat could not see replaced by `"hidden"`; `initial` is the seat's view before
         the first move. Replaying the actions from the initial state gives the session's state."""
-        store, session, seat = authorised(session_id)
-        initial = store.initial_state(session)
+        store, session, seat = viewer(session_id)
+        initial = replace(session, state=store.initial_state(session))
         return {
             "id": session.id,
             "seat": seat,
             "version": session.version,
-            "initial": session.game.view(initial, seat),
+            "initial": S.view_of(initial, seat),
             "entries": store.log(session, seat),
         }
+
+
+@blp.route("/<session_id>/hint")
+class Hint(MethodView):
+    @blp.arguments(HintOptions())
+    @blp.alt_response(200, schema=HintResponse, description="the seat's actions ranked; nothing played")
+    @document_errors(blp, 400, 401, 403, 404, 422, 429, 503)
+    def post(self, body, session_id):
+        """The token's own seat's legal actions ranked by a short search; nothing is played
+
+        Only the seat to act can ask, for itself (a hint names its cards). The search
+        decides from the seat's view, like a bot; its budget (`level` `normal` or `hard`,
+        or `budget`) is capped at the server's sync threshold. Each action comes with its
+        `label`, its `share` of the visits and its expected `value` (mean outcome in
+        [0, 1] for the seat); `easy` is the easy policy's choice."""
+        _store, session, seat = authorised(session_id)
+        to_act = session.game.to_act(session.state)
+        if to_act is None:
+            raise IllegalAction("match is over", rule="match_over")
+        if to_act != seat:
+            raise NotYourTurn(f"not your turn: seat {to_act} is to act", rule="turn")
+        if not session.game.legal_actions(session.state):
+            raise IllegalAction("nothing to decide: the table waits for the dealer's deck", rule="deal")
+        answer = hint(session.game, session.game.view(session.state, seat), body)
+        answer["version"] = session.version
+        return answer
+
+
+@blp.route("/<session_id>/spectators")
+class Spectators(MethodView):
+    @blp.alt_response(201, schema=SpectatorCreated, description="a spectator token (shown once)")
+    @document_errors(blp, 401, 403, 404, 503)
+    def post(self, session_id):
+        """A token for a spectator: it reads the session, its log and its events as no seat
+
+        Any seat's token may ask. The spectator sees the public view (`seat` null, every
+        hand as a count) and plays nothing."""
+        store, session, _seat = authorised(session_id)
+        token = store.add_spectator(session)
+        return {
+            "id": session.id,
+            "token": token,
+            "url": url_for("sessions.Session", session_id=session.id),
+        }, 201
+
+
+@blp.route("/<session_id>/events")
+class Events(MethodView):
+    @blp.alt_response(
+        200,
+        schema={"type": "string"},
+        content_type="text/event-stream",
+        description="a stream of `session` and `move` events, each with `id:` its version",
+    )
+    @blp.alt_response(307, description="served by the stream server: the `Location` header gives its URL")
+    @document_errors(blp, 401, 404, 422, 503)
+    def get(self, session_id):
+        """Server-Sent Events: every version change, as the token may see it
+
+        Each event's `id` is the session's version. At connection the stream sends a
+        `session` event (version, whose turn, seats); then per move a `move` event (the
+        log entry as the token may see it: seat, action, events without hidden cards,
+        `to_act` after it, `version`), and for a hand-over (leave, claim) a `session`
+        event. Reconnect with `Last-Event-ID: <version>` to get every move since that
+        version from the log, in order. A comment line every few seconds keeps idle
+        connections open. Served by the stream server (docs/deploy.md)."""
+        elsewhere = current_app.config.get("STREAM_URL")
+        if elsewhere:  # this process serves the API: its threads are not for idle streams
+            return redirect(elsewhere.rstrip("/") + request.full_path.rstrip("?"), 307)
+        store, session, seat = viewer(session_id)
+        last = request.headers.get("Last-Event-ID")
+        return stream_response(store, session, seat, parse_last_event_id(last))

@@ -234,7 +234,7 @@ def test_crashed_children_are_restarted_and_sessions_survive(tmp_path):
         version = player.play_until_the_bot_answers()
 
         # gunicorn's master dies: it is restarted too
-        os.kill(run.child_pid("gunicorn"), signal.SIGKILL)
+        os.kill(run.child_pid("majlis-web"), signal.SIGKILL)  # the API's (not the stream server's)
         wait_for(lambda: "web restarted" in run.text(), 30)
         run.wait_ready()
         assert player.session()["version"] == version

@@ -1,4 +1,4 @@
-"""The guard: no answer a seat's token receives names a card that seat may not see.
+"""The guard: no answer a token receives names a card that token may not see.
 
 For every game, two short session matches (options for a low target or one deal; Trex,
 which has no shorter match, for its first deal) on a real Redis and the real worker,
@@ -6,8 +6,12 @@ with bot seats and human seats. At each step a seeded walk picks what happens ne
 seat to act moves, makes an illegal move, lets a bot play it (at once or as a job), or
 leaves; another token tries to play out of turn or lets a bot play a bot seat (racing the
 workers' own bot); a seat that left claims itself back; or the workers play the bot seat.
-After every step each token reads the session (and every few steps the log), and every
-answer each token received is scanned for a card its seat could not see: for an answer
+Now and then the seat to act asks for a hint, and another token (or the spectator) tries
+to. Besides the seat tokens, a spectator token (seat None) watches: it may see no card
+that any seat cannot see. After every step each token reads the session (and every few
+steps the log and its event stream, resumed with Last-Event-ID from the last event it
+got), and every answer or event each token received is scanned for a card its seat could
+not see: for an answer
 received while the session went from version ``lo`` to ``hi``, a card hidden from that
 seat at every version in between (states replayed from the Redis log, hidden cards from
 the engine's ``hidden_cards``); for the log, each entry against the state it made."""
@@ -42,11 +46,13 @@ SEATS = ["human", {"type": "bot", "level": "easy"}, "human", {"type": "bot", "le
 MAX_STEPS = 400
 LOG_EVERY = 4
 SMALL_BUDGET = {"iterations": 20, "ms": 200}  # within the sync threshold: answered at once
+HINTS = 0.15  # the share of human turns that start with a hint
+SPECTATOR = None  # the spectator's "seat"
 
 
 @dataclass
 class Answer:
-    seat: int
+    seat: int | None
     body: Any
     lo: int  # the session's version before the request
     hi: int  # and after the answer
@@ -65,7 +71,10 @@ class Table:
     states: list[tuple[int, Any]] = field(default_factory=list)  # (version, state) per move
     answers: list[Answer] = field(default_factory=list)
     done: Counter = field(default_factory=Counter)  # requests by method and path
-    hidden: dict[tuple[int, int], set[str]] = field(default_factory=dict)
+    hidden: dict[tuple[int, int | None], set[str]] = field(default_factory=dict)
+    spectator: str = ""
+    last_event: dict[int | None, int] = field(default_factory=dict)  # per token: its last event id
+    moves_streamed: Counter = field(default_factory=Counter)  # per token: move events it got
 
     # ---- the oracle: Redis
 
@@ -97,9 +106,12 @@ class Table:
         index = bisect.bisect_right([v for v, _ in self.states], version) - 1
         return index, self.states[index][1]
 
-    def wholly_hidden(self, index: int, seat: int) -> set[str]:
+    def wholly_hidden(self, index: int, seat: int | None) -> set[str]:
         """Card codes of which ``seat`` sees no copy in state ``index`` (with several
-        packs, a code it sees a copy of proves nothing)."""
+        packs, a code it sees a copy of proves nothing). A spectator (None) sees what
+        every seat sees: none of the codes some seat sees no copy of."""
+        if seat is None:
+            return set().union(*(self.wholly_hidden(index, s) for s in range(len(self.tokens))))
         if (index, seat) not in self.hidden:
             state = self.states[index][1]
             pack = Counter(self.game.pack(state))
@@ -109,11 +121,14 @@ class Table:
 
     # ---- the clients: HTTP with a token
 
-    def ask(self, seat: int, method: str, path: str, body: Any = None) -> Any:
+    def token(self, seat: int | None) -> str:
+        return self.spectator if seat is None else self.tokens[seat]
+
+    def ask(self, seat: int | None, method: str, path: str, body: Any = None) -> Any:
         self.done[f"{method} {path or '/'}"] += 1
         lo = self.version()
         call = self.client.get if method == "GET" else self.client.post
-        kwargs = {"headers": auth(self.tokens[seat])}
+        kwargs = {"headers": auth(self.token(seat))}
         if method != "GET":
             kwargs["json"] = body if body is not None else {}
         response = call(f"/v1/sessions/{self.id}{path}", **kwargs)
@@ -121,6 +136,34 @@ class Table:
         assert 200 <= response.status_code < 500, (response.status_code, answer)
         self.answers.append(Answer(seat, answer, lo, self.version()))
         return response.status_code, answer
+
+    def read_stream(self, seat: int | None) -> int:
+        """The token's event stream from its last event id until it is caught up (the
+        first keep-alive); the events are kept as one answer. The number of events."""
+        self.done["GET /events"] += 1
+        lo = self.version()
+        headers = auth(self.token(seat))
+        if seat in self.last_event:
+            headers["Last-Event-ID"] = str(self.last_event[seat])
+        response = self.client.get(f"/v1/sessions/{self.id}/events", headers=headers, buffered=False)
+        assert response.status_code == 200, response.get_data()
+        events = []
+        try:
+            for chunk in response.response:
+                text = chunk.decode() if isinstance(chunk, bytes) else chunk
+                if text.startswith(": keep-alive"):
+                    break
+                if text.startswith("id: "):
+                    lines = dict(line.split(": ", 1) for line in text.strip().split("\n"))
+                    events.append({"event": lines["event"], "data": json.loads(lines["data"])})
+                    self.last_event[seat] = int(lines["id"])
+        finally:
+            response.close()
+        ids = [e["data"]["version"] for e in events]
+        assert ids == sorted(set(ids)), ids  # in order, none twice
+        self.moves_streamed[seat] += sum(e["event"] == "move" for e in events)
+        self.answers.append(Answer(seat, {"stream": events}, lo, self.version()))
+        return len(events)
 
     def follow_job(self, seat: int, job: dict) -> dict:
         lo = self.version()
@@ -139,7 +182,9 @@ class Table:
         checked = 0
         for answer in self.answers:
             body = answer.body
-            if isinstance(body, dict) and "entries" in body:
+            if isinstance(body, dict) and "stream" in body:
+                self.check_stream(answer, body["stream"])
+            elif isinstance(body, dict) and "entries" in body:
                 self.check(answer.seat, body["initial"], 0, 0)
                 for entry in body["entries"]:
                     index, _ = self.state_at(entry["version"])
@@ -156,7 +201,21 @@ class Table:
         self.answers.clear()
         return checked
 
-    def check(self, seat: int, value: Any, lo: int, hi: int) -> None:
+    def check_stream(self, answer: Answer, events: list[dict]) -> None:
+        """A move event is a log entry (checked against the state it made); a session
+        event against the versions the stream was read between."""
+        for event in events:
+            data = event["data"]
+            if event["event"] == "move":
+                index, _ = self.state_at(data["version"])
+                self.check(answer.seat, dict(data, action=None), index, index)
+                self.check_action(answer.seat, data["action"], index - 1, index)
+            else:
+                lo, _ = self.state_at(answer.lo)
+                hi, _ = self.state_at(answer.hi)
+                self.check(answer.seat, data, lo, hi)
+
+    def check(self, seat: int | None, value: Any, lo: int, hi: int) -> None:
         """No card in ``value`` that ``seat`` could see in no state from ``lo`` to ``hi``."""
         hidden = set.intersection(*(self.wholly_hidden(i, seat) for i in range(lo, hi + 1)))
         leaked = hidden & set(walk_strings(value))
@@ -194,6 +253,12 @@ class Walk:
             self.bot_turn(state, version, to_act)
 
     def human_turn(self, state, version: int, seat: int) -> None:
+        if self.rng.random() < HINTS:
+            status, body = self.t.ask(seat, "POST", "/hint", {"budget": SMALL_BUDGET})
+            assert status in (200, 429), body  # 429: the inline search slot is busy
+            asker = self.rng.choice([SPECTATOR, *(s for s in range(self.players) if s != seat)])
+            status, body = self.t.ask(asker, "POST", "/hint", {"budget": SMALL_BUDGET})
+            assert status == (403 if asker is None else 422), body
         game, roll = self.t.game, self.rng.random()
         action = game.action_to_json(state, self.rng.choice(game.legal_actions(state)))
         if roll < 0.1:
@@ -233,6 +298,12 @@ class Walk:
             wait_for(lambda: self.t.version() != version, 15.0, 0.01)
 
 
+@pytest.fixture(scope="module")
+def client(make_app, worker):
+    """Streams are read until caught up, i.e. until their first keep-alive: a short one."""
+    return make_app(STREAM_HEARTBEAT=0.02).test_client()
+
+
 @pytest.mark.parametrize("seed", [5, 6])
 @pytest.mark.parametrize("game_id", sorted(MATCHES))
 def test_no_answer_shows_a_seat_a_card_it_may_not_see(client, redis_client, prefix, game_id, seed):
@@ -244,6 +315,12 @@ def test_no_answer_shows_a_seat_a_card_it_may_not_see(client, redis_client, pref
     body = created.get_json()
     game = get_game(game_id)
     table = Table(client, redis_client, Keys(prefix), game, body["id"], body["tokens"])
+    status, watcher = table.ask(0, "POST", "/spectators")
+    assert status == 201, watcher
+    table.spectator = watcher["token"]
+    viewers = [*range(players), SPECTATOR]
+    table.last_event = dict.fromkeys(viewers, 0)  # each stream from the first move on
+    events = 0
     walk = Walk(table, seats, random.Random(f"{game_id}-{seed}"))
     started = time.monotonic()
     checked = 0
@@ -252,19 +329,27 @@ def test_no_answer_shows_a_seat_a_card_it_may_not_see(client, redis_client, pref
         if game.to_act(state) is None or (last_deal is not None and game.deal_no(state) > last_deal):
             break
         walk.step()
-        for seat in range(players):
+        for seat in viewers:
             table.ask(seat, "GET", "")
             if step % LOG_EVERY == 0:
                 table.ask(seat, "GET", "/log")
+                events += table.read_stream(seat)
         checked += table.check_answers()
     else:
         pytest.fail(f"no end after {MAX_STEPS} steps")
-    for seat in range(players):
+    for seat in viewers:
         table.ask(seat, "GET", "/log")
+        events += table.read_stream(seat)
     checked += table.check_answers()
+    # every token's stream, resumed again and again, brought it every move exactly once
+    # (up to the last event it got: the workers' bots may play on after the walk)
+    for seat in viewers:
+        moved = sum(1 for version, _ in table.states[1:] if version <= table.last_event[seat])
+        assert table.moves_streamed[seat] == moved, (seat, table.moves_streamed[seat], moved)
     final, _, _ = table.now()
     if game.to_act(final) is None:  # the replayed log is the match
         assert game.to_json(table.states[-1][1]) == game.to_json(final)
     assert checked >= 4 * players  # the walk took steps (the workers alone may play much of it)
-    print(f"{game_id}: {len(table.states) - 1} moves, {checked} answers, {time.monotonic() - started:.1f} s")
+    elapsed = time.monotonic() - started
+    print(f"{game_id}: {len(table.states) - 1} moves, {checked} answers, {events} events, {elapsed:.1f} s")
     print(dict(table.done))

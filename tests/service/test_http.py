@@ -114,10 +114,15 @@ def test_legal_moves_from_state_and_from_view(client):
         {"type": "declare", "combo": "ronda"},
         {"type": "declare", "combo": "tringa"},
     ]
+    assert answer["labels"] == ["pass", "declare ronda", "declare tringa"]
     view = post(client, "/v1/games/ronda/view", {"state": state, "seat": 0})["view"]
     assert post(client, "/v1/games/ronda/legal-moves", {"view": view}) == answer
     other = post(client, "/v1/games/ronda/view", {"state": state, "seat": 1})["view"]
-    assert post(client, "/v1/games/ronda/legal-moves", {"view": other}) == {"to_act": 0, "actions": []}
+    assert post(client, "/v1/games/ronda/legal-moves", {"view": other}) == {
+        "to_act": 0,
+        "actions": [],
+        "labels": [],
+    }
 
 
 def test_legal_moves_needs_exactly_one_of_state_or_view(client):

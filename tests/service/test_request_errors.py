@@ -21,10 +21,12 @@ BODY_ENDPOINTS = [
     "/v1/games/ronda/score",
     "/v1/games/ronda/view",
     "/v1/games/ronda/bot-move",
+    "/v1/games/ronda/hint",
     "/v1/sessions",
     f"/v1/sessions/{SESSION}/moves",
     f"/v1/sessions/{SESSION}/bot-move",
     f"/v1/sessions/{SESSION}/leave",
+    f"/v1/sessions/{SESSION}/hint",
     "/v1/games/ronda/review",
     f"/v1/sessions/{SESSION}/review",
 ]
@@ -33,7 +35,7 @@ BODY_ENDPOINTS = [
 def test_the_list_covers_every_post_endpoint(app):
     posts = {rule.rule for rule in app.url_map.iter_rules() if "POST" in rule.methods}
     listed = {path.replace("ronda", "<game_id>").replace(SESSION, "<session_id>") for path in BODY_ENDPOINTS}
-    assert posts - listed == {"/v1/sessions/<session_id>/claim"}
+    assert posts - listed == {"/v1/sessions/<session_id>/claim", "/v1/sessions/<session_id>/spectators"}
 
 
 def nested(depth: int) -> str:

@@ -44,6 +44,7 @@ from engine.games.baloot.tables import (
 )
 from engine.protocol import (
     JSON,
+    SPECTATOR,
     Action,
     BadAction,
     Event,
@@ -337,6 +338,12 @@ class Baloot(Game[State]):
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
             raise InvalidState("seat must be 0-3", field="seat")
         return view(state, seat)
+
+    def public_view(self, state: State) -> JSON:
+        # no seat is -1: every hand a count, no seat's trick-1 project pass (R20)
+        out = view(state, SPECTATOR)
+        out["seat"] = None
+        return out
 
     def sampler(self, view: JSON) -> Callable[[random.Random], State]:
         return make_sampler(self, view)

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from engine.protocol import JSON, SCHEMA_VERSION, BadAction, InvalidSetup, InvalidState
+from engine.protocol import JSON, SCHEMA_VERSION, SPECTATOR, BadAction, InvalidSetup, InvalidState
 
 from . import play as P
 from . import rules as R
@@ -333,7 +333,7 @@ def view(st: MState, seat: int, game_id: str) -> JSON:
     out["history"] = _history(st, True)
     if st.phase != OVER:
         out["hands"] = [h if s == seat else len(h) for s, h in enumerate(out["hands"])]
-        if st.route[seat] == UNSEEN:
+        if seat == SPECTATOR or st.route[seat] == UNSEEN:
             out["tiplu"] = None
     out["stock"] = len(st.stock)
     return out

@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.protocol import (
     JSON,
+    SPECTATOR,
     EngineError,
     Event,
     Game,
@@ -238,6 +239,11 @@ class Marriage(Game[MState]):
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n:
             raise InvalidState(f"seat must be a seat from 0 to {state.n - 1}", field="seat")
         return codec.view(state, seat, self.id)
+
+    def public_view(self, state: MState) -> JSON:
+        out = codec.view(state, SPECTATOR, self.id)  # every hand a count; the tiplu at the end only
+        out["seat"] = None
+        return out
 
     def sampler(self, view: JSON) -> Callable[[random.Random], MState]:
         try:

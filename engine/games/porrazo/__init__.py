@@ -27,6 +27,7 @@ from engine.games.porrazo.tables import (
 )
 from engine.protocol import (
     JSON,
+    SPECTATOR,
     Action,
     Event,
     Game,
@@ -195,6 +196,11 @@ class Porrazo(Game[PState]):
 
     def view(self, state: PState, seat: int) -> JSON:
         return codec.view(state, seat)
+
+    def public_view(self, state: PState) -> JSON:
+        out = codec.view(state, SPECTATOR)  # no seat is -1: every hand a count
+        out["seat"] = None
+        return out
 
     def sampler(self, view: JSON) -> Callable[[random.Random], PState]:
         from engine.games.porrazo.sampling import make_sampler

@@ -28,6 +28,7 @@ from engine.games.ronda.tables import (
 )
 from engine.protocol import (
     JSON,
+    SPECTATOR,
     Action,
     Event,
     Game,
@@ -245,6 +246,11 @@ class Ronda(Game[RondaState]):
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n:
             raise InvalidState(f"seat must be 0..{state.n - 1}", field="seat")
         return codec.dump(state, seat)
+
+    def public_view(self, state: RondaState) -> JSON:
+        out = codec.dump(state, SPECTATOR)  # no seat is -1: only challenged hands shown
+        out["seat"] = None
+        return out
 
     def sampler(self, view: JSON) -> Callable[[random.Random], RondaState]:
         return codec.make_sampler(view, self.parse_options)

@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.protocol import (
     JSON,
+    SPECTATOR,
     Action,
     BadAction,
     Event,
@@ -196,6 +197,11 @@ class Trex(Game[TrexState]):
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
             raise InvalidState("seat must be 0-3", field="seat")
         return state_json(state, seat)
+
+    def public_view(self, state: TrexState) -> JSON:
+        out = state_json(state, SPECTATOR)  # no seat is -1: every hand a count
+        out["seat"] = None
+        return out
 
     def sampler(self, view: JSON) -> Callable[[random.Random], TrexState]:
         from .sampling import make_sampler

@@ -1,0 +1,228 @@
+"""The event stream of a session (``GET /v1/sessions/{id}/events``, Server-Sent Events).
+
+Every version change of a session (a move, a leave or claim) is announced on its Redis
+pub/sub channel with only the new version (:func:`service.sessions.announce`). A stream
+subscribes first, then reads what changed from Redis itself: the move log, whose
+entries hold each move's events already redacted per seat and for spectators, and the
+session's seats. So a stream sends its token only what the log shows that token, and
+nothing is lost between a reconnect and a publish: the log, not the message, is the
+source. Each SSE ``id`` is the session version; a client that reconnects with
+``Last-Event-ID`` gets every move after that version from the log, in order.
+
+One :class:`Hub` per process holds the only pub/sub connection (a pattern subscription
+to every session's channel) and wakes the streams of a session when its version moves;
+the streams themselves hold no Redis connection while idle (Redis clients pool at most
+100 connections per process). An idle stream waits for its wake-up and, every
+``STREAM_HEARTBEAT`` seconds, sends a comment line (so proxies keep it open and a gone
+client is noticed) and looks at the version again (so a lost message only delays it).
+It holds one thread of the process serving it: ``python -m service.run`` serves streams
+from their own gunicorn (docs/deploy.md), never from the API's threads."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import redis
+from flask import Flask, Response, current_app
+
+from service import sessions as S
+from service.errors import ApiError
+
+log = logging.getLogger(__name__)
+
+
+class Hub:
+    """This process's one pub/sub subscriber: wakes the streams of a session when an
+    announcement for it arrives. Started on first use (after gunicorn's fork)."""
+
+    def __init__(self, client: redis.Redis, pattern: str) -> None:
+        self.client = client
+        self.pattern = pattern
+        self.lock = threading.Lock()
+        self.waiting: dict[str, set[threading.Event]] = {}
+        # a move wakes every stream of its session at once: their reads of the log take
+        # turns, within the client's pool of Redis connections (100 at most)
+        self.reads = threading.BoundedSemaphore(READERS)
+        self.thread = threading.Thread(target=self.run, name="majlis-events-hub", daemon=True)
+        self.thread.start()
+
+    def register(self, channel: str) -> threading.Event:
+        wake = threading.Event()
+        with self.lock:
+            self.waiting.setdefault(channel, set()).add(wake)
+        return wake
+
+    def unregister(self, channel: str, wake: threading.Event) -> None:
+        with self.lock:
+            events = self.waiting.get(channel, set())
+            events.discard(wake)
+            if not events:
+                self.waiting.pop(channel, None)
+
+    def run(self) -> None:
+        while True:
+            pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+            try:
+                pubsub.psubscribe(self.pattern)
+                while True:
+                    message = pubsub.get_message(timeout=1.0)
+                    if message is not None:
+                        self.wake(message["channel"])
+            except redis.RedisError as error:  # Redis restarting: the streams poll meanwhile
+                log.warning("event hub: %s; subscribing again in 1 s", error)
+                time.sleep(1.0)
+            finally:
+                pubsub.close()
+
+    def wake(self, channel: str) -> None:
+        with self.lock:
+            events = list(self.waiting.get(channel, ()))
+        for event in events:
+            event.set()
+
+
+def hub(app: Flask, store: S.SessionStore) -> Hub:
+    """This process's hub (one per app and process: a forked child starts its own)."""
+    key = ("majlis_events_hub", os.getpid())
+    found = app.extensions.get(key)
+    if found is None:
+        with HUB_LOCK:
+            found = app.extensions.get(key)
+            if found is None:
+                pattern = S.events_channel(store.keys, "0" * 32).replace("0" * 32, "*")
+                found = app.extensions[key] = Hub(store.r, pattern)
+    return found
+
+
+HUB_LOCK = threading.Lock()
+READERS = 32
+
+
+def parse_last_event_id(raw: str | None) -> int | None:
+    """The version a reconnecting client last got (``Last-Event-ID``); None if absent."""
+    if raw is None or not raw.strip():
+        return None
+    try:
+        version = int(raw.strip())
+    except ValueError:
+        version = -1
+    if version < 0:
+        raise ApiError(
+            422,
+            "invalid_request",
+            "Last-Event-ID must be a session version (the id of an event)",
+            {"field": "Last-Event-ID"},
+        )
+    return version
+
+
+def stream_response(
+    store: S.SessionStore, session: S.Session, seat: int | None, since: int | None
+) -> Response:
+    heartbeat = float(current_app.config.get("STREAM_HEARTBEAT", 10.0))
+    events = hub(current_app._get_current_object(), store)  # type: ignore[attr-defined]
+    stream = SessionStream(store, session, seat, since, heartbeat, events)
+    response = Response(stream.lines(), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
+
+
+def sse(event: str, data: dict[str, Any], event_id: int | None = None) -> str:
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+class SessionStream:
+    """One client's stream: what changed since the version it last got, as its token
+    (``seat``; None for a spectator) may see it."""
+
+    def __init__(
+        self,
+        store: S.SessionStore,
+        session: S.Session,
+        seat: int | None,
+        since: int | None,
+        heartbeat: float,
+        hub: Hub,
+    ) -> None:
+        self.hub = hub
+        self.store = store
+        self.session = session
+        self.seat = seat
+        self.since = since
+        self.heartbeat = heartbeat
+        self.sent = -1  # the version the client has
+        self.read = 0  # log entries read so far
+
+    def lines(self) -> Iterator[str]:
+        channel = S.events_channel(self.store.keys, self.session.id)
+        # registered before reading Redis: a change after the read wakes us
+        wake = self.hub.register(channel)
+        try:
+            yield "retry: 1000\n\n"
+            self.sent = self.since if self.since is not None else -1
+            while True:
+                try:
+                    with self.hub.reads:
+                        caught_up = list(self.hello() if self.sent < 0 else self.catch_up())
+                except ApiError:  # the session expired
+                    yield sse("gone", {"id": self.session.id})
+                    return
+                except redis.RedisError as error:  # Redis restarting: try again at the next beat
+                    log.warning("event stream of session %s: %s", self.session.id, error)
+                    caught_up = []
+                yield from caught_up
+                woken = wake.wait(self.heartbeat)
+                wake.clear()  # before reading Redis: a later announcement wakes us again
+                if not woken:
+                    yield ": keep-alive\n\n"
+        finally:
+            self.hub.unregister(channel, wake)
+
+    def hello(self) -> Iterator[str]:
+        """The session as it is now, for a client that connects afresh."""
+        # the log's length before the load: a move landing between the two is read again
+        # by catch_up, and skipped there as the snapshot already counts it
+        self.read = self.store.r.llen(self.store.keys.session_log(self.session.id))
+        session = self.store.load(self.session.id)
+        self.sent = session.version
+        yield self.session_event(session, session.version)
+
+    def catch_up(self) -> Iterator[str]:
+        """Every move after ``sent`` from the log, then a ``session`` event if hand-overs
+        (which the log does not hold) moved the version further."""
+        for _ in range(10):  # a change may land while we read: look again, a few times
+            raw = self.store.r.hget(self.store.keys.session(self.session.id), "version")
+            if raw is None:
+                raise ApiError(404, "unknown_session", "the session expired")
+            version = int(raw)
+            for entry in self.store.log(self.session, self.seat, self.read):
+                self.read += 1
+                if entry["version"] > self.sent:
+                    self.sent = entry["version"]
+                    yield sse("move", entry, entry["version"])
+            if version <= self.sent:
+                return
+            session = self.store.load(self.session.id)
+            if session.version == version:  # nothing moved since: the seats are version's
+                self.sent = version
+                yield self.session_event(session, version)
+                return
+
+    def session_event(self, session: S.Session, version: int) -> str:
+        to_act = session.game.to_act(session.state)
+        data = {
+            "version": version,
+            "seat": self.seat,
+            "to_act": to_act,
+            "finished": to_act is None,
+            "seats": session.seats,
+        }
+        return sse("session", data, version)
