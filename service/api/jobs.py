@@ -10,6 +10,7 @@ from flask import current_app, url_for
 from flask.views import MethodView
 from kombu.exceptions import OperationalError
 
+from ai.bots import Budget
 from service.api.blueprint import Blueprint
 from service.api.common import document_errors
 from service.api.session_schemas import JobSchema
@@ -43,8 +44,8 @@ def accepted(job: dict[str, Any], seconds: float) -> tuple[dict[str, Any], int, 
     return {"job": job}, 202, {"Location": job["url"], "Retry-After": str(wait)}
 
 
-def search_seconds(real: Any, parts: int = 1) -> float:
-    """The estimated duration of a bot search with budget ``real`` (an ai.bots.Budget, capped;
+def search_seconds(real: Budget | None, parts: int = 1) -> float:
+    """The estimated duration of a bot search with budget ``real`` (capped by the server;
     None: a level that does not search) split over ``parts`` root-parallel tasks."""
     if real is None:
         return 0.0
