@@ -141,5 +141,5 @@ class Hint(MethodView):
         share of the search's visits and its expected value (the mean outcome in [0, 1]
         for the seat); `easy` is what the easy policy would play. Nothing is played."""
         game = load_game(game_id)
-        view = seat_view(game, body)
+        _seat, view = seat_view(game, body)  # the seat defaults to the seat to act
         return hint(game, view, body)
