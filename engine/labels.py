@@ -56,8 +56,6 @@ FLAG_WORDS: dict[str, tuple[str, str]] = {  # a boolean field: (when true, when 
 }
 
 
-
-
 @dataclass(frozen=True)
 class LabelWords:
     """The words of labels in one language: the tables above, and the two words of values.

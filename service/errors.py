@@ -4,8 +4,9 @@ Engine errors keep their meaning: BadAction and InvalidSetup are unreadable inpu
 naming the field), IllegalAction is a rule (422 ``illegal_move`` with the rule and the
 legal actions), NotYourTurn is 422 ``not_your_turn``, InvalidState is 422
 ``invalid_state``. The message is in the request's language (``Accept-Language``); the
-code and the details are the same in every language. Nothing escapes as a 500 with a stack trace: an unexpected exception
-is logged and answered with a bare ``internal_error``."""
+code and the details are the same in every language. Nothing escapes as a 500 with a
+stack trace: an unexpected exception is logged and answered with a bare
+``internal_error``."""
 
 from __future__ import annotations
 
@@ -43,7 +44,8 @@ class ApiError(Exception):
 def error_response(status: int, code: str, message: str, details: dict[str, Any] | None = None):
     """The JSON answer of an error; its message in the request's language (service/i18n.py)."""
     details = details or {}
-    body = {"error": {"code": code, "message": i18n.error_message(code, message, details), "details": details}}
+    message = i18n.error_message(code, message, details)
+    body = {"error": {"code": code, "message": message, "details": details}}
     return jsonify(body), status
 
 
