@@ -61,14 +61,15 @@ def create_app(settings: Settings | None = None) -> Flask:
 
 
 def _init_extensions(app: Flask) -> None:
-    """Redis, Celery, JSON logs with request ids, metrics, API keys and the ops endpoints.
+    """Redis, Celery, JSON logs with request ids, metrics, CORS, API keys and the ops endpoints.
     Nothing here connects to Redis: the stateless endpoints work without it."""
-    from service import ops, ratelimit, redis_conn
+    from service import cors, ops, ratelimit, redis_conn
     from service.celery_app import celery_init_app
 
     redis_conn.init_app(app)
     celery_init_app(app)
     ops.init_app(app)
+    cors.init_app(app)  # before the API-key check: a preflight carries no key
     ratelimit.init_app(app)
 
 
