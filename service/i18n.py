@@ -174,12 +174,15 @@ def label_words(language: str) -> LabelWords:
     def table(context: str) -> dict[str, str]:
         return {key: text for (ctx, key), text in entries.items() if ctx == context and text}
 
-    flags = {key: tuple(text.split("|", 1)) for key, text in table("flag").items()}
+    def true_false(text: str) -> tuple[str, str]:
+        when_true, _, when_false = text.partition("|")
+        return when_true, when_false
+
     words = table("word")
     return LabelWords(
         verbs=table("verb"),
-        fields={**ENGLISH.fields, **table("field")},
-        flags={key: (pair[0], pair[-1]) for key, pair in flags.items()},
+        fields={**ENGLISH.fields, **table("field")},  # a field no catalogue names reads in English
+        flags={key: true_false(text) for key, text in table("flag").items()},
         joker=words.get("joker", ENGLISH.joker),
         cards=words.get("cards", ENGLISH.cards),
     )

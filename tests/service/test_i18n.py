@@ -114,6 +114,16 @@ def test_a_label_in_each_language_keeps_the_card_symbols():
     assert label({"type": "discard", "card": "XX"}, i18n.label_words("es")) == "descartar comodín"
 
 
+def test_a_code_no_catalogue_knows_keeps_its_english_message_and_says_so(app):
+    with app.test_request_context(headers={"Accept-Language": "ar"}):
+        assert i18n.error_message("teapot", "I am a teapot", {}) == "I am a teapot"
+        response = i18n.set_content_language(app.response_class())
+        assert response.headers["Content-Language"] == "en"
+    with app.test_request_context(headers={"Accept-Language": "ar"}):
+        assert i18n.error_message("busy", "busy", {"retry_after": 1}).startswith("الخادم مشغول")
+        assert i18n.set_content_language(app.response_class()).headers["Content-Language"] == "ar"
+
+
 def test_the_po_loader_reads_continued_strings_escapes_and_contexts():
     text = '# a comment\nmsgid ""\nmsgstr ""\n"Language: es\\n"\n\nmsgctxt "error"\nmsgid "busy"\n'
     text += 'msgstr "uno "\n"\\"dos\\""\n\nmsgid "plain"\nmsgstr "x"\n'
