@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask
 from flask_smorest import Api
 
-from service import errors
+from service import errors, i18n
 from service.settings import Settings
 
 API_TITLE = "Majlis rules and bots"
@@ -49,6 +49,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     for name in BLUEPRINT_MODULES:
         api.register_blueprint(importlib.import_module(f"service.api.{name}").blp)
     errors.init_app(app)
+    i18n.init_app(app)
     _init_extensions(app)
 
     @app.get("/healthz")

@@ -19,8 +19,8 @@ from flask.views import MethodView
 from marshmallow import fields, validate
 
 from ai.bots import LEVEL_BUDGETS, Budget, clip_budget, decide
-from engine.labels import label
 from engine.protocol import Game
+from service import i18n
 from service.api.blueprint import Blueprint
 from service.api.bots import inline_slots, seat_view
 from service.api.common import document_errors, load_game, state_for_view
@@ -124,7 +124,7 @@ def ranked(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def labelled(action: dict[str, Any]) -> dict[str, Any]:
-    return {"action": action, "label": label(action)}
+    return {"action": action, "label": i18n.label(action)}
 
 
 @blp.route("/<game_id>/hint")
