@@ -78,6 +78,7 @@ from engine.games.baloot.tables import (
     SUIT_CHARS,
     SUIT_OF,
     SUN,
+    SUN_WINDOW,
     SWITCH,
     TRIPLE,
     TRUMP_STR,
@@ -457,7 +458,10 @@ class Loader:
 
     def load(self, fill: Any = None) -> State:
         try:
-            return self._load(fill)
+            st = self._load(fill)
+            if not self.layout and not self.is_view:
+                _check_canonical(st, self.data)
+            return st
         except EngineError as err:
             if isinstance(err, InvalidState):
                 raise
@@ -954,6 +958,8 @@ class Loader:
             return (st.leader + len(st.table)) & 3
         if phase == CHOOSE_TRUMP:
             return st.hokm_bidder if st.hokm_bidder >= 0 else st.bidder
+        if phase == BIDDING and st.stage == SUN_WINDOW:
+            return (st.hokm_bidder + 1) & 3
         if phase == DOUBLING:
             from engine.games.baloot.state import defenders
 
@@ -965,10 +971,22 @@ class Loader:
         return (st.dealer + 1) & 3
 
 
+def _check_canonical(st: State, data: Mapping[str, Any]) -> None:
+    """A full state is written exactly as the engine writes it: every field and option
+    present, hands in canonical order, no extra key anywhere, nothing left for the loader
+    to fill in or re-sort (a state the engine wrote never needs it, so a difference means
+    the document was changed). One older form is still read: ``rng_state`` as a JSON
+    integer below 2**53."""
+    for key, value in to_json(st).items():
+        got = data[key] if key in data else ...
+        if got != value and not (key == "rng_state" and type(got) is int):
+            raise _fail("must be written as the engine writes it (cards in canonical order)", key)
+
+
 def _check_turn(st: State, entries: list[tuple[int, Any]]) -> None:
-    """The seat to act is one the phase allows (R2-R12, E1) and, once the deal has calls,
-    the one its last call passes the turn to. (A layout may start a deal anywhere, so a
-    deal without calls only gets the phase's bounds.)"""
+    """The seat to act is one the phase allows (R2-R12, E1): once the deal has calls, the
+    one its last call passes the turn to; in a bidding without calls, the first seat of the
+    round (a layout that starts later in a round gives the calls before in its history)."""
     phase = st.phase
     to_act = st.to_act
     last = entries[-1] if entries else None
@@ -986,6 +1004,8 @@ def _check_turn(st: State, entries: list[tuple[int, Any]]) -> None:
                 want = {(h + k) & 3 for k in range(1, (st.dealer - h) % 4 + 1)}
             if last is not None:
                 want &= {(last[0] + 1) & 3}
+            else:  # a round (or window) with no call yet opens at its first seat (R2, R3, R5)
+                want &= {((h if st.stage == SUN_WINDOW else st.dealer) + 1) & 3}
     elif phase == CHOOSE_TRUMP:
         want = {st.bidder}
     elif phase == DOUBLING:

@@ -17,6 +17,7 @@ from engine.games.ronda.rules import (
     holding,
     is_open_target,
     open_hand,
+    r13_next_asked,
     target_winner,
 )
 from engine.games.ronda.state import RondaState, Rules, blank_state
@@ -646,7 +647,7 @@ def load(
             raise _bad("a layout without a phase is the start of a hand: give the phase", "phase")
         open_hand(s, None)
     else:
-        _check_phase(s, f, total, size, hidden_decks_ok)
+        _check_phase(s, f, total, size, hidden_decks_ok, parsed[start:])
     _check_match_end(s)
     if "to_act" in data and not start_of_hand:
         given = data["to_act"]
@@ -655,7 +656,20 @@ def load(
         if (s.to_act if s.to_act >= 0 else None) != given:
             want = None if s.to_act < 0 else s.to_act
             raise _bad(f"must be {want} in this position", "to_act")
+    if not layout and not hidden_decks_ok:
+        _check_canonical(s, data)
     return s
+
+
+def _check_canonical(s: RondaState, data: JSON) -> None:
+    """A full state is written exactly as the engine writes it: every field present, cards
+    in canonical order, nothing left for the loader to fill in or re-sort (a state the
+    engine wrote never needs it, so a difference means the document was changed). One
+    older form is still read: ``rng_state`` as a JSON integer below 2**53."""
+    for key, value in dump(s).items():
+        got = data[key]
+        if got != value and not (key == "rng_state" and type(got) is int):
+            raise _bad("must be written as the engine writes it (cards in canonical order)", key)
 
 
 def _check_match_end(s: RondaState) -> None:
@@ -678,8 +692,11 @@ def _check_match_end(s: RondaState) -> None:
         )
 
 
-def _check_phase(s: RondaState, f: _Fields, total: int, size: int, view: bool) -> None:
-    """Phase-dependent consistency; sets ``to_act`` (challenge phase: taken from the data)."""
+def _check_phase(
+    s: RondaState, f: _Fields, total: int, size: int, view: bool, deal: list[tuple[int, Any]]
+) -> None:
+    """Phase-dependent consistency; sets ``to_act`` (challenge phase: replayed from this
+    hand's entries of ``deal``, or taken from the data for a hand set up from a layout)."""
     n = s.n
     o = s.o
     phase = s.phase
@@ -721,10 +738,14 @@ def _check_phase(s: RondaState, f: _Fields, total: int, size: int, view: bool) -
                 ),
                 None,
             )
-        seat = _int(given, "to_act", 0, n - 1)
-        if not any(is_open_target(s, seat, t) for t in range(n)):
-            raise _bad(f"seat {seat} has no open target to challenge", "to_act")
-        s.to_act = seat
+        replayed = _challenge_turn(s, deal)
+        if replayed is not None:
+            s.to_act = replayed
+        else:
+            seat = _int(given, "to_act", 0, n - 1)
+            if not any(is_open_target(s, seat, t) for t in range(n)):
+                raise _bad(f"seat {seat} has no open target to challenge", "to_act")
+            s.to_act = seat
     elif phase == PLAY_P:
         if total >= size * n:
             raise _bad("every card of the hand is played: the hand is over", "played")
@@ -739,6 +760,54 @@ def _check_phase(s: RondaState, f: _Fields, total: int, size: int, view: bool) -
         for t in range(n):
             if decl[t] != holding(s.dealt[t])[0]:
                 raise _bad("with auto_declare every declaration is the true holding", f"declarations[{t}]")
+
+
+def _challenge_turn(s: RondaState, deal: list[tuple[int, Any]]) -> int | None:
+    """R13: the seat asked next in this hand's challenge round, found by replaying the
+    round's entries of ``deal`` (the current deal's history) after the hand's
+    declarations; each entry must be the asked seat's pass or challenge of an open target,
+    and the challenged and withdrawn seats must be the ones the entries give. None when
+    the history does not hold the hand's declarations (a hand set up from a layout, whose
+    round may have begun before its history): then the data's ``to_act`` is taken."""
+    n = s.n
+    first = (s.dealer + 1) % n
+    k = len(deal)
+    while k and deal[k - 1][1] != DEAL_MARK and deal[k - 1][1] >= 52:  # the hand's non-play entries
+        k -= 1
+    declared = [(seat, DECLARE_BASE + d) for seat, d in _round(s.decl, first)]  # none is a pass
+    if deal[k : k + n] != declared:
+        if k == 0:  # the history may start inside a layout's hand
+            return None
+        raise _bad("the hand's declarations must come first, in turn from dealer+1 (R8)", "history")
+    # A scratch copy from the start of the round: no seat challenged yet, no score that
+    # could end the match (a genuine challenge cannot be followed by a challenge phase).
+    replay = s.clone()
+    replay.challenged = replay.withdrawn = 0
+    replay.scores = [0] * s.nsides
+    replay.phase = DECLARE_P
+    r13_next_asked(replay, -1, None)
+    for seat, action in deal[k + n :]:
+        where = "history"
+        if replay.phase != CHALLENGE_P or seat != replay.to_act:
+            raise _bad(f"seat {replay.to_act} was to act in the challenge round, not {seat} (R13)", where)
+        if action != PASS:
+            target = action - CHALLENGE_BASE
+            if not 0 <= target < n or not is_open_target(replay, seat, target):
+                raise _bad("a challenge must name an open target of the asked seat (R13)", where)
+            replay.challenged |= 1 << target
+            replay.withdrawn |= s.withdrawn & 1 << target
+        r13_next_asked(replay, seat, None)
+    if replay.phase != CHALLENGE_P:
+        raise _bad("the challenge round is over: the hand is in play", "phase")
+    if replay.challenged != s.challenged:
+        raise _bad("the challenged seats must be the ones the history challenged", "challenged")
+    return replay.to_act
+
+
+def _round(decl: list[int], first: int) -> list[tuple[int, int]]:
+    """(seat, declaration) in turn order from ``first``."""
+    n = len(decl)
+    return [((first + j) % n, decl[(first + j) % n]) for j in range(n)]
 
 
 # --------------------------------------------------------------------------- sampler
