@@ -958,8 +958,9 @@ class Loader:
             return (st.leader + len(st.table)) & 3
         if phase == CHOOSE_TRUMP:
             return st.hokm_bidder if st.hokm_bidder >= 0 else st.bidder
-        if phase == BIDDING and st.stage == SUN_WINDOW:
-            return (st.hokm_bidder + 1) & 3
+        if phase == BIDDING and st.stage != SWITCH:
+            entries = history_list(st, current_deal=True)
+            return _bidding_opener(st, entries[-1] if entries else None)
         if phase == DOUBLING:
             from engine.games.baloot.state import defenders
 
@@ -983,6 +984,15 @@ def _check_canonical(st: State, data: Mapping[str, Any]) -> None:
             raise _fail("must be written as the engine writes it (cards in canonical order)", key)
 
 
+def _bidding_opener(st: State, last: tuple[int, Any] | None) -> int:
+    """R2-R5: the seat the bidding passes to after this deal's ``last`` call (the next seat
+    round the table), or, with no call yet, the first seat of the round (the dealer's left)
+    or of the Sun window (the Hokm bidder's left)."""
+    if last is not None:
+        return (last[0] + 1) & 3
+    return ((st.hokm_bidder if st.stage == SUN_WINDOW else st.dealer) + 1) & 3
+
+
 def _check_turn(st: State, entries: list[tuple[int, Any]]) -> None:
     """The seat to act is one the phase allows (R2-R12, E1): once the deal has calls, the
     one its last call passes the turn to; in a bidding without calls, the first seat of the
@@ -1002,10 +1012,14 @@ def _check_turn(st: State, entries: list[tuple[int, Any]]) -> None:
                 want = {(h + k) & 3 for k in (1, 2, 3)}
             else:  # R5: the seats after h up to the dealer
                 want = {(h + k) & 3 for k in range(1, (st.dealer - h) % 4 + 1)}
-            if last is not None:
-                want &= {(last[0] + 1) & 3}
-            else:  # a round (or window) with no call yet opens at its first seat (R2, R3, R5)
-                want &= {((h if st.stage == SUN_WINDOW else st.dealer) + 1) & 3}
+            opening = _bidding_opener(st, last)
+            if last is None and to_act != opening:
+                raise _fail(
+                    f"seat {opening} opens the bidding (R2, R3, R5): a layout that starts later "
+                    "gives the calls before in its history",
+                    "to_act",
+                )
+            want &= {opening}
     elif phase == CHOOSE_TRUMP:
         want = {st.bidder}
     elif phase == DOUBLING:
