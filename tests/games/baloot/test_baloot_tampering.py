@@ -260,6 +260,60 @@ def test_last_deal_with_unknown_fields_or_huge_numbers_is_refused(extra):
     refused(data, "last_deal" if "bonus" not in extra else "last_deal.bonus")
 
 
+# --------------------------------------------------------------------------- written as the engine writes it
+
+
+def test_a_hand_out_of_canonical_order_is_refused():
+    data = state_where(in_phase("bidding"))
+    hand = data["hands"][0]
+    hand[0], hand[1] = hand[1], hand[0]  # the same cards: the loader used to re-sort them
+    refused(data, "hands")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ("baloot",),
+        ("match_winner",),
+        ("bidding",),
+        ("projects", "shown"),
+        ("contract", "trump"),
+        ("options", "must_undertrump"),
+    ],
+    ids=".".join,
+)
+def test_a_missing_field_is_refused(path):
+    data = state_where(in_phase("play"))
+    parent = data
+    for key in path[:-1]:
+        parent = parent[key]
+    del parent[path[-1]]  # the loader used to fill in the default
+    refused(data, path[0])
+
+
+# --------------------------------------------------------------------------- R2: who opens the bidding
+
+
+@pytest.mark.parametrize("seat", [0, 2, 3])
+def test_r2_a_deal_without_calls_opens_at_the_dealers_left(seat):
+    data = state_where(in_phase("bidding"))
+    assert data["deal_history_start"] == len(data["history"]) and data["to_act"] == (data["dealer"] + 1) % 4
+    data["to_act"] = seat  # the loader used to take any seat before the first call
+    refused(data, "to_act")
+
+
+def test_r2_a_bidding_layout_opens_after_the_calls_of_its_history():
+    dealt = GAME.to_json(GAME.new_state(4, {}, 0, seed=3))
+    layout = {key: dealt[key] for key in ("hands", "candidate", "stock")} | {"phase": "bidding", "dealer": 0}
+    passes = [{"seat": seat, "action": {"type": "pass"}} for seat in (1, 2)]
+    state = GAME.new_state(4, {}, 0, layout=layout | {"history": passes}, seed=1)
+    assert GAME.to_act(state) == 3
+    assert GAME.to_json(GAME.from_json(GAME.to_json(state))) == GAME.to_json(state)
+    with pytest.raises(InvalidState) as info:
+        GAME.new_state(4, {}, 0, layout=layout | {"to_act": 3}, seed=1)
+    assert info.value.field == "to_act" and "history" in info.value.message
+
+
 # --------------------------------------------------------------------------- no reachable state refused
 
 

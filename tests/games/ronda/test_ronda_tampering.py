@@ -140,6 +140,64 @@ def test_unknown_field_is_refused():
     refused(data, "bonus")
 
 
+# --------------------------------------------------------------------------- written as the engine writes it
+
+
+def test_a_hand_out_of_canonical_order_is_refused():
+    data = copy.deepcopy(playing_state())
+    hand = data["hands"][0]
+    assert len(hand) >= 2
+    hand[0], hand[1] = hand[1], hand[0]  # the same cards: the loader used to re-sort them
+    refused(data, "hands")
+
+
+@pytest.mark.parametrize("name", ["target_score", "tringa_points", "challenges"])
+def test_a_missing_option_is_refused(name):
+    data = copy.deepcopy(playing_state())
+    del data["options"][name]  # the loader used to fill in the default
+    refused(data, "options")
+
+
+# --------------------------------------------------------------------------- R13: the challenge round
+
+
+def round_entries(data: dict) -> int:
+    """How many entries this hand's challenge round has had (after its declarations)."""
+    run = 0
+    for entry in reversed(data["history"]):
+        if entry["action"]["type"] in ("play", "deal"):
+            break
+        run += 1
+    return run - data["players"]
+
+
+def challenge_state(wanted) -> dict:
+    """The first challenge-phase state of seeded 2-player matches that ``wanted`` accepts."""
+    for seed in range(300):
+        rng = random.Random(seed)
+        state = GAME.new_state(2, {}, 0, seed=seed)
+        while GAME.to_act(state) is not None:
+            data = GAME.to_json(state)
+            if data["phase"] == "challenge" and wanted(data):
+                return data
+            state = GAME.apply(state, GAME.to_act(state), rng.choice(GAME.legal_actions(state)))[0]
+    raise AssertionError("no such challenge round")
+
+
+def test_r13_the_seat_asked_follows_the_round_so_far():
+    # Both seats declared, nobody asked yet: the other seat has an open target too, but the
+    # round asks from dealer+1 (the loader used to take any seat with an open target).
+    data = challenge_state(lambda d: round_entries(d) == 0 and "none" not in d["declarations"])
+    data["to_act"] = 1 - data["to_act"]
+    refused(data, "to_act")
+
+
+def test_r13_a_challenge_round_entry_by_the_wrong_seat_is_refused():
+    data = challenge_state(lambda d: round_entries(d) == 1)
+    data["history"][-1]["seat"] = 1 - data["history"][-1]["seat"]
+    refused(data, "history")
+
+
 # --------------------------------------------------------------------------- no reachable state refused
 
 
