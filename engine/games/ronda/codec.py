@@ -165,8 +165,9 @@ def seats_of(mask: int, n: int) -> list[int]:
     return [seat for seat in range(n) if mask >> seat & 1]
 
 
-def dump(s: RondaState, seat: int | None = None) -> JSON:
-    """The state JSON; with ``seat``, that seat's view (hidden cards as counts)."""
+def dump(s: RondaState, seat: int | None = None, *, history: bool = True) -> JSON:
+    """The state JSON; with ``seat``, that seat's view (hidden cards as counts); without
+    ``history``, all of it but the history (the costly part of a long match)."""
     n = s.n
     full = seat is None
     hands: list[Any] = []
@@ -213,7 +214,7 @@ def dump(s: RondaState, seat: int | None = None) -> JSON:
             {"side": side, "points": points, "item": item, "rule": rule}
             for side, points, item, rule in _cons_list(s.items)
         ],
-        "history": _history(s, not full),
+        "history": _history(s, not full) if history else None,
         "deal_start": s.old_len,
     }
     if full:
@@ -601,6 +602,7 @@ def load(
     start = _int(f.get("deal_start", 0), "deal_start", 0, MAX_SAFE_INT if view else len(hist_raw))
     parsed: list[tuple[int, Any]] = [(0, PASS)] * start if view else []
     decks: Any = None  # a cons list
+    unusual: list[tuple[Any, int, Any]] = []  # entries not in the usual form: (entry, seat, action)
     for i, entry in enumerate(hist_raw):
         if type(entry) is dict and len(entry) == 2:  # the usual entry: a play or a pass by a seat
             seat = entry.get("seat")
@@ -617,6 +619,7 @@ def load(
             action = parse_action_json(entry["action"], n, hidden_deck_ok=view)
         except BadAction as err:
             raise InvalidState(f"{where}.action: {err.message}", field=where + ".action") from None
+        unusual.append((entry, seat, action))
         if type(action) is tuple:
             if len(set(action)) != len(PACK):
                 raise _bad("a deal's deck holds each card once", where + ".action.deck")
@@ -657,19 +660,26 @@ def load(
             want = None if s.to_act < 0 else s.to_act
             raise _bad(f"must be {want} in this position", "to_act")
     if not layout and not hidden_decks_ok:
-        _check_canonical(s, data)
+        _check_canonical(s, data, unusual)
     return s
 
 
-def _check_canonical(s: RondaState, data: JSON) -> None:
+def _check_canonical(s: RondaState, data: JSON, unusual: list[tuple[Any, int, Any]]) -> None:
     """A full state is written exactly as the engine writes it: every field present, cards
     in canonical order, nothing left for the loader to fill in or re-sort (a state the
     engine wrote never needs it, so a difference means the document was changed). One
-    older form is still read: ``rng_state`` as a JSON integer below 2**53."""
-    for key, value in dump(s).items():
+    older form is still read: ``rng_state`` as a JSON integer below 2**53. History entries
+    read on the fast path (a play, pass or declaration exactly as written) are canonical
+    already; only the ``unusual`` ones are written again to compare."""
+    for key, value in dump(s, history=False).items():
+        if key == "history":
+            continue
         got = data[key]
         if got != value and not (key == "rng_state" and type(got) is int):
             raise _bad("must be written as the engine writes it (cards in canonical order)", key)
+    for entry, seat, action in unusual:
+        if entry != {"seat": seat, "action": action_json(action)}:
+            raise _bad("must be written as the engine writes it", "history")
 
 
 def _check_match_end(s: RondaState) -> None:
