@@ -31,7 +31,15 @@ from engine.checks import MAX_SAFE_INT, MAX_SCORE, rng_state_from_json, rng_stat
 from engine.games.baloot import rules
 from engine.games.baloot.options import compact
 from engine.games.baloot.projects import compare_declared, project_set
-from engine.games.baloot.state import POINTS, State, blank, defenders, match_winner_after
+from engine.games.baloot.state import (
+    POINTS,
+    State,
+    blank,
+    defenders,
+    match_winner_after,
+    reset_deal_calls,
+    step,
+)
 from engine.games.baloot.tables import (
     BID_ASHKAL,
     BID_HOKM,
@@ -946,7 +954,9 @@ class Loader:
         if res is not None:
             _check_result(res)
         st.result = dict(res) if res is not None else None
-        _check_turn(st, history_list(st, current_deal=True))
+        entries = history_list(st, current_deal=True)
+        _check_turn(st, entries)
+        _check_replayed_turn(self.game, st, entries)
         _check_bidding(st)
         _check_play_counts(st)
         _check_projects(st, exact=not self.is_view and not unknown_seats)
@@ -991,6 +1001,36 @@ def _bidding_opener(st: State, last: tuple[int, Any] | None) -> int:
     if last is not None:
         return (last[0] + 1) & 3
     return ((st.hokm_bidder if st.stage == SUN_WINDOW else st.dealer) + 1) & 3
+
+
+# What the calls of a deal decide: a replay that reproduces them all must give the seat to act.
+_CALL_FIELDS = tuple(
+    "phase round stage hokm_bidder kind trump ashkal bidder taker mult locked gahwa dstep".split()
+)
+
+
+def _check_replayed_turn(game: Any, st: State, entries: list[tuple[int, Any]]) -> None:
+    """R2-R12: during the calls, the seat to act is the one the engine's own rules give
+    after this deal's calls, replayed from the deal's opening at the dealer's left. A deal
+    a layout set up may have begun before its history: when the replay does not lead to
+    the same calls position (phase, stage, contract, doubling step...), it is not the
+    deal's whole history and only the bounds of ``_check_turn`` apply."""
+    if not entries or st.phase not in (BIDDING, CHOOSE_TRUMP, DOUBLING):
+        return
+    replay = st.clone()
+    replay.stock = ()  # the cards the contract deals out are in the hands already
+    reset_deal_calls(replay)
+    replay.phase = BIDDING
+    replay.to_act = _bidding_opener(replay, None)
+    for seat, action in entries:
+        if replay.phase not in (BIDDING, CHOOSE_TRUMP, DOUBLING) or seat != replay.to_act:
+            return
+        if action not in game.legal_actions(replay):
+            return
+        step(replay, action)
+    same_position = all(getattr(replay, name) == getattr(st, name) for name in _CALL_FIELDS)
+    if same_position and replay.to_act != st.to_act:
+        raise _fail(f"seat {replay.to_act} is to act after this deal's calls (R2-R12)", "to_act")
 
 
 def _check_turn(st: State, entries: list[tuple[int, Any]]) -> None:

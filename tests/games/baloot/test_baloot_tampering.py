@@ -314,6 +314,23 @@ def test_r2_a_bidding_layout_opens_after_the_calls_of_its_history():
     assert info.value.field == "to_act" and "history" in info.value.message
 
 
+def test_r11_the_first_defender_is_not_asked_twice():
+    # A Sun bid fixes the contract, the first defender passes, the second is asked. Back to
+    # the first was accepted: a pass closing a Sun window can be the first defender's.
+    def second_defender_asked(data: dict) -> bool:
+        deal = data["history"][data["deal_history_start"] :]
+        return (
+            data["phase"] == "doubling"
+            and len(deal) >= 2
+            and deal[-2]["action"]["type"] == "bid"
+            and deal[-1]["action"] == {"type": "pass"}
+        )
+
+    data = state_where(second_defender_asked)
+    data["to_act"] = data["history"][-1]["seat"]
+    refused(data, "to_act")
+
+
 # --------------------------------------------------------------------------- no reachable state refused
 
 
