@@ -550,6 +550,8 @@ def _check_deal_turns(st: PState) -> None:
     holds is checked."""
     phase = st.phase
     entries = history_list(st.history)[st.hand_start :]
+    if phase not in (P_OVER, P_DEAL_OVER):  # a finished hand's dealer has passed the deal on
+        _check_hand_play_turns(st, entries)
     if phase == P_DECLARE:
         _check_declare_turn(st, entries)
     elif phase == P_PLAY:
@@ -562,6 +564,22 @@ def _check_deal_turns(st: PState) -> None:
                 raise _fail("history", "the claims phase is over (R21)")
             if seat != st.to_act:
                 raise _fail("to_act", f"seat {seat} is asked to claim next (R21)")
+
+
+def _check_hand_play_turns(st: PState, entries: list[Entry]) -> None:
+    """R10: every play of this hand in the history was made in turn. Each deal's play goes
+    round from the dealer's left and has a multiple of the seat count of plays, so,
+    counting back from the plays of the current deal, the seat of each is known (also for
+    a hand a layout set up, whose first plays came before its history)."""
+    n = st.o.players
+    order = order_from_left(st.dealer, n)
+    seats = [seat for seat, action in entries if _is_play(action)]
+    offset = (HAND_CARDS * n - sum(len(h) for h in st.hands) if st.phase == P_PLAY else 0) - len(seats)
+    for j, seat in enumerate(seats):
+        if seat != order[(offset + j) % n]:
+            raise _fail(
+                "history", f"play {j + 1} of this hand was seat {order[(offset + j) % n]}'s turn (R10)"
+            )
 
 
 def _check_play_entries(st: PState, entries: list[Entry]) -> None:

@@ -651,6 +651,9 @@ def load(
         open_hand(s, None)
     else:
         _check_phase(s, f, total, size, hidden_decks_ok, parsed[start:])
+        if s.phase in (DECLARE_P, PLAY_P):
+            _check_hand_calls(s, parsed[start:], total)
+        _check_play_turns(s, parsed[start:], total)
     _check_match_end(s)
     if "to_act" in data and not start_of_hand:
         given = data["to_act"]
@@ -706,7 +709,7 @@ def _check_phase(
     s: RondaState, f: _Fields, total: int, size: int, view: bool, deal: list[tuple[int, Any]]
 ) -> None:
     """Phase-dependent consistency; sets ``to_act`` (challenge phase: replayed from this
-    hand's entries of ``deal``, or taken from the data for a hand set up from a layout)."""
+    hand's calls in ``deal``, or taken from the data for a hand set up from a layout)."""
     n = s.n
     o = s.o
     phase = s.phase
@@ -748,7 +751,7 @@ def _check_phase(
                 ),
                 None,
             )
-        replayed = _challenge_turn(s, deal)
+        replayed = _check_hand_calls(s, deal, total)
         if replayed is not None:
             s.to_act = replayed
         else:
@@ -772,23 +775,35 @@ def _check_phase(
                 raise _bad("with auto_declare every declaration is the true holding", f"declarations[{t}]")
 
 
-def _challenge_turn(s: RondaState, deal: list[tuple[int, Any]]) -> int | None:
-    """R13: the seat asked next in this hand's challenge round, found by replaying the
-    round's entries of ``deal`` (the current deal's history) after the hand's
-    declarations; each entry must be the asked seat's pass or challenge of an open target,
-    and the challenged and withdrawn seats must be the ones the entries give. None when
-    the history does not hold the hand's declarations (a hand set up from a layout, whose
-    round may have begun before its history): then the data's ``to_act`` is taken."""
+def _check_hand_calls(s: RondaState, deal: list[tuple[int, Any]], total: int) -> int | None:
+    """R8, R11, R13: this hand's calls in ``deal`` (the current deal's history), before its
+    ``total`` plays: the declarations in turn from dealer+1 (none is a pass), then the
+    challenge round, replayed: each entry the asked seat's pass or challenge of an open
+    target, the challenged seats the ones the entries give. Returns the seat asked next
+    while the round goes on, else None. A hand a layout set up may have begun before its
+    history (in the match's first deal: later deals are dealt in the history): then only
+    what the history holds is checked."""
     n = s.n
-    first = (s.dealer + 1) % n
-    k = len(deal)
-    while k and deal[k - 1][1] != DEAL_MARK and deal[k - 1][1] >= 52:  # the hand's non-play entries
+    end = len(deal) - total
+    if end < 0:  # the hand's first plays came before the history
+        return None
+    k = end
+    while k and deal[k - 1][1] != DEAL_MARK and deal[k - 1][1] >= 52:  # the hand's calls
         k -= 1
-    declared = [(seat, DECLARE_BASE + d) for seat, d in _round(s.decl, first)]  # none is a pass
-    if deal[k : k + n] != declared:
-        if k == 0:  # the history may start inside a layout's hand
+    calls = deal[k:end]
+    if s.o.auto_declare:
+        if calls:
+            raise _bad("with auto_declare nobody declares or challenges (R8)", "history")
+        return None
+    declared = [(seat, DECLARE_BASE + d) for seat, d in _round(s.decl, s.dealer + 1) if d >= 0]
+    if calls[: len(declared)] != declared:
+        if k == 0 and s.old_len == 0:  # the match's first deal may be a layout's, begun before its history
             return None
-        raise _bad("the hand's declarations must come first, in turn from dealer+1 (R8)", "history")
+        raise _bad("the hand's declarations come first, in turn from dealer+1 (R8)", "history")
+    if s.phase == DECLARE_P or not s.o.challenges:
+        if len(calls) != len(declared):
+            raise _bad("only the declarations come before this hand's plays (R8, R11)", "history")
+        return None
     # A scratch copy from the start of the round: no seat challenged yet, no score that
     # could end the match (a genuine challenge cannot be followed by a challenge phase).
     replay = s.clone()
@@ -796,22 +811,34 @@ def _challenge_turn(s: RondaState, deal: list[tuple[int, Any]]) -> int | None:
     replay.scores = [0] * s.nsides
     replay.phase = DECLARE_P
     r13_next_asked(replay, -1, None)
-    for seat, action in deal[k + n :]:
-        where = "history"
+    for seat, action in calls[n:]:
         if replay.phase != CHALLENGE_P or seat != replay.to_act:
-            raise _bad(f"seat {replay.to_act} was to act in the challenge round, not {seat} (R13)", where)
+            raise _bad(f"seat {replay.to_act} was to act in the challenge round, not {seat} (R13)", "history")
         if action != PASS:
             target = action - CHALLENGE_BASE
             if not 0 <= target < n or not is_open_target(replay, seat, target):
-                raise _bad("a challenge must name an open target of the asked seat (R13)", where)
+                raise _bad("a challenge must name an open target of the asked seat (R13)", "history")
             replay.challenged |= 1 << target
             replay.withdrawn |= s.withdrawn & 1 << target
         r13_next_asked(replay, seat, None)
-    if replay.phase != CHALLENGE_P:
-        raise _bad("the challenge round is over: the hand is in play", "phase")
+    if (replay.phase == CHALLENGE_P) != (s.phase == CHALLENGE_P):
+        raise _bad("the challenge round is over exactly when the history's round is", "phase")
     if replay.challenged != s.challenged:
         raise _bad("the challenged seats must be the ones the history challenged", "challenged")
-    return replay.to_act
+    return replay.to_act if replay.phase == CHALLENGE_P else None
+
+
+def _check_play_turns(s: RondaState, deal: list[tuple[int, Any]], total: int) -> None:
+    """R19: every play of this deal in the history was made in turn. Play goes round from
+    dealer+1 and every hand of a deal has a multiple of the seat count of plays, so,
+    counting back from the ``total`` plays of the current hand, the seat of each is known
+    (also for a deal a layout set up, whose first plays came before its history)."""
+    n = s.n
+    plays = [seat for seat, action in deal if action < 52]
+    offset = s.dealer + 1 + total - len(plays)
+    for j, seat in enumerate(plays):
+        if seat != (offset + j) % n:
+            raise _bad(f"play {j + 1} of this deal was seat {(offset + j) % n}'s turn (R19)", "history")
 
 
 def _round(decl: list[int], first: int) -> list[tuple[int, int]]:

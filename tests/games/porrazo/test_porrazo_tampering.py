@@ -190,6 +190,20 @@ def test_r10_a_play_of_this_deal_by_another_seat_is_refused():
     refused(data, "history")
 
 
+def test_r10_a_play_of_an_earlier_deal_of_the_hand_by_another_seat_is_refused():
+    def previous_deal_over(data: dict) -> bool:
+        hand = data["history"][data["hand_start"] :]
+        return (
+            data["phase"] in ("declare", "tendido_choice")
+            and bool(hand)
+            and hand[-1]["action"]["type"] == "play"
+        )
+
+    data = first_state(previous_deal_over)
+    data["history"][-1]["seat"] = (data["history"][-1]["seat"] + 1) % data["players"]
+    refused(data, "history")
+
+
 @pytest.mark.parametrize(
     "path", [("played",), ("options", "teams"), ("options", "declaration_mode")], ids=".".join
 )

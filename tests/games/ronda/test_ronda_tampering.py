@@ -198,6 +198,35 @@ def test_r13_a_challenge_round_entry_by_the_wrong_seat_is_refused():
     refused(data, "history")
 
 
+def ronda_state(wanted, players: int = 2) -> dict:
+    """The first state of seeded matches that ``wanted`` accepts."""
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = GAME.new_state(players, {}, 0, seed=seed)
+        while GAME.to_act(state) is not None:
+            data = GAME.to_json(state)
+            if wanted(data):
+                return data
+            state = GAME.apply(state, GAME.to_act(state), rng.choice(GAME.legal_actions(state)))[0]
+    raise AssertionError("no such state")
+
+
+def test_r8_a_declaration_by_the_wrong_seat_is_refused():
+    data = ronda_state(
+        lambda d: (
+            d["phase"] == "declare" and d["deal_no"] >= 2 and d["history"][-1]["action"]["type"] == "declare"
+        )
+    )
+    data["history"][-1]["seat"] = 1 - data["history"][-1]["seat"]
+    refused(data, "history")
+
+
+def test_r19_a_play_by_the_wrong_seat_is_refused():
+    data = ronda_state(lambda d: d["phase"] == "play" and d["history"][-1]["action"]["type"] == "play")
+    data["history"][-1]["seat"] = 1 - data["history"][-1]["seat"]
+    refused(data, "history")
+
+
 # --------------------------------------------------------------------------- no reachable state refused
 
 
