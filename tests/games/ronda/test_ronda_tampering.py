@@ -158,6 +158,13 @@ def test_a_missing_option_is_refused(name):
     refused(data, "options")
 
 
+@pytest.mark.parametrize("name", ["to_act", "played", "deal_items"])
+def test_a_missing_field_is_refused(name):
+    data = copy.deepcopy(playing_state())
+    del data[name]  # the loader used to work it out (or to fail with a KeyError: a 500)
+    refused(data, name)
+
+
 # --------------------------------------------------------------------------- R13: the challenge round
 
 
