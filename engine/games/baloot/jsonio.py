@@ -957,6 +957,7 @@ class Loader:
         entries = history_list(st, current_deal=True)
         _check_turn(st, entries)
         _check_replayed_turn(self.game, st, entries)
+        _check_play_entries(st, entries)
         _check_bidding(st)
         _check_play_counts(st)
         _check_projects(st, exact=not self.is_view and not unknown_seats)
@@ -1031,6 +1032,22 @@ def _check_replayed_turn(game: Any, st: State, entries: list[tuple[int, Any]]) -
     same_position = all(getattr(replay, name) == getattr(st, name) for name in _CALL_FIELDS)
     if same_position and replay.to_act != st.to_act:
         raise _fail(f"seat {replay.to_act} is to act after this deal's calls (R2-R12)", "to_act")
+
+
+def _check_play_entries(st: State, entries: list[tuple[int, Any]]) -> None:
+    """R13: this deal's plays in the history are the cards of its tricks and of the table,
+    each by the seat whose turn it was (the trick's leader, then round the table). A deal
+    a layout set up may have begun before its history: then the history holds the last
+    of them."""
+    if st.phase != PLAY:
+        return
+    made = [((lead + i) & 3, card) for lead, cards, _, _ in st.tricks for i, card in enumerate(cards)]
+    made += [((st.leader + i) & 3, card) for i, card in enumerate(st.table)]
+    plays = [(seat, action & 31) for seat, action in entries if type(action) is int and action < PASS]
+    if len(plays) > len(made) or plays != made[len(made) - len(plays) :]:
+        raise _fail(
+            "the plays must be the tricks' cards, each by the seat whose turn it was (R13)", "history"
+        )
 
 
 def _check_turn(st: State, entries: list[tuple[int, Any]]) -> None:

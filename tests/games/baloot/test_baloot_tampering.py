@@ -331,6 +331,12 @@ def test_r11_the_first_defender_is_not_asked_twice():
     refused(data, "to_act")
 
 
+def test_r13_a_play_by_another_seat_is_refused():
+    data = state_where(lambda d: d["phase"] == "play" and d["history"][-1]["action"]["type"] == "play")
+    data["history"][-1]["seat"] = other_seat(data["history"][-1]["seat"])
+    refused(data, "history")
+
+
 # --------------------------------------------------------------------------- no reachable state refused
 
 
