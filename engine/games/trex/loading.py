@@ -812,6 +812,7 @@ def check_replay(s: TrexState) -> None:
     for seat, action, _ in played:
         if type(action) is int and action < PASS:
             hands[seat] |= 1 << action
+    dealt = [h.bit_count() for h in hands]
     start.hands = hands
     for i, (seat, action, trick) in enumerate(played):
         where = f"played[{i}]"
@@ -824,6 +825,12 @@ def check_replay(s: TrexState) -> None:
         step(start, action)
         if start.played[1:] != (seat, action, trick):  # the entry step recorded
             raise InvalidState(f"{where}: the trick number must be the trick the card went to", field=where)
+    for seat in range(4):  # R2: each seat was dealt 13 cards (checked after the turns)
+        if dealt[seat] != 13:
+            raise InvalidState(
+                f"hands[{seat}] and its plays this deal make {dealt[seat]} cards, not 13",
+                field=f"hands[{seat}]",
+            )
     want = state_json(start)
     s.past_json = start.past_json  # the same earlier deals: their JSON is written once
     got = state_json(s)
