@@ -45,7 +45,11 @@ def check_int(value: Any, field: str, lo: int, hi: int) -> int:
 
 
 def rng_state_to_json(state: int | None) -> str | None:
-    """The generator state as the state JSON carries it: a decimal string (None stays None)."""
+    """The generator state as the state JSON carries it: a decimal string (None stays None).
+
+    >>> rng_state_to_json(8123456789012345678)
+    '8123456789012345678'
+    """
     return None if state is None else str(state)
 
 
@@ -53,7 +57,14 @@ def rng_state_from_json(value: Any, field: str = "rng_state") -> int:
     """The generator state read back: the decimal string the service wrote (no sign, no
     leading zeros, below 2**63) or, for compatibility, a JSON integer below 2**53 (which a
     double holds exactly). Anything else, above all a larger integer that a double may
-    have rounded, raises InvalidState naming ``field``."""
+    have rounded, raises InvalidState naming ``field``.
+
+    >>> rng_state_from_json("8123456789012345678"), rng_state_from_json(12)
+    (8123456789012345678, 12)
+    >>> rng_state_from_json(8123456789012345678)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    engine.protocol.InvalidState: rng_state: send back the decimal string the service wrote ...
+    """
     if type(value) is str and value.isascii() and value.isdigit() and (value == "0" or value[0] != "0"):
         number = int(value)
         if number < RNG_STATE_LIMIT:

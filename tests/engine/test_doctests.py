@@ -11,6 +11,7 @@ import pytest
 
 import engine
 import engine.cards
+import engine.checks
 import engine.games.trex.tables
 import engine.sampling
 from engine import build_mode
@@ -27,7 +28,9 @@ def _from_source(module):
 
 
 @pytest.mark.parametrize(
-    "module", [engine, engine.cards, engine.sampling, engine.games.trex.tables], ids=lambda m: m.__name__
+    "module",
+    [engine, engine.cards, engine.checks, engine.sampling, engine.games.trex.tables],
+    ids=lambda m: m.__name__,
 )
 def test_docstring_examples(module, monkeypatch):
     source = _from_source(module)

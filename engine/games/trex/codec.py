@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.checks import rng_state_from_json, rng_state_to_json
 from engine.protocol import BadAction, InvalidSetup, InvalidState
 
 from .rules import (
@@ -21,7 +22,6 @@ from .tables import (
     CONTRACT_OF_NAME,
     INDEX_OF_CODE,
     PHASE_NAMES,
-    RNG_BITS,
     SEQ_RANKS,
     SUITS_ORDER,
     TRICKS,
@@ -76,45 +76,9 @@ NULLABLE = frozenset({"to_act", "rng_state", "contract", "trick_leader"})
 
 
 # ================================================================ the generator state
-DOUBLE_SAFE = 2**53
-"""Integers from here on may be rounded by a client that reads JSON numbers as doubles
-(JavaScript's ``JSON.parse``)."""
-
-
-def rng_state_json(value: int | None) -> str | None:
-    """``rng_state`` as the JSON carries it: the decimal string of the generator state (a
-    JSON number above 2**53 would be rounded by a JavaScript client), or None.
-
-    >>> rng_state_json(8123456789012345678)
-    '8123456789012345678'
-    """
-    return None if value is None else str(value)
-
-
-def parse_rng_state(value: Any, field: str = "rng_state") -> int:
-    """The generator state from its JSON form: the decimal string the service wrote (no
-    sign, no leading zeros, below 2**63), or for compatibility a JSON integer below 2**53.
-    Anything else could not have come from the service, or a double may have rounded it:
-    InvalidState naming ``field``.
-
-    >>> parse_rng_state("8123456789012345678"), parse_rng_state(12)
-    (8123456789012345678, 12)
-    >>> parse_rng_state(8123456789012345678)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    engine.protocol.InvalidState: rng_state: send the string the service wrote ...
-    """
-    if isinstance(value, str):
-        digits = value.isascii() and value.isdigit() and len(value) <= 19
-        if digits and (value == "0" or value[0] != "0") and int(value) < 2**RNG_BITS:
-            return int(value)
-    elif isinstance(value, int) and not isinstance(value, bool) and 0 <= value < DOUBLE_SAFE:
-        return value
-    raise InvalidState(
-        f"{field}: send the string the service wrote (the decimal generator state, "
-        f"below 2**{RNG_BITS}); a JSON number is accepted only below 2**53, where no double "
-        f"rounds it; got {value!r:.40}",
-        field=field,
-    )
+# Written and read by engine.checks (one rule for every game: a decimal string, below 2**63).
+rng_state_json = rng_state_to_json
+parse_rng_state = rng_state_from_json
 
 
 # ================================================================ actions
