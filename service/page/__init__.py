@@ -46,7 +46,18 @@ def setup(game_id: str | None = None):
 
 @bp.get("/table/<session_id>")
 def table(session_id: str):
-    return render_template("page/table.html", session_id=session_id)
+    return render_template("page/table.html", session_id=session_id, card_verbs=card_verbs())
+
+
+def card_verbs() -> dict[str, str]:
+    """Per game, the verb a click on a hand card sends when no legal action plays that card,
+    so that the service says which rule refuses it: ``play``, or ``discard`` where a turn
+    ends with a discard instead."""
+    verbs = {}
+    for game in games_metadata():
+        names = game["verbs"]
+        verbs[game["id"]] = "play" if "play" in names else "discard" if "discard" in names else "play"
+    return verbs
 
 
 @bp.get("/replay/<session_id>")

@@ -25,6 +25,8 @@ PHONE = {"width": 390, "height": 844}
 SNAPSHOT = """() => current && {
   version: current.version, finished: current.finished, mine: current.to_act === current.seat,
   legal: current.legal_actions, hand: handOf(current.view, current.seat), deal_no: current.view.deal_no }"""
+TOO_WIDE = """() => [...document.querySelectorAll('body *')]
+  .filter((e) => e.getBoundingClientRect().right > innerWidth).slice(-5).map((e) => e.outerHTML.slice(0, 120))"""
 READY = "() => current && !busy && (current.finished || (current.to_act === current.seat && current.legal_actions.length > 0))"
 
 
@@ -133,7 +135,7 @@ def test_play_a_short_match_in_the_browser(browser, server, artefacts, game):
         assert page.locator("#review table.review tr").count() == 3  # header + 2 seats
 
     page.set_viewport_size(PHONE)  # a phone: nothing wider than the screen
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], page.evaluate(TOO_WIDE)
     page.set_viewport_size(DESKTOP)
 
     page.click("#replay-link")

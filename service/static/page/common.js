@@ -96,12 +96,6 @@ function renderScores(target, report) {
   if (report.finished) target.append(el("p", {}, `Match over: side ${report.winner} wins.`));
 }
 
-/* A logged or legal action as words, with its cards drawn. */
-function actionNode(action, label) {
-  const node = el("span", { class: "action" }, label || action.type);
-  return node;
-}
-
 /* The seat token of a session, kept in this browser when it created the session. */
 function loadSeat(sessionId) {
   const raw = localStorage.getItem("majlis:" + sessionId);

@@ -5,6 +5,7 @@
 
 const SESSION = document.getElementById("table").dataset.session;
 const POLL_MS = 500;
+const CARD_VERBS = JSON.parse(document.getElementById("card-verbs").textContent);
 const refusal = document.getElementById("refusal");
 let seat = loadSeat(SESSION);
 let current = null; // the latest session answer
@@ -41,6 +42,7 @@ function renderHand(answer) {
   hand.replaceChildren(...handOf(answer.view, answer.seat).map((code) => {
     const button = cardNode(code, "button");
     button.type = "button";
+    if (!answer.legal_actions.some((a) => playsCard(a.action, code))) button.classList.add("unplayable");
     button.addEventListener("click", () => clickCard(code));
     return button;
   }));
@@ -57,7 +59,7 @@ function renderActions(actions) {
    meld): focus them; none: send it anyway, so the service says which rule refuses it. */
 function clickCard(code) {
   const actions = current.legal_actions;
-  const matching = actions.filter((a) => a.action.card === code || (a.action.cards || []).includes(code));
+  const matching = actions.filter((a) => playsCard(a.action, code));
   const buttons = document.querySelectorAll("#actions .move");
   buttons.forEach((b) => b.classList.remove("chosen"));
   if (matching.length === 1) return play(matching[0].action);
@@ -67,8 +69,10 @@ function clickCard(code) {
     return;
   }
   const withCard = actions.find((a) => "card" in a.action);
-  play({ type: withCard ? withCard.action.type : "play", card: code });
+  play({ type: withCard ? withCard.action.type : CARD_VERBS[current.game], card: code });
 }
+
+function playsCard(action, code) { return action.card === code || (action.cards || []).includes(code); }
 
 async function play(action) {
   if (busy) return;
