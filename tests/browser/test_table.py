@@ -26,8 +26,10 @@ SNAPSHOT = """() => current && {
   version: current.version, finished: current.finished, mine: current.to_act === current.seat,
   legal: current.legal_actions, hand: handOf(current.view, current.seat), deal_no: current.view.deal_no }"""
 TOO_WIDE = """() => [...document.querySelectorAll('body *')]
-  .filter((e) => e.getBoundingClientRect().right > innerWidth).slice(-5).map((e) => e.outerHTML.slice(0, 120))"""
-READY = "() => current && !busy && (current.finished || (current.to_act === current.seat && current.legal_actions.length > 0))"
+  .filter((e) => e.getBoundingClientRect().right > innerWidth)
+  .slice(-5).map((e) => e.outerHTML.slice(0, 120))"""
+READY = """() => current && !busy &&
+  (current.finished || (current.to_act === current.seat && current.legal_actions.length > 0))"""
 
 
 def start_match(page, base: str, game: str) -> None:
