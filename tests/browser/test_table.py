@@ -18,6 +18,7 @@ SHORT = {
     "marriage": {"players": "2", "options": {"deals": "1"}},
 }
 MAX_MOVES = 400
+HINT_AT = 5  # the hint (and the screenshot) on the first real choice after this many moves
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
@@ -118,10 +119,9 @@ def test_play_a_short_match_in_the_browser(browser, server, artefacts, game):
             assert page.locator("#scores table.scores").count() == 1
         if not refused:
             refused = try_refused(page, snapshot)
-        if not hinted and len(snapshot["legal"]) > 1:
-            open_hint(page, snapshot)
+        if not hinted and moves >= HINT_AT and len(snapshot["legal"]) > 1:
+            open_hint(page, snapshot)  # a few moves in: the table has cards on it
             hinted = True
-        if moves == 8:
             page.screenshot(path=str(artefacts / f"table-{game}.png"), full_page=True)
         play_legal(page, snapshot)
     else:

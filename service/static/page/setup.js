@@ -67,6 +67,8 @@ async function start(event) {
   event.preventDefault();
   const seats = [{ type: "human" }];
   form.querySelectorAll("[data-seat]").forEach((s) => seats.push({ type: "bot", level: s.value }));
+  const apiKey = document.getElementById("api-key").value.trim();
+  if (apiKey) localStorage.setItem("majlis:api-key", apiKey);
   const body = { game: gameSelect.value, players: Number(playersSelect.value), options: readOptions(), seats };
   try {
     const created = await api("POST", "/v1/sessions", null, body);
