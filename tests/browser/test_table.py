@@ -22,14 +22,14 @@ HINT_AT = 5  # the hint (and the screenshot) on the first real choice after this
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
-# What the table script knows now (its globals `current` and `busy`).
+# What the table script knows now (its globals `current`, `busy` and `rendering`).
 SNAPSHOT = """() => current && {
   version: current.version, finished: current.finished, mine: current.to_act === current.seat,
   legal: current.legal_actions, hand: handOf(current.view, current.seat), deal_no: current.view.deal_no }"""
 TOO_WIDE = """() => [...document.querySelectorAll('body *')]
   .filter((e) => e.getBoundingClientRect().right > innerWidth)
   .slice(-5).map((e) => e.outerHTML.slice(0, 120))"""
-READY = """() => current && !busy &&
+READY = """() => current && !busy && !rendering &&
   (current.finished || (current.to_act === current.seat && current.legal_actions.length > 0))"""
 
 
@@ -62,7 +62,8 @@ def one_card_actions(snapshot) -> dict[str, int]:
 def click_and_wait(page, selector: str, version: int) -> None:
     page.click(selector)
     page.wait_for_function(
-        f"() => (current.version !== {version} && !busy) || !document.getElementById('refusal').hidden",
+        f"() => (current.version !== {version} && !busy && !rendering)"
+        " || !document.getElementById('refusal').hidden",
         timeout=30_000,
     )
 

@@ -10,11 +10,12 @@ const refusal = document.getElementById("refusal");
 let seat = loadSeat(SESSION);
 let current = null; // the latest session answer
 let busy = false; // a move is on its way: no second one
+let rendering = 0; // answers being drawn (the score and the moves are fetched after the view)
 
 async function poll() {
   try {
     const answer = await api("GET", "/v1/sessions/" + SESSION, seat.token);
-    if (!current || answer.version !== current.version) await show(answer);
+    if (!current || answer.version > current.version) await show(answer);
   } catch (error) {
     showError(refusal, error);
   }
@@ -22,6 +23,15 @@ async function poll() {
 }
 
 async function show(answer) {
+  rendering += 1;
+  try {
+    await render(answer);
+  } finally {
+    rendering -= 1;
+  }
+}
+
+async function render(answer) {
   current = answer;
   document.getElementById("title").textContent = `${answer.game} · seat ${answer.seat}`;
   const turn = answer.finished ? "The match is over." :
