@@ -63,6 +63,7 @@ function renderActions(actions) {
   box.replaceChildren(...actions.map((legal, i) =>
     el("button", { type: "button", class: "move", "data-index": i, onclick: () => play(legal.action) }, legal.label)));
   if (!actions.length) box.append(el("span", { class: "empty" }, "nothing to do now"));
+  document.getElementById("hint-button").disabled = actions.length === 0;
 }
 
 /* A card from the hand: the one legal action that plays it; several (a capture choice, a
