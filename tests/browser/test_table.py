@@ -141,6 +141,14 @@ def test_play_a_short_match_in_the_browser(browser, server, artefacts, game):
         page.click("#review-button")
         page.wait_for_selector("#review table.review", timeout=180_000)
         assert page.locator("#review table.review tr").count() == 3  # header + 2 seats
+        mistakes = page.locator("#review a.mistake")
+        if mistakes.count():
+            target = mistakes.first.get_attribute("href").split("#")[1]
+            mistakes.first.click()
+            page.wait_for_selector("#moves li")
+            assert page.get_attribute("#replay", "data-position") == target
+            page.go_back()
+            page.wait_for_function(READY, timeout=30_000)
 
     page.set_viewport_size(PHONE)  # a phone: nothing wider than the screen
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], page.evaluate(TOO_WIDE)

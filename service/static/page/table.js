@@ -115,7 +115,8 @@ async function showMoves() {
 function moveText(action) {
   const node = el("span", {}, action.type + " ");
   for (const [key, value] of Object.entries(action)) {
-    if (key !== "type") node.append(key === "card" || key === "cards" ? valueNode(value) : `${key} ${JSON.stringify(value)} `);
+    if (key === "card" || key === "cards") node.append(valueNode(value), " ");
+    else if (key !== "type") node.append(key.replaceAll("_", " ") + " ", valueNode(value), " ");
   }
   return node;
 }
