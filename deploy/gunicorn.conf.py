@@ -80,11 +80,22 @@ def child_exit(server, worker):  # noqa: ARG001 - gunicorn's hook signature
         multiprocess.mark_process_dead(worker.pid)
 
 
-def when_ready(server):  # noqa: ARG001
-    """Import every game in the master before the workers fork (preload_app), so no
-    worker pays a game's import on its first request. A game that fails to import is
-    left to answer its own error at request time."""
+def listening_at(bind: list[str]) -> str:
+    """The addresses of ``bind`` as gunicorn writes them ("http://127.0.0.1:8000")."""
+    return ",".join(b if b.startswith(("unix:", "fd://")) else f"http://{b}" for b in bind)
+
+
+def when_ready(server):
+    """Say where the service listens, and import every game in the master before the
+    workers fork (preload_app), so no worker pays a game's import on its first request.
+    A game that fails to import is left to answer its own error at request time."""
     from engine import GAME_IDS, get_game
+
+    if not server.LISTENERS:
+        # With reuse_port the master opens no socket (each worker binds its own), so
+        # gunicorn's own line reads "Listening at:  (pid)": name the address here.
+        address = listening_at(server.cfg.bind)
+        server.log.info("Listening at: %s (%s; one SO_REUSEPORT socket per worker)", address, server.pid)
 
     for game_id in GAME_IDS:
         try:

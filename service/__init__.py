@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask
 from flask_smorest import Api
 
-from service import errors, page
+from service import errors, i18n, page
 from service.settings import Settings
 
 API_TITLE = "Majlis rules and bots"
@@ -48,6 +48,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     for name in BLUEPRINT_MODULES:
         api.register_blueprint(importlib.import_module(f"service.api.{name}").blp)
     errors.init_app(app)
+    i18n.init_app(app)
     _init_extensions(app)
     page.init_app(app)
 
@@ -60,14 +61,15 @@ def create_app(settings: Settings | None = None) -> Flask:
 
 
 def _init_extensions(app: Flask) -> None:
-    """Redis, Celery, JSON logs with request ids, metrics, API keys and the ops endpoints.
+    """Redis, Celery, JSON logs with request ids, metrics, CORS, API keys and the ops endpoints.
     Nothing here connects to Redis: the stateless endpoints work without it."""
-    from service import ops, ratelimit, redis_conn
+    from service import cors, ops, ratelimit, redis_conn
     from service.celery_app import celery_init_app
 
     redis_conn.init_app(app)
     celery_init_app(app)
     ops.init_app(app)
+    cors.init_app(app)  # before the API-key check: a preflight carries no key
     ratelimit.init_app(app)
 
 

@@ -3,8 +3,10 @@
 Engine errors keep their meaning: BadAction and InvalidSetup are unreadable input (422
 naming the field), IllegalAction is a rule (422 ``illegal_move`` with the rule and the
 legal actions), NotYourTurn is 422 ``not_your_turn``, InvalidState is 422
-``invalid_state``. Nothing escapes as a 500 with a stack trace: an unexpected exception
-is logged and answered with a bare ``internal_error``."""
+``invalid_state``. The message is in the request's language (``Accept-Language``); the
+code and the details are the same in every language. Nothing escapes as a 500 with a
+stack trace: an unexpected exception is logged and answered with a bare
+``internal_error``."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from engine.protocol import (
     InvalidState,
     NotYourTurn,
 )
+from service import i18n
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +42,10 @@ class ApiError(Exception):
 
 
 def error_response(status: int, code: str, message: str, details: dict[str, Any] | None = None):
-    body = {"error": {"code": code, "message": message, "details": details or {}}}
+    """The JSON answer of an error; its message in the request's language (service/i18n.py)."""
+    details = details or {}
+    message = i18n.error_message(code, message, details)
+    body = {"error": {"code": code, "message": message, "details": details}}
     return jsonify(body), status
 
 

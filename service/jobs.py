@@ -7,6 +7,13 @@ increments the ``done`` counter, in one Lua script. The part that brings ``done`
 merges the statistics and completes the job. No task waits on another, and a redelivered
 part (its worker died) changes nothing that was already recorded.
 
+Progress: while it searches, each part writes the iterations it has done so far into
+``iterations:{part}`` of the job hash (every :data:`REPORT_EVERY` seconds, from the
+search's ``should_stop`` callback: see :class:`service.tasks.Progress`). A job's
+``progress`` is ``{done, total, iterations, budget}``: parts finished (a review's
+decisions) of all its parts, the iterations searched so far over every part, and the
+iterations planned (None when the budget is a time only, or the bot does not search).
+
 A part whose worker died is run again: at once when only its pool process died, after
 the broker's visibility timeout when the whole worker died (see
 :mod:`service.celery_app`). A job is failed only when no part has started for
@@ -53,6 +60,29 @@ return redis.call('HINCRBY', KEYS[1], 'attempts:' .. ARGV[1], 1)
 """
 
 
+# KEYS[1] job hash; ARGV: field, value. Never recreates an expired job (it would never expire).
+_REPORT = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
+
+REPORT_EVERY = 0.25
+"""Seconds between two progress reports of a searching part."""
+
+
+def planned_iterations(request: dict[str, Any], parts: int, cap: int | None = None) -> int | None:
+    """The iterations a job's searches are planned to run in all (each capped by ``cap``):
+    a review's per-decision budget times its decisions; a bot's budget (None: time only,
+    or a level that does not search)."""
+    if "review" in request:
+        return int(request["review"]["iterations"]) * parts
+    iterations = (request.get("budget") or {}).get("iterations")
+    if iterations is None:
+        return None
+    return int(iterations) if cap is None else min(int(iterations), cap)
+
+
 def lost_after(config: dict[str, Any]) -> float:
     """Seconds after a running job's last part started when it is given up: the part's
     redelivery (visibility timeout, plus a sweep), then a wait for a free worker process
@@ -69,6 +99,7 @@ class JobStore:
         self._finish = client.register_script(_FINISH_PART)
         self._finalise = client.register_script(_FINALISE)
         self._start = client.register_script(_START_PART)
+        self._report = client.register_script(_REPORT)
 
     def create(self, job_id: str, request: dict[str, Any], parts: int) -> None:
         key = self.keys.job(job_id)
@@ -100,6 +131,10 @@ class JobStore:
             )
         )
 
+    def report_iterations(self, job_id: str, part: int, iterations: int) -> None:
+        """Part ``part`` has searched ``iterations`` so far (nothing if the job expired)."""
+        self._report(keys=[self.keys.job(job_id)], args=[f"iterations:{part}", int(iterations)])
+
     def parts(self, job_id: str) -> list[dict[str, Any]]:
         raw = self.r.hgetall(self.keys.job_parts(job_id))
         return [json.loads(raw[k]) for k in sorted(raw, key=int)]
@@ -117,10 +152,13 @@ class JobStore:
             self._finalise(keys=[self.keys.job(job_id)], args=["failed", "error", why, f"{time.time():.3f}"])
         )
 
-    def get(self, job_id: str, stuck_after: float | None = None) -> dict[str, Any] | None:
+    def get(
+        self, job_id: str, stuck_after: float | None = None, iteration_cap: int | None = None
+    ) -> dict[str, Any] | None:
         """The job as the API shows it. A job still running ``stuck_after`` seconds after
         its last part started (:func:`lost_after`: its worker died and no worker ran the
-        redelivered part) is failed here, once."""
+        redelivered part) is failed here, once. ``iteration_cap``: the server's cap on a
+        search's iterations (BOT_MAX_ITERATIONS), for the planned budget."""
         raw = self.r.hgetall(self.keys.job(job_id))
         if not raw or "status" not in raw:
             return None
@@ -134,7 +172,12 @@ class JobStore:
         job: dict[str, Any] = {"id": job_id, "status": raw["status"]}
         job["parts"] = int(raw.get("parts", 1))
         job["parts_done"] = int(raw.get("done", 0))
-        job["progress"] = {"done": job["parts_done"], "total": job["parts"]}
+        job["progress"] = {
+            "done": job["parts_done"],
+            "total": job["parts"],
+            "iterations": sum(int(v) for k, v in raw.items() if k.startswith("iterations:")),
+            "budget": planned_iterations(json.loads(raw.get("request") or "{}"), job["parts"], iteration_cap),
+        }
         job["attempts"] = sum(int(v) for k, v in raw.items() if k.startswith("attempts:"))
         if raw["status"] == "done":
             job.update(json.loads(raw["result"]))

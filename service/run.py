@@ -10,6 +10,8 @@ worker process (``MAJLIS_SEARCH_WORKERS`` pool processes, default: one per core;
 sessions' event streams (``MAJLIS_STREAM_BIND``, default the API's port + 1;
 ``MAJLIS_RUN_STREAMS=0`` starts none): the API answers an events request with a 307 to
 it, so that idle viewers never hold the API's threads.
+With the embedded Redis, CORS allows the loopback origins (``http://localhost:*``,
+``http://127.0.0.1:*``) unless ``MAJLIS_CORS_ORIGINS`` is set (even empty: off).
 
 This process supervises them: a child that exits (the worker, gunicorn's master or
 Redis) is started again, after 1 s, then 2, 4, ... up to 30 s while it keeps crashing
@@ -188,6 +190,7 @@ def stream_env(env: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
 
 
 def main() -> None:
+    from service.cors import LOOPBACK_ORIGINS
     from service.redis_conn import EmbeddedRedis
     from service.settings import Settings
 
@@ -221,6 +224,8 @@ def main() -> None:
             URL_FILE.parent.mkdir(exist_ok=True)
             URL_FILE.write_text(env["REDIS_URL"] + "\n")
             say(f"embedded Redis at {env['REDIS_URL']}, data and log in {embedded.directory}")
+            if "MAJLIS_CORS_ORIGINS" not in env:  # the one-machine setup: a local web app may call it
+                env["MAJLIS_CORS_ORIGINS"] = LOOPBACK_ORIGINS
         if not env.get("PROMETHEUS_MULTIPROC_DIR"):
             env["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="majlis-metrics-")
         if env.get("MAJLIS_RUN_WORKER", "1") not in ("0", "false", "no", "off"):

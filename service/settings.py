@@ -92,6 +92,11 @@ class Settings:
         # Match review: the search budget of each reviewed decision (iterations), its cap.
         self.REVIEW_ITERATIONS: int = _env("MAJLIS_REVIEW_ITERATIONS", 400, int)
         self.REVIEW_MAX_ITERATIONS: int = _env("MAJLIS_REVIEW_MAX_ITERATIONS", 5_000, int)
+        # CORS: origins whose browser pages may call the API, comma-separated ("*": any;
+        # "http://localhost:*": that host on any port). Empty (the default): no CORS headers;
+        # ``python -m service.run`` with its embedded Redis allows the loopback origins.
+        self.CORS_ORIGINS: str = _env("MAJLIS_CORS_ORIGINS", "")
+        self.CORS_MAX_AGE: int = _env("MAJLIS_CORS_MAX_AGE", 600, int)  # seconds a preflight is cached
         self.LOG_LEVEL: str = _env("MAJLIS_LOG_LEVEL", "INFO")
         self.LOG_REQUESTS: bool = _env("MAJLIS_LOG_REQUESTS", True, bool)
 

@@ -24,7 +24,7 @@ from engine.protocol import EngineError
 from service import review, sessions, webhooks
 from service.api.common import JSON_SAFE_INT
 from service.errors import ApiError
-from service.jobs import JobStore
+from service.jobs import REPORT_EVERY, JobStore
 from service.redis_conn import get_redis, keys
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,48 @@ def count(name: str, amount: int = 1) -> None:
         get_redis().hincrby(keys().counters(), name, amount)
     except Exception:  # metrics never break a job
         log.warning("could not count %s", name)
+
+
+class Progress:
+    """A search part's ``should_stop``: true past ``deadline``; and, since the search calls
+    it before every iteration, it counts them and writes the count into the job every
+    REPORT_EVERY seconds, so that ``GET /v1/jobs/{id}`` shows the search moving."""
+
+    def __init__(self, store: JobStore, job_id: str, part: int, deadline: float) -> None:
+        self.store, self.job_id, self.part = store, job_id, part
+        self.deadline = deadline
+        self.calls = 0
+        self.next_report = time.monotonic() + REPORT_EVERY
+
+    @property
+    def iterations(self) -> int:
+        """Iterations started so far (the call before the next one counts too)."""
+        return max(0, self.calls - 1)
+
+    def __call__(self) -> bool:
+        self.calls += 1
+        now = time.monotonic()
+        if now >= self.next_report:
+            self.next_report = now + REPORT_EVERY
+            self.report(self.iterations)
+        return now > self.deadline
+
+    def report(self, iterations: int) -> None:
+        try:
+            self.store.report_iterations(self.job_id, self.part, iterations)
+        except Exception:  # progress never breaks a search; try again a while later
+            log.warning("could not report the progress of job %s", self.job_id)
+            self.next_report = time.monotonic() + 20 * REPORT_EVERY
+
+
+def iterations_of(answer: dict[str, Any]) -> int:
+    """The iterations a part's answer says it searched (root statistics, or a decision's)."""
+    return int(answer.get("iterations") or (answer.get("stats") or {}).get("iterations") or 0)
+
+
+def search_deadline(config: Any) -> float:
+    """A search stops a second before the soft time limit, and answers its best move so far."""
+    return time.monotonic() + max(0.5, float(config["SEARCH_SOFT_LIMIT"]) - 1.0)
 
 
 def part_budget(payload: dict[str, Any]) -> Budget:
@@ -108,13 +150,9 @@ def search_part(self: Any, job_id: str, part: int, payload: dict[str, Any]) -> N
         if store.fail(job_id, f"the worker running this search died {attempt - 1} times"):
             count("jobs_failed")
         return
-    deadline = time.monotonic() + max(0.5, float(config["SEARCH_SOFT_LIMIT"]) - 1.0)
-
-    def should_stop() -> bool:
-        return time.monotonic() > deadline
-
+    progress = Progress(store, job_id, part, search_deadline(config))
     try:
-        stats = compute_part(payload, part, should_stop)
+        stats = compute_part(payload, part, progress)
     except SoftTimeLimitExceeded:
         if store.fail(job_id, "the search ran past its time limit"):
             count("jobs_failed")
@@ -128,10 +166,11 @@ def search_part(self: Any, job_id: str, part: int, payload: dict[str, Any]) -> N
         if store.fail(job_id, f"internal error: {type(error).__name__}"):
             count("jobs_failed")
         return
+    progress.report(iterations_of(stats))
     done = store.finish_part(job_id, part, stats)
     if done < 0:
         return
-    count("search_iterations", int(stats.get("iterations") or stats.get("stats", {}).get("iterations") or 0))
+    count("search_iterations", iterations_of(stats))
     if done == int(payload.get("parts", 1)):
         result = merged_result(payload, store.parts(job_id))
         if store.complete(job_id, result):
@@ -160,13 +199,9 @@ def run_session_job(session_id: str, order: sessions.BotOrder) -> None:
     if attempt > int(config["JOB_MAX_ATTEMPTS"]):
         fail_job(store, job_id, f"the worker running this bot died {attempt - 1} times")
         return
-    deadline = time.monotonic() + max(0.5, float(config["SEARCH_SOFT_LIMIT"]) - 1.0)
-
-    def should_stop() -> bool:
-        return time.monotonic() > deadline
-
+    progress = Progress(store, job_id, 0, search_deadline(config))
     try:
-        answer = sessions.bot_job_turn(session_id, order, should_stop)
+        answer = sessions.bot_job_turn(session_id, order, progress)
     except ApiError as error:  # the session moved on, the seat was claimed, expired
         fail_job(store, job_id, f"{error.code}: {error.message}")
         return
@@ -180,6 +215,7 @@ def run_session_job(session_id: str, order: sessions.BotOrder) -> None:
         log.exception("session bot job failed")
         fail_job(store, job_id, f"internal error: {type(error).__name__}")
         return
+    progress.report(iterations_of(answer) or progress.iterations)  # no stats for another's seat
     store.finish_part(job_id, 0, answer)
     if store.complete(job_id, answer):
         count("jobs_done")
@@ -214,13 +250,9 @@ def review_part(self: Any, job_id: str, part: int, payload: dict[str, Any]) -> N
     if attempt > int(config["JOB_MAX_ATTEMPTS"]):
         fail_job(store, job_id, f"the worker reviewing this decision died {attempt - 1} times")
         return
-    deadline = time.monotonic() + max(0.5, float(config["SEARCH_SOFT_LIMIT"]) - 1.0)
-
-    def should_stop() -> bool:
-        return time.monotonic() > deadline
-
+    progress = Progress(store, job_id, part, search_deadline(config))
     try:
-        decision = review.review_position(get_game(payload["game"]), payload, should_stop)
+        decision = review.review_position(get_game(payload["game"]), payload, progress)
     except SoftTimeLimitExceeded:
         fail_job(store, job_id, "the review ran past its time limit")
         return
@@ -231,10 +263,11 @@ def review_part(self: Any, job_id: str, part: int, payload: dict[str, Any]) -> N
         log.exception("review part failed")
         fail_job(store, job_id, f"internal error: {type(error).__name__}")
         return
+    progress.report(iterations_of(decision))
     done = store.finish_part(job_id, part, decision)
     if done < 0:
         return
-    count("search_iterations", int(decision["iterations"]))
+    count("search_iterations", iterations_of(decision))
     if done == int(store.raw(job_id).get("parts", 0)):
         meta = review.meta_of(store, job_id)
         if review.finish(store, job_id, review.merge(meta, store.parts(job_id)), meta):

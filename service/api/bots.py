@@ -15,7 +15,7 @@ from ai.bots import LEVEL_BUDGETS, Budget, Decision, clip_budget, decide
 from engine.protocol import IllegalAction, NotYourTurn
 from service.api.blueprint import Blueprint
 from service.api.common import document_errors, load_game, new_seed, require_seat_in_range, state_for_view
-from service.api.jobs import start_search
+from service.api.jobs import accepted, search_seconds, start_search
 from service.api.schemas import BotMoveResponse
 from service.api.session_schemas import AsyncBotMoveRequest, JobAccepted
 from service.errors import ApiError
@@ -23,15 +23,22 @@ from service.errors import ApiError
 blp = Blueprint("bots", __name__, url_prefix="/v1/games", description="Bot decisions")
 
 
-def seat_view(game, body) -> dict:
-    """The view the bot decides from, checked: right seat, seat to act, match not over."""
+def seat_view(game, body) -> tuple[int, dict]:
+    """The seat and the view the bot decides from, checked: right seat, seat to act, match
+    not over. Without ``seat``: the seat to act (from a state) or the view's seat."""
     seat = body["seat"]
     if body["state"] is not None:
         state = game.from_json(body["state"])
+        if seat is None:
+            seat = game.to_act(state)
+            if seat is None:
+                raise IllegalAction("match is over", rule="match_over")
         require_seat_in_range(game, state, seat)
         view = game.view(state, seat)
     else:
         view = body["view"]
+        if seat is None:
+            seat = view.get("seat")
         if view.get("seat") != seat:
             raise ApiError(
                 422,
@@ -47,7 +54,7 @@ def seat_view(game, body) -> dict:
         raise NotYourTurn(f"not your turn: seat {to_act} is to act", rule="turn")
     if not game.legal_actions(state):
         raise IllegalAction("nothing to decide: the table waits for the dealer's deck", rule="deal")
-    return view
+    return seat, view
 
 
 @blp.route("/<game_id>/bot-move")
@@ -57,7 +64,7 @@ class BotMove(MethodView):
     @blp.alt_response(202, schema=JobAccepted, description="a job: GET its url for the action")
     @document_errors(blp, 400, 404, 422, 503)
     def post(self, body, game_id):
-        """A bot's action for `seat`, from a state or from that seat's view
+        """A bot's action for `seat` (default: the seat to act), from a state or a seat's view
 
         Levels: `random`, `easy` (heuristic), `normal` (search, about 200 ms), `hard`.
         An explicit `budget` (`iterations` and/or `ms`) overrides the level's; budgets are
@@ -68,20 +75,23 @@ class BotMove(MethodView):
         A budget without `ms` is bounded by the server's time cap (10 s by default), so
         give `ms` to stay inline. With `"async": true`, any longer budget, or when the
         server is already running as many searches inline as it allows, the answer
-        is 202 with a `job` (`id`, `status`, `url`): the search runs on the workers, split
-        into root-parallel parts, and `GET /v1/jobs/{id}` gives the action when done."""
+        is 202 with a `job` (`id`, `status`, `url`), `Location` (the job's URL) and
+        `Retry-After` (an estimate of the search's seconds): the search runs on the workers,
+        split into root-parallel parts, and `GET /v1/jobs/{id}` shows its `progress`, then
+        the action when done."""
         game = load_game(game_id)
-        view = seat_view(game, body)
+        seat, view = seat_view(game, body)
+        body = dict(body, seat=seat)
         budget = None
         if body["budget"] is not None:
             budget = Budget(iterations=body["budget"]["iterations"], ms=body["budget"]["ms"])
         seed = body["seed"] if body["seed"] is not None else new_seed()
         real = real_budget(budget, body["level"])
         if body["async_"] or not is_short(real):
-            return run_async(game.id, view, body, budget, seed), 202
+            return run_async(game.id, view, body, budget, seed, real)
         decision = decide_inline(game, view, body["level"], real, seed)
         if decision is None:
-            return run_async(game.id, view, body, budget, seed), 202
+            return run_async(game.id, view, body, budget, seed, real)
         sampled = state_for_view(game, view)
         return {"action": game.action_to_json(sampled, decision.action), "stats": decision.stats}
 
@@ -148,8 +158,8 @@ def is_short(real: Budget | None) -> bool:
     return (real.iterations or 0) <= config["ASYNC_ITERATIONS"] and (real.ms or 0.0) <= config["ASYNC_MS"]
 
 
-def run_async(game_id: str, view: dict, body: dict, budget: Budget | None, seed: int) -> dict:
-    """Queue the search as a job: root-parallel parts for a searching level."""
+def run_async(game_id: str, view: dict, body: dict, budget: Budget | None, seed: int, real: Budget | None):
+    """Queue the search as a job (root-parallel parts for a searching level); the 202 answer."""
     level = body["level"]
     if budget is None and level in SEARCHING_LEVELS:
         budget = LEVEL_BUDGETS[level]
@@ -162,4 +172,4 @@ def run_async(game_id: str, view: dict, body: dict, budget: Budget | None, seed:
         "budget": None if budget is None else {"iterations": budget.iterations, "ms": budget.ms},
         "seed": seed,
     }
-    return {"job": start_search(payload, parts)}
+    return accepted(start_search(payload, parts), search_seconds(real, parts))

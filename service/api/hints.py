@@ -19,8 +19,8 @@ from flask.views import MethodView
 from marshmallow import fields, validate
 
 from ai.bots import LEVEL_BUDGETS, Budget, clip_budget, decide
-from engine.labels import label
 from engine.protocol import Game
+from service import i18n
 from service.api.blueprint import Blueprint
 from service.api.bots import inline_slots, seat_view
 from service.api.common import document_errors, load_game, state_for_view
@@ -124,7 +124,7 @@ def ranked(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def labelled(action: dict[str, Any]) -> dict[str, Any]:
-    return {"action": action, "label": label(action)}
+    return {"action": action, "label": i18n.label(action)}
 
 
 @blp.route("/<game_id>/hint")
@@ -141,5 +141,5 @@ class Hint(MethodView):
         share of the search's visits and its expected value (the mean outcome in [0, 1]
         for the seat); `easy` is what the easy policy would play. Nothing is played."""
         game = load_game(game_id)
-        view = seat_view(game, body)
+        _seat, view = seat_view(game, body)  # the seat defaults to the seat to act
         return hint(game, view, body)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import uuid
 from typing import Any
 
@@ -9,6 +10,7 @@ from flask import current_app, url_for
 from flask.views import MethodView
 from kombu.exceptions import OperationalError
 
+from ai.bots import Budget
 from service.api.blueprint import Blueprint
 from service.api.common import document_errors
 from service.api.session_schemas import JobSchema
@@ -25,6 +27,38 @@ def store() -> JobStore:
 
 def job_url(job_id: str) -> str:
     return url_for("jobs.Job", job_id=job_id)
+
+
+ITERATIONS_PER_SECOND = 5_000
+"""A rough search speed of one worker process (docs/bots.md: 150 to 20,000 by game), for
+``Retry-After`` only."""
+MAX_RETRY_AFTER = 10
+"""The longest ``Retry-After``: a client polling by it still sees the job's progress."""
+
+
+def accepted(job: dict[str, Any], seconds: float) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The 202 answer for ``job``: its reference, ``Location`` (its URL) and ``Retry-After``
+    (``seconds``, the job's estimated duration, as whole seconds from 1 to MAX_RETRY_AFTER;
+    0 for a job already done)."""
+    wait = 0 if job["status"] == "done" else min(MAX_RETRY_AFTER, max(1, math.ceil(seconds)))
+    return {"job": job}, 202, {"Location": job["url"], "Retry-After": str(wait)}
+
+
+def search_seconds(real: Budget | None, parts: int = 1) -> float:
+    """The estimated duration of a bot search with budget ``real`` (capped by the server;
+    None: a level that does not search) split over ``parts`` root-parallel tasks."""
+    if real is None:
+        return 0.0
+    seconds = (real.ms or 0.0) / 1000.0
+    if real.iterations is not None:
+        by_iterations = real.iterations / parts / ITERATIONS_PER_SECOND
+        seconds = min(seconds, by_iterations) if seconds else by_iterations
+    return seconds
+
+
+def review_seconds(decisions: int, iterations: int) -> float:
+    """The estimated duration of a review: every decision searched, one worker process."""
+    return decisions * iterations / ITERATIONS_PER_SECOND
 
 
 def send_task(name: str, args: tuple, **options: Any) -> None:
@@ -61,8 +95,14 @@ class Job(MethodView):
     @document_errors(blp, 404, 503)
     def get(self, job_id: str):
         """A job's status: `pending`, `running`, `done` (with `action` and `stats`) or
-        `failed` (with `error`: why). Jobs are kept for a short while after they end."""
-        job = store().get(job_id, lost_after(current_app.config))  # Keys: 404 for an id never issued
+        `failed` (with `error`: why). Jobs are kept for a short while after they end.
+
+        `progress`: `done` and `total` parts (a review: decisions), `iterations` searched
+        so far over all parts (the workers report them about every 0.25 s while they
+        search) and `budget`, the iterations planned (null for a budget in time only)."""
+        config = current_app.config
+        # Keys: 404 for an id never issued
+        job = store().get(job_id, lost_after(config), int(config["BOT_MAX_ITERATIONS"]))
         if job is None:
             raise ApiError(404, "unknown_job", f"no job {job_id!r} (unknown, or expired)")
         job["url"] = job_url(job_id)

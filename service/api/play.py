@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
-from engine.labels import label
 from engine.protocol import IllegalAction
+from service import i18n
 from service.api.blueprint import Blueprint
 from service.api.common import document_errors, load_game, new_seed, require_seat_in_range, state_for_view
 from service.api.schemas import (
@@ -68,7 +68,8 @@ class LegalMoves(MethodView):
 
         Given a `view`, the actions are listed when the view's seat is the one to act
         (its own cards decide them); for any other seat `actions` is empty. `labels[i]`
-        is a short English label of `actions[i]` ("play K♥", "declare ronda")."""
+        is a short label of `actions[i]` ("play K♥", "declare ronda"), in the language
+        of `Accept-Language` (English, Arabic, Spanish or Nepali)."""
         game = load_game(game_id)
         if body["state"] is not None:
             state = game.from_json(body["state"])
@@ -77,7 +78,7 @@ class LegalMoves(MethodView):
             if game.to_act(state) != body["view"]["seat"]:
                 return {"to_act": game.to_act(state), "actions": [], "labels": []}
         actions = [game.action_to_json(state, a) for a in game.legal_actions(state)]
-        return {"to_act": game.to_act(state), "actions": actions, "labels": [label(a) for a in actions]}
+        return {"to_act": game.to_act(state), "actions": actions, "labels": [i18n.label(a) for a in actions]}
 
 
 @blp.route("/<game_id>/moves")

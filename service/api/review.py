@@ -19,6 +19,7 @@ from service import review as R
 from service import sessions as S
 from service.api.blueprint import Blueprint
 from service.api.common import document_errors, load_game, require_seat_in_range
+from service.api.jobs import accepted, review_seconds
 from service.api.jobs import store as job_store
 from service.api.session_schemas import (
     GameReviewRequest,
@@ -38,6 +39,12 @@ blp = Blueprint(
 def iterations(asked: int | None) -> int:
     config = current_app.config
     return min(asked or int(config["REVIEW_ITERATIONS"]), int(config["REVIEW_MAX_ITERATIONS"]))
+
+
+def start_review(game: Any, positions: list[R.Position], meta: dict[str, Any]):
+    """Queue the review job; the 202 answer, with its Location and Retry-After."""
+    job = R.start(job_store(), game, positions, meta)
+    return accepted(job, review_seconds(len(positions), meta["iterations"]))
 
 
 def scope_of(session: S.Session, token_seat: int, seat: int | None, all_seats: bool) -> tuple[str, list[int]]:
@@ -97,7 +104,7 @@ class SessionReview(MethodView):
             "seed": body["seed"],
             "hidden": sorted(hidden_from(session, token_seat, scope)),
         }
-        return {"job": R.start(job_store(), game, positions, meta)}, 202
+        return start_review(game, positions, meta)
 
     @blp.arguments(SessionReviewQuery(), location="query")
     @blp.alt_response(200, schema=ReviewSchema, description="the finished review")
@@ -138,4 +145,4 @@ class GameReview(MethodView):
             "iterations": iterations(body["iterations"]),
             "seed": body["seed"],
         }
-        return {"job": R.start(job_store(), game, positions, meta)}, 202
+        return start_review(game, positions, meta)

@@ -130,7 +130,11 @@ class BudgetSchema(Strict):
 
 
 class BotMoveRequest(StateOrViewRequest):
-    seat = Seat(required=True)
+    seat = Seat(
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "the seat the bot plays; default: the seat to act (a view: its seat)"},
+    )
     level = fields.String(load_default="normal", validate=validate.OneOf(LEVELS))
     budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True)
     seed = fields.Integer(

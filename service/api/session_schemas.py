@@ -39,7 +39,12 @@ class JobSchema(Strict):
         metadata={"description": "search statistics when done (session job: only for the asker's own seat)"}
     )
     error = fields.String(metadata={"description": "why the job failed"})
-    progress = fields.Dict(metadata={"description": "{done, total}: parts finished (a review: decisions)"})
+    progress = fields.Dict(
+        metadata={
+            "description": "{done, total}: parts finished (a review: decisions); {iterations}: searched "
+            "so far over all parts; {budget}: iterations planned (null: a time budget)"
+        }
+    )
     review = fields.Dict(metadata={"description": "review job, when done: per decision and per seat"})
     seat = fields.Integer(metadata={"description": "session bot-move: the seat the bot played"})
     version = fields.Integer(metadata={"description": "session bot-move: the version its move made"})

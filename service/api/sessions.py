@@ -33,6 +33,7 @@ from service.api.blueprint import Blueprint
 from service.api.bots import inline_slots, is_short, real_budget
 from service.api.common import document_errors, new_seed
 from service.api.hints import HintOptions, HintResponse, hint, labelled
+from service.api.jobs import accepted, search_seconds
 from service.api.session_schemas import (
     JobAccepted,
     LogSchema,
@@ -225,12 +226,12 @@ class BotMove(MethodView):
             raise S.stale(session.version, order.version)
         real = real_budget(budget, order.level)
         if body["async_"] or not is_short(real):
-            return {"job": S.start_bot_job(session, order)}, 202
+            return accepted(S.start_bot_job(session, order), search_seconds(real))
         # a search holds a web thread: at most INLINE_SEARCHES at once per process, as in
         # the stateless bot-move; the others go to the workers
         slots = inline_slots() if real is not None else None
         if slots is not None and not slots.acquire(blocking=False):
-            return {"job": S.start_bot_job(session, order)}, 202
+            return accepted(S.start_bot_job(session, order), search_seconds(real))
         config = current_app.config
         # the web process searches no longer than the sync threshold: beyond it is a job
         max_ms = min(float(config["BOT_MAX_MS"]), float(config["ASYNC_MS"]))

@@ -62,7 +62,7 @@ def test_a_planted_blunder_is_flagged_in_a_stateless_review(client):
     assert answer.status_code == 202, answer.get_json()
     job = finished_job(client, answer.get_json()["job"])
     review = job["review"]
-    assert job["progress"] == {"done": job["parts"], "total": job["parts"]}
+    assert job["progress"]["done"] == job["progress"]["total"] == job["parts"]
     assert job["parts"] == len(review["decisions"]) >= 2
     blunder = next(d for d in review["decisions"] if d["n"] == 2)
     assert blunder["seat"] == 0 and blunder["played"] == BLUNDER

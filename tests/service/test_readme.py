@@ -88,4 +88,5 @@ def test_readme_curl_examples_work(server, tmp_path):
     action = json.loads(lines[4])
     assert action["type"] in {"pass", "declare", "challenge"}
     error = json.loads(lines[5])
-    assert error["code"] in {"invalid_action", "illegal_move"} and "TH" in error["message"]
+    assert error["code"] == "illegal_move" and error["details"]["rule"] == "R8"  # not "no such card"
+    assert {"type": "pass"} in error["details"]["legal_actions"]

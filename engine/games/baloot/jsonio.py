@@ -31,7 +31,15 @@ from engine.checks import MAX_SAFE_INT, MAX_SCORE, rng_state_from_json, rng_stat
 from engine.games.baloot import rules
 from engine.games.baloot.options import compact
 from engine.games.baloot.projects import compare_declared, project_set
-from engine.games.baloot.state import POINTS, State, blank, defenders, match_winner_after
+from engine.games.baloot.state import (
+    POINTS,
+    State,
+    blank,
+    defenders,
+    match_winner_after,
+    reset_deal_calls,
+    step,
+)
 from engine.games.baloot.tables import (
     BID_ASHKAL,
     BID_HOKM,
@@ -78,6 +86,7 @@ from engine.games.baloot.tables import (
     SUIT_CHARS,
     SUIT_OF,
     SUN,
+    SUN_WINDOW,
     SWITCH,
     TRIPLE,
     TRUMP_STR,
@@ -457,7 +466,10 @@ class Loader:
 
     def load(self, fill: Any = None) -> State:
         try:
-            return self._load(fill)
+            st = self._load(fill)
+            if not self.layout and not self.is_view:
+                _check_canonical(st, self.data)
+            return st
         except EngineError as err:
             if isinstance(err, InvalidState):
                 raise
@@ -942,7 +954,10 @@ class Loader:
         if res is not None:
             _check_result(res)
         st.result = dict(res) if res is not None else None
-        _check_turn(st, history_list(st, current_deal=True))
+        entries = history_list(st, current_deal=True)
+        _check_turn(st, entries)
+        _check_replayed_turn(self.game, st, entries)
+        _check_play_entries(st, entries)
         _check_bidding(st)
         _check_play_counts(st)
         _check_projects(st, exact=not self.is_view and not unknown_seats)
@@ -954,6 +969,9 @@ class Loader:
             return (st.leader + len(st.table)) & 3
         if phase == CHOOSE_TRUMP:
             return st.hokm_bidder if st.hokm_bidder >= 0 else st.bidder
+        if phase == BIDDING and st.stage != SWITCH:
+            entries = history_list(st, current_deal=True)
+            return _bidding_opener(st, entries[-1] if entries else None)
         if phase == DOUBLING:
             from engine.games.baloot.state import defenders
 
@@ -965,10 +983,77 @@ class Loader:
         return (st.dealer + 1) & 3
 
 
+def _check_canonical(st: State, data: Mapping[str, Any]) -> None:
+    """A full state is written exactly as the engine writes it: every field and option
+    present, hands in canonical order, no extra key anywhere, nothing left for the loader
+    to fill in or re-sort (a state the engine wrote never needs it, so a difference means
+    the document was changed). One older form is still read: ``rng_state`` as a JSON
+    integer below 2**53."""
+    for key, value in to_json(st).items():
+        got = data[key] if key in data else ...
+        if got != value and not (key == "rng_state" and type(got) is int):
+            raise _fail("must be written as the engine writes it (cards in canonical order)", key)
+
+
+def _bidding_opener(st: State, last: tuple[int, Any] | None) -> int:
+    """R2-R5: the seat the bidding passes to after this deal's ``last`` call (the next seat
+    round the table), or, with no call yet, the first seat of the round (the dealer's left)
+    or of the Sun window (the Hokm bidder's left)."""
+    if last is not None:
+        return (last[0] + 1) & 3
+    return ((st.hokm_bidder if st.stage == SUN_WINDOW else st.dealer) + 1) & 3
+
+
+# What the calls of a deal decide: a replay that reproduces them all must give the seat to act.
+_CALL_FIELDS = tuple(
+    "phase round stage hokm_bidder kind trump ashkal bidder taker mult locked gahwa dstep".split()
+)
+
+
+def _check_replayed_turn(game: Any, st: State, entries: list[tuple[int, Any]]) -> None:
+    """R2-R12: during the calls, the seat to act is the one the engine's own rules give
+    after this deal's calls, replayed from the deal's opening at the dealer's left. A deal
+    a layout set up may have begun before its history: when the replay does not lead to
+    the same calls position (phase, stage, contract, doubling step...), it is not the
+    deal's whole history and only the bounds of ``_check_turn`` apply."""
+    if not entries or st.phase not in (BIDDING, CHOOSE_TRUMP, DOUBLING):
+        return
+    replay = st.clone()
+    replay.stock = ()  # the cards the contract deals out are in the hands already
+    reset_deal_calls(replay)
+    replay.phase = BIDDING
+    replay.to_act = _bidding_opener(replay, None)
+    for seat, action in entries:
+        if replay.phase not in (BIDDING, CHOOSE_TRUMP, DOUBLING) or seat != replay.to_act:
+            return
+        if action not in game.legal_actions(replay):
+            return
+        step(replay, action)
+    same_position = all(getattr(replay, name) == getattr(st, name) for name in _CALL_FIELDS)
+    if same_position and replay.to_act != st.to_act:
+        raise _fail(f"seat {replay.to_act} is to act after this deal's calls (R2-R12)", "to_act")
+
+
+def _check_play_entries(st: State, entries: list[tuple[int, Any]]) -> None:
+    """R13: this deal's plays in the history are the cards of its tricks and of the table,
+    each by the seat whose turn it was (the trick's leader, then round the table). A deal
+    a layout set up may have begun before its history: then the history holds the last
+    of them."""
+    if st.phase != PLAY:
+        return
+    made = [((lead + i) & 3, card) for lead, cards, _, _ in st.tricks for i, card in enumerate(cards)]
+    made += [((st.leader + i) & 3, card) for i, card in enumerate(st.table)]
+    plays = [(seat, action & 31) for seat, action in entries if type(action) is int and action < PASS]
+    if len(plays) > len(made) or plays != made[len(made) - len(plays) :]:
+        raise _fail(
+            "the plays must be the tricks' cards, each by the seat whose turn it was (R13)", "history"
+        )
+
+
 def _check_turn(st: State, entries: list[tuple[int, Any]]) -> None:
-    """The seat to act is one the phase allows (R2-R12, E1) and, once the deal has calls,
-    the one its last call passes the turn to. (A layout may start a deal anywhere, so a
-    deal without calls only gets the phase's bounds.)"""
+    """The seat to act is one the phase allows (R2-R12, E1): once the deal has calls, the
+    one its last call passes the turn to; in a bidding without calls, the first seat of the
+    round (a layout that starts later in a round gives the calls before in its history)."""
     phase = st.phase
     to_act = st.to_act
     last = entries[-1] if entries else None
@@ -984,8 +1069,14 @@ def _check_turn(st: State, entries: list[tuple[int, Any]]) -> None:
                 want = {(h + k) & 3 for k in (1, 2, 3)}
             else:  # R5: the seats after h up to the dealer
                 want = {(h + k) & 3 for k in range(1, (st.dealer - h) % 4 + 1)}
-            if last is not None:
-                want &= {(last[0] + 1) & 3}
+            opening = _bidding_opener(st, last)
+            if last is None and to_act != opening:
+                raise _fail(
+                    f"seat {opening} opens the bidding (R2, R3, R5): a layout that starts later "
+                    "gives the calls before in its history",
+                    "to_act",
+                )
+            want &= {opening}
     elif phase == CHOOSE_TRUMP:
         want = {st.bidder}
     elif phase == DOUBLING:

@@ -264,21 +264,8 @@ def reset_deal(st: State) -> None:
     """Every per-deal field at its value before the cards are dealt."""
     st.hands = [0, 0, 0, 0]
     st.candidate = -1
-    st.cand_taken = False
     st.stock = ()
-    st.round = 1
-    st.stage = MAIN
-    st.hokm_bidder = -1
-    st.kind = 0
-    st.trump = -1
-    st.ashkal = False
-    st.bidder = -1
-    st.taker = -1
-    st.mult = 1
-    st.locked = False
-    st.gahwa = False
-    st.raiser = -1
-    st.dstep = DOUBLE_STEP
+    reset_deal_calls(st)
     st.trick_no = 1
     st.leader = -1
     st.table = []
@@ -299,6 +286,24 @@ def reset_deal(st: State) -> None:
     st.shown = [None, None, None, None]
     st.baloot = ()
     st.kawesh = None
+
+
+def reset_deal_calls(st: State) -> None:
+    """The calls of a deal at their opening: no bid, no contract, no double."""
+    st.cand_taken = False
+    st.round = 1
+    st.stage = MAIN
+    st.hokm_bidder = -1
+    st.kind = 0
+    st.trump = -1
+    st.ashkal = False
+    st.bidder = -1
+    st.taker = -1
+    st.mult = 1
+    st.locked = False
+    st.gahwa = False
+    st.raiser = -1
+    st.dstep = DOUBLE_STEP
 
 
 def deal(st: State, deck: list[int] | tuple[int, ...]) -> None:

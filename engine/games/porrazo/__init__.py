@@ -192,7 +192,7 @@ class Porrazo(Game[PState]):
         return codec.to_json(state)
 
     def from_json(self, data: Any) -> PState:
-        return codec.load(data)
+        return codec.load(data, canonical=True)
 
     def view(self, state: PState, seat: int) -> JSON:
         return codec.view(state, seat)

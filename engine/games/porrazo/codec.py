@@ -8,7 +8,7 @@ from typing import Any
 from engine.cards import CODES, RANKS, BadCard, parse_card
 from engine.checks import MAX_SAFE_INT, MAX_SCORE, rng_state_from_json, rng_state_to_json
 from engine.games.porrazo.actions import action_to_json, parse_action, public_action_json
-from engine.games.porrazo.rules import claimable, order_from_left
+from engine.games.porrazo.rules import claimable, next_claimer, order_from_left
 from engine.games.porrazo.state import (
     Item,
     Options,
@@ -19,9 +19,11 @@ from engine.games.porrazo.state import (
     push_history,
 )
 from engine.games.porrazo.tables import (
+    CLAIM,
     COMBO_NAMES,
     DECLARE_RONDA,
     DECLARE_RONDINE,
+    DECLINE,
     HAND_CARDS,
     NO_COMBO,
     P_CLAIM,
@@ -35,7 +37,10 @@ from engine.games.porrazo.tables import (
     PHASE_OF_NAME,
     PLAYER_COUNTS,
     PORRAZO,
+    RONDA,
+    RONDINE,
     STAGE_NAMES,
+    TENDIDO,
     TENDIDO_CARDS,
 )
 from engine.protocol import JSON, SCHEMA_VERSION, EngineError, InvalidState
@@ -246,9 +251,10 @@ def parse_options(raw: Any, players: int) -> Options:
         raise InvalidState(err.message, field=getattr(err, "field", None) or "options") from None
 
 
-def load(d: Any, *, mode: str = "state", base_options: Any = None) -> PState:
+def load(d: Any, *, mode: str = "state", base_options: Any = None, canonical: bool = False) -> PState:
     """Validate a state (mode "state"), or an explicit layout (mode "layout": fields may be
-    omitted and take their natural values) and build the internal state."""
+    omitted and take their natural values) and build the internal state. With ``canonical``
+    (a client's full state) the state must be written exactly as the engine writes it."""
     if not isinstance(d, Mapping):
         raise InvalidState("a state must be a JSON object", field="state")
     layout = mode == "layout"
@@ -426,7 +432,20 @@ def load(d: Any, *, mode: str = "state", base_options: Any = None) -> PState:
     to_act = need("to_act", to_act_default)
     st.to_act = _seat(to_act, "to_act", n, nullable=True)
     check_consistency(st, d, layout)
+    if canonical:
+        _check_canonical(st, d)
     return st
+
+
+def _check_canonical(st: PState, d: Mapping[str, Any]) -> None:
+    """A full state is written exactly as the engine writes it: every field and option
+    present, nothing left for the loader to fill in or re-order (a state the engine wrote
+    never needs it, so a difference means the document was changed). One older form is
+    still read: ``rng_state`` as a JSON integer below 2**53."""
+    for key, value in to_json(st).items():
+        got = d[key] if key in d else ...
+        if got != value and not (key == "rng_state" and type(got) is int):
+            raise _fail(key, "must be written as the engine writes it")
 
 
 def natural_to_act(st: PState) -> int | None:
@@ -458,10 +477,162 @@ def _check_match_end(st: PState) -> None:
         raise _fail("win_reason", 'the winner by "target" is the one side that reached the target')
 
 
-def _check_declare_turn(st: PState, order: list[int]) -> None:
-    """R9: declarations go round once from the dealer's left, so the seat to act follows the
-    last decision recorded in this hand's history. (A layout may open the round at any
-    seat without history: then only the declarations bound it.)"""
+Entry = tuple[int, Any]
+DECISION_OF: dict[int, int] = {NO_COMBO: PASS, RONDA: DECLARE_RONDA, RONDINE: DECLARE_RONDINE}
+"""R9: the history entry of each declaration (no combination declared: a pass)."""
+
+
+def _is_play(action: Any) -> bool:
+    return type(action) is int and action < DECLINE + 52
+
+
+def _card_played(action: int) -> int:
+    return action - DECLINE if action >= DECLINE else action
+
+
+def _plays_end(entries: list[Entry]) -> int:
+    """The index just after the last play among ``entries`` (0: no play)."""
+    for i in range(len(entries), 0, -1):
+        if _is_play(entries[i - 1][1]):
+            return i
+    return 0
+
+
+def _replay_claims(
+    st: PState, held: list[Any], decl: list[int], entries: list[Entry]
+) -> tuple[int, int | None]:
+    """R21: replay a deal's claims phase (the deal's ``held`` combinations and ``decl``
+    declarations) from its first entry in ``entries``: each entry must be the asked seat's
+    claim of a claimable holder or its pass. Returns (entries the phase took, the seat asked
+    next, None once the phase is over); the replayed claims are left in ``st.claims``."""
+    st.held, st.decl, st.claims = held, decl, [-1] * st.o.players
+    seat = next_claimer(st, None) if st.o.claims else None
+    for used, (who, action) in enumerate(entries):
+        if seat is None:
+            return used, None
+        holder = action - CLAIM if type(action) is int and action >= CLAIM else -1
+        if who != seat or not (action == PASS or holder in claimable(st, seat)):
+            raise _fail("history", f"seat {seat} was to claim or pass after the deal's play (R21)")
+        if holder >= 0:
+            st.claims[holder] = seat
+            if claimable(st, seat):
+                continue
+        seat = next_claimer(st, seat)
+    return len(entries), seat
+
+
+def _previous_deal_claims(st: PState, entries: list[Entry], end: int) -> int | None:
+    """How many entries from ``end`` (just after the previous deal's last play) its claims
+    phase took, replayed from that deal's plays and declarations (each seat plays its three
+    dealt cards); None when the history does not hold that whole deal (a layout)."""
+    n = st.o.players
+    start = end
+    while start and _is_play(entries[start - 1][1]):
+        start -= 1
+    if end - start != HAND_CARDS * n or start < n:
+        return None
+    dealt: list[list[int]] = [[] for _ in range(n)]
+    for seat, action in entries[start:end]:
+        dealt[seat].append(_card_played(action))
+    of_decision = {a: kind for kind, a in DECISION_OF.items()}
+    decl = [NO_COMBO] * n
+    for seat, action in entries[start - n : start]:
+        decl[seat] = of_decision.get(action, NO_COMBO)
+    used, _ = _replay_claims(st.copy(), [holding(tuple(d)) for d in dealt], decl, entries[end:])
+    return used
+
+
+def _check_deal_turns(st: PState) -> None:
+    """R5, R9, R10, R21: the seat to act follows this deal's entries of the history, replayed
+    in the rules' turn order (the dealer's tendido decision, the declarations from the
+    dealer's left, the plays round the table, the claims of the seats able to claim).
+    A deal set up from a layout may begin before its history: then only what the history
+    holds is checked."""
+    phase = st.phase
+    entries = history_list(st.history)[st.hand_start :]
+    if phase not in (P_OVER, P_DEAL_OVER):  # a finished hand's dealer has passed the deal on
+        _check_hand_play_turns(st, entries)
+    if phase == P_DECLARE:
+        _check_declare_turn(st, entries)
+    elif phase == P_PLAY:
+        _check_play_entries(st, entries)
+    elif phase == P_CLAIM:
+        end = _plays_end(entries)
+        if end:
+            used, seat = _replay_claims(st.copy(), st.held, st.decl, entries[end:])
+            if used != len(entries) - end or seat is None:
+                raise _fail("history", "the claims phase is over (R21)")
+            if seat != st.to_act:
+                raise _fail("to_act", f"seat {seat} is asked to claim next (R21)")
+
+
+def _check_hand_play_turns(st: PState, entries: list[Entry]) -> None:
+    """R10: every play of this hand in the history was made in turn. Each deal's play goes
+    round from the dealer's left and has a multiple of the seat count of plays, so,
+    counting back from the plays of the current deal, the seat of each is known (also for
+    a hand a layout set up, whose first plays came before its history)."""
+    n = st.o.players
+    order = order_from_left(st.dealer, n)
+    seats = [seat for seat, action in entries if _is_play(action)]
+    offset = (HAND_CARDS * n - sum(len(h) for h in st.hands) if st.phase == P_PLAY else 0) - len(seats)
+    for j, seat in enumerate(seats):
+        if seat != order[(offset + j) % n]:
+            raise _fail(
+                "history", f"play {j + 1} of this hand was seat {order[(offset + j) % n]}'s turn (R10)"
+            )
+
+
+def _check_play_entries(st: PState, entries: list[Entry]) -> None:
+    """R10: this deal's plays are the history's last entries, round the table from the
+    dealer's left, each a card the seat was dealt and no longer holds."""
+    n = st.o.players
+    order = order_from_left(st.dealer, n)
+    played = HAND_CARDS * n - sum(len(h) for h in st.hands)
+    end = len(entries)
+    start = end
+    while start > end - played and start and _is_play(entries[start - 1][1]):
+        start -= 1
+    if start > end - played and start > 0:
+        raise _fail("history", f"this deal's {played} plays must be the history's last entries")
+    for k, (seat, action) in enumerate(entries[start:], start=played - (end - start)):
+        card = _card_played(action)
+        if seat != order[k % n] or card not in st.dealt[seat] or card in st.hands[seat]:
+            raise _fail(
+                "history", f"play {k + 1} of the deal is seat {order[k % n]}'s, a card it was dealt (R10)"
+            )
+
+
+def _check_declare_turn(st: PState, entries: list[Entry]) -> None:
+    """R5, R9: the round follows the dealer's tendido decision (when the deal offered one)
+    or the previous deal's play and claims; it goes once round from the dealer's left, each
+    entry the seat's own declaration, and the seat after the last one is to act."""
+    n = st.o.players
+    order = order_from_left(st.dealer, n)
+    end = _plays_end(entries)
+    if end and st.o.claims:
+        used = _previous_deal_claims(st, entries, end)
+        if used is None:
+            return _check_declare_turn_of_layout(st, order)
+        end += used
+    rest = entries[end:]
+    if st.deal_no < st.o.deals and (not st.tendido_done or rest[:1] == [(st.dealer, TENDIDO)]):
+        # R5: this deal offered the tendido (not dealt yet, not the last deal)
+        if rest[:1] != [(st.dealer, TENDIDO if st.tendido_done else PASS)]:
+            if not end:  # a layout's deal, without its start
+                return _check_declare_turn_of_layout(st, order)
+            raise _fail("history", "the dealer decides on the tendido before the declarations (R5)")
+        rest = rest[1:]
+    want = [(seat, DECISION_OF[st.decl[seat]]) for seat in order[: len(rest)]]
+    if rest != want or len(rest) >= n:
+        raise _fail("history", "the declarations go round from the dealer's left, one decision each (R9)")
+    if st.to_act != order[len(rest)]:
+        raise _fail("to_act", f"seat {order[len(rest)]} declares next (R9)")
+
+
+def _check_declare_turn_of_layout(st: PState, order: list[int]) -> None:
+    """R9 for a round a layout opened: the seat to act follows the last decision recorded
+    in this hand's history (a layout may open the round at any seat without history: then
+    only the declarations bound it)."""
     if st.history is None or len(history_list(st.history)) <= st.hand_start:
         return
     _, seat, action = st.history
@@ -577,7 +748,6 @@ def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
         for seat in order[order.index(st.to_act) :]:
             if st.decl[seat]:
                 raise _fail(f"declarations[{seat}]", "this seat has not decided yet")
-        _check_declare_turn(st, order)
     elif phase == P_PLAY:
         if not all(len(dl) == HAND_CARDS for dl in st.dealt):
             raise _fail("dealt", "every seat was dealt three cards")
@@ -619,4 +789,5 @@ def check_consistency(st: PState, d: Mapping[str, Any], layout: bool) -> None:
             raise _fail("hands", "hands are empty while waiting for the next deck")
         if st.to_act != st.dealer:
             raise _fail("to_act", "the next dealer deals")
+    _check_deal_turns(st)
     st.left = sum(len(h) for h in st.hands)

@@ -17,6 +17,7 @@ from engine.games.ronda.rules import (
     holding,
     is_open_target,
     open_hand,
+    r13_next_asked,
     target_winner,
 )
 from engine.games.ronda.state import RondaState, Rules, blank_state
@@ -164,8 +165,9 @@ def seats_of(mask: int, n: int) -> list[int]:
     return [seat for seat in range(n) if mask >> seat & 1]
 
 
-def dump(s: RondaState, seat: int | None = None) -> JSON:
-    """The state JSON; with ``seat``, that seat's view (hidden cards as counts)."""
+def dump(s: RondaState, seat: int | None = None, *, history: bool = True) -> JSON:
+    """The state JSON; with ``seat``, that seat's view (hidden cards as counts); without
+    ``history``, all of it but the history (the costly part of a long match)."""
     n = s.n
     full = seat is None
     hands: list[Any] = []
@@ -212,7 +214,7 @@ def dump(s: RondaState, seat: int | None = None) -> JSON:
             {"side": side, "points": points, "item": item, "rule": rule}
             for side, points, item, rule in _cons_list(s.items)
         ],
-        "history": _history(s, not full),
+        "history": _history(s, not full) if history else None,
         "deal_start": s.old_len,
     }
     if full:
@@ -600,6 +602,7 @@ def load(
     start = _int(f.get("deal_start", 0), "deal_start", 0, MAX_SAFE_INT if view else len(hist_raw))
     parsed: list[tuple[int, Any]] = [(0, PASS)] * start if view else []
     decks: Any = None  # a cons list
+    unusual: list[tuple[Any, int, Any]] = []  # entries not in the usual form: (entry, seat, action)
     for i, entry in enumerate(hist_raw):
         if type(entry) is dict and len(entry) == 2:  # the usual entry: a play or a pass by a seat
             seat = entry.get("seat")
@@ -616,6 +619,7 @@ def load(
             action = parse_action_json(entry["action"], n, hidden_deck_ok=view)
         except BadAction as err:
             raise InvalidState(f"{where}.action: {err.message}", field=where + ".action") from None
+        unusual.append((entry, seat, action))
         if type(action) is tuple:
             if len(set(action)) != len(PACK):
                 raise _bad("a deal's deck holds each card once", where + ".action.deck")
@@ -646,7 +650,10 @@ def load(
             raise _bad("a layout without a phase is the start of a hand: give the phase", "phase")
         open_hand(s, None)
     else:
-        _check_phase(s, f, total, size, hidden_decks_ok)
+        _check_phase(s, f, total, size, hidden_decks_ok, parsed[start:])
+        if s.phase in (DECLARE_P, PLAY_P):
+            _check_hand_calls(s, parsed[start:], total)
+        _check_play_turns(s, parsed[start:], total)
     _check_match_end(s)
     if "to_act" in data and not start_of_hand:
         given = data["to_act"]
@@ -655,7 +662,27 @@ def load(
         if (s.to_act if s.to_act >= 0 else None) != given:
             want = None if s.to_act < 0 else s.to_act
             raise _bad(f"must be {want} in this position", "to_act")
+    if not layout and not hidden_decks_ok:
+        _check_canonical(s, data, unusual)
     return s
+
+
+def _check_canonical(s: RondaState, data: JSON, unusual: list[tuple[Any, int, Any]]) -> None:
+    """A full state is written exactly as the engine writes it: every field present, cards
+    in canonical order, nothing left for the loader to fill in or re-sort (a state the
+    engine wrote never needs it, so a difference means the document was changed). One
+    older form is still read: ``rng_state`` as a JSON integer below 2**53. History entries
+    read on the fast path (a play, pass or declaration exactly as written) are canonical
+    already; only the ``unusual`` ones are written again to compare."""
+    for key, value in dump(s, history=False).items():
+        if key == "history":
+            continue
+        got = data[key] if key in data else ...
+        if got != value and not (key == "rng_state" and type(got) is int):
+            raise _bad("must be written as the engine writes it (cards in canonical order)", key)
+    for entry, seat, action in unusual:
+        if entry != {"seat": seat, "action": action_json(action)}:
+            raise _bad("must be written as the engine writes it", "history")
 
 
 def _check_match_end(s: RondaState) -> None:
@@ -678,8 +705,11 @@ def _check_match_end(s: RondaState) -> None:
         )
 
 
-def _check_phase(s: RondaState, f: _Fields, total: int, size: int, view: bool) -> None:
-    """Phase-dependent consistency; sets ``to_act`` (challenge phase: taken from the data)."""
+def _check_phase(
+    s: RondaState, f: _Fields, total: int, size: int, view: bool, deal: list[tuple[int, Any]]
+) -> None:
+    """Phase-dependent consistency; sets ``to_act`` (challenge phase: replayed from this
+    hand's calls in ``deal``, or taken from the data for a hand set up from a layout)."""
     n = s.n
     o = s.o
     phase = s.phase
@@ -721,10 +751,14 @@ def _check_phase(s: RondaState, f: _Fields, total: int, size: int, view: bool) -
                 ),
                 None,
             )
-        seat = _int(given, "to_act", 0, n - 1)
-        if not any(is_open_target(s, seat, t) for t in range(n)):
-            raise _bad(f"seat {seat} has no open target to challenge", "to_act")
-        s.to_act = seat
+        replayed = _check_hand_calls(s, deal, total)
+        if replayed is not None:
+            s.to_act = replayed
+        else:
+            seat = _int(given, "to_act", 0, n - 1)
+            if not any(is_open_target(s, seat, t) for t in range(n)):
+                raise _bad(f"seat {seat} has no open target to challenge", "to_act")
+            s.to_act = seat
     elif phase == PLAY_P:
         if total >= size * n:
             raise _bad("every card of the hand is played: the hand is over", "played")
@@ -739,6 +773,78 @@ def _check_phase(s: RondaState, f: _Fields, total: int, size: int, view: bool) -
         for t in range(n):
             if decl[t] != holding(s.dealt[t])[0]:
                 raise _bad("with auto_declare every declaration is the true holding", f"declarations[{t}]")
+
+
+def _check_hand_calls(s: RondaState, deal: list[tuple[int, Any]], total: int) -> int | None:
+    """R8, R11, R13: this hand's calls in ``deal`` (the current deal's history), before its
+    ``total`` plays: the declarations in turn from dealer+1 (none is a pass), then the
+    challenge round, replayed: each entry the asked seat's pass or challenge of an open
+    target, the challenged seats the ones the entries give. Returns the seat asked next
+    while the round goes on, else None. A hand a layout set up may have begun before its
+    history (in the match's first deal: later deals are dealt in the history): then only
+    what the history holds is checked."""
+    n = s.n
+    end = len(deal) - total
+    if end < 0:  # the hand's first plays came before the history
+        return None
+    k = end
+    while k and deal[k - 1][1] != DEAL_MARK and deal[k - 1][1] >= 52:  # the hand's calls
+        k -= 1
+    calls = deal[k:end]
+    if s.o.auto_declare:
+        if calls:
+            raise _bad("with auto_declare nobody declares or challenges (R8)", "history")
+        return None
+    declared = [(seat, DECLARE_BASE + d) for seat, d in _round(s.decl, s.dealer + 1) if d >= 0]
+    if calls[: len(declared)] != declared:
+        if k == 0 and s.old_len == 0:  # the match's first deal may be a layout's, begun before its history
+            return None
+        raise _bad("the hand's declarations come first, in turn from dealer+1 (R8)", "history")
+    if s.phase == DECLARE_P or not s.o.challenges:
+        if len(calls) != len(declared):
+            raise _bad("only the declarations come before this hand's plays (R8, R11)", "history")
+        return None
+    # A scratch copy from the start of the round: no seat challenged yet, no score that
+    # could end the match (a genuine challenge cannot be followed by a challenge phase).
+    replay = s.clone()
+    replay.challenged = replay.withdrawn = 0
+    replay.scores = [0] * s.nsides
+    replay.phase = DECLARE_P
+    r13_next_asked(replay, -1, None)
+    for seat, action in calls[n:]:
+        if replay.phase != CHALLENGE_P or seat != replay.to_act:
+            raise _bad(f"seat {replay.to_act} was to act in the challenge round, not {seat} (R13)", "history")
+        if action != PASS:
+            target = action - CHALLENGE_BASE
+            if not 0 <= target < n or not is_open_target(replay, seat, target):
+                raise _bad("a challenge must name an open target of the asked seat (R13)", "history")
+            replay.challenged |= 1 << target
+            replay.withdrawn |= s.withdrawn & 1 << target
+        r13_next_asked(replay, seat, None)
+    if (replay.phase == CHALLENGE_P) != (s.phase == CHALLENGE_P):
+        raise _bad("the challenge round is over exactly when the history's round is", "phase")
+    if replay.challenged != s.challenged:
+        raise _bad("the challenged seats must be the ones the history challenged", "challenged")
+    return replay.to_act if replay.phase == CHALLENGE_P else None
+
+
+def _check_play_turns(s: RondaState, deal: list[tuple[int, Any]], total: int) -> None:
+    """R19: every play of this deal in the history was made in turn. Play goes round from
+    dealer+1 and every hand of a deal has a multiple of the seat count of plays, so,
+    counting back from the ``total`` plays of the current hand, the seat of each is known
+    (also for a deal a layout set up, whose first plays came before its history)."""
+    n = s.n
+    plays = [seat for seat, action in deal if action < 52]
+    offset = s.dealer + 1 + total - len(plays)
+    for j, seat in enumerate(plays):
+        if seat != (offset + j) % n:
+            raise _bad(f"play {j + 1} of this deal was seat {(offset + j) % n}'s turn (R19)", "history")
+
+
+def _round(decl: list[int], first: int) -> list[tuple[int, int]]:
+    """(seat, declaration) in turn order from ``first``."""
+    n = len(decl)
+    return [((first + j) % n, decl[(first + j) % n]) for j in range(n)]
 
 
 # --------------------------------------------------------------------------- sampler

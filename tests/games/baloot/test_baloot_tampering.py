@@ -14,6 +14,7 @@ import pytest
 from engine import get_game
 from engine.games.baloot.tables import CLASS_NAMES
 from engine.protocol import InvalidSetup, InvalidState
+from tests.games.baloot import test_examples as worked
 
 GAME = get_game("baloot")
 OPTIONS = {"hokm_bidder_may_switch_to_sun": True}
@@ -257,3 +258,137 @@ def test_last_deal_with_unknown_fields_or_huge_numbers_is_refused(extra):
     data = state_where(lambda d: d["last_deal"] is not None and d["phase"] == "bidding")
     data["last_deal"].update(extra)
     refused(data, "last_deal" if "bonus" not in extra else "last_deal.bonus")
+
+
+# --------------------------------------------------------------------------- written as the engine writes it
+
+
+def test_a_hand_out_of_canonical_order_is_refused():
+    data = state_where(in_phase("bidding"))
+    hand = data["hands"][0]
+    hand[0], hand[1] = hand[1], hand[0]  # the same cards: the loader used to re-sort them
+    refused(data, "hands")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ("baloot",),
+        ("match_winner",),
+        ("bidding",),
+        ("projects", "shown"),
+        ("contract", "trump"),
+        ("options", "must_undertrump"),
+    ],
+    ids=".".join,
+)
+def test_a_missing_field_is_refused(path):
+    data = state_where(in_phase("play"))
+    parent = data
+    for key in path[:-1]:
+        parent = parent[key]
+    del parent[path[-1]]  # the loader used to fill in the default
+    refused(data, path[0])
+
+
+# --------------------------------------------------------------------------- R2: who opens the bidding
+
+
+@pytest.mark.parametrize("seat", [0, 2, 3])
+def test_r2_a_deal_without_calls_opens_at_the_dealers_left(seat):
+    data = state_where(in_phase("bidding"))
+    assert data["deal_history_start"] == len(data["history"]) and data["to_act"] == (data["dealer"] + 1) % 4
+    data["to_act"] = seat  # the loader used to take any seat before the first call
+    refused(data, "to_act")
+
+
+def test_r2_a_bidding_layout_opens_after_the_calls_of_its_history():
+    dealt = GAME.to_json(GAME.new_state(4, {}, 0, seed=3))
+    layout = {key: dealt[key] for key in ("hands", "candidate", "stock")} | {"phase": "bidding", "dealer": 0}
+    passes = [{"seat": seat, "action": {"type": "pass"}} for seat in (1, 2)]
+    state = GAME.new_state(4, {}, 0, layout=layout | {"history": passes}, seed=1)
+    assert GAME.to_act(state) == 3
+    assert GAME.to_json(GAME.from_json(GAME.to_json(state))) == GAME.to_json(state)
+    with pytest.raises(InvalidState) as info:
+        GAME.new_state(4, {}, 0, layout=layout | {"to_act": 3}, seed=1)
+    assert info.value.field == "to_act" and "history" in info.value.message
+
+
+def test_r11_the_first_defender_is_not_asked_twice():
+    # A Sun bid fixes the contract, the first defender passes, the second is asked. Back to
+    # the first was accepted: a pass closing a Sun window can be the first defender's.
+    def second_defender_asked(data: dict) -> bool:
+        deal = data["history"][data["deal_history_start"] :]
+        return (
+            data["phase"] == "doubling"
+            and len(deal) >= 2
+            and deal[-2]["action"]["type"] == "bid"
+            and deal[-1]["action"] == {"type": "pass"}
+        )
+
+    data = state_where(second_defender_asked)
+    data["to_act"] = data["history"][-1]["seat"]
+    refused(data, "to_act")
+
+
+def test_r13_a_play_by_another_seat_is_refused():
+    data = state_where(lambda d: d["phase"] == "play" and d["history"][-1]["action"]["type"] == "play")
+    data["history"][-1]["seat"] = other_seat(data["history"][-1]["seat"])
+    refused(data, "history")
+
+
+# --------------------------------------------------------------------------- no reachable state refused
+
+
+def option_sets() -> list[dict]:
+    """The defaults, then each option at each of its other values (bools both ways, every
+    choice, an int's test values)."""
+    sets: list[dict] = [{}]
+    for spec in GAME.option_specs:
+        values = spec.test_values or ((False, True) if spec.kind == "bool" else spec.choices)
+        sets += [{spec.name: value} for value in values if value != spec.default]
+    return sets
+
+
+@pytest.mark.parametrize("options", option_sets(), ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_every_state_and_view_of_seeded_matches_loads_back(options):
+    """The checks must not refuse a state the engine reaches: along seeded random matches of
+    every seat count, each state loads back from its JSON, and each seat's view now and
+    then gives a sample whose view it is."""
+    for players in GAME.player_counts:
+        try:
+            GAME.parse_options(options, players)
+        except InvalidSetup:  # an option the seat count forbids
+            continue
+        rng = random.Random(players)
+        state = GAME.new_state(players, options, players - 1, seed=players)
+        for step in range(300):
+            doc = json.loads(json.dumps(GAME.to_json(state)))
+            assert GAME.to_json(GAME.from_json(doc)) == doc
+            if step % 9 == 0:
+                for seat in range(players):
+                    view = GAME.view(state, seat)
+                    assert GAME.view(GAME.sampler(view)(rng), seat) == view
+            if GAME.to_act(state) is None:
+                break
+            state = GAME.apply(state, GAME.to_act(state), rng.choice(GAME.legal_actions(state)))[0]
+
+
+@pytest.mark.parametrize("example", worked.EXAMPLES, ids=worked.EXAMPLES)
+def test_every_state_the_worked_examples_reach_loads_back(example, monkeypatch):
+    """The checks must not refuse a state the engine reaches: every state the worked
+    examples build (from decks and layouts, and every action after) loads back."""
+    apply, new_state = GAME.apply, GAME.new_state
+
+    def loads_back(state):
+        doc = json.loads(json.dumps(GAME.to_json(state)))
+        assert GAME.to_json(GAME.from_json(doc)) == doc
+        return state
+
+    def checked_apply(state, seat, action):
+        nxt, events = apply(state, seat, action)
+        return loads_back(nxt), events
+
+    monkeypatch.setattr(GAME, "apply", checked_apply)
+    monkeypatch.setattr(GAME, "new_state", lambda *a, **k: loads_back(new_state(*a, **k)))
+    worked.test_worked_example(example)

@@ -13,6 +13,7 @@ from porrazo_helpers import GAME
 
 from engine.cards import CODES
 from engine.protocol import InvalidSetup, InvalidState
+from tests.games.porrazo import test_porrazo_examples as worked
 
 
 def random_match(
@@ -101,11 +102,10 @@ def test_r9_tampered_to_act_in_the_declarations_is_refused(decisions):
         state = GAME.apply(state, GAME.to_act(state), GAME.legal_actions(state)[-1])[0]  # pass
     data = GAME.to_json(state)
     assert data["phase"] == "declare"
-    first = (data["dealer"] + 1) % 4
-    # Moving the turn back to the round's first seat after passes only is not caught:
-    # a pass there looks like a claims pass of the previous deal.
+    # The round's first seat after passes only is refused too (the tendido decision
+    # before the round tells its entries from a claims pass of the previous deal).
     for seat in range(4):
-        if seat not in (data["to_act"], first):
+        if seat != data["to_act"]:
             refused(dict(data, to_act=seat), "to_act")
 
 
@@ -138,3 +138,136 @@ def test_r21_finished_deal_keeps_its_claims_in_deal_over():
         state = GAME.apply(state, GAME.to_act(state), action)[0]
     data = GAME.to_json(state)
     assert GAME.to_json(GAME.from_json(data)) == data
+
+
+def first_state(wanted, players: int = 4, options: dict | None = None) -> dict:
+    """The JSON of the first state of seeded random matches that ``wanted`` accepts."""
+    for seed in range(300):
+        rng = random.Random(seed)
+        state = GAME.new_state(players, options or {}, 0, seed=seed)
+        while GAME.to_act(state) is not None:
+            data = GAME.to_json(state)
+            if wanted(data):
+                return data
+            state = GAME.apply(state, GAME.to_act(state), rng.choice(GAME.legal_actions(state)))[0]
+    raise AssertionError("no such state")
+
+
+def round_after_claims(data: dict) -> bool:
+    """A declaration round with decisions made (the first seat's pass among them looks like
+    a claims pass) that follows a claims phase of the previous deal (its last entry a pass
+    or a claim)."""
+    n, dealer, history = data["players"], data["dealer"], data["history"]
+    k = (data["to_act"] - dealer - 1) % n
+    before = history[-k - 1] if len(history) > k else None
+    return (
+        data["phase"] == "declare"
+        and k >= 1
+        and before is not None
+        and before["seat"] != dealer
+        and before["action"]["type"] in ("pass", "claim")
+    )
+
+
+def test_r21_a_declaration_round_after_claims_follows_the_claims_replayed():
+    data = first_state(round_after_claims)
+    for seat in range(data["players"]):
+        if seat != data["to_act"]:
+            refused(dict(data, to_act=seat), "to_act")
+
+
+def test_r21_the_seat_asked_to_claim_follows_the_claims_replayed():
+    data = first_state(lambda d: d["phase"] == "claim")
+    for seat in range(data["players"]):
+        if seat != data["to_act"]:
+            with pytest.raises(InvalidState):
+                GAME.from_json(dict(data, to_act=seat))
+
+
+def test_r10_a_play_of_this_deal_by_another_seat_is_refused():
+    data = first_state(lambda d: d["phase"] == "play" and d["history"][-1]["action"]["type"] == "play")
+    data["history"][-1]["seat"] = (data["history"][-1]["seat"] + 1) % data["players"]
+    refused(data, "history")
+
+
+def test_r10_a_play_of_an_earlier_deal_of_the_hand_by_another_seat_is_refused():
+    def previous_deal_over(data: dict) -> bool:
+        hand = data["history"][data["hand_start"] :]
+        return (
+            data["phase"] in ("declare", "tendido_choice")
+            and bool(hand)
+            and hand[-1]["action"]["type"] == "play"
+        )
+
+    data = first_state(previous_deal_over)
+    data["history"][-1]["seat"] = (data["history"][-1]["seat"] + 1) % data["players"]
+    refused(data, "history")
+
+
+@pytest.mark.parametrize(
+    "path", [("played",), ("options", "teams"), ("options", "declaration_mode")], ids=".".join
+)
+def test_a_missing_field_is_refused(path):
+    data = GAME.to_json(random_match(4))
+    parent = data
+    for key in path[:-1]:
+        parent = parent[key]
+    del parent[path[-1]]  # the loader used to fill in the default
+    refused(data, path[0])
+
+
+# --------------------------------------------------------------------------- no reachable state refused
+
+
+def option_sets() -> list[dict]:
+    """The defaults, then each option at each of its other values (bools both ways, every
+    choice, an int's test values)."""
+    sets: list[dict] = [{}]
+    for spec in GAME.option_specs:
+        values = spec.test_values or ((False, True) if spec.kind == "bool" else spec.choices)
+        sets += [{spec.name: value} for value in values if value != spec.default]
+    return sets
+
+
+@pytest.mark.parametrize("options", option_sets(), ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_every_state_and_view_of_seeded_matches_loads_back(options):
+    """The checks must not refuse a state the engine reaches: along seeded random matches of
+    every seat count, each state loads back from its JSON, and each seat's view now and
+    then gives a sample whose view it is."""
+    for players in GAME.player_counts:
+        try:
+            GAME.parse_options(options, players)
+        except InvalidSetup:  # an option the seat count forbids
+            continue
+        rng = random.Random(players)
+        state = GAME.new_state(players, options, players - 1, seed=players)
+        for step in range(300):
+            doc = json.loads(json.dumps(GAME.to_json(state)))
+            assert GAME.to_json(GAME.from_json(doc)) == doc
+            if step % 9 == 0:
+                for seat in range(players):
+                    view = GAME.view(state, seat)
+                    assert GAME.view(GAME.sampler(view)(rng), seat) == view
+            if GAME.to_act(state) is None:
+                break
+            state = GAME.apply(state, GAME.to_act(state), rng.choice(GAME.legal_actions(state)))[0]
+
+
+@pytest.mark.parametrize("example", worked.EXAMPLES, ids=[p.stem for p in worked.EXAMPLES])
+def test_every_state_the_worked_examples_reach_loads_back(example, monkeypatch):
+    """The checks must not refuse a state the engine reaches: every state the worked
+    examples build (from decks and layouts, and every action after) loads back."""
+    apply, new_state = GAME.apply, GAME.new_state
+
+    def loads_back(state):
+        doc = json.loads(json.dumps(GAME.to_json(state)))
+        assert GAME.to_json(GAME.from_json(doc)) == doc
+        return state
+
+    def checked_apply(state, seat, action):
+        nxt, events = apply(state, seat, action)
+        return loads_back(nxt), events
+
+    monkeypatch.setattr(GAME, "apply", checked_apply)
+    monkeypatch.setattr(GAME, "new_state", lambda *a, **k: loads_back(new_state(*a, **k)))
+    worked.test_worked_example(example)
