@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask
 from flask_smorest import Api
 
-from service import errors, i18n
+from service import errors, i18n, page
 from service.settings import Settings
 
 API_TITLE = "Majlis rules and bots"
@@ -37,9 +37,8 @@ def create_app(settings: Settings | None = None) -> Flask:
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
-        OPENAPI_REDOC_PATH="/redoc",
-        OPENAPI_REDOC_URL="https://cdn.jsdelivr.net/npm/redoc/bundles/redoc.standalone.js",
+        # swagger-ui-dist's files are served from service/static (offline, behind a firewall)
+        OPENAPI_SWAGGER_UI_URL="/static/swagger-ui/",
         JSON_SORT_KEYS=False,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -51,6 +50,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     errors.init_app(app)
     i18n.init_app(app)
     _init_extensions(app)
+    page.init_app(app)
 
     @app.get("/healthz")
     def healthz():

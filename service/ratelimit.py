@@ -16,11 +16,19 @@ from service import keys as api_keys
 from service.errors import error_response
 from service.redis_conn import get_redis, keys
 
-EXEMPT = ("/healthz", "/readyz", "/metrics", "/openapi.json", "/docs", "/redoc")
+EXEMPT = ("/healthz", "/readyz", "/metrics", "/openapi.json", "/docs", "/play")
+
+
+def is_exempt(path: str) -> bool:
+    """Operations, the API docs and the table page's HTML and assets need no key (the page
+    sends the key its user gives it with each API call, its JSON routes included)."""
+    if path.startswith("/play/api/"):
+        return False
+    return path in EXEMPT or path.startswith(("/docs/", "/static/", "/play/"))
 
 
 def check_key():  # -> response or None
-    if request.path in EXEMPT or request.path.startswith(("/docs/", "/redoc/")):
+    if is_exempt(request.path):
         return None
     key = request.headers.get("X-API-Key", "")
     if not key:
