@@ -4,6 +4,7 @@ whole system as ``make run`` starts it (``python -m service.run``) on a free por
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -52,11 +53,28 @@ def local() -> Client:
     return Client("http://local", transport=FlaskTransport(create_app(TestSettings())))
 
 
+def port_is_free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def port_is_open(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(0.5)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[str]:
     """``python -m service.run`` (embedded Redis, a Celery worker, gunicorn) in its own
     data directory on a free port: its base URL."""
     port = free_port()
+    while not port_is_free(port + 1):  # the event streams' server listens on port + 1
+        port = free_port()
     data_dir = tmp_path_factory.mktemp("client-data")
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "MAJLIS_EMBEDDED_REDIS_PORT")}
     env.update(
@@ -83,6 +101,12 @@ def server(tmp_path_factory) -> Iterator[str]:
             proc.kill()
             proc.wait()
             raise RuntimeError("service.run did not get ready:\n" + log_path.read_text()[-3000:])
+        time.sleep(0.2)
+    while not port_is_open(port + 1):  # the stream server may come up after the API
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            proc.wait()
+            raise RuntimeError("the stream server did not listen:\n" + log_path.read_text()[-3000:])
         time.sleep(0.2)
     yield base
     proc.terminate()
