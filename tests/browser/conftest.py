@@ -6,18 +6,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from majlis_client import Client
 
-from service.redis_conn import free_port
+from tests.service_run import running_service
 
-ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -67,41 +62,14 @@ def browser(chromium: str) -> Iterator[object]:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory, chromium: str) -> Iterator[str]:
     """``python -m service.run`` in its own data directory on a free port: its base URL."""
-    port = free_port()
-    data_dir = tmp_path_factory.mktemp("page-data")
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "MAJLIS_EMBEDDED_REDIS_PORT")}
-    env.update(
-        PYTHONPATH=str(ROOT),
-        MAJLIS_BIND=f"127.0.0.1:{port}",
-        MAJLIS_DATA_DIR=str(data_dir),
+    settings = dict(
         MAJLIS_WEB_WORKERS="2",
         MAJLIS_SEARCH_WORKERS="1",
         MAJLIS_SESSION_BOT_MS="20",
         MAJLIS_WORKER_HEARTBEAT="1",
-        MAJLIS_LOG_LEVEL="WARNING",
-        MAJLIS_LOG_REQUESTS="0",
     )
-    log_path = data_dir / "server.log"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "service.run"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
-        )
-    base = f"http://127.0.0.1:{port}"
-    client = Client(base, timeout=5)
-    deadline = time.monotonic() + 90
-    while not client.ready():  # Redis answers and a worker has reported
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            proc.wait()
-            raise RuntimeError("service.run did not get ready:\n" + log_path.read_text()[-3000:])
-        time.sleep(0.2)
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(timeout=40)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    with running_service(tmp_path_factory.mktemp("page-data"), **settings) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture(scope="session")

@@ -3,11 +3,6 @@ whole system as ``make run`` starts it (``python -m service.run``) on a free por
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -17,8 +12,8 @@ from majlis_client import Client
 from majlis_client.transport import Response
 
 from service import create_app
-from service.redis_conn import free_port
 from service.settings import TestSettings
+from tests.service_run import running_service
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,65 +48,15 @@ def local() -> Client:
     return Client("http://local", transport=FlaskTransport(create_app(TestSettings())))
 
 
-def port_is_free(port: int) -> bool:
-    with socket.socket() as sock:
-        try:
-            sock.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
-def port_is_open(port: int) -> bool:
-    with socket.socket() as sock:
-        sock.settimeout(0.5)
-        return sock.connect_ex(("127.0.0.1", port)) == 0
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[str]:
-    """``python -m service.run`` (embedded Redis, a Celery worker, gunicorn) in its own
-    data directory on a free port: its base URL."""
-    port = free_port()
-    while not port_is_free(port + 1):  # the event streams' server listens on port + 1
-        port = free_port()
-    data_dir = tmp_path_factory.mktemp("client-data")
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "MAJLIS_EMBEDDED_REDIS_PORT")}
-    env.update(
-        PYTHONPATH=str(ROOT),
-        MAJLIS_BIND=f"127.0.0.1:{port}",
-        MAJLIS_DATA_DIR=str(data_dir),
+    """``python -m service.run`` (embedded Redis, a Celery worker, gunicorn, the stream
+    server) in its own data directory on a free port: its base URL."""
+    settings = dict(
         MAJLIS_WEB_WORKERS="1",
         MAJLIS_SEARCH_WORKERS="1",
         MAJLIS_SESSION_BOT_MS="50",
         MAJLIS_WORKER_HEARTBEAT="1",
-        MAJLIS_LOG_LEVEL="WARNING",
-        MAJLIS_LOG_REQUESTS="0",
     )
-    log_path = data_dir / "server.log"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "service.run"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
-        )
-    base = f"http://127.0.0.1:{port}"
-    client = Client(base, timeout=5)
-    deadline = time.monotonic() + 90
-    while not client.ready():  # Redis answers and a worker has reported
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            proc.wait()
-            raise RuntimeError("service.run did not get ready:\n" + log_path.read_text()[-3000:])
-        time.sleep(0.2)
-    while not port_is_open(port + 1):  # the stream server may come up after the API
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            proc.wait()
-            raise RuntimeError("the stream server did not listen:\n" + log_path.read_text()[-3000:])
-        time.sleep(0.2)
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(timeout=40)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    with running_service(tmp_path_factory.mktemp("client-data"), **settings) as port:
+        yield f"http://127.0.0.1:{port}"

@@ -11,19 +11,15 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import socket
 import statistics
-import subprocess
-import sys
 import threading
 import time
 
 import pytest
 
 from engine import get_game
-from service.redis_conn import free_port
-from tests.integration.conftest import ROOT
+from tests.service_run import running_service
 
 pytestmark = pytest.mark.integration
 
@@ -57,40 +53,9 @@ class Server:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "MAJLIS_EMBEDDED_REDIS_PORT")}
-    env.update(
-        MAJLIS_BIND=f"127.0.0.1:{port}",
-        MAJLIS_SEARCH_SOFT_LIMIT="3",
-        MAJLIS_SEARCH_HARD_LIMIT="6",
-        MAJLIS_LOG_LEVEL="WARNING",
-        MAJLIS_LOG_REQUESTS="0",
-    )
-    log_path = tmp_path_factory.mktemp("stall") / "server.log"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "service.run"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
-        )
-    server = Server(port)
-    deadline = time.monotonic() + 90
-    while True:  # ready: Redis answers and a worker has reported
-        try:
-            if server.request("GET", "/readyz")[0] == 200:
-                break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            proc.wait()
-            raise RuntimeError("server did not get ready:\n" + log_path.read_text()[-3000:])
-        time.sleep(0.2)
-    yield server
-    proc.terminate()
-    try:
-        proc.wait(timeout=40)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    settings = dict(MAJLIS_SEARCH_SOFT_LIMIT="3", MAJLIS_SEARCH_HARD_LIMIT="6")
+    with running_service(tmp_path_factory.mktemp("stall"), **settings) as port:
+        yield Server(port)
 
 
 def fresh_state():
