@@ -9,6 +9,7 @@ import pytest
 
 from engine import get_game
 from engine.protocol import InvalidSetup, InvalidState
+from tests.games.loadback import worked_example_loads_back
 from tests.games.marriage.test_examples import EXAMPLES
 from tests.games.marriage.test_examples import test_worked_example as run_worked_example
 
@@ -188,20 +189,7 @@ def test_a_hand_out_of_canonical_order_is_refused():
 def test_every_state_the_worked_examples_reach_loads_back(example_id, monkeypatch):
     """The checks must not refuse a state the engine reaches: every state the worked
     examples build (from layouts, decks and seeds) loads back from its JSON."""
-    apply, new_state = GAME.apply, GAME.new_state
-
-    def loads_back(state):
-        doc = json.loads(json.dumps(GAME.to_json(state)))
-        assert GAME.to_json(GAME.from_json(doc)) == doc
-        return state
-
-    def checked_apply(state, seat, action):
-        nxt, events = apply(state, seat, action)
-        return loads_back(nxt), events
-
-    monkeypatch.setattr(GAME, "apply", checked_apply)
-    monkeypatch.setattr(GAME, "new_state", lambda *a, **k: loads_back(new_state(*a, **k)))
-    run_worked_example(example_id)
+    worked_example_loads_back(GAME, lambda: run_worked_example(example_id), monkeypatch)
 
 
 def test_a_layout_of_a_later_deal_loads_back_without_the_result_before_it():

@@ -13,6 +13,7 @@ import pytest
 from ronda_helpers import GAME
 
 from engine.protocol import InvalidSetup, InvalidState
+from tests.games.loadback import option_id, option_sets, seeded_matches_load_back, worked_example_loads_back
 from tests.games.ronda import test_examples as worked
 
 
@@ -237,55 +238,14 @@ def test_r19_a_play_by_the_wrong_seat_is_refused():
 # --------------------------------------------------------------------------- no reachable state refused
 
 
-def option_sets() -> list[dict]:
-    """The defaults, then each option at each of its other values (bools both ways, every
-    choice, an int's test values)."""
-    sets: list[dict] = [{}]
-    for spec in GAME.option_specs:
-        values = spec.test_values or ((False, True) if spec.kind == "bool" else spec.choices)
-        sets += [{spec.name: value} for value in values if value != spec.default]
-    return sets
-
-
-@pytest.mark.parametrize("options", option_sets(), ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+@pytest.mark.parametrize("options", option_sets(GAME), ids=option_id)
 def test_every_state_and_view_of_seeded_matches_loads_back(options):
-    """The checks must not refuse a state the engine reaches: along seeded random matches of
-    every seat count, each state loads back from its JSON, and each seat's view now and
-    then gives a sample whose view it is."""
-    for players in GAME.player_counts:
-        try:
-            GAME.parse_options(options, players)
-        except InvalidSetup:  # an option the seat count forbids
-            continue
-        rng = random.Random(players)
-        state = GAME.new_state(players, options, players - 1, seed=players)
-        for step in range(300):
-            doc = json.loads(json.dumps(GAME.to_json(state)))
-            assert GAME.to_json(GAME.from_json(doc)) == doc
-            if step % 9 == 0:
-                for seat in range(players):
-                    view = GAME.view(state, seat)
-                    assert GAME.view(GAME.sampler(view)(rng), seat) == view
-            if GAME.to_act(state) is None:
-                break
-            state = GAME.apply(state, GAME.to_act(state), rng.choice(GAME.legal_actions(state)))[0]
+    """The checks must not refuse a state the engine reaches (seeded matches, every option)."""
+    seeded_matches_load_back(GAME, options)
 
 
 @pytest.mark.parametrize("example", worked.EXAMPLES, ids=[p.stem for p in worked.EXAMPLES])
 def test_every_state_the_worked_examples_reach_loads_back(example, monkeypatch):
     """The checks must not refuse a state the engine reaches: every state the worked
     examples build (from decks and layouts, and every action after) loads back."""
-    apply, new_state = GAME.apply, GAME.new_state
-
-    def loads_back(state):
-        doc = json.loads(json.dumps(GAME.to_json(state)))
-        assert GAME.to_json(GAME.from_json(doc)) == doc
-        return state
-
-    def checked_apply(state, seat, action):
-        nxt, events = apply(state, seat, action)
-        return loads_back(nxt), events
-
-    monkeypatch.setattr(GAME, "apply", checked_apply)
-    monkeypatch.setattr(GAME, "new_state", lambda *a, **k: loads_back(new_state(*a, **k)))
-    worked.test_worked_example(example)
+    worked_example_loads_back(GAME, lambda: worked.test_worked_example(example), monkeypatch)

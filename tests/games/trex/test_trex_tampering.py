@@ -9,6 +9,7 @@ import pytest
 
 from engine import get_game
 from engine.protocol import InvalidState
+from tests.games.loadback import worked_example_loads_back
 from tests.games.trex.test_trex_examples import EXAMPLES
 from tests.games.trex.test_trex_examples import test_worked_example as run_worked_example
 
@@ -192,17 +193,4 @@ def test_a_mid_trick_state_still_loads():
 def test_every_state_the_worked_examples_reach_loads_back(path, monkeypatch):
     """The checks must not refuse a state the engine reaches: every state the worked
     examples build (layouts of later deals and their results included) loads back."""
-    apply, new_state = GAME.apply, GAME.new_state
-
-    def loads_back(state):
-        doc = json.loads(json.dumps(GAME.to_json(state)))
-        assert GAME.to_json(GAME.from_json(doc)) == doc
-        return state
-
-    def checked_apply(state, seat, action):
-        nxt, events = apply(state, seat, action)
-        return loads_back(nxt), events
-
-    monkeypatch.setattr(GAME, "apply", checked_apply)
-    monkeypatch.setattr(GAME, "new_state", lambda *a, **k: loads_back(new_state(*a, **k)))
-    run_worked_example(path)
+    worked_example_loads_back(GAME, lambda: run_worked_example(path), monkeypatch)
