@@ -21,11 +21,18 @@ def k8s_documents():
     return docs
 
 
-def test_compose_has_redis_api_and_worker():
+def test_compose_has_redis_api_streams_and_worker():
     compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
     services = compose["services"]
-    assert set(services) == {"redis", "api", "worker"}
+    assert set(services) == {"redis", "api", "streams", "worker"}
     assert services["api"]["environment"]["REDIS_URL"].startswith("redis://redis:")
+    # sessions survive a Redis restart: an append-only file on a named volume
+    redis_args = services["redis"]["command"]
+    assert redis_args[redis_args.index("--appendonly") + 1] == "yes"
+    assert any(v.split(":")[0] in compose["volumes"] for v in services["redis"]["volumes"])
+    assert services["streams"]["environment"]["MAJLIS_STREAM_SERVER"] == "1"
+    stream_port = services["streams"]["environment"]["MAJLIS_STREAM_BIND"].rsplit(":", 1)[1]
+    assert services["api"]["environment"]["MAJLIS_STREAM_URL"].endswith(":" + stream_port)
     assert services["worker"]["command"][:4] == ["celery", "-A", "service.celery_app", "worker"]
     assert "search,sessions" in services["worker"]["command"]
 
@@ -37,7 +44,14 @@ def test_kubernetes_manifests():
         assert {"apiVersion", "kind", "metadata"} <= set(doc)
         by_kind.setdefault(doc["kind"], []).append(doc)
     deployments = {d["metadata"]["name"]: d for d in by_kind["Deployment"]}
-    assert set(deployments) == {"majlis-api", "majlis-worker", "majlis-redis"}
+    assert set(deployments) == {"majlis-api", "majlis-streams", "majlis-worker", "majlis-redis"}
+    redis = deployments["majlis-redis"]["spec"]["template"]["spec"]
+    args = redis["containers"][0]["args"]
+    assert args[args.index("--appendonly") + 1] == "yes"
+    claims = {c["metadata"]["name"] for c in by_kind["PersistentVolumeClaim"]}
+    assert {v["persistentVolumeClaim"]["claimName"] for v in redis["volumes"]} <= claims
+    streams = deployments["majlis-streams"]["spec"]["template"]["spec"]["containers"][0]
+    assert {"name": "MAJLIS_STREAM_SERVER", "value": "1"} in streams["env"]
     hpas = {h["spec"]["scaleTargetRef"]["name"] for h in by_kind["HorizontalPodAutoscaler"]}
     assert "majlis-api" in hpas
     api = deployments["majlis-api"]["spec"]["template"]["spec"]
@@ -58,6 +72,9 @@ def test_dockerfile_is_slim_and_not_root():
     users = re.findall(r"^USER\s+(\S+)", text, re.M)
     assert users and users[-1] not in ("root", "0")
     assert "service.wsgi:app" in text
+    # the build stage compiles the hot modules and refuses an interpreted build
+    assert "COPY pyproject.toml setup.py" in text and "gcc" in text
+    assert "ai.build_info --require compiled" in text
 
 
 def test_gunicorn_config_reads_the_environment(monkeypatch):
