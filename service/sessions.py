@@ -387,7 +387,8 @@ class SessionStore:
         # webhooks: the move as a spectator sees it, POSTed by the workers
         if session.callback_url:
             body = webhooks.public_body(session.id, game, nxt, entry, events)
-            body["turn_deadline"] = entry["turn_deadline"]
+            if session.turn_timer is not None:
+                body["turn_deadline"] = entry["turn_deadline"]
             webhooks.queue_webhooks(session.id, session.callback_url, body)
         return nxt, events, int(version)
 
