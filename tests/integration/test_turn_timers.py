@@ -179,6 +179,32 @@ def test_on_timeout_seat_gives_the_seat_to_the_bot_until_it_is_claimed(client, t
     assert ours[0] == again
 
 
+def test_a_hand_over_keeps_a_running_clock_and_a_bot_to_act_has_none(client, tables, redis_client, prefix):
+    created = create(client, tables, {"seconds": 30}, seed=6)
+    sid, tokens, person = created["id"], created["tokens"], created["to_act"]
+    other = 1 - person
+    clock = created["turn_deadline"]
+    # the other seat leaves and comes back: the person to act keeps its clock
+    for hand_over in ("leave", "claim"):
+        answer = client.post(f"/v1/sessions/{sid}/{hand_over}", json={}, headers=auth(tokens[other]))
+        assert answer.status_code == 200, answer.get_json()
+        kept = answer.get_json()["turn_deadline"]
+        assert (kept["seat"], kept["at"]) == (clock["seat"], clock["at"])
+    # the person to act hands its seat to a bot: no clock runs while a bot is to act ...
+    left = client.post(f"/v1/sessions/{sid}/leave", json={"level": "random"}, headers=auth(tokens[person]))
+    assert left.status_code == 200 and left.get_json()["turn_deadline"] is None
+    # ... and the bot's move starts the next person's clock afresh
+
+    def next_clock():
+        shown = session(client, sid, tokens[other])
+        return shown if shown["version"] > left.get_json()["version"] and shown["turn_deadline"] else None
+
+    shown = wait_for(next_clock, 15)
+    assert shown["turn_deadline"]["seat"] == other and shown["turn_deadline"]["at"] > clock["at"]
+    timers = redis_client.zrange(Keys(prefix).turn_timers(), 0, -1)
+    assert [m for m in timers if m.startswith(sid)] == [timer_member(sid, shown["version"])]
+
+
 @pytest.mark.parametrize(
     "timer",
     [
