@@ -394,11 +394,12 @@ class Events(MethodView):
         """Server-Sent Events: every version change, as the token may see it
 
         Each event's `id` is the session's version. At connection the stream sends a
-        `session` event (version, whose turn, seats); then per move a `move` event (the
-        log entry as the token may see it: seat, action, events without hidden cards,
-        `to_act` after it, `version`), and for a hand-over (leave, claim) a `session`
-        event. Reconnect with `Last-Event-ID: <version>` to get every move since that
-        version from the log, in order. A comment line every few seconds keeps idle
+        `session` event (version, whose turn, seats, `turn_deadline`); then per move a
+        `move` event (the log entry as the token may see it: seat, `by` (human, bot or
+        timer), action, events without hidden cards, `to_act` and `turn_deadline` after
+        it, `version`), and for a hand-over (leave, claim) a `session` event. Reconnect
+        with `Last-Event-ID: <version>` to get every move since that version from the
+        log, in order. A comment line every few seconds keeps idle
         connections open. Served by the stream server (docs/deploy.md)."""
         elsewhere = current_app.config.get("STREAM_URL")
         if elsewhere:  # this process serves the API: its threads are not for idle streams
