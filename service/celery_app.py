@@ -11,7 +11,8 @@ done (acks_late) and a task whose process died is put back on the queue
 since its delivery; then the next sweep of any live worker (every
 ``BROKER_RESTORE_INTERVAL`` seconds) puts it back at the head of its queue. Tasks take
 plain JSON and write their results to Redis under the job id, which makes a redelivered
-task idempotent."""
+task idempotent. Each worker's main process also sweeps the sessions' turn timers
+(:mod:`service.timers`) and queues a task for each one that ran out."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ SESSIONS_QUEUE = "sessions"
 ROUTES = {
     "majlis.search_part": {"queue": SEARCH_QUEUE},
     "majlis.session_bot_turn": {"queue": SESSIONS_QUEUE},
+    "majlis.session_turn_timeout": {"queue": SESSIONS_QUEUE},
     "majlis.review_part": {"queue": SEARCH_QUEUE},
     # short HTTP calls, next to the sessions' quick bot turns
     "majlis.webhook_delivery": {"queue": SESSIONS_QUEUE},
@@ -171,8 +173,36 @@ def _start_heartbeat(sender: Any = None, **_: Any) -> None:
     threading.Thread(target=beat, name="majlis-heartbeat", daemon=True).start()
 
 
+_sweepers: list[Any] = []
+
+
+@worker_ready.connect
+def _start_turn_timers(**_: Any) -> None:
+    """The worker's main process sends the turn timers that ran out to the sessions queue."""
+    from service.redis_conn import Keys, connect
+    from service.timers import Sweeper
+
+    celery = _make_worker_app()
+    config = celery.flask_app.config  # type: ignore[attr-defined]
+    url = config.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+
+    def send(session_id: str, version: int) -> None:
+        celery.send_task("majlis.session_turn_timeout", (session_id, version))
+
+    sweeper = Sweeper(
+        connect(url, 1.0),
+        Keys(config.get("KEY_PREFIX", "majlis")).turn_timers(),
+        send,
+        float(config.get("TURN_TIMER_SWEEP", 0.2)),
+        float(config.get("TURN_TIMER_LEASE", 20.0)),
+    )
+    _sweepers.append(sweeper.start())
+
+
 @worker_shutdown.connect
 def _stop_heartbeat(**_: Any) -> None:
+    for sweeper in _sweepers:
+        sweeper.stop()
     _heartbeat_stop.set()
     if _heartbeat_target:
         from service.redis_conn import connect

@@ -32,6 +32,7 @@ import redis
 from flask import Flask, Response, current_app
 
 from service import sessions as S
+from service import timers
 from service.errors import ApiError
 
 log = logging.getLogger(__name__)
@@ -224,5 +225,6 @@ class SessionStream:
             "to_act": to_act,
             "finished": to_act is None,
             "seats": session.seats,
+            "turn_deadline": timers.shown(session.turn_deadline),
         }
         return sse("session", data, version)

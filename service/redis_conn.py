@@ -73,6 +73,10 @@ class Keys:
     def counters(self) -> str:
         return f"{self.prefix}:counters"
 
+    def turn_timers(self) -> str:
+        """Sorted set: ``<session id>:<version>`` by the Unix time its turn runs out."""
+        return f"{self.prefix}:turn-timers"
+
 
 ISSUED_ID = re.compile(r"[0-9a-f]{32}")
 """The form of every session and job id: ``uuid.uuid4().hex``."""

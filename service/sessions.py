@@ -26,9 +26,12 @@ still a bot seat, checked in the same script: a bot that searched while its seat
 claimed back can never play it.
 
 Seats marked bot are played by the workers (``session_bot_turn``) until a human is to
-act. A bot's search statistics list the legal plays of the seat it searched for, i.e.
-cards of that seat's hidden hand: they go only to that seat's own token; any other token
-is told the move as the log shows it to its seat."""
+act. A session with a ``turn_timer`` gives each person's move a deadline, written with
+the version that starts the turn; when it runs out the workers play a bot's move for
+that seat (``session_turn_timeout``, logged ``"by": "timer"``): :mod:`service.timers`.
+A bot's search statistics list the legal plays of the seat it searched for, i.e. cards
+of that seat's hidden hand: they go only to that seat's own token; any other token is
+told the move as the log shows it to its seat."""
 
 from __future__ import annotations
 
@@ -56,45 +59,61 @@ from service.api.common import new_seed
 from service.celery_app import SEARCH_QUEUE
 from service.errors import ApiError
 from service.redis_conn import Keys, get_redis, keys
+from service.timers import RESET_TIMER, Deadline, TurnTimer, deadline_for, timer_member
 
 log = logging.getLogger(__name__)
 
 HIDDEN = "hidden"
 SPECTATOR_FIELD = "spectator:"
 
-# KEYS: session hash, log list, counters hash. ARGV: expected version, state json,
-# log entry json, ttl, now, and the seat that must still be a bot seat ('' for none).
-# Returns {1, new version} | {0, current version} | {-1, 0} | {-2, current version}
-# (-2: that seat was claimed back by its person).
-_APPLY = """
+# KEYS: session hash, log list, counters hash, turn timers set. ARGV: expected version,
+# state json, log entry json, ttl, now, the seat that moves, the type ('bot', 'human')
+# that seat must still have ('' for no check), the session id, the next turn's deadline
+# json and time ('' for none), and the seat's new spec ('' to keep it: a timed-out seat
+# handed to a bot). Returns {1, new version} | {0, current version} | {-1, 0} |
+# {-2, current version} (-2: that seat changed hands).
+_APPLY = (
+    RESET_TIMER
+    + """
 local v = redis.call('HGET', KEYS[1], 'version')
 if not v then return {-1, 0} end
 if tonumber(v) ~= tonumber(ARGV[1]) then return {0, tonumber(v)} end
-if ARGV[6] ~= '' then
+if ARGV[7] ~= '' then
   local spec = redis.call('HGET', KEYS[1], 'seat:' .. ARGV[6])
-  if not spec or cjson.decode(spec)['type'] ~= 'bot' then return {-2, tonumber(v)} end
+  if not spec or cjson.decode(spec)['type'] ~= ARGV[7] then return {-2, tonumber(v)} end
 end
 local nv = tonumber(v) + 1
 redis.call('HSET', KEYS[1], 'version', nv, 'state', ARGV[2], 'updated', ARGV[5])
+if ARGV[11] ~= '' then redis.call('HSET', KEYS[1], 'seat:' .. ARGV[6], ARGV[11]) end
+reset_timer(4, ARGV[8], v, nv, ARGV[9], ARGV[10])
 redis.call('RPUSH', KEYS[2], ARGV[3])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 redis.call('HINCRBY', KEYS[3], 'session_moves', 1)
 return {1, nv}
 """
+)
 
-# KEYS: session hash, log list. ARGV: seat, seat spec json, ttl, now. Hands the seat over
-# and bumps the version (a bot turn searched from the old version can no longer apply).
-# Returns the session hash after the change (a move, or another hand-over, may have
-# landed since the caller loaded it), empty for an unknown (expired) session.
-_SET_SEAT = """
-if not redis.call('HGET', KEYS[1], 'version') then return {} end
-redis.call('HSET', KEYS[1], 'seat:' .. ARGV[1], ARGV[2], 'updated', ARGV[4])
-redis.call('HINCRBY', KEYS[1], 'version', 1)
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-redis.call('EXPIRE', KEYS[2], ARGV[3])
-return redis.call('HGETALL', KEYS[1])
+# KEYS: session hash, log list, turn timers set. ARGV: expected version, seat, seat spec
+# json, ttl, now, session id, the turn's deadline json and time ('' for none). Hands the
+# seat over and bumps the version (a bot turn searched from the old version can no
+# longer apply), if the session is still at the expected version (the turn's deadline
+# depends on whose turn it is). Returns as _APPLY: {1, new} | {0, current} | {-1, 0}.
+_SET_SEAT = (
+    RESET_TIMER
+    + """
+local v = redis.call('HGET', KEYS[1], 'version')
+if not v then return {-1, 0} end
+if tonumber(v) ~= tonumber(ARGV[1]) then return {0, tonumber(v)} end
+local nv = tonumber(v) + 1
+redis.call('HSET', KEYS[1], 'seat:' .. ARGV[2], ARGV[3], 'version', nv, 'updated', ARGV[5])
+reset_timer(3, ARGV[6], v, nv, ARGV[7], ARGV[8])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+return {1, nv}
 """
+)
+SET_SEAT_TRIES = 20  # moves landing between a hand-over's load and its write: load again
 
 
 def token_digest(token: str) -> str:
@@ -123,6 +142,8 @@ class Session:
     token_digests: list[str]
     callback_url: str | None = None
     spectator_digests: frozenset[str] = frozenset()
+    turn_timer: TurnTimer | None = None
+    turn_deadline: Deadline | None = None  # of the turn at this version, if timed
 
     def is_spectator(self, token: str) -> bool:
         return token_digest(token) in self.spectator_digests
@@ -138,6 +159,21 @@ class Session:
     def is_bot(self, seat: int | None) -> bool:
         return seat is not None and self.seats[seat]["type"] == "bot"
 
+    def deadline_after(
+        self, state: Any, seats: list[dict[str, Any]], now: float, running: Deadline | None = None
+    ) -> Deadline | None:
+        """The turn deadline of ``state`` with ``seats`` (see :func:`timers.deadline_for`)."""
+        to_act = self.game.to_act(state)
+        can_act = to_act is not None and bool(self.game.legal_actions(state))
+        return deadline_for(self.turn_timer, to_act, can_act, seats, now, running)
+
+
+def deadline_args(deadline: Deadline | None) -> list[str]:
+    """The deadline json and time of the Lua scripts ('' and '' for none)."""
+    if deadline is None:
+        return ["", ""]
+    return [json.dumps(deadline.to_json()), f"{deadline.at:.3f}"]
+
 
 class SessionStore:
     def __init__(self, client: redis.Redis, keys: Keys, ttl: int) -> None:
@@ -148,9 +184,15 @@ class SessionStore:
         self._set_seat = client.register_script(_SET_SEAT)
 
     def create(
-        self, game: Game, state: Any, seats: list[dict[str, Any]], webhook: dict[str, str] | None = None
+        self,
+        game: Game,
+        state: Any,
+        seats: list[dict[str, Any]],
+        webhook: dict[str, str] | None = None,
+        timer: TurnTimer | None = None,
     ) -> tuple[str, list[str]]:
-        """A new session; ``webhook``: its ``callback_url`` and ``webhook_secret``, if any."""
+        """A new session; ``webhook``: its ``callback_url`` and ``webhook_secret``, if any;
+        ``timer``: its turn timer (the first turn's runs from now)."""
         session_id = uuid.uuid4().hex
         players = game.players(state)
         tokens = [secrets.token_urlsafe(32) for _ in range(players)]
@@ -168,7 +210,14 @@ class SessionStore:
             record[f"seat:{seat}"] = json.dumps(seats[seat])
         record.update(webhook or {})
         key = self.keys.session(session_id)
-        pipe = self.r.pipeline()
+        pipe = self.r.pipeline()  # a transaction: no timer without its session
+        if timer is not None:
+            record["turn_timer"] = json.dumps(timer.to_json())
+            can_act = bool(game.legal_actions(state))
+            deadline = deadline_for(timer, game.to_act(state), can_act, seats, time.time())
+            if deadline is not None:
+                record["turn_deadline"] = json.dumps(deadline.to_json())
+                pipe.zadd(self.keys.turn_timers(), {timer_member(session_id, 0): deadline.at})
         pipe.hset(key, mapping=record)
         pipe.expire(key, self.ttl)
         pipe.execute()
@@ -195,6 +244,10 @@ class SessionStore:
                 k.removeprefix(SPECTATOR_FIELD) for k in raw if k.startswith(SPECTATOR_FIELD)
             ),
             callback_url=raw.get("callback_url"),
+            turn_timer=TurnTimer.from_json(json.loads(raw["turn_timer"])) if "turn_timer" in raw else None,
+            turn_deadline=(
+                Deadline.from_json(json.loads(raw["turn_deadline"])) if "turn_deadline" in raw else None
+            ),
         )
 
     def add_spectator(self, session: Session) -> str:
@@ -214,14 +267,37 @@ class SessionStore:
     def set_seat(self, session: Session, seat: int, spec: dict[str, Any]) -> Session:
         """Hand ``seat`` to a bot or back to its person, bumping the version; the session
         just after (a move may have landed since ``session`` was loaded: the bot to act
-        must be scheduled from this one)."""
-        flat = self._set_seat(
-            keys=[self.keys.session(session.id), self.keys.session_log(session.id)],
-            args=[seat, json.dumps(spec), self.ttl, f"{time.time():.3f}"],
-        )
-        after = self._session(session.id, dict(zip(flat[::2], flat[1::2], strict=True)))
-        announce(self, after.id, after.version)
-        return after
+        must be scheduled from this one, and the turn's deadline depends on it)."""
+        for _ in range(SET_SEAT_TRIES):
+            seats = [dict(s) for s in session.seats]
+            seats[seat] = spec
+            now = time.time()
+            deadline = session.deadline_after(session.state, seats, now, session.turn_deadline)
+            ok, version = self._set_seat(
+                keys=[
+                    self.keys.session(session.id),
+                    self.keys.session_log(session.id),
+                    self.keys.turn_timers(),
+                ],
+                args=[
+                    session.version,
+                    seat,
+                    json.dumps(spec),
+                    self.ttl,
+                    f"{now:.3f}",
+                    session.id,
+                    *deadline_args(deadline),
+                ],
+            )
+            if ok == -1:
+                raise ApiError(404, "unknown_session", f"no session {session.id!r} (unknown, or expired)")
+            if ok == 1:
+                after = replace(session, version=int(version), seats=seats, turn_deadline=deadline)
+                announce(self, after.id, after.version)
+                return after
+            tried = session.version
+            session = self.load(session.id)  # a move landed since: hand over from there
+        raise stale(session.version, tried)
 
     def apply(
         self,
@@ -231,10 +307,14 @@ class SessionStore:
         expected_version: int,
         by: str = "human",
         must_be_bot: bool = False,
+        hand_over: dict[str, Any] | None = None,
     ) -> tuple[Any, list[dict[str, Any]], int]:
         """Check and apply ``action_json`` for ``seat``; (new state, events, new version).
         422 for an illegal move, 409 when the session moved on meanwhile or (with
-        ``must_be_bot``) when ``seat`` is no longer a bot seat."""
+        ``must_be_bot``) when ``seat`` is no longer a bot seat. ``by``: ``human``,
+        ``bot``, or ``timer`` (a bot's move for a person whose time ran out: the seat must
+        still be a person's); ``hand_over``: the seat's new spec, written with the move.
+        The move starts the next turn's clock, if the session has a timer."""
         game = session.game
         if expected_version != session.version:
             raise stale(session.version, expected_version)
@@ -252,6 +332,11 @@ class SessionStore:
                 )
             raise
         action_out = game.action_to_json(state, action)
+        seats = [dict(s) for s in session.seats]
+        if hand_over is not None:
+            seats[seat] = hand_over
+        now = time.time()
+        deadline = session.deadline_after(nxt, seats, now)
         entry = {
             "seat": seat,
             "by": by,
@@ -260,22 +345,35 @@ class SessionStore:
             "to_act": game.to_act(nxt),
             "events": [redact(events, set(game.hidden_cards(nxt, s))) for s in range(session.players)],
             "public": redact(events, hidden_from_spectators(game, nxt)),
+            "turn_deadline": None if deadline is None else deadline.to_json(),
         }
+        must_be = "bot" if must_be_bot else "human" if by == "timer" else ""
         ok, version = self._apply(
-            keys=[self.keys.session(session.id), self.keys.session_log(session.id), self.keys.counters()],
+            keys=[
+                self.keys.session(session.id),
+                self.keys.session_log(session.id),
+                self.keys.counters(),
+                self.keys.turn_timers(),
+            ],
             args=[
                 expected_version,
                 json.dumps(game.to_json(nxt)),
                 json.dumps(entry),
                 self.ttl,
-                f"{time.time():.3f}",
-                seat if must_be_bot else "",
+                f"{now:.3f}",
+                seat,
+                must_be,
+                session.id,
+                *deadline_args(deadline),
+                "" if hand_over is None else json.dumps(hand_over),
             ],
         )
         if ok == -1:
             raise ApiError(404, "unknown_session", f"no session {session.id!r} (unknown, or expired)")
         if ok == 0:
             raise stale(int(version), expected_version)
+        if ok == -2 and must_be == "human":
+            raise stale(int(version), expected_version)  # every hand-over moves the version
         if ok == -2:
             raise ApiError(
                 409,
@@ -284,12 +382,19 @@ class SessionStore:
                 {"seat": seat, "version": int(version)},
             )
         session.state, session.version = nxt, int(version)
+        session.seats, session.turn_deadline = seats, deadline
         announce(self, session.id, int(version))
         # webhooks: the move as a spectator sees it, POSTed by the workers
         if session.callback_url:
             body = webhooks.public_body(session.id, game, nxt, entry, events)
+            if session.turn_timer is not None:
+                body["turn_deadline"] = entry["turn_deadline"]
             webhooks.queue_webhooks(session.id, session.callback_url, body)
         return nxt, events, int(version)
+
+    def drop_timer(self, session_id: str, version: int) -> None:
+        """Forget the timer of ``session_id`` at ``version`` (the session moved on, or expired)."""
+        self.r.zrem(self.keys.turn_timers(), timer_member(session_id, version))
 
     def log(self, session: Session, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
         """The log from entry ``start`` (0: the first) as ``seat`` may see it (None: a
@@ -307,6 +412,7 @@ def seen_by(entry: dict[str, Any], n: int, seat: int | None) -> dict[str, Any]:
         "action": entry["action"],
         "version": entry["version"],
         "to_act": entry.get("to_act"),
+        "turn_deadline": entry.get("turn_deadline"),
         "events": entry["events"][seat] if seat is not None else entry.get("public", []),
     }
 
@@ -435,20 +541,29 @@ def play_bot(
     order: BotOrder,
     max_ms: float,
     should_stop: Callable[[], bool] | None = None,
+    by: str = "bot",
+    hand_over: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A bot plays ``order.seat`` and its move is applied; what the asker is told.
 
     The move applies only if the session is still at ``order.version`` and, unless the
-    asker plays that seat itself, the seat is still a bot seat: both are checked again
-    in the atomic write after the search (409 otherwise). The asker gets the move as the
-    log shows it to its seat, and the search statistics only for its own seat."""
+    asker plays that seat itself, the seat is still a bot seat (``by`` "timer": still a
+    person's, whose time ran out): both are checked again in the atomic write after the
+    search (409 otherwise). The asker gets the move as the log shows it to its seat, and
+    the search statistics only for its own seat. ``hand_over``: see SessionStore.apply."""
     if session.version != order.version:
         raise stale(session.version, order.version)
     action, stats = bot_decision(
         session, order.seat, order.level, order.budget, order.seed, max_ms, should_stop
     )
     _state, events, version = sessions.apply(
-        session, order.seat, action, order.version, by="bot", must_be_bot=not order.for_own_seat
+        session,
+        order.seat,
+        action,
+        order.version,
+        by=by,
+        must_be_bot=by == "bot" and not order.for_own_seat,
+        hand_over=hand_over,
     )
     answer: dict[str, Any] = {"seat": order.seat, "version": version, "action": action}
     if order.asker is not None:
@@ -515,3 +630,32 @@ def bot_job_turn(session_id: str, order: BotOrder, should_stop: Callable[[], boo
     answer = play_bot(sessions, session, order, float(current_app.config["BOT_MAX_MS"]), should_stop)
     schedule_bot(session)
     return answer
+
+
+def timeout_turn(session_id: str, version: int) -> None:
+    """Worker side: the turn timer of ``session_id`` set at ``version`` ran out. If the
+    session is still at that version, a bot (the timer's level) plays the seat's move,
+    logged ``"by": "timer"``, and with ``on_timeout`` "seat" keeps the seat until its
+    person claims it back; then the next bot is queued. Otherwise the session moved on
+    (a move in time, a hand-over) and the timer is dropped."""
+    sessions = store()
+    try:
+        session = sessions.load(session_id)
+    except ApiError:  # expired
+        sessions.drop_timer(session_id, version)
+        return
+    timer, deadline = session.turn_timer, session.turn_deadline
+    if session.version != version or timer is None or deadline is None:
+        sessions.drop_timer(session_id, version)  # a late timer: the version set its own
+        return
+    order = BotOrder(deadline.seat, version, timer.level, LEVEL_BUDGETS.get(timer.level), new_seed())
+    hand_over = timer.bot_seat() if timer.on_timeout == "seat" else None
+    try:
+        max_ms = float(current_app.config["SESSION_BOT_MS"])
+        play_bot(sessions, session, order, max_ms, by="timer", hand_over=hand_over)
+    except ApiError as error:
+        if error.status in (404, 409):  # expired, or moved on while the bot searched
+            sessions.drop_timer(session_id, version)
+            return
+        raise
+    schedule_bot(session)

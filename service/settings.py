@@ -68,6 +68,12 @@ class Settings:
         self.SESSION_TTL: int = _env("MAJLIS_SESSION_TTL", 24 * 3600, int)
         # Budget cap of the bots that play a session's bot seats.
         self.SESSION_BOT_MS: float = _env("MAJLIS_SESSION_BOT_MS", 500.0, float)
+        # Turn timers (a session's ``turn_timer``): the longest limit per move a session may
+        # set (seconds); how often each worker looks for timers that ran out; and how long
+        # a worker that took one has to play it before another worker takes it again.
+        self.TURN_SECONDS_MAX: int = _env("MAJLIS_TURN_SECONDS_MAX", 24 * 3600, int)
+        self.TURN_TIMER_SWEEP: float = _env("MAJLIS_TURN_TIMER_SWEEP", 0.2, float)
+        self.TURN_TIMER_LEASE: float = _env("MAJLIS_TURN_TIMER_LEASE", 20.0, float)
         # Session event streams (SSE): a comment line and a look at the version this often
         # (seconds). STREAM_URL: where this deployment serves them (the stream server of
         # ``python -m service.run``); when set, the API answers an events request with a

@@ -2,9 +2,11 @@
 
 ``search_part`` is one part of a bot-search job (see :mod:`service.jobs`);
 ``session_bot_turn`` plays a session's bot seat, on its own turn or as a bot-move job
-asked by a seat's token (see :mod:`service.sessions`); ``webhook_delivery`` POSTs a
-session's move to its callback (:mod:`service.webhooks`); ``review_part`` searches one
-decision of a match review (:mod:`service.review`). None waits on another task."""
+asked by a seat's token (see :mod:`service.sessions`); ``session_turn_timeout`` plays
+for a person whose turn timer ran out (sent by the workers' sweep: :mod:`service.timers`);
+``webhook_delivery`` POSTs a session's move to its callback (:mod:`service.webhooks`);
+``review_part`` searches one decision of a match review (:mod:`service.review`). None
+waits on another task."""
 
 from __future__ import annotations
 
@@ -219,6 +221,17 @@ def run_session_job(session_id: str, order: sessions.BotOrder) -> None:
     store.finish_part(job_id, 0, answer)
     if store.complete(job_id, answer):
         count("jobs_done")
+
+
+@shared_task(name="majlis.session_turn_timeout", bind=True)
+def session_turn_timeout(self: Any, session_id: str, version: int) -> None:
+    """The turn timer of session ``session_id`` set at ``version`` ran out: a bot plays
+    that seat's move, if the session is still at that version (else a no-op)."""
+    try:
+        sessions.timeout_turn(session_id, version)
+    except (EngineError, ValueError):  # it would fail again: never retried
+        log.exception("turn timeout of session %s failed", session_id)
+        sessions.store().drop_timer(session_id, version)
 
 
 def fail_job(store: JobStore, job_id: str, why: str) -> None:

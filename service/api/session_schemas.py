@@ -7,6 +7,7 @@ from marshmallow import fields, validate
 
 from ai.bots import LEVELS
 from service.api.schemas import BotMoveRequest, BudgetSchema, Players, Seat, Strict
+from service.timers import MIN_SECONDS, ON_TIMEOUT
 
 # ---------------------------------------------------------------- jobs
 
@@ -72,6 +73,32 @@ class SeatField(fields.Field):
         return SeatSpec().load(value)
 
 
+class TurnTimerSchema(Strict):
+    seconds = fields.Integer(
+        strict=True,
+        required=True,
+        validate=validate.Range(min=MIN_SECONDS),
+        metadata={"description": "each move of a person, at most (the server's MAJLIS_TURN_SECONDS_MAX)"},
+    )
+    on_timeout = fields.String(
+        load_default="move",
+        validate=validate.OneOf(ON_TIMEOUT),
+        metadata={
+            "description": "when the time runs out, a bot plays that one move (move), or takes the "
+            "seat until its person claims it back (seat)"
+        },
+    )
+    level = fields.String(
+        load_default="normal", validate=validate.OneOf(LEVELS), metadata={"description": "that bot's level"}
+    )
+
+
+class TurnDeadlineSchema(Strict):
+    seat = fields.Integer(metadata={"description": "the person to act"})
+    at = fields.Float(metadata={"description": "Unix time (seconds) when the timer plays for it"})
+    seconds_left = fields.Float(metadata={"description": "from now, by the server's clock"})
+
+
 class SessionCreateRequest(Strict):
     game = fields.String(required=True, metadata={"example": "ronda"})
     players = Players()
@@ -94,6 +121,12 @@ class SessionCreateRequest(Strict):
             "example": "https://app.example/majlis-hook",
         },
     )
+    turn_timer = fields.Nested(
+        TurnTimerSchema,
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "a time limit on each move of a person (default: none)"},
+    )
 
 
 class SessionCreated(Strict):
@@ -107,6 +140,8 @@ class SessionCreated(Strict):
     webhook_secret = fields.String(
         metadata={"description": "with a callback_url: the HMAC-SHA256 key of its signatures, shown once"}
     )
+    turn_timer = fields.Nested(TurnTimerSchema, allow_none=True)
+    turn_deadline = fields.Nested(TurnDeadlineSchema, allow_none=True)
 
 
 class SessionSchema(Strict):
@@ -119,6 +154,12 @@ class SessionSchema(Strict):
     to_act = fields.Integer(allow_none=True)
     finished = fields.Boolean()
     seats = fields.List(fields.Dict())
+    turn_timer = fields.Nested(TurnTimerSchema, allow_none=True, metadata={"description": "null: none"})
+    turn_deadline = fields.Nested(
+        TurnDeadlineSchema,
+        allow_none=True,
+        metadata={"description": "the running turn timer: null when none runs (no timer, a bot to act)"},
+    )
     view = fields.Dict(metadata={"description": "the seat's view; a spectator's: the public view"})
     legal_actions = fields.List(
         fields.Dict(),
@@ -173,7 +214,10 @@ class LogSchema(Strict):
     version = fields.Integer()
     initial = fields.Dict(metadata={"description": "the seat's view before the first move"})
     entries = fields.List(
-        fields.Dict(), metadata={"description": "n, seat, by, action, version, to_act, events"}
+        fields.Dict(),
+        metadata={
+            "description": "n, seat, by (human, bot, timer), action, version, to_act, turn_deadline, events"
+        },
     )
 
 

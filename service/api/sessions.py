@@ -47,6 +47,7 @@ from service.api.session_schemas import (
 )
 from service.errors import ApiError
 from service.events import parse_last_event_id, stream_response
+from service.timers import TurnTimer, shown
 
 blp = Blueprint(
     "sessions",
@@ -94,6 +95,8 @@ def summary(session: S.Session, seat: int | None) -> dict[str, Any]:
         "to_act": to_act,
         "finished": to_act is None,
         "seats": session.seats,
+        "turn_timer": session.turn_timer.to_json() if session.turn_timer else None,
+        "turn_deadline": shown(session.turn_deadline),
         "view": S.view_of(session, seat),
         "legal_actions": legal_actions(session, seat) if seat is not None and seat == to_act else [],
     }
@@ -118,7 +121,11 @@ class Sessions(MethodView):
         secret token per seat (shown once): give each player its own.
 
         With a `callback_url` (http or https), each applied move is POSTed there by the
-        workers, signed with HMAC-SHA256 by the `webhook_secret` of the answer (shown once)."""
+        workers, signed with HMAC-SHA256 by the `webhook_secret` of the answer (shown once).
+
+        With a `turn_timer` (`seconds`, `on_timeout`, `level`), each move of a person must
+        come within `seconds`: `turn_deadline` shows when; then the workers let a bot play
+        that move (`on_timeout` `move`) or the seat until it is claimed back (`seat`)."""
         game = get_game(body["game"])
         players = game.check_players(body["players"])
         if body["dealer"] >= players:
@@ -136,8 +143,9 @@ class Sessions(MethodView):
             allow_private = bool(current_app.config["WEBHOOK_ALLOW_PRIVATE"])
             url = webhooks.check_callback_url(body["callback_url"], allow_private)
             webhook = {"callback_url": url, "webhook_secret": webhooks.new_secret()}
+        timer = turn_timer(body["turn_timer"])
         store = S.store()
-        session_id, tokens = store.create(game, state, seats, webhook)
+        session_id, tokens = store.create(game, state, seats, webhook, timer)
         session = store.load(session_id)
         S.schedule_bot(session)
         return {
@@ -148,8 +156,26 @@ class Sessions(MethodView):
             "to_act": game.to_act(state),
             "seats": seats,
             "tokens": tokens,
+            "turn_timer": timer.to_json() if timer else None,
+            "turn_deadline": shown(session.turn_deadline),
             **({"webhook_secret": webhook["webhook_secret"]} if webhook else {}),
         }, 201
+
+
+def turn_timer(body: dict[str, Any] | None) -> TurnTimer | None:
+    """The session's turn timer from the create's ``turn_timer`` (its shape already checked)."""
+    if body is None:
+        return None
+    most = int(current_app.config["TURN_SECONDS_MAX"])
+    if body["seconds"] > most:
+        why = f"at most {most} seconds"
+        raise ApiError(
+            422,
+            "invalid_request",
+            f"invalid field turn_timer.seconds: {why}",
+            {"fields": {"turn_timer.seconds": why}},
+        )
+    return TurnTimer(body["seconds"], body["on_timeout"], body["level"])
 
 
 @blp.route("/<session_id>")
@@ -368,11 +394,12 @@ class Events(MethodView):
         """Server-Sent Events: every version change, as the token may see it
 
         Each event's `id` is the session's version. At connection the stream sends a
-        `session` event (version, whose turn, seats); then per move a `move` event (the
-        log entry as the token may see it: seat, action, events without hidden cards,
-        `to_act` after it, `version`), and for a hand-over (leave, claim) a `session`
-        event. Reconnect with `Last-Event-ID: <version>` to get every move since that
-        version from the log, in order. A comment line every few seconds keeps idle
+        `session` event (version, whose turn, seats, `turn_deadline`); then per move a
+        `move` event (the log entry as the token may see it: seat, `by` (human, bot or
+        timer), action, events without hidden cards, `to_act` and `turn_deadline` after
+        it, `version`), and for a hand-over (leave, claim) a `session` event. Reconnect
+        with `Last-Event-ID: <version>` to get every move since that version from the
+        log, in order. A comment line every few seconds keeps idle
         connections open. Served by the stream server (docs/deploy.md)."""
         elsewhere = current_app.config.get("STREAM_URL")
         if elsewhere:  # this process serves the API: its threads are not for idle streams

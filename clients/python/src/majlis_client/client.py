@@ -235,11 +235,14 @@ class Client:
         seed: int | None = None,
         seats: list[Seat] | None = None,
         callback_url: str | None = None,
+        turn_timer: Mapping[str, Any] | None = None,
         **extra: Any,
     ) -> CreatedSession:
         """A match kept by the service: its id and one secret token per seat (shown once).
         ``callback_url``: the server POSTs each change there, signed with the answer's
-        ``webhook_secret``."""
+        ``webhook_secret``. ``turn_timer``: a limit on each move of a person,
+        ``{"seconds": 30, "on_timeout": "move" | "seat", "level": "easy"}``: when it runs
+        out a bot plays that move (or the seat, until it is claimed back)."""
         body = _fields(
             game=game,
             players=players,
@@ -248,6 +251,7 @@ class Client:
             seed=seed,
             seats=seats,
             callback_url=callback_url,
+            turn_timer=turn_timer,
             **extra,
         )
         return CreatedSession.from_json(self.call("POST", "/v1/sessions", body)[1])

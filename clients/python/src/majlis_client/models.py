@@ -217,6 +217,8 @@ class CreatedSession(Answer):
     seats: list[Any] = field(default_factory=list)
     tokens: list[str] = field(default_factory=list)  # one secret per seat, shown once
     webhook_secret: str | None = None  # when created with a callback_url
+    turn_timer: JSON | None = None  # seconds, on_timeout, level (None: no timer)
+    turn_deadline: JSON | None = None  # the first turn's: seat, at, seconds_left
     raw: JSON = field(default_factory=dict, repr=False)
 
 
@@ -232,6 +234,8 @@ class SessionState(Answer):
     to_act: int | None = None
     finished: bool = False
     seats: list[Any] = field(default_factory=list)
+    turn_timer: JSON | None = None  # seconds, on_timeout, level (None: no timer)
+    turn_deadline: JSON | None = None  # the running turn's: seat, at (Unix time), seconds_left
     view: View = field(default_factory=dict)
     legal_actions: list[LegalAction] | None = None
     events: list[JSON] | None = None  # of the move just made

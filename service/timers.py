@@ -1,0 +1,189 @@
+"""Turn timers: a session's limit on each move of a person, kept in Redis, run out by the workers.
+
+A session created with a ``turn_timer`` (:class:`TurnTimer`: ``seconds``, ``on_timeout``
+and a bot ``level``) gives the person to act that many seconds per move. Whenever a
+version of the session starts a person's turn, the atomic write of that version (a move,
+a hand-over, the create: :mod:`service.sessions`) records the turn's :class:`Deadline`
+in the session hash (``turn_deadline``, shown to every token) and puts
+``<session id>:<version>`` in one sorted set of due times (``Keys.turn_timers``), removing
+the member of the version before. So a move made in time has removed its timer before it
+could run out, and a timer is never lost between a process and Redis: it lives in Redis
+(append-only file included) until the version it was set for is gone.
+
+Each worker's main process sweeps that set every ``TURN_TIMER_SWEEP`` seconds
+(:class:`Sweeper`): a due member is claimed atomically (its score pushed
+``TURN_TIMER_LEASE`` seconds on, so one worker of many claims it) and a
+``session_turn_timeout`` task is queued with the session id and the version. If that task
+never runs to its end (its worker killed, the queue lost in a Redis restart), the member
+is due again once the lease has passed and a live worker sends it again. The task plays a
+bot's move for the seat only if the session is still at that version
+(:func:`service.sessions.timeout_turn`), through the same compare-and-set as every move:
+a late or repeated timer is a no-op."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+log = logging.getLogger(__name__)
+
+ON_TIMEOUT = ("move", "seat")
+"""What a timer that runs out does: a bot plays that one move, or takes the seat until
+its person claims it back."""
+MIN_SECONDS = 1
+
+
+@dataclass(frozen=True)
+class TurnTimer:
+    """A session's time limit per move of a person, and what happens when it runs out."""
+
+    seconds: int
+    on_timeout: str = "move"
+    level: str = "normal"  # the bot that plays the timed-out move (and, for "seat", on)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seconds": self.seconds, "on_timeout": self.on_timeout, "level": self.level}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TurnTimer:
+        return cls(int(data["seconds"]), data.get("on_timeout", "move"), data.get("level", "normal"))
+
+    def bot_seat(self) -> dict[str, Any]:
+        """The seat spec a timed-out seat gets with ``on_timeout`` "seat"."""
+        return {"type": "bot", "level": self.level}
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """Seat ``seat`` must move before ``at`` (Unix time, seconds)."""
+
+    seat: int
+    at: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "at": round(self.at, 3)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Deadline:
+        return cls(int(data["seat"]), float(data["at"]))
+
+    def shown(self, now: float) -> dict[str, Any]:
+        """As answers show it: with the seconds left by the server's clock, for a client
+        whose own clock is off."""
+        return {**self.to_json(), "seconds_left": round(max(0.0, self.at - now), 3)}
+
+
+def shown(deadline: Deadline | None, now: float | None = None) -> dict[str, Any] | None:
+    return None if deadline is None else deadline.shown(time.time() if now is None else now)
+
+
+def deadline_for(
+    timer: TurnTimer | None,
+    to_act: int | None,
+    can_act: bool,
+    seats: list[dict[str, Any]],
+    now: float,
+    running: Deadline | None = None,
+) -> Deadline | None:
+    """The deadline of the turn of ``to_act`` (None: the match is over), given the seats:
+    ``now`` plus the limit when a person is to act and has something to decide
+    (``can_act``); None without a timer or for a bot seat. ``running``: the deadline
+    that ran before a hand-over, kept when the same seat is still to act (another seat
+    leaving does not restart its clock); a move always starts a new turn (pass None)."""
+    if timer is None or to_act is None or not can_act or seats[to_act]["type"] != "human":
+        return None
+    if running is not None and running.seat == to_act:
+        return running
+    return Deadline(to_act, now + timer.seconds)
+
+
+def timer_member(session_id: str, version: int) -> str:
+    """The sorted-set member of the timer of ``session_id`` at ``version``."""
+    return f"{session_id}:{version}"
+
+
+def parse_member(raw: str) -> tuple[str, int]:
+    session_id, _, version = raw.rpartition(":")
+    return session_id, int(version)
+
+
+# Lua, run inside the scripts that write a new version (KEYS[tk] the timers set, KEYS[1]
+# the session hash): drop the old version's timer, set the new one's ('' for none).
+RESET_TIMER = """
+local function reset_timer(tk, sid, old_version, new_version, deadline, at)
+  redis.call('ZREM', KEYS[tk], sid .. ':' .. old_version)
+  if deadline == '' then
+    redis.call('HDEL', KEYS[1], 'turn_deadline')
+  else
+    redis.call('HSET', KEYS[1], 'turn_deadline', deadline)
+    redis.call('ZADD', KEYS[tk], at, sid .. ':' .. new_version)
+  end
+end
+"""
+
+# KEYS: the timers set. ARGV: now, lease (seconds), most members. The due members, each
+# pushed ``lease`` seconds on: claimed by this caller until then.
+_CLAIM = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+for _, m in ipairs(due) do
+  redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), m)
+end
+return due
+"""
+
+
+def claim_due(client: redis.Redis, key: str, now: float, lease: float, most: int = 100) -> list[str]:
+    """The timers due at ``now``, claimed for ``lease`` seconds (members of :func:`timer_member`)."""
+    return list(client.register_script(_CLAIM)(keys=[key], args=[f"{now:.3f}", lease, most]))
+
+
+class Sweeper:
+    """A worker's thread that sends a ``session_turn_timeout`` task for each timer due:
+    ``send(session_id, version)``. Redis down: it tries again at the next sweep."""
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        key: str,
+        send: Callable[[str, int], Any],
+        period: float,
+        lease: float,
+    ) -> None:
+        self.client, self.key, self.send = client, key, send
+        self.period, self.lease = period, lease
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self.run, name="majlis-turn-timers", daemon=True)
+
+    def start(self) -> Sweeper:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+    def run(self) -> None:
+        while not self.stopped.is_set():
+            self.sweep()
+            self.stopped.wait(self.period)
+
+    def sweep(self) -> int:
+        """Send the timers due now; how many were sent."""
+        try:
+            due = claim_due(self.client, self.key, time.time(), self.lease)
+        except redis.RedisError as error:
+            log.warning("turn timers: %s", error)
+            return 0
+        sent = 0
+        for raw in due:
+            try:
+                self.send(*parse_member(raw))
+                sent += 1
+            except Exception as error:  # the lease runs out and it is claimed again
+                log.warning("turn timer %s not sent: %s", raw, error)
+        return sent
