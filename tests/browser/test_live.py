@@ -212,3 +212,31 @@ def descendants(root: int) -> list[int]:
         found += children
         frontier = children
     return found
+
+
+PARSE = """(chunks) => {
+  const got = [];
+  const parser = new EventParser({ event: (e) => got.push(e), retry: (ms) => got.push({ retry: ms }) });
+  chunks.forEach((chunk) => parser.feed(chunk));
+  return got;
+}"""
+
+
+def test_the_event_parser_reads_a_stream_cut_anywhere(browser, server):
+    """stream.js's parser, fed the way a network delivers: lines cut across chunks, CRLF,
+    comments, several data lines, an id that later events keep."""
+    context, page, errors = new_page(browser)
+    page.goto(f"{server}/play/table/no-such-session")  # loads stream.js; no token: a form
+    chunks = [
+        "retry: 1000\n\n: keep-alive\n\nid: 3\nevent: mo",
+        've\ndata: {"version":',
+        " 3}\r\n\r",
+        "\ndata:a\ndata: b\n\n",
+    ]
+    assert page.evaluate(PARSE, chunks) == [
+        {"retry": 1000},
+        {"type": "move", "id": "3", "data": '{"version": 3}'},
+        {"type": "message", "id": "3", "data": "a\nb"},
+    ]
+    assert errors == []
+    context.close()
