@@ -17,11 +17,12 @@ async function readEvents(url, headers, listener, signal) {
   } catch (error) {
     throw new StreamClosed(error.message);
   }
-  const type = answer.headers.get("Content-Type") || "";
-  if (!answer.ok || !type.startsWith("text/event-stream")) {
+  if (!answer.ok) {
     const body = await answer.json().catch(() => ({}));
     throw new StreamClosed(readError(answer.status, body, answer.statusText).message);
   }
+  const type = answer.headers.get("Content-Type") || "none";
+  if (!type.startsWith("text/event-stream")) throw new StreamClosed(`not an event stream: ${type}`);
   listener.opened();
   const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();
   const parser = new EventParser(listener);
