@@ -11,7 +11,12 @@ A preflight (``OPTIONS`` with ``Origin`` and ``Access-Control-Request-Method``) 
 allowed origin is answered 204 here, before the API-key check: a browser sends no key on
 a preflight. Every answer to an allowed origin, errors included, names that origin (or
 ``*``) and exposes the headers a client reads (``Location``, ``Retry-After``, ...). No
-credentials (cookies) are allowed: the API authenticates with headers."""
+credentials (cookies) are allowed: the API authenticates with headers.
+
+The stream server of ``python -m service.run`` (the API's port + 1) reads the same
+setting: the table page, served by the API, reads its session's event stream there, from
+another origin, with ``fetch()`` and the seat token; under the embedded default the page
+on ``localhost`` or ``127.0.0.1`` may, otherwise only an origin listed here."""
 
 from __future__ import annotations
 

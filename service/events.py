@@ -16,7 +16,9 @@ the streams themselves hold no Redis connection while idle (Redis clients pool a
 ``STREAM_HEARTBEAT`` seconds, sends a comment line (so proxies keep it open and a gone
 client is noticed) and looks at the version again (so a lost message only delays it).
 It holds one thread of the process serving it: ``python -m service.run`` serves streams
-from their own gunicorn (docs/deploy.md), never from the API's threads."""
+from their own gunicorn (docs/deploy.md), never from the API's threads. The table page
+reads a stream with ``fetch()`` (an EventSource cannot send the seat token) from that
+server's origin, which CORS must allow (service/cors.py)."""
 
 from __future__ import annotations
 

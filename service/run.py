@@ -11,7 +11,8 @@ sessions' event streams (``MAJLIS_STREAM_BIND``, default the API's port + 1;
 ``MAJLIS_RUN_STREAMS=0`` starts none): the API answers an events request with a 307 to
 it, so that idle viewers never hold the API's threads.
 With the embedded Redis, CORS allows the loopback origins (``http://localhost:*``,
-``http://127.0.0.1:*``) unless ``MAJLIS_CORS_ORIGINS`` is set (even empty: off).
+``http://127.0.0.1:*``) unless ``MAJLIS_CORS_ORIGINS`` is set (even empty: off), on the
+API and on the stream server alike: the table page (``/play``) reads its stream there.
 
 This process supervises them: a child that exits (the worker, gunicorn's master or
 Redis) is started again, after 1 s, then 2, 4, ... up to 30 s while it keeps crashing

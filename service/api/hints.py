@@ -104,7 +104,7 @@ def hint(game: Game, view: dict[str, Any], options: dict[str, Any]) -> dict[str,
     stats = searched.stats
     return {
         "seat": view["seat"],
-        "actions": ranked(stats["actions"]),
+        "actions": ranked(stats["actions"]) + unsearched(game, world, stats["actions"]),
         "easy": labelled(game.action_to_json(world, easy.action)),
         "iterations": stats.get("iterations", 0),
         "elapsed_ms": stats.get("elapsed_ms", 0.0),
@@ -121,6 +121,14 @@ def ranked(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
     out.sort(key=lambda a: (-a["visits"], -(a["value"] or 0.0)))
     return out
+
+
+def unsearched(game: Game, world: Any, searched: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The legal actions the search left out (a game's policy may narrow its candidates,
+    as Marriage's discards), so that a hint lists every legal action: no visits, no value."""
+    seen = [a["action"] for a in searched]
+    legal = [game.action_to_json(world, action) for action in game.legal_actions(world)]
+    return [dict(labelled(a), visits=0, share=0.0, value=None) for a in legal if a not in seen]
 
 
 def labelled(action: dict[str, Any]) -> dict[str, Any]:

@@ -2,22 +2,25 @@
 
     GET /play                              pick a game, players, options, a bot level per seat
     GET /play/<game>                       the same, with that game chosen
-    GET /play/table/<session>              the table (the seat token lives in the browser)
+    GET /play/table/<session>              the table (the seat token lives in the browser); it
+                                           follows the session's event stream (events_url)
     GET /play/replay/<session>             step through a match's log, forward and back
     GET /play/api/sessions/<id>/score      the score report, itemised, as the token's seat may see it
     GET /play/api/sessions/<id>/positions  the token's seat's view after each move (the replay)
 
 The page is server-rendered HTML plus a little plain JavaScript (service/static/page);
 every asset is served here, so it works offline. It plays through the public API
-(/v1/sessions...) with the seat token in the Authorization header; the two JSON routes
+(/v1/sessions...) with the seat token in the Authorization header, and reads the event
+stream with fetch() for the same reason (an EventSource cannot send it); the two JSON routes
 above only add what the public API does not hand a browser directly: the score report and
 the views along the log (the log holds actions, and only the engine can replay them)."""
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote, urlsplit, urlunsplit
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, current_app, render_template, request
 
 from ai.bots import LEVEL_BUDGETS
 from engine import all_games
@@ -46,7 +49,30 @@ def setup(game_id: str | None = None):
 
 @bp.get("/table/<session_id>")
 def table(session_id: str):
-    return render_template("page/table.html", session_id=session_id, card_verbs=card_verbs())
+    return render_template(
+        "page/table.html", session_id=session_id, card_verbs=card_verbs(), events_url=events_url(session_id)
+    )
+
+
+WILDCARD_HOSTS = ("0.0.0.0", "::")
+
+
+def events_url(session_id: str) -> str:
+    """Where the table reads the session's event stream: on the stream server when this
+    deployment has one (``STREAM_URL``; the API would answer a 307 there, and a browser
+    drops the token on a redirect to another origin), else on this origin (the API serves
+    streams itself, or a proxy in front routes them). A stream server listening on every
+    interface (``0.0.0.0``) is reached by the host name the browser used for this page."""
+    path = f"/v1/sessions/{quote(session_id, safe='')}/events"
+    base = current_app.config.get("STREAM_URL")
+    if not base:
+        return path
+    parts = urlsplit(base.rstrip("/"))
+    if parts.hostname in WILDCARD_HOSTS:
+        host = urlsplit(f"//{request.host}").hostname or "localhost"
+        host = f"[{host}]" if ":" in host else host
+        parts = parts._replace(netloc=f"{host}:{parts.port}" if parts.port else host)
+    return urlunsplit(parts) + path
 
 
 def card_verbs() -> dict[str, str]:

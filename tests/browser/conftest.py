@@ -13,8 +13,12 @@ import pytest
 
 from tests.service_run import running_service
 
+# Another name for the loopback address: a page reached by it has an origin that the
+# stream server's CORS does not allow (the embedded default allows localhost and 127.0.0.1)
+OTHER_HOST = "table.test"
 CHROMIUM_ARGS = [
     "--headless",
+    f"--host-resolver-rules=MAP {OTHER_HOST} 127.0.0.1",
     "--no-sandbox",
     "--disable-gpu",
     "--disable-background-networking",

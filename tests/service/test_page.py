@@ -7,6 +7,8 @@ import re
 import pytest
 
 from engine import all_games
+from service import create_app
+from service.settings import TestSettings as SettingsForTests
 
 
 def test_setup_page_offers_every_game(client):
@@ -51,3 +53,32 @@ def test_page_json_routes_need_a_token(client, route):
     answer = client.get(f"/play/api/sessions/abc/{route}")
     assert answer.status_code == 401
     assert answer.get_json()["error"]["code"] == "unauthorized"
+
+
+def events_url_of(html: str) -> str:
+    found = re.search(r'data-events="([^"]*)"', html)
+    assert found, html
+    return found.group(1)
+
+
+@pytest.mark.parametrize(
+    "stream_url, host, expected",
+    [
+        # no stream server: this origin serves the stream (or a proxy in front routes it)
+        (None, "localhost", "/v1/sessions/abc/events"),
+        ("http://127.0.0.1:8001", "localhost:8000", "http://127.0.0.1:8001/v1/sessions/abc/events"),
+        ("https://streams.example/", "play.example", "https://streams.example/v1/sessions/abc/events"),
+        # listening on every interface: the host this page was reached by, the stream's port
+        ("http://0.0.0.0:8001", "192.168.1.5:8000", "http://192.168.1.5:8001/v1/sessions/abc/events"),
+        ("http://[::]:8001", "[::1]:8000", "http://[::1]:8001/v1/sessions/abc/events"),
+    ],
+)
+def test_table_page_names_the_event_stream_it_follows(stream_url, host, expected):
+    """The table reads the stream where it is served: the API's 307 to the stream server
+    would drop the seat token (a browser drops Authorization on a cross-origin redirect)."""
+    settings = SettingsForTests()
+    settings.STREAM_URL = stream_url
+    answer = create_app(settings).test_client().get("/play/table/abc", headers={"Host": host})
+    html = answer.get_data(as_text=True)
+    assert events_url_of(html) == expected
+    assert "/static/page/stream.js" in html

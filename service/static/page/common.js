@@ -104,28 +104,42 @@ function loadSeat(sessionId) {
 
 function saveSeat(sessionId, seat) { localStorage.setItem("majlis:" + sessionId, JSON.stringify(seat)); }
 
+/* The one place that reads the service's error body: {code, message, rule}. Today the body
+   is {"error": {code, message, details: {rule}}}; a new shape changes this function only. */
+function readError(status, body, statusText) {
+  const error = (body && body.error) || {};
+  return { code: error.code || "http_" + status, message: error.message || statusText,
+    rule: (error.details && error.details.rule) || "" };
+}
+
 class ApiError extends Error {
   constructor(status, error) { super(error.message); this.status = status; this.error = error; }
 }
 
-/* A JSON request to the service with the seat token; an error answer throws ApiError. */
-async function api(method, path, token, body) {
-  const headers = { Accept: "application/json" };
+/* The seat token, and the API key typed in the setup form when the service wants one. */
+function authHeaders(token) {
+  const headers = {};
   if (token) headers.Authorization = "Bearer " + token;
   const apiKey = localStorage.getItem("majlis:api-key");
   if (apiKey) headers["X-API-Key"] = apiKey;
+  return headers;
+}
+
+/* A JSON request to the service with the seat token; an error answer throws ApiError. */
+async function api(method, path, token, body) {
+  const headers = { Accept: "application/json", ...authHeaders(token) };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const answer = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const data = await answer.json().catch(() => ({}));
-  if (!answer.ok) throw new ApiError(answer.status, data.error || { code: "http_" + answer.status, message: answer.statusText });
+  if (!answer.ok) throw new ApiError(answer.status, readError(answer.status, data, answer.statusText));
   return data;
 }
 
 /* An error answer as the player reads it: the message and the rule it broke. */
 function showError(target, error) {
-  const details = (error.error && error.error.details) || {};
-  const rule = details.rule ? ` (rule ${details.rule})` : "";
+  const ruleId = (error.error && error.error.rule) || "";
+  const rule = ruleId ? ` (rule ${ruleId})` : "";
   target.textContent = `Refused: ${error.message}${rule}`;
-  target.dataset.rule = details.rule || "";
+  target.dataset.rule = ruleId;
   target.hidden = false;
 }

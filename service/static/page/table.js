@@ -1,28 +1,129 @@
-/* The table: polls GET /v1/sessions/{id} with the seat token (the event stream is served
-   from another port, and a cross-origin EventSource can send no Authorization header), and
-   plays through the public API: moves, hints, the log and the review. */
+/* The table: follows the session's event stream and fetches the seat's view once per new
+   version it announces (a move event is the log entry, not the view); polls
+   GET /v1/sessions/{id} only while the stream cannot be opened. The stream's URL comes
+   from the server (data-events: the stream server under `python -m service.run`, else this
+   origin); it is read with fetch(), which can send the seat token, unlike EventSource.
+   Plays through the public API: moves, hints, the review. */
 "use strict";
 
-const SESSION = document.getElementById("table").dataset.session;
+const TABLE = document.getElementById("table");
+const SESSION = TABLE.dataset.session;
+const EVENTS_URL = TABLE.dataset.events;
 const POLL_MS = 500;
+const RETRY_MOST_MS = 10000;
 const CARD_VERBS = JSON.parse(document.getElementById("card-verbs").textContent);
 const refusal = document.getElementById("refusal");
 let seat = loadSeat(SESSION);
 let current = null; // the latest session answer
 let busy = false; // a move is on its way: no second one
-let rendering = 0; // answers being drawn (the score and the moves are fetched after the view)
+let rendering = 0; // answers being fetched or drawn (the score is fetched after the view)
+let announced = -1; // the latest version the stream announced
+let refreshing = false; // a fetch of the view is on its way: it looks again before it ends
+let polling = false;
+const moves = new Map(); // the log's entries by number, from the stream (or the log)
+// the stream: how it goes, the last event id (a version: reconnects resume after it; 0 at
+// first, so the log's moves so far come first), the server's reconnection delay
+const live = { mode: "", lastId: "0", retryMs: 1000, failures: 0, stop: new AbortController() };
+const LIVE_TEXT = {
+  connecting: () => "Connecting to the session's event stream…",
+  stream: () => "Live: moves arrive on the session's event stream.",
+  reconnecting: () => "The event stream dropped: reconnecting…",
+  polling: (why) => `The event stream could not be opened (${why}): asking for news every ${POLL_MS / 1000} s instead.`,
+  over: () => "The match is over.",
+  gone: () => "The session has expired.",
+};
 
-async function poll() {
+function setLive(mode, why) {
+  live.mode = mode;
+  TABLE.dataset.live = mode;
+  document.getElementById("live").textContent = LIVE_TEXT[mode](why);
+  if (mode === "polling" && !polling) poll();
+}
+
+/* Reads the stream while the match goes on. After a drop it reconnects with Last-Event-ID,
+   and the service resends every move since from the log; while it cannot be opened the
+   table polls, and tries the stream again, waiting twice as long each time (at most 10 s). */
+async function follow() {
+  setLive("connecting");
+  const listener = { opened, event: onEvent, retry: (ms) => { live.retryMs = ms; } };
+  while (!live.stop.signal.aborted) {
+    try {
+      const headers = { ...authHeaders(seat.token), "Last-Event-ID": live.lastId };
+      await readEvents(EVENTS_URL, headers, listener, live.stop.signal);
+      if (!live.stop.signal.aborted) setLive("reconnecting"); // the server ended it
+    } catch (error) {
+      if (live.stop.signal.aborted) return;
+      if (error instanceof StreamClosed) {
+        live.failures += 1;
+        setLive("polling", error.message);
+      } else {
+        setLive("reconnecting");
+      }
+    }
+    const wait = Math.min(live.retryMs * 2 ** Math.max(0, live.failures - 1), RETRY_MOST_MS);
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
+
+function opened() {
+  live.failures = 0;
+  setLive("stream");
+}
+
+function onEvent(event) {
+  if (event.id) live.lastId = event.id;
+  if (event.type === "gone") {
+    live.stop.abort();
+    setLive("gone");
+    return;
+  }
+  const data = JSON.parse(event.data);
+  if (event.type === "move") addMoves([data]);
+  announced = Math.max(announced, data.version);
+  if (!busy) refresh(); // else the move's own answer brings the view (and play() looks again)
+}
+
+/* The seat's view, once per version the stream announced: the versions announced while a
+   fetch is on its way are all covered by the next one. */
+async function refresh() {
+  if (refreshing) return;
+  refreshing = true;
+  rendering += 1;
   try {
-    const answer = await api("GET", "/v1/sessions/" + SESSION, seat.token);
-    if (!current || answer.version > current.version) await show(answer);
+    while (!current || announced > current.version) {
+      const wanted = announced;
+      const answer = await api("GET", "/v1/sessions/" + SESSION, seat.token);
+      if (!current || answer.version > current.version) await show(answer);
+      else if (announced === wanted) break; // nothing newer to fetch
+    }
   } catch (error) {
     showError(refusal, error);
+  } finally {
+    refreshing = false;
+    rendering -= 1;
   }
-  if (!current || !current.finished) setTimeout(poll, POLL_MS);
+}
+
+/* Without the stream: the session every POLL_MS, and the log when its version moved. */
+async function poll() {
+  polling = true;
+  while (live.mode === "polling" && !(current && current.finished)) {
+    try {
+      const answer = await api("GET", "/v1/sessions/" + SESSION, seat.token);
+      if (!current || answer.version > current.version) {
+        addMoves((await api("GET", `/v1/sessions/${SESSION}/log`, seat.token)).entries);
+        await show(answer);
+      }
+    } catch (error) {
+      showError(refusal, error);
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  polling = false;
 }
 
 async function show(answer) {
+  if (current && answer.version <= current.version) return; // an older answer came in late
   rendering += 1;
   try {
     await render(answer);
@@ -37,13 +138,13 @@ async function render(answer) {
   const turn = answer.finished ? "The match is over." :
     answer.to_act === answer.seat ? "Your turn." : `Seat ${answer.to_act} (bot) is thinking…`;
   document.getElementById("turn").textContent = `${turn} Phase: ${answer.view.phase || "—"}. Version ${answer.version}.`;
-  document.getElementById("table").dataset.version = answer.version;
-  document.getElementById("table").dataset.toAct = answer.to_act === null ? "" : answer.to_act;
+  TABLE.dataset.version = answer.version;
+  TABLE.dataset.toAct = answer.to_act === null ? "" : answer.to_act;
   renderHand(answer);
   renderActions(answer.legal_actions);
   renderView(document.getElementById("view"), answer.view);
   document.getElementById("hint").replaceChildren();
-  await Promise.all([showScores(), showMoves()]);
+  await showScores();
   if (answer.finished) finish();
 }
 
@@ -98,6 +199,7 @@ async function play(action) {
   } finally {
     busy = false;
   }
+  refresh(); // the versions the stream announced meanwhile
 }
 
 async function showScores() {
@@ -105,10 +207,11 @@ async function showScores() {
   renderScores(document.getElementById("scores"), answer.score);
 }
 
-async function showMoves() {
-  const log = await api("GET", `/v1/sessions/${SESSION}/log`, seat.token);
-  const list = document.getElementById("moves");
-  list.replaceChildren(...log.entries.slice(-12).reverse().map((entry) =>
+/* Log entries (from the stream, or the log while polling), and the last 12 of them drawn. */
+function addMoves(entries) {
+  for (const entry of entries) moves.set(entry.n, entry);
+  const latest = [...moves.values()].sort((a, b) => b.n - a.n).slice(0, 12);
+  document.getElementById("moves").replaceChildren(...latest.map((entry) =>
     el("li", { value: entry.n }, `seat ${entry.seat} (${entry.by}): `, moveText(entry.action))));
 }
 
@@ -142,6 +245,8 @@ async function hint() {
 }
 
 function finish() {
+  live.stop.abort(); // nothing more will happen: the stream server's thread is freed
+  setLive("over");
   document.getElementById("after").hidden = false;
   const report = current.view;
   document.getElementById("result").textContent = `Final scores: ${JSON.stringify(report.scores)}.`;
@@ -194,4 +299,9 @@ function askToken() {
 
 document.getElementById("hint-button").addEventListener("click", hint);
 document.getElementById("review-button").addEventListener("click", review);
-if (seat) poll(); else askToken();
+if (seat) {
+  refresh();
+  follow();
+} else {
+  askToken();
+}
