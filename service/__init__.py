@@ -15,9 +15,9 @@ BLUEPRINT_MODULES = ("games", "play", "bots", "hints", "jobs", "sessions", "revi
 
 
 class MajlisApi(Api):
-    """flask-smorest's Api with our one error shape for every HTTP error."""
+    """flask-smorest's Api with our one error shape (problem details) for every HTTP error."""
 
-    from service.api.schemas import ApiErrorSchema as ERROR_SCHEMA
+    from service.api.schemas import ProblemSchema as ERROR_SCHEMA
 
     def handle_http_exception(self, error):  # type: ignore[override]
         return errors.handle_http_exception(error)
@@ -75,7 +75,10 @@ def _init_extensions(app: Flask) -> None:
 
 _DESCRIPTION = (
     "Rules and bots for Ronda, Baloot, Trex, Porrazo and Nepali Marriage. "
-    'Every error is `{"error": {"code", "message", "details"}}`. Request bodies are JSON '
+    "Every error is RFC 9457 problem details (`application/problem+json`: `type`, `title`, "
+    "`status`, `detail`, `instance`, `code` and the error's details as further members; the "
+    'deprecated `MAJLIS_ERROR_FORMAT=legacy` answers `{"error": {"code", "message", "details"}}`). '
+    "Request bodies are JSON "
     "(`Content-Type: application/json`, or none): another type is refused with 415, a body "
     "that does not parse (or is nested too deep) with 400 `invalid_json`."
 )

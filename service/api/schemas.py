@@ -176,13 +176,31 @@ class BotMoveResponse(Strict):
     stats = fields.Dict()
 
 
-class ErrorBody(Strict):
-    code = fields.String()
-    message = fields.String()
-    details = fields.Dict()
+class ProblemSchema(ma.Schema):
+    """Every error: RFC 9457 problem details (``application/problem+json``). The error's
+    details are further members beside ``code`` (see each code in docs/api.md)."""
 
+    class Meta:
+        unknown = ma.INCLUDE
 
-class ApiErrorSchema(Strict):
-    """Every error: ``{"error": {"code", "message", "details"}}``."""
-
-    error = fields.Nested(ErrorBody)
+    type = fields.String(
+        metadata={"description": "the problem type, /problems/<code> (GET it for what the code means)"}
+    )
+    title = fields.String(metadata={"description": "the code in words (English)"})
+    status = fields.Integer(metadata={"description": "the HTTP status"})
+    detail = fields.String(metadata={"description": "the message, in the request's language"})
+    instance = fields.String(metadata={"description": "urn:majlis:request:<X-Request-ID> of the request"})
+    code = fields.String(metadata={"example": "illegal_move"})
+    rule = fields.String(metadata={"description": "illegal_move: the rule id of docs/rules/<game>.md"})
+    reason = fields.String(metadata={"description": "illegal_move: why, from the rules reference"})
+    legal_actions = fields.List(fields.Dict(), metadata={"description": "illegal_move: what the seat may do"})
+    to_act = fields.Integer(allow_none=True)
+    field = fields.String(metadata={"description": "the field at fault"})
+    fields_ = fields.Dict(
+        data_key="fields",
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={"description": "invalid_request: each field of the wrong shape -> what is wrong"},
+    )
+    allowed = fields.List(fields.Raw(), metadata={"description": "invalid_setup: the values allowed"})
+    version = fields.Integer(metadata={"description": "stale_version: the session's current version"})

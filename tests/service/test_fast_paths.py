@@ -25,6 +25,7 @@ from engine.protocol import EngineError
 from service import create_app
 from service.api.blueprint import FAST_LOADERS
 from service.settings import TestSettings as Settings
+from tests.problems import error_code, problem
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 20) | st.floats(allow_nan=False) | st.text(max_size=3),
@@ -56,12 +57,12 @@ def test_fast_path_errors_keep_their_shape(client):
     ]
     for body, status, code in bad:
         answer = client.post("/v1/games/ronda/legal-moves", json=body)
-        assert answer.status_code == status and answer.get_json()["error"]["code"] == code
+        assert answer.status_code == status and error_code(answer) == code
     for data in (b"{bad", b"\xff\xfe", b"[1, 2]", b""):
         answer = client.post("/v1/games/ronda/legal-moves", data=data, content_type="application/json")
-        assert answer.status_code in (400, 422) and "error" in answer.get_json()
+        assert answer.status_code in (400, 422) and error_code(answer)
     answer = client.post("/v1/games/ronda/moves", json={"state": {}, "seat": True, "action": {}})
-    assert answer.get_json()["error"]["details"]["fields"] == {"seat": "Not a valid integer."}
+    assert problem(answer)["fields"] == {"seat": "Not a valid integer."}
 
 
 def test_direct_access_line_is_what_the_formatter_writes():

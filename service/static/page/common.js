@@ -108,6 +108,16 @@ class ApiError extends Error {
   constructor(status, error) { super(error.message); this.status = status; this.error = error; }
 }
 
+/* An error answer's {code, message, details}: from problem details (RFC 9457, its extra
+   members are the details) or from the deprecated {"error": {...}} shape. */
+const PROBLEM_MEMBERS = ["type", "title", "status", "detail", "instance", "code"];
+function readError(status, data, statusText) {
+  if (data && data.error && !data.code) return data.error;
+  if (!data || !data.code) return { code: "http_" + status, message: statusText, details: {} };
+  const details = Object.fromEntries(Object.entries(data).filter(([name]) => !PROBLEM_MEMBERS.includes(name)));
+  return { code: data.code, message: data.detail || data.title, details };
+}
+
 /* A JSON request to the service with the seat token; an error answer throws ApiError. */
 async function api(method, path, token, body) {
   const headers = { Accept: "application/json" };
@@ -117,7 +127,7 @@ async function api(method, path, token, body) {
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const answer = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const data = await answer.json().catch(() => ({}));
-  if (!answer.ok) throw new ApiError(answer.status, data.error || { code: "http_" + answer.status, message: answer.statusText });
+  if (!answer.ok) throw new ApiError(answer.status, readError(answer.status, data, answer.statusText));
   return data;
 }
 
