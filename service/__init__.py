@@ -33,7 +33,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.config.update(
         API_TITLE=API_TITLE,
         API_VERSION=API_VERSION,
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION="3.1.0",  # JSON Schema 2020-12: the engine's schemas as they are
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs",
@@ -44,7 +44,12 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.compact = True  # type: ignore[attr-defined]
 
-    api = MajlisApi(app, spec_kwargs={"info": {"description": _DESCRIPTION}})
+    from service.api import openapi
+
+    security = openapi.SecurityPlugin(api_keys=bool(app.config.get("API_KEYS")))
+    api = MajlisApi(app, spec_kwargs={"info": {"description": _DESCRIPTION}, "extra_plugins": [security]})
+    api.ma_plugin.converter.add_attribute_function(openapi.game_document_ref)
+    openapi.document(api)
     for name in BLUEPRINT_MODULES:
         api.register_blueprint(importlib.import_module(f"service.api.{name}").blp)
     errors.init_app(app)

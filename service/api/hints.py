@@ -24,7 +24,14 @@ from service import i18n
 from service.api.blueprint import Blueprint
 from service.api.bots import inline_slots, seat_view
 from service.api.common import document_errors, load_game, state_for_view
-from service.api.schemas import BotMoveRequest, BudgetSchema, Strict
+from service.api.schemas import (
+    ActionField,
+    BotMoveRequest,
+    BudgetSchema,
+    BudgetUsedSchema,
+    LabelledAction,
+    Strict,
+)
 from service.errors import ApiError
 
 blp = Blueprint("hints", __name__, url_prefix="/v1/games", description="Hints for the seat to act")
@@ -45,18 +52,13 @@ class HintRequest(BotMoveRequest):
 
 
 class RankedAction(Strict):
-    action = fields.Dict()
+    action = ActionField()
     label = fields.String()
     visits = fields.Integer()
     share = fields.Float(metadata={"description": "this action's share of the search's visits"})
     value = fields.Float(
         allow_none=True, metadata={"description": "expected outcome in [0, 1] for the seat (mean reward)"}
     )
-
-
-class LabelledAction(Strict):
-    action = fields.Dict()
-    label = fields.String()
 
 
 class HintResponse(Strict):
@@ -66,7 +68,9 @@ class HintResponse(Strict):
     easy = fields.Nested(LabelledAction, metadata={"description": "the easy policy's choice"})
     iterations = fields.Integer()
     elapsed_ms = fields.Float()
-    budget = fields.Dict(metadata={"description": "the budget the search got, once capped"})
+    budget = fields.Nested(
+        BudgetUsedSchema, metadata={"description": "the budget the search got, once capped"}
+    )
 
 
 def hint_budget(budget: dict[str, Any] | None, level: str) -> Budget:
