@@ -47,8 +47,12 @@ def create_app(settings: Settings | None = None) -> Flask:
     from service.api import openapi
 
     security = openapi.SecurityPlugin(api_keys=bool(app.config.get("API_KEYS")))
-    api = MajlisApi(app, spec_kwargs={"info": {"description": _DESCRIPTION}, "extra_plugins": [security]})
-    api.ma_plugin.converter.add_attribute_function(openapi.game_document_ref)
+    spec_kwargs = {
+        "info": {"description": _DESCRIPTION},
+        "marshmallow_plugin": openapi.GameDocumentsPlugin(),
+        "extra_plugins": [security],
+    }
+    api = MajlisApi(app, spec_kwargs=spec_kwargs)
     openapi.document(api)
     for name in BLUEPRINT_MODULES:
         api.register_blueprint(importlib.import_module(f"service.api.{name}").blp)

@@ -23,12 +23,16 @@ import functools
 from typing import Any
 
 from apispec import BasePlugin
+from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import fields
 
 from engine import GAME_IDS, get_game
 
 JSON = dict[str, Any]
 DOCUMENTS = ("state", "view", "action", "options")
+DOCUMENTS_IN_ORDER = ("action", "state", "view", "options")
+"""The action first: the state's and the view's actions are the same schema (or a view's
+variant of it), named after the action then."""
 COMPONENTS = "#/components/schemas/"
 
 API_KEY = "ApiKey"
@@ -78,6 +82,14 @@ def game_document_ref(_converter: Any, field: fields.Field, ret: JSON, **_: Any)
     if description:
         out["description"] = description
     return out
+
+
+class GameDocumentsPlugin(MarshmallowPlugin):
+    """apispec's marshmallow plugin, writing a :class:`GameDocument` as a reference."""
+
+    def init_spec(self, spec: Any) -> None:
+        super().init_spec(spec)
+        self.converter.add_attribute_function(game_document_ref)  # type: ignore[union-attr]
 
 
 class SecurityPlugin(BasePlugin):
@@ -198,8 +210,10 @@ def discriminated_action(prefix: str, action: JSON, components: Components) -> J
 
 
 def add_document(game_id: str, document: str, schema: JSON, components: Components) -> str:
-    """One game document as components (its ``$defs`` lifted out); its reference."""
+    """One game document as components (its ``$defs`` lifted out, named after the game
+    and the document unless the same schema is a component already); its reference."""
     prefix = title(game_id)
+    inner = prefix if document == "action" else prefix + document.capitalize()
     schema = copy.deepcopy(schema)
     schema.pop("$schema", None)
     schema.pop("$id", None)
@@ -208,8 +222,8 @@ def add_document(game_id: str, document: str, schema: JSON, components: Componen
     for name, definition in definitions.items():
         definition = rewrite_refs(definition, refs)
         if name == "action":
-            definition = discriminated_action(prefix, definition, components)
-        component = prefix + "".join(part.capitalize() for part in name.split("_"))
+            definition = discriminated_action(inner, definition, components)
+        component = inner + "".join(part.capitalize() for part in name.split("_"))
         refs[f"#/$defs/{name}"] = components.add(component, definition)
     schema = rewrite_refs(schema, refs)
     if document == "action":
@@ -228,7 +242,7 @@ def game_components() -> dict[str, JSON]:
     order = sorted(GAME_IDS, key=lambda game_id: declared[game_id] is None)
     for game_id in order:
         schemas = declared[game_id]
-        for document in DOCUMENTS:
+        for document in DOCUMENTS_IN_ORDER:
             schema = schemas[document] if schemas else placeholder(game_id, document)
             refs[document][game_id] = add_document(game_id, document, schema, components)
     for document in ("state", "view"):
