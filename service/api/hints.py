@@ -7,7 +7,7 @@ choice. A hint never plays anything.
 The search decides from the seat's view only, like a bot. It runs inside the request,
 so it is kept short: its budget is capped at the server's sync threshold (ASYNC_MS,
 ASYNC_ITERATIONS) and it takes one of the process's INLINE_SEARCHES slots; when they are
-all busy the answer is 429 ``busy`` (``details.retry_after``: 1 second)."""
+all busy the answer is 429 ``busy`` (its ``retry_after`` member: 1 second)."""
 
 from __future__ import annotations
 
