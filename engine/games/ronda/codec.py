@@ -130,8 +130,20 @@ def whole_history(s: RondaState) -> list[tuple[int, Action]]:
 
 def deal_history(s: RondaState, viewer: int) -> list[tuple[int, Action]]:
     """A view's history: this deal's entries only (earlier deals' cards went back into
-    hidden places)."""
-    return whole_history(s)[s.old_len :]
+    hidden places), each caller's deal with its deck (the newest decks)."""
+    entries = cons_list(s.hist)
+    marks = sum(1 for _, action in entries if action == DEAL_MARK)
+    decks = []
+    cons = s.decks
+    for _ in range(marks):
+        decks.append(cons[1])
+        cons = cons[0]
+    out = []
+    for seat, action in entries:
+        if action == DEAL_MARK:
+            action = decks.pop()
+        out.append((seat, action))
+    return out
 
 
 def _challenged(s: RondaState, viewer: int, seat: int) -> bool:
