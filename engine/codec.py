@@ -565,6 +565,9 @@ class Obj(Kind):
 
     def encoder(self, view: bool = False) -> Encode:
         parts = [(name, kind.encoder(view)) for name, kind in self.fields]
+        if all(enc is _same for _, enc in parts):
+            names = [name for name, _ in parts]
+            return lambda value: dict(zip(names, value, strict=True))
 
         def encode(value: Sequence[Any]) -> JSON:
             return {name: enc(v) for (name, enc), v in zip(parts, value, strict=True)}
@@ -731,6 +734,7 @@ class Verbs:
                 memo[action] = out.copy()
             return out
 
+        encode_memo.memo = memo  # type: ignore[attr-defined]
         return encode_memo
 
     def schema(self, view: bool = False) -> JSON:
@@ -806,9 +810,16 @@ class History(Kind):
 
     def encoder(self, view: bool = False) -> Encode:
         encode_action = self.verbs.flat_encoder(view)
+        memo = encode_action.memo  # type: ignore[attr-defined]
 
         def encode(entries: Iterable[tuple[int, Action]]) -> list[JSON]:
-            return [{"seat": seat, "action": encode_action(action)} for seat, action in entries]
+            out: list[JSON] = []
+            append = out.append
+            get = memo.get
+            for seat, action in entries:  # inlined: the longest part of a state by far
+                known = get(action)
+                append({"seat": seat, "action": known.copy() if known is not None else encode_action(action)})
+            return out
 
         return encode
 
@@ -997,8 +1008,11 @@ class Codec(Generic[S]):
     def view(self, s: S, viewer: int) -> JSON:
         """What ``viewer`` may know (SPECTATOR: what every seat may know)."""
         out = self._header(s)
-        for name, write in self._write_view:
-            out[name] = write(s, viewer)
+        for name, get, enc, write in self._write_view:
+            if write is not None:
+                out[name] = write(s, viewer)
+            else:
+                out[name] = get(s) if enc is _same else enc(get(s))
         return out
 
     # ---- reading ---------------------------------------------------------------
@@ -1203,18 +1217,27 @@ def _getter(f: Field[Any]) -> Callable[[Any], Any]:
     return f.get if f.get is not None else attrgetter(f.name)
 
 
-def _view_writer(f: Field[Any]) -> tuple[str, Callable[[Any, int], Any]]:
-    """(name, write(state, viewer)) of a field in a view."""
+def _view_writer(
+    f: Field[Any],
+) -> tuple[str, Callable[[Any], Any], Encode, Callable[[Any, int], Any] | None]:
+    """(name, get, encode, write) of a field in a view: a public field is written like in
+    the state (``write`` None), any other by ``write(state, viewer)``."""
+    if f.view_get is None and isinstance(f.show, Public):
+        return f.name, _getter(f), f.kind.encoder(True), None
+    return f.name, _getter(f), _same, _view_write(f)
+
+
+def _view_write(f: Field[Any]) -> Callable[[Any, int], Any]:
     kind = f.kind
     enc = kind.encoder(True)
     view_get = f.view_get
     get = _getter(f)
     if view_get is not None:
-        return f.name, lambda s, viewer: enc(view_get(s, viewer))
+        return lambda s, viewer: enc(view_get(s, viewer))
     show = f.show
     if isinstance(show, Count):
         count = kind.count
-        return f.name, lambda s, viewer: count(get(s))
+        return lambda s, viewer: count(get(s))
     if isinstance(show, OwnOrCount):
         assert isinstance(kind, ListOf), f"{f.name}: OwnOrCount needs a per-seat list"
         inner = kind.kind.encoder(True)
@@ -1229,8 +1252,8 @@ def _view_writer(f: Field[Any]) -> tuple[str, Callable[[Any, int], Any]]:
                 inner(v) if t == viewer or shows(s, viewer, t) else count(v) for t, v in enumerate(values)
             ]
 
-        return f.name, write
-    return f.name, lambda s, viewer: enc(get(s))
+        return write
+    return lambda s, viewer: enc(get(s))
 
 
 def _view_decoder(f: Field[Any]) -> Decode:
