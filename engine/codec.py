@@ -437,7 +437,10 @@ class CardMask(Kind):
         return self.pack.mask_codes()
 
     def canonical(self) -> Callable[[Any, Any], bool]:
-        def same(mask: int, raw: Any) -> bool:
+        if self.pack.codes is not CODES:
+            return super().canonical()
+
+        def same(mask: int, raw: Any) -> bool:  # the memoised codes, compared without a copy
             codes = _MASK_CODES.get(mask)
             return (codes if codes is not None else mask_codes(mask)) == raw
 
