@@ -49,7 +49,6 @@ log = logging.getLogger(__name__)
 PROBLEM_JSON = "application/problem+json"
 PROBLEM_TYPES = "/problems/"
 """``type`` of an error: this prefix and its code, served by :func:`problem_type_page`."""
-STANDARD_MEMBERS = frozenset({"type", "title", "status", "detail", "instance"})
 LEGACY = "legacy"
 """``ERROR_FORMAT`` of the old ``{"error": {...}}`` shape (deprecated)."""
 
@@ -74,7 +73,9 @@ def title(code: str) -> str:
 def problem(
     status: int, code: str, message: str, details: dict[str, Any] | None = None, instance: str | None = None
 ) -> dict[str, Any]:
-    """The problem-details document of an error (a plain dict, no request needed)."""
+    """The problem-details document of an error (a plain dict, no request needed): the
+    standard members, ``code``, then each detail as a member of its own (one named like a
+    member already there stays under ``details``)."""
     body: dict[str, Any] = {
         "type": PROBLEM_TYPES + code,
         "title": title(code),
