@@ -8,9 +8,11 @@ become components too (named after the game and the definition, one component fo
 definitions that are the same), and the variants of an action ``oneOf`` become
 ``RondaPlayAction``... with a ``type`` discriminator. The unions over the games are
 ``GameState`` and ``GameView`` (``oneOf`` discriminated by ``game``), ``GameAction`` and
-``GameOptions`` (``anyOf``: the games share action types and option names). A game that
-declares nothing yet gets a placeholder naming only its ``game`` (any other member
-allowed), so the unions hold every game and a generated client keeps its documents whole.
+``GameOptions`` (``anyOf``: the games share action types and option names). A ``const``
+that is not a string is written as the equal one-value ``enum`` (see :func:`for_openapi`).
+A game that declares nothing yet gets a placeholder naming only its ``game`` (any other
+member allowed), so the unions hold every game and a generated client keeps its
+documents whole.
 
 The fields of the request and response schemas that carry these documents are
 :class:`GameDocument` fields; :func:`game_document_ref` makes the spec reference the
@@ -168,15 +170,24 @@ class Components:
         return COMPONENTS + unique
 
 
-def rewrite_refs(node: Any, refs: dict[str, str]) -> Any:
-    """``node`` with each ``{"$ref": "#/$defs/x"}`` pointing at its component instead."""
+JSON_TYPES = {bool: "boolean", int: "integer", float: "number", type(None): "null"}
+
+
+def for_openapi(node: Any, refs: dict[str, str]) -> Any:
+    """``node`` with each ``{"$ref": "#/$defs/x"}`` pointing at its component instead, and
+    each ``const`` that is not a string written as the same one-value ``enum`` with its
+    type: openapi-python-client 0.29 writes an optional non-string const as
+    ``x != Trueand ...``, a syntax error in the generated client."""
     if isinstance(node, dict):
+        if "const" in node and type(node["const"]) in JSON_TYPES:
+            node = {**node, "type": JSON_TYPES[type(node["const"])], "enum": [node["const"]]}
+            del node["const"]
         return {
-            key: refs.get(value, value) if key == "$ref" else rewrite_refs(value, refs)
+            key: refs.get(value, value) if key == "$ref" else for_openapi(value, refs)
             for key, value in node.items()
         }
     if isinstance(node, list):
-        return [rewrite_refs(item, refs) for item in node]
+        return [for_openapi(item, refs) for item in node]
     return node
 
 
@@ -220,12 +231,12 @@ def add_document(game_id: str, document: str, schema: JSON, components: Componen
     definitions = schema.pop("$defs", {})
     refs: dict[str, str] = {}
     for name, definition in definitions.items():
-        definition = rewrite_refs(definition, refs)
+        definition = for_openapi(definition, refs)
         if name == "action":
             definition = discriminated_action(inner, definition, components)
         component = inner + "".join(part.capitalize() for part in name.split("_"))
         refs[f"#/$defs/{name}"] = components.add(component, definition)
-    schema = rewrite_refs(schema, refs)
+    schema = for_openapi(schema, refs)
     if document == "action":
         schema = discriminated_action(prefix, schema, components)
     return components.add(prefix + document.capitalize(), schema)
