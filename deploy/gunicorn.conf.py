@@ -50,23 +50,27 @@ preload_app = True
 # Gunicorn answers some requests itself, before the app: a request line longer than
 # limit_request_line (414), too many or too long headers (431), a malformed request
 # line or header (400), an app crash (500). Its answer is an HTML page; the service's
-# errors are all JSON, so its one error writer (gunicorn.util.write_error, called by
-# Worker.handle_error only) writes the service's shape instead. Workers inherit it from
-# the master, which loads this file before forking.
+# errors are all problem details, so its one error writer (gunicorn.util.write_error,
+# called by Worker.handle_error only) writes them as the app does (service/errors.py),
+# or the deprecated legacy shape under MAJLIS_ERROR_FORMAT=legacy. Workers inherit it
+# from the master, which loads this file before forking.
 
 
 def write_json_error(sock, status_int, reason, mesg):
-    """gunicorn.util.write_error's signature, answering ``{"error": {code, message, details}}``."""
-    from service.errors import HTTP_CODES
+    """gunicorn.util.write_error's signature, answering ``application/problem+json``."""
+    from service.errors import HTTP_CODES, LEGACY, PROBLEM_JSON, legacy, problem
 
-    body = json.dumps(
-        {"error": {"code": HTTP_CODES.get(status_int, "error"), "message": mesg or reason, "details": {}}}
-    ).encode()
+    code = HTTP_CODES.get(status_int, "error")
+    if os.environ.get("MAJLIS_ERROR_FORMAT") == LEGACY:
+        body, content_type = legacy(status_int, code, mesg or reason), "application/json"
+    else:
+        body, content_type = problem(status_int, code, mesg or reason), PROBLEM_JSON
+    data = json.dumps(body).encode()
     head = (
         f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
-        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        f"Content-Type: {content_type}\r\nContent-Length: {len(data)}\r\n\r\n"
     )
-    gunicorn.util.write_nonblock(sock, head.encode("latin-1") + body)
+    gunicorn.util.write_nonblock(sock, head.encode("latin-1") + data)
 
 
 gunicorn.util.write_error = write_json_error

@@ -15,9 +15,9 @@ BLUEPRINT_MODULES = ("games", "play", "bots", "hints", "jobs", "sessions", "revi
 
 
 class MajlisApi(Api):
-    """flask-smorest's Api with our one error shape for every HTTP error."""
+    """flask-smorest's Api with our one error shape (problem details) for every HTTP error."""
 
-    from service.api.schemas import ApiErrorSchema as ERROR_SCHEMA
+    from service.api.schemas import ProblemSchema as ERROR_SCHEMA
 
     def handle_http_exception(self, error):  # type: ignore[override]
         return errors.handle_http_exception(error)
@@ -33,7 +33,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.config.update(
         API_TITLE=API_TITLE,
         API_VERSION=API_VERSION,
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION="3.1.0",  # JSON Schema 2020-12: the engine's schemas as they are
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs",
@@ -44,7 +44,16 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.compact = True  # type: ignore[attr-defined]
 
-    api = MajlisApi(app, spec_kwargs={"info": {"description": _DESCRIPTION}})
+    from service.api import openapi
+
+    security = openapi.SecurityPlugin(api_keys=bool(app.config.get("API_KEYS")))
+    spec_kwargs = {
+        "info": {"description": _DESCRIPTION},
+        "marshmallow_plugin": openapi.GameDocumentsPlugin(),
+        "extra_plugins": [security],
+    }
+    api = MajlisApi(app, spec_kwargs=spec_kwargs)
+    openapi.document(api)
     for name in BLUEPRINT_MODULES:
         api.register_blueprint(importlib.import_module(f"service.api.{name}").blp)
     errors.init_app(app)
@@ -75,7 +84,10 @@ def _init_extensions(app: Flask) -> None:
 
 _DESCRIPTION = (
     "Rules and bots for Ronda, Baloot, Trex, Porrazo and Nepali Marriage. "
-    'Every error is `{"error": {"code", "message", "details"}}`. Request bodies are JSON '
+    "Every error is RFC 9457 problem details (`application/problem+json`: `type`, `title`, "
+    "`status`, `detail`, `instance`, `code` and the error's details as further members; the "
+    'deprecated `MAJLIS_ERROR_FORMAT=legacy` answers `{"error": {"code", "message", "details"}}`). '
+    "Request bodies are JSON "
     "(`Content-Type: application/json`, or none): another type is refused with 415, a body "
     "that does not parse (or is nested too deep) with 400 `invalid_json`."
 )

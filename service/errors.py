@@ -1,4 +1,20 @@
-"""One JSON error shape for every failure: ``{"error": {"code", "message", "details"}}``.
+"""Every error answer, in one shape: RFC 9457 problem details (``application/problem+json``).
+
+An answer reads::
+
+    {"type": "/problems/illegal_move", "title": "Illegal move", "status": 422,
+     "detail": "<the message, in the request's language>",
+     "instance": "urn:majlis:request:<X-Request-ID>",
+     "code": "illegal_move", "rule": "R7", "reason": "...", "legal_actions": [...]}
+
+``type`` is a relative URI the service serves itself (``GET /problems/<code>``: what the
+code means); ``code`` repeats its last part for clients that switch on a word. The
+error's details are extension members beside them (``rule``, ``reason``,
+``legal_actions``, ``field``, ``fields``, ``allowed``, ``version``, ...). A detail whose
+name is one of the standard members stays under ``details`` instead (none does today).
+
+Deprecated: ``MAJLIS_ERROR_FORMAT=legacy`` answers the old
+``{"error": {"code", "message", "details"}}`` as ``application/json``, for one version.
 
 Engine errors keep their meaning: BadAction and InvalidSetup are unreadable input (422
 naming the field), IllegalAction is a rule (422 ``illegal_move`` with the rule and the
@@ -10,10 +26,11 @@ stack trace: an unexpected exception is logged and answered with a bare
 
 from __future__ import annotations
 
+import html
 import logging
 from typing import Any
 
-from flask import Flask, jsonify
+from flask import Flask, current_app, g, has_request_context, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from engine import UnknownGame
@@ -29,9 +46,15 @@ from service import i18n
 
 log = logging.getLogger(__name__)
 
+PROBLEM_JSON = "application/problem+json"
+PROBLEM_TYPES = "/problems/"
+"""``type`` of an error: this prefix and its code, served by :func:`problem_type_page`."""
+LEGACY = "legacy"
+"""``ERROR_FORMAT`` of the old ``{"error": {...}}`` shape (deprecated)."""
+
 
 class ApiError(Exception):
-    """An error answered as JSON with ``status`` and ``code``."""
+    """An error answered with ``status`` and ``code``."""
 
     def __init__(self, status: int, code: str, message: str, details: dict[str, Any] | None = None) -> None:
         super().__init__(message)
@@ -41,12 +64,65 @@ class ApiError(Exception):
         self.details = details or {}
 
 
+def title(code: str) -> str:
+    """The short English summary of a problem type: its code in words (``illegal_move``
+    reads "Illegal move"); the same for every occurrence, as RFC 9457 wants."""
+    return code.replace("_", " ").capitalize()
+
+
+def problem(
+    status: int, code: str, message: str, details: dict[str, Any] | None = None, instance: str | None = None
+) -> dict[str, Any]:
+    """The problem-details document of an error (a plain dict, no request needed): the
+    standard members, ``code``, then each detail as a member of its own (one named like a
+    member already there stays under ``details``)."""
+    body: dict[str, Any] = {
+        "type": PROBLEM_TYPES + code,
+        "title": title(code),
+        "status": status,
+        "detail": message,
+    }
+    if instance:
+        body["instance"] = instance
+    body["code"] = code
+    clashing = {}
+    for name, value in (details or {}).items():
+        if name in body or name == "details":
+            clashing[name] = value
+        else:
+            body[name] = value
+    if clashing:
+        body["details"] = clashing
+    return body
+
+
+def legacy(status: int, code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The deprecated shape: ``{"error": {"code", "message", "details"}}``."""
+    return {"error": {"code": code, "message": message, "details": details or {}}}
+
+
+def error_format() -> str:
+    """``problem`` (the default) or ``legacy``, from the app's ERROR_FORMAT setting."""
+    return str(current_app.config.get("ERROR_FORMAT") or "problem")
+
+
 def error_response(status: int, code: str, message: str, details: dict[str, Any] | None = None):
-    """The JSON answer of an error; its message in the request's language (service/i18n.py)."""
+    """The answer of an error, its message in the request's language (service/i18n.py):
+    problem details, or the legacy shape when the app is set to it."""
     details = details or {}
     message = i18n.error_message(code, message, details)
-    body = {"error": {"code": code, "message": message, "details": details}}
-    return jsonify(body), status
+    if error_format() == LEGACY:
+        return jsonify(legacy(status, code, message, details)), status
+    response = jsonify(problem(status, code, message, details, request_instance()))
+    response.mimetype = PROBLEM_JSON
+    return response, status
+
+
+def request_instance() -> str | None:
+    """``instance`` of an error: the request's id (``X-Request-ID``, in every log line of
+    the request), so a report of a problem finds its logs."""
+    request_id = g.get("request_id") if has_request_context() else None
+    return f"urn:majlis:request:{request_id}" if request_id else None
 
 
 HTTP_CODES = {
@@ -131,7 +207,40 @@ def handle_http_exception(error: HTTPException):
     return error_response(status, code, message)
 
 
+def job_problem(why: str) -> dict[str, Any]:
+    """The problem details of a failed job (``problem`` of GET /v1/jobs/{id}): code
+    ``job_failed``, ``detail`` saying why (the message in the request's language)."""
+    message = i18n.error_message("job_failed", why, {})
+    return problem(500, "job_failed", message)
+
+
+def known_codes() -> set[str]:
+    """Every error code with a message: the English catalogue's ``error`` entries."""
+    return {code for context, code in i18n.catalogue(i18n.DEFAULT) if context == "error"}
+
+
+def problem_type_page(code: str):
+    """GET /problems/<code>: what the problem type means, in the request's language:
+    JSON ``{type, code, title, description}``, or a short HTML page for a browser."""
+    if code not in known_codes():
+        return error_response(404, "not_found", f"no problem type {code!r}")
+    template = i18n.catalogue(i18n.request_language()).get(("error", code), "")
+    description = i18n.fill(template, {})
+    about = {"type": PROBLEM_TYPES + code, "code": code, "title": title(code), "description": description}
+    if request.accept_mimetypes.best_match(["application/json", "text/html"]) == "text/html":
+        words = {key: html.escape(str(value)) for key, value in about.items()}
+        page = (
+            f'<!doctype html><html lang="{i18n.request_language()}"><meta charset="utf-8">'
+            f"<title>{words['title']}</title><h1>{words['title']}</h1>"
+            f"<p>{words['description']}</p><p>code: <code>{words['code']}</code></p></html>"
+        )
+        return current_app.response_class(page, mimetype="text/html")
+    return about
+
+
 def init_app(app: Flask) -> None:
+    app.add_url_rule("/problems/<code>", "problem_type", problem_type_page)
+
     @app.errorhandler(ApiError)
     def _api_error(error: ApiError):
         return error_response(error.status, error.code, error.message, error.details)

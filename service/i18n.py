@@ -19,7 +19,7 @@ context saying what it is:
 English answers keep the message written where the error is raised, which says more
 than a catalogue can (en.po is the reference the other catalogues translate); only the
 message changes with the language, never the code or the details. The reason of an
-illegal move (``details.reason``) is the rules reference's English text in every
+illegal move (its ``reason`` member) is the rules reference's English text in every
 language.
 """
 

@@ -2,7 +2,8 @@
 
 A fixed window per key: ``INCR rate:{key}:{window}`` with an expiry, so every web
 process and machine shares the count. Over the limit: 429 with ``Retry-After`` (seconds
-until the window ends). Health, readiness, metrics and the API docs need no key."""
+until the window ends). Health, readiness, metrics, the API docs and
+the problem types' pages need no key."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ def is_exempt(path: str) -> bool:
     sends the key its user gives it with each API call, its JSON routes included)."""
     if path.startswith("/play/api/"):
         return False
-    return path in EXEMPT or path.startswith(("/docs/", "/static/", "/play/"))
+    return path in EXEMPT or path.startswith(("/docs/", "/static/", "/play/", "/problems/"))
 
 
 def check_key():  # -> response or None

@@ -71,7 +71,7 @@ def replay(
 ) -> tuple[list[Position], Any]:
     """The decisions of ``seats`` along ``moves`` ((seat, JSON action) pairs; seat None:
     the seat to act) from ``initial``; and the state after the last move. Raises the
-    engine's error, with ``details.move`` (1-based), for a move that does not apply."""
+    engine's error, with ``move`` in its details (1-based), for a move that does not apply."""
     state = initial
     positions = []
     for n, (seat, action_json) in enumerate(moves, start=1):

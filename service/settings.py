@@ -103,6 +103,9 @@ class Settings:
         # ``python -m service.run`` with its embedded Redis allows the loopback origins.
         self.CORS_ORIGINS: str = _env("MAJLIS_CORS_ORIGINS", "")
         self.CORS_MAX_AGE: int = _env("MAJLIS_CORS_MAX_AGE", 600, int)  # seconds a preflight is cached
+        # Error answers: RFC 9457 problem details (the default), or "legacy" for the old
+        # {"error": {code, message, details}} shape: deprecated, kept for one version.
+        self.ERROR_FORMAT: str = _env("MAJLIS_ERROR_FORMAT", "problem")
         self.LOG_LEVEL: str = _env("MAJLIS_LOG_LEVEL", "INFO")
         self.LOG_REQUESTS: bool = _env("MAJLIS_LOG_REQUESTS", True, bool)
 

@@ -10,7 +10,7 @@ from flask_smorest import Blueprint
 
 from engine import get_game
 from engine.protocol import Game, InvalidState
-from service.errors import ApiError
+from service.errors import PROBLEM_JSON, ApiError
 
 ERROR_RESPONSES = {
     400: "invalid JSON (code invalid_json)",
@@ -35,13 +35,16 @@ def new_seed() -> int:
 
 
 def document_errors(blp: Blueprint, *statuses: int):
-    """Decorator documenting the shared error shape for ``statuses``."""
-    from service.api.schemas import ApiErrorSchema
+    """Decorator documenting the problem details answered with ``statuses``."""
+    from service.api.schemas import ProblemSchema
 
     def wrap(func):
         for status in statuses:
             func = blp.alt_response(
-                status, schema=ApiErrorSchema, description=ERROR_RESPONSES.get(status, "")
+                status,
+                schema=ProblemSchema,
+                description=ERROR_RESPONSES.get(status, ""),
+                content_type=PROBLEM_JSON,
             )(func)
         return func
 

@@ -7,7 +7,7 @@ choice. A hint never plays anything.
 The search decides from the seat's view only, like a bot. It runs inside the request,
 so it is kept short: its budget is capped at the server's sync threshold (ASYNC_MS,
 ASYNC_ITERATIONS) and it takes one of the process's INLINE_SEARCHES slots; when they are
-all busy the answer is 429 ``busy`` (``details.retry_after``: 1 second)."""
+all busy the answer is 429 ``busy`` (its ``retry_after`` member: 1 second)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,14 @@ from service import i18n
 from service.api.blueprint import Blueprint
 from service.api.bots import inline_slots, seat_view
 from service.api.common import document_errors, load_game, state_for_view
-from service.api.schemas import BotMoveRequest, BudgetSchema, Strict
+from service.api.schemas import (
+    ActionField,
+    BotMoveRequest,
+    BudgetSchema,
+    BudgetUsedSchema,
+    LabelledAction,
+    Strict,
+)
 from service.errors import ApiError
 
 blp = Blueprint("hints", __name__, url_prefix="/v1/games", description="Hints for the seat to act")
@@ -45,18 +52,13 @@ class HintRequest(BotMoveRequest):
 
 
 class RankedAction(Strict):
-    action = fields.Dict()
+    action = ActionField()
     label = fields.String()
     visits = fields.Integer()
     share = fields.Float(metadata={"description": "this action's share of the search's visits"})
     value = fields.Float(
         allow_none=True, metadata={"description": "expected outcome in [0, 1] for the seat (mean reward)"}
     )
-
-
-class LabelledAction(Strict):
-    action = fields.Dict()
-    label = fields.String()
 
 
 class HintResponse(Strict):
@@ -66,7 +68,9 @@ class HintResponse(Strict):
     easy = fields.Nested(LabelledAction, metadata={"description": "the easy policy's choice"})
     iterations = fields.Integer()
     elapsed_ms = fields.Float()
-    budget = fields.Dict(metadata={"description": "the budget the search got, once capped"})
+    budget = fields.Nested(
+        BudgetUsedSchema, metadata={"description": "the budget the search got, once capped"}
+    )
 
 
 def hint_budget(budget: dict[str, Any] | None, level: str) -> Budget:

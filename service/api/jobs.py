@@ -14,7 +14,7 @@ from ai.bots import Budget
 from service.api.blueprint import Blueprint
 from service.api.common import document_errors
 from service.api.session_schemas import JobSchema
-from service.errors import ApiError
+from service.errors import ApiError, job_problem
 from service.jobs import JobStore, lost_after
 from service.redis_conn import get_redis, keys
 
@@ -95,7 +95,8 @@ class Job(MethodView):
     @document_errors(blp, 404, 503)
     def get(self, job_id: str):
         """A job's status: `pending`, `running`, `done` (with `action` and `stats`) or
-        `failed` (with `error`: why). Jobs are kept for a short while after they end.
+        `failed` (with `error`: why, and `problem`: the same as problem details, code
+        `job_failed`). Jobs are kept for a short while after they end.
 
         `progress`: `done` and `total` parts (a review: decisions), `iterations` searched
         so far over all parts (the workers report them about every 0.25 s while they
@@ -106,4 +107,6 @@ class Job(MethodView):
         if job is None:
             raise ApiError(404, "unknown_job", f"no job {job_id!r} (unknown, or expired)")
         job["url"] = job_url(job_id)
+        if job["status"] == "failed":
+            job["problem"] = job_problem(job["error"])
         return job

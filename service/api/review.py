@@ -133,7 +133,7 @@ class GameReview(MethodView):
     def post(self, body, game_id):
         """Review one seat's decisions in a log: an initial `state` and its `actions`
 
-        Every action is replayed (422 with `details.move`, 1-based, for one that does not
+        Every action is replayed (422 with `move`, 1-based, for one that does not
         apply); each decision of `seat` is searched again from that seat's view then."""
         game = load_game(game_id)
         initial = game.from_json(body["state"])

@@ -6,6 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from ai.bots import LEVELS
+from service.api.openapi import GameDocument
 
 Seat = lambda **kw: fields.Integer(strict=True, validate=validate.Range(0, 15), **kw)  # noqa: E731
 # The engine checks the count against the game (check_players) and fills in the default.
@@ -36,12 +37,61 @@ def _exactly_one(data: dict, names: tuple[str, str]) -> None:
 # ---------------------------------------------------------------- games
 
 
+# ---------------------------------------------------------------- shared documents
+
+State = lambda **kw: GameDocument("state", **kw)  # noqa: E731
+View = lambda **kw: GameDocument("view", **kw)  # noqa: E731
+ActionField = lambda **kw: GameDocument("action", **kw)  # noqa: E731
+
+
+class EventSchema(ma.Schema):
+    """What a move did (``{"type": "capture", "seat": 1, "cards": [...]}``): a ``type`` and
+    the game's members for it."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    type = fields.String(required=True, metadata={"example": "play"})
+    seat = fields.Integer(metadata={"description": "the seat it concerns, when one does"})
+
+
+class BudgetUsedSchema(Strict):
+    iterations = fields.Integer(allow_none=True)
+    ms = fields.Float(allow_none=True)
+
+
+class SearchedAction(Strict):
+    action = ActionField()
+    visits = fields.Integer()
+    mean = fields.Float(allow_none=True, metadata={"description": "mean reward in [0, 1] for the seat"})
+
+
+class LabelledAction(Strict):
+    action = ActionField(metadata={"description": "as the moves endpoint takes it"})
+    label = fields.String(metadata={"description": "a short label, in the request's language"})
+
+
+class StatsSchema(ma.Schema):
+    """A bot's search statistics (only for the seat it played)."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    level = fields.String()
+    seed = fields.Integer(allow_none=True)
+    iterations = fields.Integer()
+    chosen_by = fields.String(metadata={"description": "search, policy or only_move"})
+    elapsed_ms = fields.Float()
+    budget = fields.Nested(BudgetUsedSchema, allow_none=True)
+    actions = fields.List(fields.Nested(SearchedAction), metadata={"description": "most visited first"})
+
+
 class OptionSchema(Strict):
     name = fields.String()
     type = fields.String(metadata={"description": "boolean, integer or choice"})
-    default = fields.Raw()
+    default = fields.Raw(metadata={"type": ["boolean", "integer", "string"]})
     description = fields.String()
-    choices = fields.List(fields.Raw())
+    choices = fields.List(fields.Raw(metadata={"type": ["boolean", "integer", "string"]}))
     minimum = fields.Integer()
     maximum = fields.Integer()
 
@@ -68,7 +118,8 @@ class GameListSchema(Strict):
 
 class DealRequest(Strict):
     players = Players()
-    options = fields.Dict(
+    options = GameDocument(
+        "options",
         keys=fields.String(),
         load_default=dict,
         metadata={"description": "game options; omitted ones take defaults"},
@@ -101,12 +152,12 @@ class DealRequest(Strict):
 
 
 class StateRequest(Strict):
-    state = fields.Dict(required=True, metadata={"description": "a full state"})
+    state = State(required=True, metadata={"description": "a full state"})
 
 
 class StateOrViewRequest(Strict):
-    state = fields.Dict(load_default=None, allow_none=True)
-    view = fields.Dict(load_default=None, allow_none=True)
+    state = State(load_default=None, allow_none=True)
+    view = View(load_default=None, allow_none=True)
 
     @ma.validates_schema
     def _one(self, data: dict, **_: object) -> None:
@@ -114,13 +165,13 @@ class StateOrViewRequest(Strict):
 
 
 class MoveRequest(Strict):
-    state = fields.Dict(required=True)
+    state = State(required=True)
     seat = Seat(required=True)
-    action = fields.Dict(required=True, metadata={"example": {"type": "play", "card": "5H"}})
+    action = ActionField(required=True, metadata={"example": {"type": "play", "card": "5H"}})
 
 
 class ViewRequest(Strict):
-    state = fields.Dict(required=True)
+    state = State(required=True)
     seat = Seat(required=True)
 
 
@@ -143,22 +194,34 @@ class BotMoveRequest(StateOrViewRequest):
 
 
 class StateResponse(Strict):
-    state = fields.Dict()
+    state = State()
 
 
 class LegalMovesResponse(Strict):
     to_act = fields.Integer(allow_none=True)
-    actions = fields.List(fields.Dict())
+    actions = fields.List(ActionField())
     labels = fields.List(fields.String(), metadata={"description": "a short label per action, in order"})
 
 
 class MoveResponse(Strict):
-    state = fields.Dict()
-    events = fields.List(fields.Dict())
+    state = State()
+    events = fields.List(fields.Nested(EventSchema))
 
 
 class ViewResponse(Strict):
-    view = fields.Dict()
+    view = View()
+
+
+class ScoreItemSchema(ma.Schema):
+    """One item of a deal's scoring: its points to a side, and the game's members for it."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    side = fields.Integer(allow_none=True)
+    points = fields.Integer()
+    item = fields.String(metadata={"description": "what scored, in words"})
+    rule = fields.String(metadata={"description": "the rule id it comes from"})
 
 
 class ScoreResponse(Strict):
@@ -166,23 +229,43 @@ class ScoreResponse(Strict):
     scores = fields.List(fields.Integer(), metadata={"description": "match totals per side"})
     deal_no = fields.Integer()
     deal_points = fields.List(fields.Integer())
-    items = fields.List(fields.Dict(), metadata={"description": "the deal's scoring, item by item"})
+    items = fields.List(
+        fields.Nested(ScoreItemSchema), metadata={"description": "the deal's scoring, item by item"}
+    )
     finished = fields.Boolean()
     winner = fields.Integer(allow_none=True)
 
 
 class BotMoveResponse(Strict):
-    action = fields.Dict()
-    stats = fields.Dict()
+    action = ActionField()
+    stats = fields.Nested(StatsSchema)
 
 
-class ErrorBody(Strict):
-    code = fields.String()
-    message = fields.String()
-    details = fields.Dict()
+class ProblemSchema(ma.Schema):
+    """Every error: RFC 9457 problem details (``application/problem+json``). The error's
+    details are further members beside ``code`` (see each code in docs/api.md)."""
 
+    class Meta:
+        unknown = ma.INCLUDE
 
-class ApiErrorSchema(Strict):
-    """Every error: ``{"error": {"code", "message", "details"}}``."""
-
-    error = fields.Nested(ErrorBody)
+    type = fields.String(
+        metadata={"description": "the problem type, /problems/<code> (GET it for what the code means)"}
+    )
+    title = fields.String(metadata={"description": "the code in words (English)"})
+    status = fields.Integer(metadata={"description": "the HTTP status"})
+    detail = fields.String(metadata={"description": "the message, in the request's language"})
+    instance = fields.String(metadata={"description": "urn:majlis:request:<X-Request-ID> of the request"})
+    code = fields.String(metadata={"example": "illegal_move"})
+    rule = fields.String(metadata={"description": "illegal_move: the rule id of docs/rules/<game>.md"})
+    reason = fields.String(metadata={"description": "illegal_move: why, from the rules reference"})
+    legal_actions = fields.List(ActionField(), metadata={"description": "illegal_move: what the seat may do"})
+    to_act = fields.Integer(allow_none=True)
+    field = fields.String(metadata={"description": "the field at fault"})
+    fields_ = fields.Dict(
+        data_key="fields",
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={"description": "invalid_request: each field of the wrong shape -> what is wrong"},
+    )
+    allowed = fields.List(fields.Raw(), metadata={"description": "invalid_setup: the values allowed"})
+    version = fields.Integer(metadata={"description": "stale_version: the session's current version"})

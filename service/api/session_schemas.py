@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
 from marshmallow import fields, validate
 
 from ai.bots import LEVELS
-from service.api.schemas import BotMoveRequest, BudgetSchema, Players, Seat, Strict
+from service.api.openapi import COMPONENTS, GameDocument
+from service.api.schemas import (
+    ActionField,
+    BotMoveRequest,
+    BudgetSchema,
+    EventSchema,
+    LabelledAction,
+    Players,
+    ProblemSchema,
+    Seat,
+    StatsSchema,
+    Strict,
+    View,
+)
 from service.timers import MIN_SECONDS, ON_TIMEOUT
 
 # ---------------------------------------------------------------- jobs
@@ -28,6 +43,15 @@ class JobAccepted(Strict):
     job = fields.Nested(JobRef)
 
 
+class ProgressSchema(Strict):
+    done = fields.Integer(metadata={"description": "parts finished (a review: decisions)"})
+    total = fields.Integer()
+    iterations = fields.Integer(metadata={"description": "searched so far over all parts"})
+    budget = fields.Integer(
+        allow_none=True, metadata={"description": "iterations planned (null: a time budget)"}
+    )
+
+
 class JobSchema(Strict):
     id = fields.String()
     status = fields.String(metadata={"description": "pending, running, done or failed"})
@@ -35,22 +59,22 @@ class JobSchema(Strict):
     parts = fields.Integer(metadata={"description": "root-parallel tasks of this search"})
     parts_done = fields.Integer()
     attempts = fields.Integer(metadata={"description": "task starts (more than parts: a worker died)"})
-    action = fields.Dict(metadata={"description": "the bot's action, when done"})
-    stats = fields.Dict(
-        metadata={"description": "search statistics when done (session job: only for the asker's own seat)"}
+    action = ActionField(metadata={"description": "the bot's action, when done"})
+    stats = fields.Nested(
+        StatsSchema,
+        metadata={"description": "search statistics when done (session job: only for the asker's own seat)"},
     )
     error = fields.String(metadata={"description": "why the job failed"})
-    progress = fields.Dict(
-        metadata={
-            "description": "{done, total}: parts finished (a review: decisions); {iterations}: searched "
-            "so far over all parts; {budget}: iterations planned (null: a time budget)"
-        }
+    problem = fields.Nested(ProblemSchema, metadata={"description": "a failed job: why, as problem details"})
+    progress = fields.Nested(ProgressSchema)
+    review = fields.Nested(
+        lambda: ReviewBody(), metadata={"description": "review job, when done: per decision and per seat"}
     )
-    review = fields.Dict(metadata={"description": "review job, when done: per decision and per seat"})
     seat = fields.Integer(metadata={"description": "session bot-move: the seat the bot played"})
     version = fields.Integer(metadata={"description": "session bot-move: the version its move made"})
     events = fields.List(
-        fields.Dict(), metadata={"description": "session bot-move: the move's events, as the asker sees them"}
+        fields.Nested(EventSchema),
+        metadata={"description": "session bot-move: the move's events, as the asker sees them"},
     )
 
 
@@ -58,12 +82,19 @@ class JobSchema(Strict):
 
 
 class SeatSpec(Strict):
+    """A seat: played by a person (``human``) or by the workers (``bot``, at ``level``)."""
+
     type = fields.String(required=True, validate=validate.OneOf(("human", "bot")))
     level = fields.String(load_default="normal", validate=validate.OneOf(LEVELS))
 
 
 class SeatField(fields.Field):
     """A seat: ``"human"``, ``"bot"`` or ``{"type": "bot", "level": "easy"}``."""
+
+    SHAPE = {"anyOf": [{"type": "string", "enum": ["human", "bot"]}, {"$ref": COMPONENTS + "SeatSpec"}]}
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(metadata=self.SHAPE, **kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, str):
@@ -102,7 +133,7 @@ class TurnDeadlineSchema(Strict):
 class SessionCreateRequest(Strict):
     game = fields.String(required=True, metadata={"example": "ronda"})
     players = Players()
-    options = fields.Dict(keys=fields.String(), load_default=dict)
+    options = GameDocument("options", keys=fields.String(), load_default=dict)
     dealer = Seat(load_default=0)
     seed = fields.Integer(
         strict=True, allow_none=True, load_default=None, validate=validate.Range(0, 2**53 - 1)
@@ -135,7 +166,7 @@ class SessionCreated(Strict):
     url = fields.String()
     version = fields.Integer()
     to_act = fields.Integer(allow_none=True)
-    seats = fields.List(fields.Dict())
+    seats = fields.List(fields.Nested(SeatSpec))
     tokens = fields.List(fields.String(), metadata={"description": "one secret per seat, shown once"})
     webhook_secret = fields.String(
         metadata={"description": "with a callback_url: the HMAC-SHA256 key of its signatures, shown once"}
@@ -153,28 +184,28 @@ class SessionSchema(Strict):
     version = fields.Integer()
     to_act = fields.Integer(allow_none=True)
     finished = fields.Boolean()
-    seats = fields.List(fields.Dict())
+    seats = fields.List(fields.Nested(SeatSpec))
     turn_timer = fields.Nested(TurnTimerSchema, allow_none=True, metadata={"description": "null: none"})
     turn_deadline = fields.Nested(
         TurnDeadlineSchema,
         allow_none=True,
         metadata={"description": "the running turn timer: null when none runs (no timer, a bot to act)"},
     )
-    view = fields.Dict(metadata={"description": "the seat's view; a spectator's: the public view"})
+    view = View(metadata={"description": "the seat's view; a spectator's: the public view"})
     legal_actions = fields.List(
-        fields.Dict(),
+        fields.Nested(LabelledAction),
         metadata={
             "description": "when the token's seat is to act: each {action, label}, the action as "
             "the moves endpoint takes it; else []"
         },
     )
-    events = fields.List(fields.Dict())
-    action = fields.Dict()
-    stats = fields.Dict()
+    events = fields.List(fields.Nested(EventSchema))
+    action = ActionField()
+    stats = fields.Nested(StatsSchema)
 
 
 class SessionMoveRequest(Strict):
-    action = fields.Dict(required=True, metadata={"example": {"type": "play", "card": "5H"}})
+    action = ActionField(required=True, metadata={"example": {"type": "play", "card": "5H"}})
     expected_version = fields.Integer(strict=True, required=True)
     seat = Seat(
         load_default=None, allow_none=True, metadata={"description": "optional: must be the token's own seat"}
@@ -208,17 +239,32 @@ class SeatLeaveRequest(Strict):
     level = fields.String(load_default="normal", validate=validate.OneOf(LEVELS))
 
 
+class LogEntrySchema(ma.Schema):
+    """One applied move as the reader may see it."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    n = fields.Integer(metadata={"description": "its number, from 1"})
+    seat = fields.Integer()
+    by = fields.String(metadata={"description": "who played it: human, bot, or timer (a turn timer ran out)"})
+    action = ActionField()
+    version = fields.Integer()
+    to_act = fields.Integer(allow_none=True)
+    turn_deadline = fields.Nested(
+        TurnDeadlineSchema,
+        allow_none=True,
+        metadata={"description": "the next turn's deadline: null when none runs"},
+    )
+    events = fields.List(fields.Nested(EventSchema))
+
+
 class LogSchema(Strict):
     id = fields.String()
     seat = fields.Integer(allow_none=True, metadata={"description": "null for a spectator"})
     version = fields.Integer()
-    initial = fields.Dict(metadata={"description": "the seat's view before the first move"})
-    entries = fields.List(
-        fields.Dict(),
-        metadata={
-            "description": "n, seat, by (human, bot, timer), action, version, to_act, turn_deadline, events"
-        },
-    )
+    initial = View(metadata={"description": "the seat's view before the first move"})
+    entries = fields.List(fields.Nested(LogEntrySchema))
 
 
 # ---------------------------------------------------------------- match review
@@ -263,9 +309,11 @@ class SessionReviewQuery(Strict):
 
 
 class GameReviewRequest(Strict):
-    state = fields.Dict(required=True, metadata={"description": "the full state before the first move"})
+    state = GameDocument(
+        "state", required=True, metadata={"description": "the full state before the first move"}
+    )
     actions = fields.List(
-        fields.Dict(),
+        ActionField(),
         required=True,
         metadata={"description": "every action from that state on, in order (each by the seat to act)"},
     )
@@ -274,11 +322,50 @@ class GameReviewRequest(Strict):
     seed = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 2**53 - 1))
 
 
+class ReviewedDecision(Strict):
+    n = fields.Integer(metadata={"description": "the move's number in the log, from 1"})
+    seat = fields.Integer()
+    played = ActionField()
+    best = ActionField(metadata={"description": "the search's choice"})
+    played_value = fields.Float(allow_none=True)
+    best_value = fields.Float(allow_none=True)
+    loss = fields.Float(allow_none=True, metadata={"description": "best_value - played_value, at least 0"})
+    mistake = fields.Boolean(metadata={"description": "a clear mistake"})
+    played_visits = fields.Integer()
+    best_visits = fields.Integer()
+    iterations = fields.Integer()
+
+
+class BiggestMistake(Strict):
+    n = fields.Integer()
+    played = ActionField()
+    best = ActionField()
+    loss = fields.Float(allow_none=True)
+    mistake = fields.Boolean()
+
+
+class SeatSummary(Strict):
+    seat = fields.Integer()
+    decisions = fields.Integer()
+    valued = fields.Integer(metadata={"description": "decisions with a value for both actions"})
+    accuracy = fields.Float(allow_none=True, metadata={"description": "percent of valued decisions"})
+    mean_loss = fields.Float(allow_none=True)
+    mistakes = fields.Integer()
+    biggest_mistakes = fields.List(fields.Nested(BiggestMistake))
+
+
+class ReviewBody(Strict):
+    game = fields.String()
+    session = fields.String(allow_none=True)
+    version = fields.Integer(allow_none=True)
+    seats = fields.List(fields.Integer(), metadata={"description": "the seats reviewed"})
+    iterations = fields.Integer()
+    seed = fields.Integer()
+    mistake_loss = fields.Float()
+    accuracy_tolerance = fields.Float()
+    summary = fields.List(fields.Nested(SeatSummary), metadata={"description": "per seat reviewed"})
+    decisions = fields.List(fields.Nested(ReviewedDecision))
+
+
 class ReviewSchema(Strict):
-    review = fields.Dict(
-        metadata={
-            "description": "game, seats, iterations, seed, mistake_loss, accuracy_tolerance, "
-            "summary (per seat: decisions, accuracy, mean_loss, mistakes, biggest_mistakes) and "
-            "decisions (n, seat, played, best, played_value, best_value, loss, mistake)"
-        }
-    )
+    review = fields.Nested(ReviewBody)

@@ -202,7 +202,7 @@ class Moves(MethodView):
     def post(self, body, session_id):
         """Play the token's seat's `action`, if the session is still at `expected_version`
 
-        A stale `expected_version` is refused with 409 (`details.version` is the current
+        A stale `expected_version` is refused with 409 (its `version` member is the current
         one): of two clients racing on one version, exactly one move is applied."""
         store, session, seat = authorised(session_id)
         if body["seat"] is not None and body["seat"] != seat:

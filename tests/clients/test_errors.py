@@ -11,7 +11,7 @@ from majlis_client import errors as E
 from majlis_client.errors import ERROR_CLASSES, STATUS_CLASSES, error_from_response
 
 from engine.protocol import BadAction, IllegalAction, InvalidSetup, InvalidState, NotYourTurn
-from service.errors import HTTP_CODES, engine_error_to_api
+from service.errors import HTTP_CODES, engine_error_to_api, legacy, problem
 from tests.clients.conftest import ROOT
 
 
@@ -62,32 +62,44 @@ def test_the_code_lists_are_read():
 def test_every_documented_code_is_an_exception_class(status, code):
     cls = ERROR_CLASSES[code]
     assert issubclass(cls, status_class(status))
-    body = json.dumps({"error": {"code": code, "message": "m", "details": {}}}).encode()
-    raised = error_from_response(status, body)
+    raised = error_from_response(status, error_body(code, {}, status))
     assert type(raised) is cls and raised.code == code and raised.status == status
 
 
 @pytest.mark.parametrize(("status", "code"), answered_codes(), ids=lambda v: str(v))
 def test_every_code_the_service_answers_is_an_exception_class(status, code):
     if code == "error":  # the service's word for a status it has no name for
-        assert type(error_from_response(status, b'{"error": {"code": "error"}}')) is status_class(status)
+        assert type(error_from_response(status, error_body("error", {}, status))) is status_class(status)
         return
     assert issubclass(ERROR_CLASSES[code], status_class(status))
 
 
-def error_body(code: str, details: dict) -> bytes:
-    return json.dumps({"error": {"code": code, "message": "refused", "details": details}}).encode()
+def error_body(code: str, details: dict, status: int = 422) -> bytes:
+    """An error answer as the service writes it: problem details (service/errors.py)."""
+    return json.dumps(problem(status, code, "refused", details, "urn:majlis:request:r-1")).encode()
 
 
-def test_an_illegal_move_carries_its_rule_reason_and_legal_actions():
+def legacy_body(code: str, details: dict, status: int = 422) -> bytes:
+    """An error answer of a service set to the deprecated MAJLIS_ERROR_FORMAT=legacy."""
+    return json.dumps(legacy(status, code, "refused", details)).encode()
+
+
+@pytest.mark.parametrize("shape", [error_body, legacy_body], ids=["problem", "legacy"])
+def test_an_illegal_move_carries_its_rule_reason_and_legal_actions(shape):
     legal = [{"type": "pass"}, {"type": "declare", "combo": "ronda"}]
     details = {"rule": "R9", "reason": "declare first", "legal_actions": legal, "to_act": 1}
-    raised = error_from_response(422, error_body("illegal_move", details), {"X-Request-ID": "r-1"})
+    raised = error_from_response(422, shape("illegal_move", details), {"X-Request-ID": "r-1"})
     assert isinstance(raised, E.IllegalMove) and isinstance(raised, E.Unprocessable)
     assert (raised.rule, raised.reason, raised.to_act) == ("R9", "declare first", 1)
     assert raised.legal_actions == legal
     assert raised.request_id == "r-1" and raised.message == "refused" and raised.field is None
-    assert isinstance(error_from_response(422, error_body("not_your_turn", {})), E.IllegalMove)
+    assert raised.details == details
+    assert isinstance(error_from_response(422, shape("not_your_turn", {})), E.IllegalMove)
+
+
+def test_a_detail_named_like_a_standard_member_comes_back_as_a_detail():
+    raised = error_from_response(422, error_body("invalid_state", {"field": "view", "status": "odd"}))
+    assert raised.details == {"field": "view", "status": "odd"} and raised.status == 422
 
 
 def test_fields_versions_and_waits_are_attributes():

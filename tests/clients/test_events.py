@@ -21,9 +21,10 @@ class Stream(BaseHTTPRequestHandler):
             {"auth": self.headers.get("Authorization"), "last": self.headers.get("Last-Event-ID")}
         )
         if self.headers.get("Authorization") != "Bearer seat-token":
-            body = b'{"error": {"code": "unauthorized", "message": "no", "details": {}}}'
+            body = b'{"type": "/problems/unauthorized", "title": "Unauthorized", "status": 401, '
+            body += b'"detail": "no", "code": "unauthorized"}'
             self.send_response(401)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", "application/problem+json")
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)

@@ -17,7 +17,9 @@ class Refusing:
 
     def __call__(self, method, url, headers, body, timeout) -> Response:
         self.calls.append((method, url))
-        return Response(404, b'{"error": {"code": "not_found", "message": "no", "details": {}}}')
+        body = b'{"type": "/problems/not_found", "title": "Not found", "status": 404, "detail": "no", '
+        body += b'"code": "not_found"}'
+        return Response(404, body)
 
 
 def test_a_legal_action_is_read_with_its_label_in_either_shape():

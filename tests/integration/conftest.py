@@ -20,6 +20,7 @@ import pytest
 from service import create_app
 from service.redis_conn import EmbeddedRedis, Keys, connect
 from service.settings import Settings
+from tests.problems import problem
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "ronda"
@@ -170,9 +171,9 @@ def wait_for(predicate, timeout: float = 30.0, interval: float = 0.1):
 
 
 def assert_error(response, status: int, code: str | None = None):
-    body = response.get_json()
-    assert response.status_code == status, (response.status_code, body)
-    assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "details"}, body
+    """The problem details of an error answer with ``status`` (and ``code``)."""
+    assert response.status_code == status, (response.status_code, response.get_json())
+    body = problem(response)
     if code is not None:
-        assert body["error"]["code"] == code, body
-    return body["error"]
+        assert body["code"] == code, body
+    return body

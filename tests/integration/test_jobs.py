@@ -18,6 +18,7 @@ from service.api.jobs import start_search
 from service.jobs import JobStore
 from service.redis_conn import EmbeddedRedis, Keys, connect
 from tests.integration.conftest import GAME, IntegrationSettings, Worker, assert_error, wait_for
+from tests.problems import problem
 
 pytestmark = pytest.mark.integration
 
@@ -115,6 +116,8 @@ def test_failed_job_says_why(app, client):
         )
     result = finished_job(client, job["url"])
     assert result["status"] == "failed" and result["error"], result
+    assert problem(result["problem"], 500)["code"] == "job_failed"
+    assert result["problem"]["detail"] == result["error"]
     assert "action" not in result
 
 

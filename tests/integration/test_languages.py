@@ -8,6 +8,7 @@ import re
 import pytest
 
 from tests.integration.conftest import GAME, assert_error
+from tests.problems import extensions
 
 pytestmark = pytest.mark.integration
 
@@ -46,5 +47,5 @@ def test_a_stale_version_is_refused_in_spanish_with_the_same_details(humans_only
     stale = humans_only.post(f"{url}/moves", json=body, headers=headers)
     error = assert_error(stale, 409, "stale_version")
     assert stale.headers["Content-Language"] == "es"
-    assert error["details"] == {"version": 1, "expected_version": 0}
-    assert error["message"] == "la sesión ha cambiado (versión 1, no 0): recárgala y vuelve a intentarlo"
+    assert extensions(error) == {"version": 1, "expected_version": 0}
+    assert error["detail"] == "la sesión ha cambiado (versión 1, no 0): recárgala y vuelve a intentarlo"

@@ -29,12 +29,12 @@ def test_redis_down_503_then_recovery(tmp_path):
 
         server.stop()
         error = assert_error(client.get("/readyz"), 503, "unavailable")
-        assert "Redis is unreachable" in error["message"]
-        assert error["details"]["checks"]["redis"] == "down"
+        assert "Redis is unreachable" in error["detail"]
+        assert error["checks"]["redis"] == "down"
         error = assert_error(
             client.post("/v1/sessions", json={"game": GAME, "players": 2}), 503, "unavailable"
         )
-        assert "Redis" in error["message"]
+        assert "Redis" in error["detail"]
         assert_error(client.get("/v1/jobs/" + "0" * 32), 503, "unavailable")
         assert_error(
             client.post(

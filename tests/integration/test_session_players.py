@@ -6,6 +6,7 @@ import pytest
 
 from tests.engine.test_players import DEFAULT_PLAYERS
 from tests.integration.conftest import assert_error
+from tests.problems import extensions
 
 pytestmark = pytest.mark.integration
 
@@ -21,5 +22,5 @@ def test_session_without_players_seats_the_default_count(client, game_id):
 def test_session_with_a_wrong_count_names_the_field_and_the_allowed_counts(client):
     error = assert_error(client.post("/v1/sessions", json={"game": "baloot", "players": 2}), 422)
     assert error["code"] == "invalid_setup"
-    assert error["message"] == "players must be 4"
-    assert error["details"] == {"field": "players", "allowed": [4]}
+    assert error["detail"] == "players must be 4"
+    assert extensions(error) == {"field": "players", "allowed": [4]}

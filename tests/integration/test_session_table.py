@@ -17,6 +17,7 @@ from engine.labels import label
 from tests.integration.conftest import GAME, assert_error
 from tests.integration.test_session_leaks import leaked
 from tests.integration.test_sessions import LONG_MATCH, auth, create, first_legal, full_state
+from tests.problems import PROBLEM_JSON, error_code, problem
 
 pytestmark = pytest.mark.integration
 
@@ -248,16 +249,15 @@ def test_the_event_stream_needs_a_token_and_answers_json_errors(live):
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     conn.request("GET", f"/v1/sessions/{created['id']}/events")
     response = conn.getresponse()
-    assert response.status == 401 and json.loads(response.read())["error"]["code"] == "unauthorized"
+    assert response.status == 401 and response.getheader("Content-Type") == PROBLEM_JSON
+    assert error_code(response.read()) == "unauthorized"
     conn.request(
         "GET",
         f"/v1/sessions/{created['id']}/events",
         headers={**auth(created["tokens"][0]), "Last-Event-ID": "x"},
     )
     response = conn.getresponse()
-    assert (
-        response.status == 422 and json.loads(response.read())["error"]["details"]["field"] == "Last-Event-ID"
-    )
+    assert response.status == 422 and problem(response.read(), 422)["field"] == "Last-Event-ID"
     conn.close()
 
 

@@ -67,7 +67,7 @@ def test_create_get_and_move(client, redis_client, prefix):
         headers=auth(tokens[seat]),
     )
     error = assert_error(stale, 409, "stale_version")
-    assert error["details"]["version"] == 1
+    assert error["version"] == 1
 
 
 def test_credentials(client, redis_client, prefix):

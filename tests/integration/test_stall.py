@@ -19,6 +19,7 @@ import time
 import pytest
 
 from engine import get_game
+from tests.problems import PROBLEM_JSON, error_code, problem
 from tests.service_run import running_service
 
 pytestmark = pytest.mark.integration
@@ -229,12 +230,11 @@ HOST = b"Host: test\r\nConnection: close\r\n"
         "bad-chunk",
     ],
 )
-def test_every_error_is_json_even_gunicorns(server, data, status, code):
+def test_every_error_is_problem_details_even_gunicorns(server, data, status, code):
     """A long path got gunicorn's HTML 414; a bad chunked body the app's 500."""
     got, content_type, body = raw_request(server, data)
-    assert (got, content_type) == (status, "application/json"), body
-    assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "details"}, body
-    assert body["error"]["code"] == (code or "request_header_fields_too_large")
+    assert (got, content_type) == (status, PROBLEM_JSON), body
+    assert problem(body, status)["code"] == (code or "request_header_fields_too_large")
 
 
 def test_an_id_naming_another_key_is_unknown(server):
@@ -252,6 +252,6 @@ def test_an_id_naming_another_key_is_unknown(server):
     assert moved[0] == 200, moved  # the session's log list exists now
     assert server.request("GET", f"/v1/sessions/{created['id']}/log", headers=auth)[0] == 200
     status, _h, body, _t = server.request("GET", f"/v1/sessions/{created['id']}:log", headers=auth)
-    assert status == 404 and body["error"]["code"] == "unknown_session", body
+    assert status == 404 and error_code(body) == "unknown_session", body
     status, _h, body, _t = server.request("GET", f"/v1/jobs/{created['id']}:parts")
-    assert status == 404 and body["error"]["code"] == "unknown_job", body
+    assert status == 404 and error_code(body) == "unknown_job", body

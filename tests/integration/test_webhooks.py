@@ -22,6 +22,7 @@ from service import create_app
 from service.redis_conn import EmbeddedRedis, Keys, connect
 from service.webhooks import deliveries
 from tests.integration.conftest import GAME, IntegrationSettings, Worker, assert_error, wait_for
+from tests.problems import extensions
 
 pytestmark = pytest.mark.integration
 
@@ -312,7 +313,7 @@ def test_a_callback_url_that_is_not_http_or_not_allowed_is_refused(own_redis, ow
         "/v1/sessions", json={"game": GAME, "players": 2, "seed": 1, "callback_url": url}
     )
     error = assert_error(answer, 422, "invalid_callback")
-    assert error["details"] == {"field": "callback_url"}
+    assert extensions(error) == {"field": "callback_url"}
 
 
 def test_a_public_callback_address_is_accepted_when_private_ones_are_not(own_redis, own_prefix):

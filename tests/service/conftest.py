@@ -2,6 +2,7 @@ import pytest
 
 from service import create_app
 from service.settings import TestSettings
+from tests.problems import body_of, error_code
 
 
 @pytest.fixture(scope="session")
@@ -22,7 +23,5 @@ def post(client, path, body, status=200):
 
 
 def assert_error(answer, code):
-    assert set(answer) == {"error"}, answer
-    assert set(answer["error"]) == {"code", "message", "details"}, answer
-    assert answer["error"]["code"] == code, answer
-    assert answer["error"]["message"]
+    """``answer`` (a response or its JSON) is problem details with ``code``."""
+    assert error_code(answer) == code, body_of(answer)

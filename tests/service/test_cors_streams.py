@@ -16,6 +16,7 @@ from service import create_app
 from service.cors import LOOPBACK_ORIGINS
 from service.redis_conn import EmbeddedRedis
 from service.settings import TestSettings as SettingsForTests
+from tests.problems import error_code
 
 PAGE = "http://127.0.0.1:8000"  # the table page, served by the API beside the stream server
 PUBLIC_PAGE = "https://play.example"
@@ -110,4 +111,4 @@ def test_a_refused_stream_request_still_tells_an_allowed_page_why(redis_url):
     answer = client.get(path, headers={"Origin": PAGE})
     assert answer.status_code == 401
     assert answer.headers["Access-Control-Allow-Origin"] == PAGE
-    assert answer.get_json()["error"]["code"] == "unauthorized"
+    assert error_code(answer) == "unauthorized"

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import GAME_IDS
+from tests.problems import problem
 
 ENDPOINTS = ["deals", "legal-moves", "moves", "score", "view", "bot-move"]
 
@@ -30,8 +31,7 @@ json_values = st.recursive(
 def assert_clean(response):
     assert response.status_code < 500, response.get_data(as_text=True)[:500]
     if response.status_code >= 400:
-        body = response.get_json()
-        assert set(body["error"]) == {"code", "message", "details"}
+        problem(response)
 
 
 @settings(max_examples=60)

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from tests.problems import error_code, extensions
 from tests.service.conftest import assert_error, post
 
 E1_DECK = (
@@ -82,8 +83,8 @@ def test_deal_with_explicit_deck_e1(client):
 )
 def test_bad_deal_requests_are_422_naming_the_field(client, body, field):
     answer = post(client, "/v1/games/ronda/deals", body, 422)
-    assert answer["error"]["code"] in {"invalid_request", "invalid_setup", "invalid_state"}
-    assert field in json.dumps(answer["error"]), answer
+    assert error_code(answer) in {"invalid_request", "invalid_setup", "invalid_state"}
+    assert field in json.dumps([answer["detail"], extensions(answer)]), answer
 
 
 def test_invalid_json_is_400(client):
@@ -95,7 +96,7 @@ def test_invalid_json_is_400(client):
 def test_body_that_is_not_an_object_is_rejected(client):
     response = client.post("/v1/games/ronda/deals", json=[1, 2])
     assert response.status_code in (400, 422)
-    assert "error" in response.get_json()
+    assert error_code(response)
 
 
 def test_oversized_body_is_413(client, app):
@@ -148,8 +149,8 @@ def test_illegal_move_names_rule_reason_and_legal_actions(client):
         422,
     )
     assert_error(answer, "illegal_move")
-    assert answer["error"]["message"].startswith("wrong phase")
-    assert {"type": "pass"} in answer["error"]["details"]["legal_actions"]
+    assert answer["detail"].startswith("wrong phase")
+    assert {"type": "pass"} in answer["legal_actions"]
 
 
 def test_acting_out_of_turn_is_not_your_turn(client):
@@ -158,7 +159,7 @@ def test_acting_out_of_turn_is_not_your_turn(client):
         client, "/v1/games/ronda/moves", {"state": state, "seat": 2, "action": {"type": "pass"}}, 422
     )
     assert_error(answer, "not_your_turn")
-    assert answer["error"]["message"] == "not your turn: seat 0 is to act"
+    assert answer["detail"] == "not your turn: seat 0 is to act"
 
 
 @pytest.mark.parametrize(
@@ -175,26 +176,26 @@ def test_acting_out_of_turn_is_not_your_turn(client):
 def test_unreadable_actions_are_422_naming_the_problem(client, action, field):
     state = deal(client, players=4, dealer=3, deck=E1_DECK)
     answer = post(client, "/v1/games/ronda/moves", {"state": state, "seat": 0, "action": action}, 422)
-    assert answer["error"]["code"] in {"invalid_action", "illegal_move"}
-    assert field in json.dumps(answer["error"]), answer
+    assert error_code(answer) in {"invalid_action", "illegal_move"}
+    assert field in json.dumps([answer["detail"], extensions(answer)]), answer
 
 
 def test_move_request_fields_are_checked(client):
     state = deal(client, seed=3)
     answer = post(client, "/v1/games/ronda/moves", {"state": state, "action": {"type": "pass"}}, 422)
     assert_error(answer, "invalid_request")
-    assert "seat" in answer["error"]["details"]["fields"]
+    assert "seat" in answer["fields"]
     answer = post(
         client,
         "/v1/games/ronda/moves",
         {"state": state, "seat": 0, "action": {"type": "pass"}, "hello": 1},
         422,
     )
-    assert "hello" in answer["error"]["details"]["fields"]
+    assert "hello" in answer["fields"]
     answer = post(
         client, "/v1/games/ronda/moves", {"state": state, "seat": 9, "action": {"type": "pass"}}, 422
     )
-    assert "seat" in json.dumps(answer["error"])
+    assert "seat" in json.dumps([answer["detail"], extensions(answer)])
 
 
 def test_tampered_states_are_invalid_state(client):

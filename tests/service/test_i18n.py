@@ -16,6 +16,7 @@ from engine.games.ronda import codec as ronda_codec
 from engine.labels import ENGLISH, FIELD_WORDS, FLAG_WORDS, label, label_parts
 from service import i18n
 from tests.clients.test_errors import answered_codes
+from tests.problems import error_code, extensions
 
 LANGUAGES = i18n.LANGUAGES
 OTHERS = [language for language in LANGUAGES if language != i18n.DEFAULT]
@@ -32,8 +33,9 @@ def action_types() -> set[str]:
     """Every action type of the five games: the codecs' tables, and the types met along
     seeded playouts (Trex's table lives inside its parser)."""
     types = set()
-    for codec in (baloot_codec, marriage_codec, porrazo_codec, ronda_codec):
+    for codec in (baloot_codec, marriage_codec, porrazo_codec):
         types |= set(codec._FIELDS)
+    types |= set(ronda_codec.VERBS.verbs)
     for game_id in GAME_IDS:
         game = get_game(game_id)
         rng = random.Random(1)
@@ -154,32 +156,33 @@ def test_accept_language_chooses_by_quality_and_falls_back_to_english(client, he
     assert response.status_code == 422
     assert response.headers["Content-Language"] == language
     assert "Accept-Language" in response.headers["Vary"]
-    assert response.get_json()["error"]["code"] == "invalid_setup"
+    assert error_code(response) == "invalid_setup"
 
 
 # --------------------------------------------------------------------------- the answers
 
 
 def test_an_error_in_arabic_keeps_its_code_and_details(client):
-    english = client.post("/v1/games/ronda/deals", json={"players": 7}).get_json()["error"]
+    english = client.post("/v1/games/ronda/deals", json={"players": 7}).get_json()
     arabic = client.post("/v1/games/ronda/deals", json={"players": 7}, headers={"Accept-Language": "ar"})
-    error = arabic.get_json()["error"]
+    error = arabic.get_json()
     assert arabic.status_code == 422 and arabic.headers["Content-Language"] == "ar"
-    assert (error["code"], error["details"]) == (english["code"], english["details"])
-    assert english["message"] == "players must be one of 2, 3, 4"  # English is as it was
-    assert error["message"] == "اللاعبون أو الخيارات أو الموزّع أو الورق غير مقبول (الحقل players)"
+    assert (error["code"], extensions(error)) == (english["code"], extensions(english))
+    assert english["detail"] == "players must be one of 2, 3, 4"  # English is as it was
+    assert error["title"] == english["title"] == "Invalid setup"
+    assert error["detail"] == "اللاعبون أو الخيارات أو الموزّع أو الورق غير مقبول (الحقل players)"
 
 
 def test_an_illegal_move_is_translated_and_its_reason_stays_the_rule_text(client):
     state = client.post("/v1/games/ronda/deals", json={"players": 2, "seed": 42}).get_json()["state"]
     body = {"state": state, "seat": 1, "action": {"type": "play", "card": state["hands"][1][0]}}
-    english = client.post("/v1/games/ronda/moves", json=body).get_json()["error"]
+    english = client.post("/v1/games/ronda/moves", json=body).get_json()
     for language, words in (("es", "esta jugada va contra las reglas"), ("ne", "यो चाल नियमविरुद्ध छ")):
         answer = client.post("/v1/games/ronda/moves", json=body, headers={"Accept-Language": language})
-        error = answer.get_json()["error"]
-        assert error["code"] == "illegal_move" and error["details"] == english["details"]
-        assert error["message"].startswith(words) and english["details"]["rule"] in error["message"]
-        assert "{" not in error["message"] and "[" not in error["message"]
+        error = answer.get_json()
+        assert error["code"] == "illegal_move" and extensions(error) == extensions(english)
+        assert error["detail"].startswith(words) and english["rule"] in error["detail"]
+        assert "{" not in error["detail"] and "[" not in error["detail"]
 
 
 def test_not_your_turn_names_the_seat_to_act_in_every_language(client):
@@ -189,24 +192,24 @@ def test_not_your_turn_names_the_seat_to_act_in_every_language(client):
     for language in LANGUAGES:
         response = client.post("/v1/games/ronda/moves", json=body, headers={"Accept-Language": language})
         assert response.headers["Content-Language"] == language
-        answers[language] = response.get_json()["error"]
-    assert answers["en"]["message"] == "not your turn: seat 1 is to act"
-    assert answers["ar"]["message"] == "ليس دورك: الدور للمقعد 1"
-    assert answers["es"]["message"] == "no es tu turno: juega el asiento 1"
-    assert answers["ne"]["message"] == "तपाईंको पालो होइन: सिट 1 को पालो हो"
-    assert len({(a["code"], str(a["details"])) for a in answers.values()}) == 1
+        answers[language] = response.get_json()
+    assert answers["en"]["detail"] == "not your turn: seat 1 is to act"
+    assert answers["ar"]["detail"] == "ليس دورك: الدور للمقعد 1"
+    assert answers["es"]["detail"] == "no es tu turno: juega el asiento 1"
+    assert answers["ne"]["detail"] == "तपाईंको पालो होइन: सिट 1 को पालो हो"
+    assert len({(a["code"], str(extensions(a))) for a in answers.values()}) == 1
 
 
 def test_a_malformed_body_and_an_unknown_path_are_translated_too(client):
     headers = {"Accept-Language": "es", "Content-Type": "application/json"}
     bad = client.post("/v1/games/ronda/deals", data=b"{", headers=headers)
-    assert bad.status_code == 400 and bad.get_json()["error"]["code"] == "invalid_json"
-    assert bad.get_json()["error"]["message"] == "el cuerpo de la petición no es JSON válido"
+    assert bad.status_code == 400 and error_code(bad) == "invalid_json"
+    assert bad.get_json()["detail"] == "el cuerpo de la petición no es JSON válido"
     missing = client.get("/v1/nowhere", headers={"Accept-Language": "ne"})
     assert missing.status_code == 404 and missing.headers["Content-Language"] == "ne"
-    assert missing.get_json()["error"]["message"] == "यो ठेगानामा केही छैन"
+    assert missing.get_json()["detail"] == "यो ठेगानामा केही छैन"
     shape = client.post("/v1/games/ronda/deals", json={"seed": -1}, headers={"Accept-Language": "ar"})
-    assert shape.get_json()["error"]["message"] == "حقل غير صالح: seed"
+    assert shape.get_json()["detail"] == "حقل غير صالح: seed"
 
 
 def test_legal_move_labels_follow_the_language(client):

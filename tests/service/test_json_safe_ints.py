@@ -49,6 +49,6 @@ def test_a_seed_beyond_double_precision_is_refused(client, path):
     answer = client.post(path, json=body)
     assert answer.status_code == 422, answer.get_json()
     assert_error(answer.get_json(), "invalid_request")
-    assert "seed" in answer.get_json()["error"]["details"]["fields"]
+    assert "seed" in answer.get_json()["fields"]
     body["seed"] = SAFE - 1
     assert client.post(path, json=body).status_code == 200

@@ -33,8 +33,8 @@ def test_ronda_worked_example_over_http(client, path):
         check_facts(RONDA.from_json(state), step.get("before", {}), f"action {i} (before)")
         move = {"state": state, "seat": step["seat"], "action": step["action"]}
         if "reject" in step:
-            error = post(client, "/v1/games/ronda/moves", move, 422)["error"]
-            assert error["message"] == step["reject"]
+            error = post(client, "/v1/games/ronda/moves", move, 422)
+            assert error["detail"] == step["reject"]
             assert error["code"] in {"illegal_move", "not_your_turn"}
             continue
         state = post(client, "/v1/games/ronda/moves", move)["state"]

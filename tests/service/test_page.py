@@ -9,6 +9,7 @@ import pytest
 from engine import all_games
 from service import create_app
 from service.settings import TestSettings as SettingsForTests
+from tests.problems import error_code
 
 
 def test_setup_page_offers_every_game(client):
@@ -27,7 +28,7 @@ def test_setup_page_of_one_game_has_it_chosen(client):
 def test_unknown_game_page_is_a_json_404(client):
     answer = client.get("/play/chess")
     assert answer.status_code == 404
-    assert set(answer.get_json()["error"]) == {"code", "message", "details"}
+    assert error_code(answer) == "not_found"
 
 
 def test_table_page_says_which_verb_a_hand_card_sends(client):
@@ -52,7 +53,7 @@ def test_docs_use_the_vendored_swagger_ui_and_its_licence(client):
 def test_page_json_routes_need_a_token(client, route):
     answer = client.get(f"/play/api/sessions/abc/{route}")
     assert answer.status_code == 401
-    assert answer.get_json()["error"]["code"] == "unauthorized"
+    assert error_code(answer) == "unauthorized"
 
 
 def events_url_of(html: str) -> str:

@@ -11,6 +11,7 @@ import pytest
 from engine import all_games, get_game
 from service.api import games as games_api
 from tests.engine.test_players import DEFAULT_PLAYERS
+from tests.problems import extensions
 from tests.service.conftest import assert_error, post
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,8 +28,8 @@ def test_deal_with_a_wrong_count_names_the_field_and_the_allowed_counts(client, 
     allowed = list(get_game(game_id).player_counts)
     answer = post(client, f"/v1/games/{game_id}/deals", {"players": 7, "seed": 3}, 422)
     assert_error(answer, "invalid_setup")
-    assert answer["error"]["details"] == {"field": "players", "allowed": allowed}
-    assert ", ".join(map(str, allowed)) in answer["error"]["message"]
+    assert extensions(answer) == {"field": "players", "allowed": allowed}
+    assert ", ".join(map(str, allowed)) in answer["detail"]
 
 
 def test_each_game_points_at_its_rules_and_the_service_serves_them(client):

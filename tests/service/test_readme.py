@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.problems import error_code
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -88,5 +90,5 @@ def test_readme_curl_examples_work(server, tmp_path):
     action = json.loads(lines[4])
     assert action["type"] in {"pass", "declare", "challenge"}
     error = json.loads(lines[5])
-    assert error["code"] == "illegal_move" and error["details"]["rule"] == "R8"  # not "no such card"
-    assert {"type": "pass"} in error["details"]["legal_actions"]
+    assert error_code(error) == "illegal_move" and error["rule"] == "R8"  # not "no such card"
+    assert {"type": "pass"} in error["legal_actions"]

@@ -10,6 +10,7 @@ import pytest
 
 from service.errors import ApiError
 from service.redis_conn import Keys
+from tests.problems import extensions
 from tests.service.conftest import assert_error
 
 SESSION = "0123456789abcdef" * 2
@@ -58,7 +59,7 @@ def test_unparsable_json_is_400_invalid_json_on_both_paths(client, path, raw):
     response = client.post(path, data=raw, content_type="application/json")
     assert response.status_code == 400
     assert_error(response.get_json(), "invalid_json")
-    assert response.get_json()["error"]["details"]["reason"]
+    assert response.get_json()["reason"]
 
 
 @pytest.mark.parametrize("path", BODY_ENDPOINTS)
@@ -67,10 +68,10 @@ def test_a_body_that_is_not_json_is_415(client, path, content_type):
     """It was a 422 about the fields ("give exactly one of 'state' or 'view'")."""
     response = client.post(path, data='{"players": 2}', content_type=content_type)
     assert response.status_code == 415
-    error = response.get_json()["error"]
-    assert_error(response.get_json(), "unsupported_media_type")
-    assert "application/json" in error["message"]
-    assert error["details"] == {"expected": "application/json", "received": content_type}
+    assert_error(response, "unsupported_media_type")
+    error = response.get_json()
+    assert "application/json" in error["detail"]
+    assert extensions(error) == {"expected": "application/json", "received": content_type}
 
 
 def test_a_json_body_without_content_type_is_read_as_json(client):

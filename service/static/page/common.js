@@ -104,9 +104,13 @@ function loadSeat(sessionId) {
 
 function saveSeat(sessionId, seat) { localStorage.setItem("majlis:" + sessionId, JSON.stringify(seat)); }
 
-/* The one place that reads the service's error body: {code, message, rule}. Today the body
-   is {"error": {code, message, details: {rule}}}; a new shape changes this function only. */
+/* The one place that reads the service's error body: {code, message, rule}. The body is
+   problem details (RFC 9457: `detail` the message, `code` and `rule` extension members)
+   or, when the service runs MAJLIS_ERROR_FORMAT=legacy, {"error": {code, message, details}}. */
 function readError(status, body, statusText) {
+  if (body && body.code) {
+    return { code: body.code, message: body.detail || body.title || statusText, rule: body.rule || "" };
+  }
   const error = (body && body.error) || {};
   return { code: error.code || "http_" + status, message: error.message || statusText,
     rule: (error.details && error.details.rule) || "" };

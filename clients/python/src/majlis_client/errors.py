@@ -1,7 +1,10 @@
 """The service's errors as exceptions: one class per error code.
 
-Every error the service answers is JSON ``{"error": {"code", "message", "details"}}`` with
-a 4xx (or 503) status. :func:`error_from_response` turns it into the class of its code
+Every error the service answers is RFC 9457 problem details (``application/problem+json``:
+``type``, ``title``, ``status``, ``detail``, ``instance``, ``code`` and the error's details
+as further members) with a 4xx (or 5xx) status; a server set to the deprecated legacy
+format answers ``{"error": {"code", "message", "details"}}``, read the same way.
+:func:`error_from_response` turns either into the class of its code
 (:data:`ERROR_CLASSES`); a code this client does not know yet gets the class of its HTTP
 status (:data:`STATUS_CLASSES`), so ``except Conflict`` still catches a new 409.
 
@@ -332,16 +335,31 @@ def error_class(status: int, code: str) -> type[ApiError]:
     return STATUS_CLASSES.get(status, ApiError)
 
 
-def error_from_response(status: int, body: bytes, headers: Mapping[str, str] | None = None) -> ApiError:
-    """The exception for an error answer. A body without the JSON error shape (a proxy's
-    HTML page, say) still gives the class of its status, with code ``"http_<status>"``."""
-    try:
-        error = json.loads(body)["error"]
-        code, message = str(error["code"]), str(error.get("message", ""))
+PROBLEM_MEMBERS = frozenset({"type", "title", "status", "detail", "instance", "code"})
+"""The members of a problem that are not the error's details."""
+
+
+def read_error(body: bytes) -> tuple[str, str, dict[str, Any]]:
+    """``(code, message, details)`` of an error body, problem details or the legacy shape.
+    KeyError, TypeError or ValueError when it is neither."""
+    document = json.loads(body)
+    if "error" in document and "code" not in document:  # the deprecated shape
+        error = document["error"]
         details = error.get("details") or {}
+        return str(error["code"]), str(error.get("message", "")), details
+    details = {name: value for name, value in document.items() if name not in PROBLEM_MEMBERS}
+    details.update(details.pop("details", None) or {})  # details named like a standard member
+    return str(document["code"]), str(document.get("detail") or document.get("title", "")), details
+
+
+def error_from_response(status: int, body: bytes, headers: Mapping[str, str] | None = None) -> ApiError:
+    """The exception for an error answer. A body without an error shape (a proxy's HTML
+    page, say) still gives the class of its status, with code ``"http_<status>"``."""
+    try:
+        code, message, details = read_error(body)
         if not isinstance(details, dict):
             details = {"value": details}
-    except (ValueError, TypeError, KeyError):
+    except (ValueError, TypeError, KeyError, AttributeError):
         code, details = f"http_{status}", {}
         message = body.decode("utf-8", "replace").strip()[:500] or f"HTTP {status}"
     return error_class(status, code)(status, code, message, details, headers)

@@ -130,6 +130,7 @@ class Job(Answer):
     action: Action | None = None
     stats: JSON | None = None
     error: str | None = None
+    problem: JSON | None = None  # failed: the same as problem details (code job_failed)
     seat: int | None = None  # session bot-move: the seat the bot played
     version: int | None = None  # session bot-move: the version its move made
     events: list[JSON] | None = None
