@@ -33,6 +33,7 @@ engine.protocol.InvalidState: hands[0]: card AS appears twice
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -253,9 +254,9 @@ class Choice(Kind):
 @dataclass(frozen=True)
 class Pack:
     """A game's pack: its name (for messages) and its distinct cards in canonical order.
-    ``codes``: the code of each card number when the game numbers its cards its own way
-    (``codes[card]``; a card mask then lists ascending card numbers, the game's canonical
-    order); by default the numbering of engine/cards.py."""
+    ``codes``: the code of each card number, where a game numbers its cards its own way
+    (e.g. suit by suit, so that ascending numbers are its canonical order); by default
+    ``engine.cards``' numbering, whose every spelling ``parse_card`` reads."""
 
     name: str
     cards: tuple[int, ...]
@@ -265,36 +266,18 @@ class Pack:
         return {self.codes[c]: c for c in self.cards}
 
     def mask_codes(self) -> Callable[[int], list[str]]:
-        """``mask_codes`` for this pack's numbering."""
-        if self.codes is CODES:
-            return mask_codes
-        codes = self.codes
-        memo: dict[int, list[str]] = {}
-
-        def own_mask_codes(mask: int) -> list[str]:
-            listed = memo.get(mask)
-            if listed is None:
-                listed = []
-                m = mask
-                while m:
-                    low = m & -m
-                    listed.append(codes[low.bit_length() - 1])
-                    m ^= low
-                if len(memo) < 200_000:
-                    memo[mask] = listed
-            return listed[:]
-
-        return own_mask_codes
+        """``mask_codes`` for this pack's numbering (see :func:`mask_coder`)."""
+        return mask_coder(self.codes)[0]
 
     def read(self, raw: Any, path: str) -> int:
-        """The card of a code that is in this pack (any spelling ``parse_card`` reads)."""
-        if self.codes is CODES:
+        """The card of a code that is in this pack."""
+        if self.codes is not CODES:
+            card = self.card_of_code().get(raw, -1) if type(raw) is str else -1
+        else:
             try:
                 card = parse_card(raw)
             except ValueError:
                 card = -1
-        else:
-            card = self.card_of_code().get(raw, -1) if type(raw) is str else -1
         if card not in self.cards:
             shown = raw if isinstance(raw, str) else json.dumps(raw, default=str)
             raise refuse(path, f"no such card in the {self.name} pack: {shown}")
@@ -391,23 +374,30 @@ class Cards(Kind):
         return out
 
 
-_MASK_CODES: dict[int, list[str]] = {}
+@functools.cache
+def mask_coder(table: tuple[str, ...]) -> tuple[Callable[[int], list[str]], dict[int, list[str]]]:
+    """``(mask_codes, memo)`` for a pack's code ``table``: ``mask_codes(mask)`` gives the
+    codes of the cards in ``mask``, ascending (the canonical order), memoised in ``memo``
+    (hands repeat a lot); it returns a fresh list."""
+    memo: dict[int, list[str]] = {}
+
+    def mask_codes(mask: int) -> list[str]:
+        codes = memo.get(mask)
+        if codes is None:
+            codes = []
+            m = mask
+            while m:
+                low = m & -m
+                codes.append(table[low.bit_length() - 1])
+                m ^= low
+            if len(memo) < 200_000:
+                memo[mask] = codes
+        return codes[:]
+
+    return mask_codes, memo
 
 
-def mask_codes(mask: int) -> list[str]:
-    """The codes of the cards in ``mask``, ascending (the canonical order). Memoised: hands
-    repeat a lot; returns a fresh list."""
-    codes = _MASK_CODES.get(mask)
-    if codes is None:
-        codes = []
-        m = mask
-        while m:
-            low = m & -m
-            codes.append(CODES[low.bit_length() - 1])
-            m ^= low
-        if len(_MASK_CODES) < 200_000:
-            _MASK_CODES[mask] = codes
-    return codes[:]
+mask_codes = mask_coder(CODES)[0]
 
 
 @dataclass(frozen=True)
@@ -434,15 +424,14 @@ class CardMask(Kind):
         return decode
 
     def encoder(self, view: bool = False) -> Encode:
-        return self.pack.mask_codes()
+        return mask_coder(self.pack.codes)[0]
 
     def canonical(self) -> Callable[[Any, Any], bool]:
-        if self.pack.codes is not CODES:
-            return super().canonical()
+        encode, memo = mask_coder(self.pack.codes)
 
-        def same(mask: int, raw: Any) -> bool:  # the memoised codes, compared without a copy
-            codes = _MASK_CODES.get(mask)
-            return (codes if codes is not None else mask_codes(mask)) == raw
+        def same(mask: int, raw: Any) -> bool:
+            codes = memo.get(mask)
+            return (codes if codes is not None else encode(mask)) == raw
 
         return same
 
