@@ -963,6 +963,9 @@ STATE_ONLY: Show = StateOnly()
 COUNT: Show = Count()
 OWN: Show = OwnOrCount()
 
+HEADER = ("game", "version", "options", "players")
+"""The fields every document starts with (the codec reads and writes them itself)."""
+
 _NOT_GIVEN: Any = object()
 REQUIRED: Any = object()
 """A field's ``default`` when a layout must give it too."""
@@ -1047,9 +1050,7 @@ class Codec(Generic[S]):
         self.build = build
         self.check = check
         self.state_fields = tuple(f for f in self.fields if f.in_state)
-        self.known = frozenset(
-            ("game", "version", "options", "players", *(f.name for f in self.state_fields))
-        )
+        self.known = frozenset((*HEADER, *(f.name for f in self.state_fields)))
         self._read = [(f, f.kind.decoder(False), f.kind.decoder(True)) for f in self.state_fields]
         self._write = [(f.name, _getter(f), f.kind.encoder(False)) for f in self.state_fields]
         self._write_view = [_view_writer(f) for f in self.fields if not isinstance(f.show, StateOnly)]
@@ -1058,8 +1059,7 @@ class Codec(Generic[S]):
         self._derived = [(f.name, _getter(f), f.kind.encoder(False)) for f in self.state_fields if f.derived]
         self._rules_seen: dict[tuple[Any, ...], tuple[JSON, Any]] = {}
         view_fields = [f for f in self.fields if not isinstance(f.show, StateOnly)]
-        header = ("game", "version", "options", "players")
-        self._view_names = frozenset((*header, *(f.name for f in view_fields)))
+        self._view_names = frozenset((*HEADER, *(f.name for f in view_fields)))
         self._read_view = [(f.name, _view_decoder(f)) for f in view_fields]
 
     # ---- options and rules ------------------------------------------------------
