@@ -11,6 +11,7 @@ A game's ``codec.py`` builds one :class:`Codec` from
 * **fields** — :class:`Field`: a name, a kind, how the writer gets the value from the state,
   what a layout may leave out, whether it is derived, and what a seat's view shows;
 * **verbs** — :class:`Verbs`: the action table (``{"type": "play", "card": "TH"}``);
+  :class:`Pack`: the game's cards and their codes (its own numbering where it has one);
 * two functions of the game: ``build(values, rules, mode)`` (decoded values -> state) and
   ``check(state, values, mode)`` (its ``checks.py``: what the rules imply beyond the shape).
 
