@@ -9,7 +9,7 @@ import re
 import pytest
 
 from engine import GAME_IDS, get_game
-from engine.games.baloot import jsonio as baloot_codec
+from engine.games.baloot import codec as baloot_codec
 from engine.games.marriage import codec as marriage_codec
 from engine.games.porrazo import actions as porrazo_codec
 from engine.games.ronda import codec as ronda_codec

@@ -31,15 +31,9 @@ from engine.checks import MAX_SAFE_INT, MAX_SCORE, rng_state_from_json, rng_stat
 from engine.games.baloot import rules
 from engine.games.baloot.options import compact
 from engine.games.baloot.projects import compare_declared, project_set
-from engine.games.baloot.state import (
-    POINTS,
-    State,
-    blank,
-    defenders,
-    match_winner_after,
-    reset_deal_calls,
-    step,
-)
+from engine.games.baloot.rules import defenders, step
+from engine.games.baloot.scoring import match_winner_after
+from engine.games.baloot.state import State, blank, reset_deal_calls
 from engine.games.baloot.tables import (
     BID_ASHKAL,
     BID_HOKM,
@@ -77,6 +71,7 @@ from engine.games.baloot.tables import (
     PHASE_NAMES,
     PLAIN_STR,
     PLAY,
+    POINTS,
     SEQ_ORDER,
     SLOT,
     STAGE_NAMES,
@@ -973,8 +968,6 @@ class Loader:
             entries = history_list(st, current_deal=True)
             return _bidding_opener(st, entries[-1] if entries else None)
         if phase == DOUBLING:
-            from engine.games.baloot.state import defenders
-
             return defenders(st)[0] if _natural_step(st) in (0, 2) else st.bidder
         if phase == DEAL_OVER:
             return (st.dealer + 1) & 3
