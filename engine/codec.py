@@ -245,27 +245,56 @@ class Choice(Kind):
 
 @dataclass(frozen=True)
 class Pack:
-    """A game's pack: its name (for messages) and its distinct cards in canonical order."""
+    """A game's pack: its name (for messages) and its distinct cards in canonical order.
+    ``codes``: the code of each card number when the game numbers its cards its own way
+    (``codes[card]``; a card mask then lists ascending card numbers, the game's canonical
+    order); by default the numbering of engine/cards.py."""
 
     name: str
     cards: tuple[int, ...]
+    codes: tuple[str, ...] = CODES
 
     def card_of_code(self) -> dict[str, int]:
-        return {CODES[c]: c for c in self.cards}
+        return {self.codes[c]: c for c in self.cards}
+
+    def mask_codes(self) -> Callable[[int], list[str]]:
+        """``mask_codes`` for this pack's numbering."""
+        if self.codes is CODES:
+            return mask_codes
+        codes = self.codes
+        memo: dict[int, list[str]] = {}
+
+        def own_mask_codes(mask: int) -> list[str]:
+            listed = memo.get(mask)
+            if listed is None:
+                listed = []
+                m = mask
+                while m:
+                    low = m & -m
+                    listed.append(codes[low.bit_length() - 1])
+                    m ^= low
+                if len(memo) < 200_000:
+                    memo[mask] = listed
+            return listed[:]
+
+        return own_mask_codes
 
     def read(self, raw: Any, path: str) -> int:
         """The card of a code that is in this pack (any spelling ``parse_card`` reads)."""
-        try:
-            card = parse_card(raw)
-        except ValueError:
-            card = -1
+        if self.codes is CODES:
+            try:
+                card = parse_card(raw)
+            except ValueError:
+                card = -1
+        else:
+            card = self.card_of_code().get(raw, -1) if type(raw) is str else -1
         if card not in self.cards:
             shown = raw if isinstance(raw, str) else json.dumps(raw, default=str)
             raise refuse(path, f"no such card in the {self.name} pack: {shown}")
         return card
 
     def schema(self) -> JSON:
-        return {"enum": [CODES[c] for c in self.cards]}
+        return {"enum": [self.codes[c] for c in self.cards]}
 
 
 @dataclass(frozen=True)
@@ -285,7 +314,7 @@ class Card(Kind):
         return decode
 
     def encoder(self, view: bool = False) -> Encode:
-        return CODES.__getitem__
+        return self.pack.codes.__getitem__
 
     def schema(self, view: bool = False) -> JSON:
         return self.pack.schema()
@@ -321,7 +350,7 @@ class Cards(Kind):
     def decoder(self, hidden: bool = False) -> Decode:
         what = "a list of card codes" if self.length is None else f"a list of {self.length} card codes"
         read = _card_list_decoder(self.pack, what)
-        length, unique = self.length, self.unique
+        length, unique, codes = self.length, self.unique, self.pack.codes
 
         def decode(raw: Any, path: str, rules: Any) -> list[int]:
             cards = read(raw, path)
@@ -331,15 +360,17 @@ class Cards(Kind):
                 seen: set[int] = set()
                 for c in cards:
                     if c in seen:
-                        raise refuse(path, f"card {CODES[c]} appears twice")
+                        raise refuse(path, f"card {codes[c]} appears twice")
                     seen.add(c)
             return cards
 
         return decode
 
     def encoder(self, view: bool = False) -> Encode:
+        codes = self.pack.codes
+
         def encode(cards: Iterable[int]) -> list[str]:
-            return [CODES[c] for c in cards]
+            return [codes[c] for c in cards]
 
         return encode
 
@@ -382,20 +413,21 @@ class CardMask(Kind):
 
     def decoder(self, hidden: bool = False) -> Decode:
         read = _card_list_decoder(self.pack, "a list of card codes")
+        codes = self.pack.codes
 
         def decode(raw: Any, path: str, rules: Any) -> int:
             mask = 0
             for c in read(raw, path):
                 bit = 1 << c
                 if mask & bit:
-                    raise refuse(path, f"card {CODES[c]} appears twice")
+                    raise refuse(path, f"card {codes[c]} appears twice")
                 mask |= bit
             return mask
 
         return decode
 
     def encoder(self, view: bool = False) -> Encode:
-        return mask_codes
+        return self.pack.mask_codes()
 
     def count(self, value: Any) -> int:
         return int(value).bit_count()
@@ -588,13 +620,16 @@ class Verb:
     """One action ``type`` and its fields. ``make(*values)`` builds the internal action from
     the decoded field values (in order); ``split(action)`` gives them back. ``hidden``: the
     fields a view shows as a count (a caller's deal deck), each with the placeholder value
-    a count reads back as (a sampler's template)."""
+    a count reads back as (a sampler's template). ``optional``: fields an action may leave
+    out, after the others: ``make`` gets None for one left out, and ``split`` gives None for
+    one the JSON leaves out."""
 
     type: str
     fields: Mapping[str, Kind] = field(default_factory=dict)
     make: Callable[..., Action] = lambda: None
     split: Callable[[Any], tuple[Any, ...]] = lambda action: ()
     hidden: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
+    optional: Mapping[str, Kind] = field(default_factory=dict)
 
 
 class Verbs:
@@ -615,23 +650,25 @@ class Verbs:
     @staticmethod
     def _compile_read(verb: Verb, hidden: bool) -> Callable[[JSON, Any], Action]:
         parts = [
-            (name, kind.decoder(), verb.hidden.get(name) if hidden else None)
+            (name, kind.decoder(), verb.hidden.get(name) if hidden else None, False)
             for name, kind in verb.fields.items()
-        ]
-        size = len(parts) + 1
+        ] + [(name, kind.decoder(), None, True) for name, kind in verb.optional.items()]
         make = verb.make
-        verb_keys = set(verb.fields)
+        verb_keys = {"type", *verb.fields, *verb.optional}
 
         def read(data: JSON, rules: Any) -> Action:
-            if len(data) != size:
+            if not data.keys() <= verb_keys:
                 for key in data:
-                    if key != "type" and key not in verb_keys:
+                    if key not in verb_keys:
                         raise BadAction(
                             f"malformed action: unexpected field {key!r} for {verb.type}", field=str(key)
                         )
-            values = []
-            for name, dec, placeholder in parts:
+            values: list[Any] = []
+            for name, dec, placeholder, optional in parts:
                 if name not in data:
+                    if optional:
+                        values.append(None)
+                        continue
                     raise BadAction(f"malformed action: {verb.type} needs a {name!r} field", field=name)
                 raw = data[name]
                 if placeholder is not None and type(raw) is int:
@@ -648,15 +685,17 @@ class Verbs:
     @staticmethod
     def _compile_write(verb: Verb, hidden: bool) -> Callable[[Action], JSON]:
         parts = [
-            (name, kind.encoder(), hidden and name in verb.hidden, kind) for name, kind in verb.fields.items()
+            (name, kind.encoder(), hidden and name in verb.hidden, kind, name in verb.optional)
+            for name, kind in (*verb.fields.items(), *verb.optional.items())
         ]
         split = verb.split
         kind_name = verb.type
 
         def write(action: Action) -> JSON:
             out: JSON = {"type": kind_name}
-            for (name, enc, as_count, kind), value in zip(parts, split(action), strict=True):
-                out[name] = kind.count(value) if as_count else enc(value)
+            for (name, enc, as_count, kind, optional), value in zip(parts, split(action), strict=True):
+                if value is not None or not optional:
+                    out[name] = kind.count(value) if as_count else enc(value)
             return out
 
         return write
@@ -686,6 +725,8 @@ class Verbs:
                 props[name] = kind.schema()
                 if view and name in verb.hidden:
                     props[name] = {"anyOf": [props[name], {"type": "integer", "minimum": 0}]}
+            for name, kind in verb.optional.items():
+                props[name] = kind.schema()
             options.append(
                 {
                     "type": "object",

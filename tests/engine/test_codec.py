@@ -385,6 +385,7 @@ def test_verbs_read_and_write_actions():
             "malformed action: unknown type 'fold' (expected one of pass, play, deal)",
         ),
         ({"type": "pass", "x": 1}, "x", "malformed action: unexpected field 'x' for pass"),
+        ({"type": "play", "x": 1}, "x", "malformed action: unexpected field 'x' for play"),
         ({"type": "play"}, "card", "malformed action: play needs a 'card' field"),
         ({"type": "play", "card": "KS"}, "card", "malformed action: card: no such card in the Toy pack: KS"),
         ({"type": "deal", "deck": ALL[:7]}, "deck", "malformed action: deck: must be a list of 8 card codes"),
@@ -397,6 +398,32 @@ def test_malformed_actions_are_refused_naming_the_field(data, field, message):
     assert info.value.field == field
     if message is not None:
         assert info.value.message == message
+
+
+def test_a_verb_may_leave_out_its_optional_fields():
+    verbs = Verbs(
+        [Verb("bid", {"level": Int(1, 7)}, make=lambda *v: v, split=tuple, optional={"doubled": Bool()})],
+        verb_of=lambda action: "bid",
+    )
+    assert verbs.decode({"type": "bid", "level": 3}, None) == (3, None)
+    assert verbs.decode({"type": "bid", "level": 3, "doubled": True}, None) == (3, True)
+    assert verbs.encode((3, None)) == {"type": "bid", "level": 3}
+    assert verbs.encode((3, False)) == {"type": "bid", "level": 3, "doubled": False}
+    with pytest.raises(BadAction) as info:
+        verbs.decode({"type": "bid", "level": 3, "doubled": 1}, None)
+    assert info.value.field == "doubled"
+    schema = verbs.schema()["oneOf"][0]
+    assert "doubled" in schema["properties"] and schema["required"] == ["type", "level"]
+
+
+def test_a_pack_may_number_its_cards_its_own_way():
+    """``codes[card]`` names the card: masks list ascending numbers, the pack's own order."""
+    pack = Pack("Own", (0, 1, 2), codes=("KS", "AS", "7H"))
+    assert Card(pack).decoder()("AS", "card", None) == 1
+    assert CardMask(pack).encoder()(0b101) == ["KS", "7H"]
+    assert Cards(pack).encoder()([2, 0]) == ["7H", "KS"]
+    with pytest.raises(InvalidState, match="no such card in the Own pack: 2C"):
+        Card(pack).decoder()("2C", "card", None)
 
 
 def test_refuse_has_the_one_wording():
