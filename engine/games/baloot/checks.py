@@ -128,8 +128,8 @@ def check_nothing_missing(missing: list[int]) -> None:
 
 
 def check_contract(st: State, contract: Mapping[str, Any] | None) -> None:
-    """R7, R8, R11, R12: the contract's fields agree (``contract``: the document's, for the
-    declarer team the state does not keep)."""
+    """R7, R8, R11, R12: the contract's fields agree (``contract``: its decoded keys, for
+    the declarer team the state does not keep)."""
     if contract is None:
         return
     if st.kind == HOKM and st.trump < 0 and st.phase != CHOOSE_TRUMP:
@@ -140,7 +140,7 @@ def check_contract(st: State, contract: Mapping[str, Any] | None) -> None:
         raise _fail("contract.ashkal is a sun contract", "contract.ashkal")
     if st.taker != natural_taker(st):
         raise _fail("contract.taker must be the bidder (or his partner in ashkal)", "contract.taker")
-    if contract.get("declarer_team", st.bidder & 1) != st.bidder & 1:
+    if contract.get("declarer_team") not in (None, st.bidder & 1):
         raise _fail("contract.declarer_team must be the bidder's team", "contract.declarer_team")
     if st.kind == SUN and (st.mult > 2 or st.locked or st.gahwa):
         raise _fail("a sun contract is at most doubled, never locked, no gahwa", "contract.multiplier")
@@ -177,13 +177,13 @@ def check_candidate_taken(st: State) -> None:
 # --------------------------------------------------------------------------- the tricks
 
 
-def check_table(st: State, table: list[Any]) -> None:
-    """R13: the table's cards were played round from the leader (``table``: the document's
-    entries, whose seats the state does not keep)."""
+def check_table(st: State, table: list[tuple[int | None, int]]) -> None:
+    """R13: the table's cards were played round from the leader (``table``: the decoded
+    (seat, card) plays, seat None for a layout's bare card)."""
     if st.table and st.leader < 0:
         raise _fail("a table needs a leader", "leader")
-    for i, entry in enumerate(table):
-        if isinstance(entry, Mapping) and entry["seat"] != (st.leader + i) & 3:
+    for i, (seat, _) in enumerate(table):
+        if seat is not None and seat != (st.leader + i) & 3:
             raise _fail(f"table[{i}].seat must follow the leader in order", f"table[{i}]")
     if st.lead_ekka and (not st.table or st.kind != HOKM):
         raise _fail("lead_ekka needs a hokm lead on the table", "lead_ekka")
@@ -521,21 +521,20 @@ def check_written_canonically(written: Mapping[str, Any], data: Mapping[str, Any
 
 def check_loaded(
     st: State,
-    data: Mapping[str, Any],
+    values: Mapping[str, Any],
     entries: Entries,
     *,
     hidden_seats: list[int],
     exact: bool,
 ) -> None:
-    """Every rule-implied check of a state read from ``data`` (``entries``: this deal's
-    history; ``hidden_seats``: a view's seats shown as counts; ``exact``: every seat's
-    cards are known), in the order the fields are written."""
-    contract = data.get("contract")
-    check_contract(st, contract if isinstance(contract, Mapping) else None)
+    """Every rule-implied check of a state read from a document whose decoded fields are
+    ``values`` (``entries``: this deal's history; ``hidden_seats``: a view's seats shown as
+    counts; ``exact``: every seat's cards are known), in the order the fields are written."""
+    check_contract(st, values.get("contract"))
     check_contract_fits_phase(st)
     check_sun_window(st)
     check_candidate_taken(st)
-    check_table(st, data.get("table", []))
+    check_table(st, values.get("table", []))
     check_trick_winners(st)
     check_hand_sizes(st)
     check_taker_holds_candidate(st, hidden_seats)

@@ -32,7 +32,8 @@ class Baloot(Game[State]):
     title = "Baloot"
     player_counts = (4,)
     option_specs = OPTION_SPECS
-    verbs = codec.VERBS
+    verbs = codec.VERB_HELP
+    codec = codec.CODEC
 
     # ---- setup ---------------------------------------------------------------
 
@@ -58,11 +59,7 @@ class Baloot(Game[State]):
         if layout is not None:
             if not isinstance(layout, Mapping):
                 raise InvalidSetup("layout must be an object", field="layout")
-            data = dict(layout)
-            if options is not None:
-                data.setdefault("options", dict(options))
-            data.setdefault("dealer", dealer)
-            st = codec.Loader(self, data, layout=True, rng_state=seed).load()
+            st = codec.load_layout(layout, options, dealer, seed)
             rules.settle_layout(st)
             return st
         opts = compact(self.parse_options(options, players))
@@ -119,7 +116,7 @@ class Baloot(Game[State]):
         return codec.to_json(state)
 
     def from_json(self, data: Any) -> State:
-        return codec.Loader(self, data).load()
+        return codec.load_state(data)
 
     def view(self, state: State, seat: int) -> JSON:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
@@ -133,7 +130,7 @@ class Baloot(Game[State]):
         return out
 
     def sampler(self, view: JSON) -> Callable[[random.Random], State]:
-        return sampling.make_sampler(self, view)
+        return sampling.make_sampler(view)
 
     def info_key(self, state: State, seat: int) -> Hashable:
         return sampling.info_key(state, seat)

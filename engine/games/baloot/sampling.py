@@ -9,7 +9,7 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from engine.games.baloot import rules
-from engine.games.baloot.codec import Loader
+from engine.games.baloot.codec import load_view
 from engine.games.baloot.projects import candidate_groups, project_set
 from engine.games.baloot.state import State
 from engine.games.baloot.tables import DOUBLING, NSLOTS, PASS_PROJECT, PLAY
@@ -39,23 +39,19 @@ def forbidden_masks(st: State) -> list[int]:
     return out
 
 
-def make_sampler(game: Any, data: Any) -> Callable[[random.Random], State]:
+def make_sampler(data: Any) -> Callable[[random.Random], State]:
     """Validate ``data`` (a view) once; return ``f(rng) -> State`` consistent with it.
     Raises InvalidState for anything that is not a consistent view."""
     try:
-        return _make_sampler(game, data)
+        return _make_sampler(data)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
         raise InvalidState(f"malformed view: {type(err).__name__}: {err}", field=None) from None
 
 
-def _make_sampler(game: Any, data: Any) -> Callable[[random.Random], State]:
+def _make_sampler(data: Any) -> Callable[[random.Random], State]:
     if not isinstance(data, dict) or "seat" not in data:
         raise InvalidState("a view must be an object with a seat", field="seat")
-    template = Loader(game, data, view=True).load()
-    seat: int = data["seat"]
-    hands_view = data["hands"]
-    counts = [len(h) if isinstance(h, list) else h for h in hands_view]
-    stock_count: int = data["stock"]
+    template, seat, counts, stock_count = load_view(data)
     visible = template.hands[seat] | template.played
     for p in template.table:
         visible |= 1 << p
