@@ -36,6 +36,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
+from operator import attrgetter
 from typing import Any, Generic, Protocol, TypeVar
 
 from engine.cards import CODES, parse_card
@@ -91,6 +93,11 @@ class Kind:
     def count(self, value: Any) -> int:
         """How many cards ``value`` holds (what a view shows instead of hidden cards)."""
         raise TypeError(f"{type(self).__name__} has no count")
+
+    def canonical(self) -> Callable[[Any, Any], bool]:
+        """``same(value, raw)``: ``raw`` is exactly how the engine writes ``value``."""
+        encode = self.encoder()
+        return lambda value, raw: encode(value) == raw
 
     def schema(self, view: bool = False) -> JSON:
         raise NotImplementedError
@@ -429,6 +436,16 @@ class CardMask(Kind):
     def encoder(self, view: bool = False) -> Encode:
         return self.pack.mask_codes()
 
+    def canonical(self) -> Callable[[Any, Any], bool]:
+        if self.pack.codes is not CODES:
+            return super().canonical()
+
+        def same(mask: int, raw: Any) -> bool:  # the memoised codes, compared without a copy
+            codes = _MASK_CODES.get(mask)
+            return (codes if codes is not None else mask_codes(mask)) == raw
+
+        return same
+
     def count(self, value: Any) -> int:
         return int(value).bit_count()
 
@@ -521,7 +538,10 @@ class ListOf(Kind):
             size = None if length is None else _bound(length, rules)
             if type(raw) is not list or size is not None and len(raw) != size:
                 raise refuse(path, "must be a list" if size is None else f"must be a list of {size} entries")
-            return [inner(entry, f"{path}[{i}]", rules) for i, entry in enumerate(raw)]
+            try:  # paths are written only for a refusal: read again to name the entry
+                return [inner(entry, path, rules) for entry in raw]
+            except InvalidState:
+                return [inner(entry, f"{path}[{i}]", rules) for i, entry in enumerate(raw)]
 
         return decode
 
@@ -530,6 +550,10 @@ class ListOf(Kind):
         if inner is _same:
             return list
         return lambda values: [inner(v) for v in values]
+
+    def canonical(self) -> Callable[[Any, Any], bool]:
+        same = self.kind.canonical()
+        return lambda values, raw: all(map(same, values, raw))
 
     def schema(self, view: bool = False) -> JSON:
         return {"type": "array", "items": self.kind.schema(view)}
@@ -567,12 +591,18 @@ class Obj(Kind):
         def decode(raw: Any, path: str, rules: Any) -> tuple[Any, ...]:
             if type(raw) is not dict or raw.keys() != keys:
                 raise refuse(path, f"must be an object {listed}")
-            return tuple(dec(raw[name], f"{path}.{name}", rules) for name, dec in parts)
+            try:  # as in ListOf: the path is written only for a refusal
+                return tuple([dec(raw[name], path, rules) for name, dec in parts])
+            except InvalidState:
+                return tuple([dec(raw[name], f"{path}.{name}", rules) for name, dec in parts])
 
         return decode
 
     def encoder(self, view: bool = False) -> Encode:
         parts = [(name, kind.encoder(view)) for name, kind in self.fields]
+        if all(enc is _same for _, enc in parts):
+            names = [name for name, _ in parts]
+            return lambda value: dict(zip(names, value, strict=True))
 
         def encode(value: Sequence[Any]) -> JSON:
             return {name: enc(v) for (name, enc), v in zip(parts, value, strict=True)}
@@ -646,6 +676,8 @@ class Verbs:
         self._read_hidden = {t: self._compile_read(v, True) for t, v in self.verbs.items()}
         self._write = {t: self._compile_write(v, False) for t, v in self.verbs.items()}
         self._write_hidden = {t: self._compile_write(v, True) for t, v in self.verbs.items()}
+        self._memo: dict[tuple[Any, ...], Action] = {}
+        self._memo_hidden: dict[tuple[Any, ...], Action] = {}
 
     @staticmethod
     def _compile_read(verb: Verb, hidden: bool) -> Callable[[JSON, Any], Action]:
@@ -710,11 +742,42 @@ class Verbs:
             raise BadAction(
                 f"malformed action: unknown type {kind!r} (expected one of {self.types})", field="type"
             )
-        return read(data, rules)
+        action = read(data, rules)
+        memo = self._memo_hidden if hidden else self._memo
+        if len(memo) < 100_000 and all(type(v) is str for v in data.values()):
+            memo[tuple(data.items())] = action
+        return action
 
     def encode(self, action: Action, hidden: bool = False) -> JSON:
         """The JSON form of an internal action (``hidden``: a view's, hidden fields as counts)."""
         return (self._write_hidden if hidden else self._write)[self.verb_of(action)](action)
+
+    def memo(self, hidden: bool = False) -> dict[tuple[Any, ...], Action]:
+        """Actions already read, keyed by their JSON's ``tuple(data.items())``, for
+        histories. :meth:`decode` fills it with actions whose JSON values are all strings
+        (the type, card codes, names): such an action reads the same under any rules, and
+        a string key cannot be confused with a number or a bool."""
+        return self._memo_hidden if hidden else self._memo
+
+    def flat_encoder(self, hidden: bool = False) -> Callable[[Action], JSON]:
+        """``encode`` memoised for histories: actions repeat a lot (a history holds each
+        card's play many times over a match). An action whose JSON is flat (no list) is
+        written once and copied after; others are written each time, so no two documents
+        share a list."""
+        memo: dict[Action, JSON] = {}
+        encode = self.encode
+
+        def encode_memo(action: Action) -> JSON:
+            known = memo.get(action)
+            if known is not None:
+                return known.copy()
+            out = encode(action, hidden)
+            if len(memo) < 100_000 and not any(type(v) is list for v in out.values()):
+                memo[action] = out.copy()
+            return out
+
+        encode_memo.memo = memo  # type: ignore[attr-defined]
+        return encode_memo
 
     def schema(self, view: bool = False) -> JSON:
         """JSON Schema of an action: a ``oneOf`` discriminated by ``type``."""
@@ -748,33 +811,59 @@ class History(Kind):
 
     def decoder(self, hidden: bool = False) -> Decode:
         decode_action = self.verbs.decode
+        known = self.verbs.memo(hidden)
         keys = {"seat", "action"}
+
+        def checked(entry: Any, where: str, rules: Any) -> tuple[int, Action]:
+            if type(entry) is not dict or entry.keys() != keys:
+                raise refuse(where, "must be an object {seat, action}")
+            seat = entry["seat"]
+            players = rules.players
+            if type(seat) is not int or not 0 <= seat < players:
+                raise refuse(f"{where}.seat", f"must be a whole number from 0 to {players - 1}")
+            try:
+                action = decode_action(entry["action"], rules, hidden)
+            except BadAction as err:
+                raise refuse(f"{where}.action", err.message) from None
+            return seat, action
 
         def decode(raw: Any, path: str, rules: Any) -> list[tuple[int, Action]]:
             if type(raw) is not list:
                 raise refuse(path, "must be a list")
             players = rules.players
-            out = []
-            for i, entry in enumerate(raw):
-                if type(entry) is not dict or entry.keys() != keys:
-                    raise refuse(f"{path}[{i}]", "must be an object {seat, action}")
-                seat = entry["seat"]
-                if type(seat) is not int or not 0 <= seat < players:
-                    raise refuse(f"{path}[{i}].seat", f"must be a whole number from 0 to {players - 1}")
+            out: list[tuple[int, Action]] = []
+            append = out.append
+            while len(out) < len(raw):
+                # The usual entry, a seat and an action met before, costs one look-up; any
+                # other one (or any error) leaves the loop for the checked reading.
                 try:
-                    action = decode_action(entry["action"], rules, hidden)
-                except BadAction as err:
-                    raise refuse(f"{path}[{i}].action", err.message) from None
-                out.append((seat, action))
+                    for entry in islice(raw, len(out), None):
+                        seat = entry["seat"]
+                        action = known[tuple(entry["action"].items())]
+                        if type(seat) is not int or not 0 <= seat < players or len(entry) != 2:
+                            break
+                        append((seat, action))
+                except (KeyError, TypeError, AttributeError):
+                    pass
+                i = len(out)
+                if i < len(raw):
+                    append(checked(raw[i], f"{path}[{i}]", rules))
             return out
 
         return decode
 
     def encoder(self, view: bool = False) -> Encode:
-        encode_action = self.verbs.encode
+        encode_action = self.verbs.flat_encoder(view)
+        memo = encode_action.memo  # type: ignore[attr-defined]
 
         def encode(entries: Iterable[tuple[int, Action]]) -> list[JSON]:
-            return [{"seat": seat, "action": encode_action(action, view)} for seat, action in entries]
+            out: list[JSON] = []
+            append = out.append
+            get = memo.get
+            for seat, action in entries:  # inlined: the longest part of a state by far
+                known = get(action)
+                append({"seat": seat, "action": known.copy() if known is not None else encode_action(action)})
+            return out
 
         return encode
 
@@ -913,7 +1002,8 @@ class Codec(Generic[S]):
         self._read = [(f, f.kind.decoder(False), f.kind.decoder(True)) for f in self.state_fields]
         self._write = [(f.name, _getter(f), f.kind.encoder(False)) for f in self.state_fields]
         self._write_view = [_view_writer(f) for f in self.fields if not isinstance(f.show, StateOnly)]
-        self._canonical = [(f.name, f.kind.encoder(False)) for f in self.state_fields if f.kind.normalises]
+        self._read_strict = [(f.name, f.kind.decoder(False)) for f in self.state_fields]
+        self._canonical = [(f.name, f.kind.canonical()) for f in self.state_fields if f.kind.normalises]
         self._derived = [(f.name, _getter(f), f.kind.encoder(False)) for f in self.state_fields if f.derived]
         self._rules_seen: dict[tuple[Any, ...], tuple[JSON, Any]] = {}
 
@@ -956,14 +1046,17 @@ class Codec(Generic[S]):
         """The full state as JSON."""
         out = self._header(s)
         for name, get, enc in self._write:
-            out[name] = enc(get(s))
+            out[name] = get(s) if enc is _same else enc(get(s))
         return out
 
     def view(self, s: S, viewer: int) -> JSON:
         """What ``viewer`` may know (SPECTATOR: what every seat may know)."""
         out = self._header(s)
-        for name, write in self._write_view:
-            out[name] = write(s, viewer)
+        for name, get, enc, write in self._write_view:
+            if write is not None:
+                out[name] = write(s, viewer)
+            else:
+                out[name] = get(s) if enc is _same else enc(get(s))
         return out
 
     # ---- reading ---------------------------------------------------------------
@@ -983,13 +1076,36 @@ class Codec(Generic[S]):
         (e.g. the request's dealer)."""
         if type(doc) is not dict:
             raise InvalidState("a state is a JSON object", field="state")
-        for key in doc:
-            if key not in self.known:
-                raise InvalidState(f"unknown field {key!r}", field=str(key))
+        if not self.known.issuperset(doc):
+            unknown = next(key for key in doc if key not in self.known)
+            raise InvalidState(f"unknown field {unknown!r}", field=str(unknown))
         layout = mode == LAYOUT
         rules = self._read_header(doc, layout, players, options)
-        values: dict[str, Any] = {}
+        if mode == STATE and len(doc) == len(self.known):  # every field given: the service's case
+            values = {name: decode(doc[name], name, rules) for name, decode in self._read_strict}
+        else:
+            values = self._read_fields(doc, rules, mode, given)
+        state = self.build(values, rules, mode)
+        if self.check is not None:
+            self.check(state, values, mode)
+        for name, get, enc in self._derived:
+            if name in doc:
+                want = enc(get(state))
+                if doc[name] != want:
+                    raise refuse(name, f"must be {json.dumps(want)} in this state")
+        if mode == STATE:
+            for name, same in self._canonical:
+                if not same(values[name], doc[name]):
+                    raise refuse(name, "must be written as the engine writes it (cards in canonical order)")
+        return state
+
+    def _read_fields(
+        self, doc: JSON, rules: Any, mode: str, given: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
+        """Each field by its kind; a missing one refused, or its default in a layout."""
+        layout = mode == LAYOUT
         hidden = mode == TEMPLATE
+        values: dict[str, Any] = {}
         for f, decode, decode_hidden in self._read:
             name = f.name
             raw = doc.get(name, _NOT_GIVEN)
@@ -1001,19 +1117,7 @@ class Codec(Generic[S]):
                 values[name] = given[name]
             elif f.default is not OMITTED:
                 values[name] = _default_of(f, rules)
-        state = self.build(values, rules, mode)
-        if self.check is not None:
-            self.check(state, values, mode)
-        for name, get, enc in self._derived:
-            if name in doc:
-                want = enc(get(state))
-                if doc[name] != want:
-                    raise refuse(name, f"must be {json.dumps(want)} in this state")
-        if mode == STATE:
-            for name, enc in self._canonical:
-                if enc(values[name]) != doc[name]:
-                    raise refuse(name, "must be written as the engine writes it (cards in canonical order)")
-        return state
+        return values
 
     def _read_header(self, doc: JSON, layout: bool, players: int | None, options: JSON | None) -> Any:
         game = doc.get("game", self.game if layout else _NOT_GIVEN)
@@ -1154,24 +1258,30 @@ def _options_key(raw: Any, players: int) -> tuple[Any, ...] | None:
 
 
 def _getter(f: Field[Any]) -> Callable[[Any], Any]:
-    if f.get is not None:
-        return f.get
-    name = f.name
-    return lambda s: getattr(s, name)
+    return f.get if f.get is not None else attrgetter(f.name)
 
 
-def _view_writer(f: Field[Any]) -> tuple[str, Callable[[Any, int], Any]]:
-    """(name, write(state, viewer)) of a field in a view."""
+def _view_writer(
+    f: Field[Any],
+) -> tuple[str, Callable[[Any], Any], Encode, Callable[[Any, int], Any] | None]:
+    """(name, get, encode, write) of a field in a view: a public field is written like in
+    the state (``write`` None), any other by ``write(state, viewer)``."""
+    if f.view_get is None and isinstance(f.show, Public):
+        return f.name, _getter(f), f.kind.encoder(True), None
+    return f.name, _getter(f), _same, _view_write(f)
+
+
+def _view_write(f: Field[Any]) -> Callable[[Any, int], Any]:
     kind = f.kind
     enc = kind.encoder(True)
     view_get = f.view_get
     get = _getter(f)
     if view_get is not None:
-        return f.name, lambda s, viewer: enc(view_get(s, viewer))
+        return lambda s, viewer: enc(view_get(s, viewer))
     show = f.show
     if isinstance(show, Count):
         count = kind.count
-        return f.name, lambda s, viewer: count(get(s))
+        return lambda s, viewer: count(get(s))
     if isinstance(show, OwnOrCount):
         assert isinstance(kind, ListOf), f"{f.name}: OwnOrCount needs a per-seat list"
         inner = kind.kind.encoder(True)
@@ -1186,8 +1296,8 @@ def _view_writer(f: Field[Any]) -> tuple[str, Callable[[Any, int], Any]]:
                 inner(v) if t == viewer or shows(s, viewer, t) else count(v) for t, v in enumerate(values)
             ]
 
-        return f.name, write
-    return f.name, lambda s, viewer: enc(get(s))
+        return write
+    return lambda s, viewer: enc(get(s))
 
 
 def _view_decoder(f: Field[Any]) -> Decode:

@@ -424,6 +424,11 @@ def test_a_pack_may_number_its_cards_its_own_way():
     assert Cards(pack).encoder()([2, 0]) == ["7H", "KS"]
     with pytest.raises(InvalidState, match="no such card in the Own pack: 2C"):
         Card(pack).decoder()("2C", "card", None)
+    same = CardMask(pack).canonical()  # a full state lists a mask in the pack's own order
+    assert same(0b101, ["KS", "7H"]) and not same(0b101, ["7H", "KS"])
+    assert CardMask(TOY_PACK).canonical()(0b11, ["AS", "AH"]) and not CardMask(TOY_PACK).canonical()(
+        0b11, ["AH", "AS"]
+    )
 
 
 def test_refuse_has_the_one_wording():

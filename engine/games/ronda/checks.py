@@ -42,7 +42,7 @@ def check_state(s: RondaState, values: dict[str, Any], mode: str) -> None:
     size = check_hand_sizes(s, played)
     total = sum(p.bit_count() for p in played)
     check_declarations(s, size)
-    check_history_decks(values.get("history", ()))
+    check_history_decks(s, values.get("history", ()))
     deal = cons_list(s.hist)
     if "phase" in values:  # else a layout's start of a hand, which the codec's build opened
         check_phase(s, values, mode, total, size, deal)
@@ -147,10 +147,11 @@ def check_declarations(s: RondaState, size: int) -> None:
             raise refuse("chain.packet", "the packet must lie in the pile of the chain seat's side")
 
 
-def check_history_decks(history: Any) -> None:
+def check_history_decks(s: RondaState, history: Any) -> None:
     """R2: a caller's deal deck in the history holds each card once."""
-    for i, (_, action) in enumerate(history):
-        if type(action) is tuple and len(set(action)) != len(PACK):
+    for deck in cons_list(s.decks):
+        if len(set(deck[0])) != len(PACK):
+            i = next(i for i, (_, action) in enumerate(history) if action is deck[0])
             raise refuse(f"history[{i}].action.deck", "a deal's deck holds each card once")
 
 

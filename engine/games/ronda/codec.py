@@ -113,25 +113,36 @@ VERBS = Verbs(
 
 def whole_history(s: RondaState) -> list[tuple[int, Action]]:
     """The whole match's history, each caller's deal with its deck."""
-    decks = [d[0] for d in cons_list(s.decks)]
     entries = []
     for (chunk,) in cons_list(s.old_hist):
         entries += cons_list(chunk)
     entries += cons_list(s.hist)
-    out = []
-    k = 0
-    for seat, action in entries:
-        if action == DEAL_MARK:
-            action = decks[k]
-            k += 1
-        out.append((seat, action))
-    return out
+    if s.decks is not None:
+        decks = [deck for (deck,) in cons_list(s.decks)]
+        k = 0
+        for i, (seat, action) in enumerate(entries):
+            if action == DEAL_MARK:
+                entries[i] = (seat, decks[k])
+                k += 1
+    return entries
 
 
 def deal_history(s: RondaState, viewer: int) -> list[tuple[int, Action]]:
     """A view's history: this deal's entries only (earlier deals' cards went back into
-    hidden places)."""
-    return whole_history(s)[s.old_len :]
+    hidden places), each caller's deal with its deck (the newest decks)."""
+    entries = cons_list(s.hist)
+    marks = sum(1 for _, action in entries if action == DEAL_MARK)
+    decks = []
+    cons = s.decks
+    for _ in range(marks):
+        decks.append(cons[1])
+        cons = cons[0]
+    out = []
+    for seat, action in entries:
+        if action == DEAL_MARK:
+            action = decks.pop()
+        out.append((seat, action))
+    return out
 
 
 def _challenged(s: RondaState, viewer: int, seat: int) -> bool:
