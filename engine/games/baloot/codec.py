@@ -276,61 +276,70 @@ class Part(Kind):
 
 class Calls(Kind):
     """``history``: ``[{"seat", "action"}]``, a trick-1 project pass (R20) marked
-    ``"project": true``; inside, ``(seat, action)`` pairs (the project pass PASS_PROJECT)."""
+    ``"project": true``; inside, ``(seat, action)`` pairs (the project pass PASS_PROJECT).
+    Actions met before are read and written through the verb table's memos."""
 
     normalises = True  # "project": false may be spelt out
 
     def decoder(self, hidden: bool = False) -> Callable[[Any, str, Any], Any]:
         read_action = VERBS.decode
+        known = VERBS.memo(hidden)
+
+        def checked(entry: Any, where: str, rules: Any) -> tuple[int, Action]:
+            if type(entry) is not dict or not {"seat", "action"} <= entry.keys() <= _ENTRY_KEYS:
+                raise refuse(where, "must be an object {seat, action} (and project: true for a project pass)")
+            seat, project = entry["seat"], entry.get("project", False)
+            if type(seat) is not int or not 0 <= seat <= 3:
+                raise refuse(f"{where}.seat", "must be a whole number from 0 to 3")
+            if type(project) is not bool:
+                raise refuse(where, "project must be true or false")
+            try:
+                action = read_action(entry["action"], rules, hidden)
+            except BadAction as err:
+                raise refuse(where, f"action: {err.message}") from None
+            if project and action != PASS:
+                raise refuse(where, "only a pass can be a project pass")
+            return seat, PASS_PROJECT if project else action
 
         def decode(raw: Any, path: str, rules: Any) -> list[tuple[int, Action]]:
             if type(raw) is not list:
                 raise refuse(path, "must be a list")
             out = []
             for i, entry in enumerate(raw):
-                where = f"{path}[{i}]"
-                if type(entry) is not dict or not {"seat", "action"} <= entry.keys() <= _ENTRY_KEYS:
-                    raise refuse(
-                        where, "must be an object {seat, action} (and project: true for a project pass)"
-                    )
-                seat, project = entry["seat"], entry.get("project", False)
-                if type(seat) is not int or not 0 <= seat <= 3:
-                    raise refuse(f"{where}.seat", "must be a whole number from 0 to 3")
-                if type(project) is not bool:
-                    raise refuse(where, "project must be true or false")
-                try:
-                    action = read_action(entry["action"], rules, hidden)
-                except BadAction as err:
-                    raise refuse(where, f"action: {err.message}") from None
-                if project and action != PASS:
-                    raise refuse(where, "only a pass can be a project pass")
-                out.append((seat, PASS_PROJECT if project else action))
+                try:  # the usual entry: a seat and an action met before
+                    if len(entry) == 2:
+                        action = known[tuple(entry["action"].items())]
+                        seat = entry["seat"]
+                        if type(seat) is int and 0 <= seat <= 3:
+                            out.append((seat, action))
+                            continue
+                except (KeyError, TypeError, AttributeError):
+                    pass
+                out.append(checked(entry, f"{path}[{i}]", rules))
             return out
 
         return decode
 
     def encoder(self, view: bool = False) -> Callable[[Any], Any]:
-        write = VERBS.encode
+        write = VERBS.flat_encoder(view)
+        get = write.memo.get  # type: ignore[attr-defined]
 
         def encode(entries: list[tuple[int, Action]]) -> list[JSON]:
-            return [
-                {"seat": s, "action": {"type": "pass"}, "project": True}
-                if a == PASS_PROJECT
-                else {"seat": s, "action": write(a, view)}
-                for s, a in entries
-            ]
+            out = []
+            for seat, action in entries:
+                if action == PASS_PROJECT:
+                    out.append({"seat": seat, "action": {"type": "pass"}, "project": True})
+                else:
+                    known = get(action)
+                    out.append({"seat": seat, "action": known.copy() if known is not None else write(action)})
+            return out
 
         return encode
 
     def schema(self, view: bool = False) -> JSON:
         props = {"seat": Seat().schema(), "action": {"$ref": "#/$defs/action"}, "project": {"const": True}}
-        entry = {
-            "type": "object",
-            "properties": props,
-            "required": ["seat", "action"],
-            "additionalProperties": False,
-        }
-        return {"type": "array", "items": entry}
+        entry = {"type": "object", "properties": props, "required": ["seat", "action"]}
+        return {"type": "array", "items": dict(entry, additionalProperties=False)}
 
 
 _ENTRY_KEYS = {"seat", "action", "project"}
