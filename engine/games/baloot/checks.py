@@ -3,9 +3,10 @@
 ``codec`` reads a document's shape into a :class:`State`; the functions here then check
 that the state is one the rules can reach (cards conserved, the contract and the phase
 agreeing, hand sizes, the seat to act replayed from the history, projects, the match end
-...), each raising InvalidState naming the field. ``check_loaded`` runs them in order.
-The ``natural_*`` functions give the value a rule implies for a field, which a layout may
-omit. A few checks read the raw document too, for fields the state does not keep.
+...), each refusing with the shared codec's wording (``refuse(field, problem)``).
+``check_loaded`` runs them in order. The ``natural_*`` functions give the value a rule
+implies for a field, which a layout may leave out. A few checks read the document's
+decoded values too, for fields the state does not keep (the declarer team, table seats).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.codec import refuse
 from engine.games.baloot.projects import compare_declared
 from engine.games.baloot.rules import defenders, legal_actions, step, trick_state
 from engine.games.baloot.scoring import match_winner_after
@@ -41,18 +43,9 @@ from engine.games.baloot.tables import (
     SUN_WINDOW,
     SWITCH,
 )
-from engine.protocol import InvalidState
 
 Entries = list[tuple[int, Any]]
 """This deal's history entries (seat, action), oldest first."""
-
-
-def invalid(message: str, field: str) -> InvalidState:
-    """The error of a document that is not a consistent state, naming the field."""
-    return InvalidState(message, field=field)
-
-
-_fail = invalid
 
 
 # --------------------------------------------------------------------------- natural values
@@ -108,20 +101,20 @@ def check_each_card_once(placed: list[tuple[int, str]]) -> None:
     owner: dict[int, str] = {}
     for p, where in placed:
         if p in owner:
-            raise _fail(f"card {CODE[p]} appears twice ({owner[p]} and {where})", where)
+            raise refuse(where, f"card {CODE[p]} appears twice ({owner[p]} and {where})")
         owner[p] = where
 
 
 def check_hidden_counts(hidden: int, unseen: list[int]) -> None:
     """A view's hidden hands and stock count exactly the cards it does not show."""
     if hidden != len(unseen):
-        raise _fail("the view's hidden card counts do not match the unseen cards", "hands")
+        raise refuse("hands", "the view's hidden card counts do not match the unseen cards")
 
 
 def check_nothing_missing(missing: list[int]) -> None:
     """R1: every card of the pack is somewhere."""
     if missing:
-        raise _fail(f"card {CODE[missing[0]]} is missing", "hands")
+        raise refuse("hands", f"card {CODE[missing[0]]} is missing")
 
 
 # --------------------------------------------------------------------------- the calls
@@ -133,21 +126,21 @@ def check_contract(st: State, contract: Mapping[str, Any] | None) -> None:
     if contract is None:
         return
     if st.kind == HOKM and st.trump < 0 and st.phase != CHOOSE_TRUMP:
-        raise _fail("contract.trump must name a suit in hokm", "contract.trump")
+        raise refuse("contract.trump", "must name a suit in hokm")
     if st.kind == SUN and st.trump >= 0:
-        raise _fail("contract.trump must be S, H, D or C (hokm only)", "contract.trump")
+        raise refuse("contract.trump", "must be S, H, D or C (hokm only)")
     if st.ashkal and st.kind != SUN:
-        raise _fail("contract.ashkal is a sun contract", "contract.ashkal")
+        raise refuse("contract.ashkal", "is a sun contract")
     if st.taker != natural_taker(st):
-        raise _fail("contract.taker must be the bidder (or his partner in ashkal)", "contract.taker")
+        raise refuse("contract.taker", "must be the bidder (or his partner in ashkal)")
     if contract.get("declarer_team") not in (None, st.bidder & 1):
-        raise _fail("contract.declarer_team must be the bidder's team", "contract.declarer_team")
+        raise refuse("contract.declarer_team", "must be the bidder's team")
     if st.kind == SUN and (st.mult > 2 or st.locked or st.gahwa):
-        raise _fail("a sun contract is at most doubled, never locked, no gahwa", "contract.multiplier")
+        raise refuse("contract.multiplier", "a sun contract is at most doubled, never locked, no gahwa")
     if st.gahwa and st.mult != 4:
-        raise _fail("gahwa follows a four", "contract.gahwa")
+        raise refuse("contract.gahwa", "gahwa follows a four")
     if st.raiser != natural_raiser(st):
-        raise _fail("contract.last_raiser_team does not match the multiplier", "contract.last_raiser_team")
+        raise refuse("contract.last_raiser_team", "does not match the multiplier")
 
 
 def check_contract_fits_phase(st: State) -> None:
@@ -155,23 +148,23 @@ def check_contract_fits_phase(st: State) -> None:
     waits for a Hokm's trump."""
     phase = st.phase
     if phase in (CHOOSE_TRUMP, DOUBLING, PLAY) and not st.kind:
-        raise _fail(f"phase {PHASE_NAMES[phase]} needs a contract", "contract")
+        raise refuse("contract", f"phase {PHASE_NAMES[phase]} needs a contract")
     if phase == BIDDING and st.kind:
-        raise _fail("no contract during bidding", "contract")
+        raise refuse("contract", "no contract during bidding")
     if phase == CHOOSE_TRUMP and (st.kind != HOKM or st.trump >= 0):
-        raise _fail("choose_trump needs a hokm contract without trump", "contract.trump")
+        raise refuse("contract.trump", "choose_trump needs a hokm contract without trump")
 
 
 def check_sun_window(st: State) -> None:
     """R3, R5, R6: a Sun window or a switch follows a Hokm bid."""
     if st.stage != MAIN and st.hokm_bidder < 0:
-        raise _fail("a sun window needs bidding.hokm_bidder", "bidding.hokm_bidder")
+        raise refuse("bidding.hokm_bidder", "a sun window needs the hokm bidder")
 
 
 def check_candidate_taken(st: State) -> None:
     """R9: the candidate goes to the taker once the contract is fixed."""
     if st.cand_taken and st.candidate >= 0 and st.phase in (BIDDING, CHOOSE_TRUMP):
-        raise _fail("the candidate is taken only after bidding", "candidate_taken")
+        raise refuse("candidate_taken", "the candidate is taken only after bidding")
 
 
 # --------------------------------------------------------------------------- the tricks
@@ -181,12 +174,12 @@ def check_table(st: State, table: list[tuple[int | None, int]]) -> None:
     """R13: the table's cards were played round from the leader (``table``: the decoded
     (seat, card) plays, seat None for a layout's bare card)."""
     if st.table and st.leader < 0:
-        raise _fail("a table needs a leader", "leader")
+        raise refuse("leader", "a table needs a leader")
     for i, (seat, _) in enumerate(table):
         if seat is not None and seat != (st.leader + i) & 3:
-            raise _fail(f"table[{i}].seat must follow the leader in order", f"table[{i}]")
+            raise refuse(f"table[{i}]", "seat must follow the leader in order")
     if st.lead_ekka and (not st.table or st.kind != HOKM):
-        raise _fail("lead_ekka needs a hokm lead on the table", "lead_ekka")
+        raise refuse("lead_ekka", "needs a hokm lead on the table")
 
 
 def check_trick_winners(st: State) -> None:
@@ -195,7 +188,7 @@ def check_trick_winners(st: State) -> None:
         return
     for i, (leader, cards, winner, _) in enumerate(st.tricks):
         if winner != (leader + trick_state(st.kind, st.trump, cards)[0]) & 3:
-            raise _fail(f"tricks[{i}].winner is not the trick's winner", f"tricks[{i}].winner")
+            raise refuse(f"tricks[{i}].winner", "is not the trick's winner")
 
 
 def check_hand_sizes(st: State) -> None:
@@ -205,30 +198,29 @@ def check_hand_sizes(st: State) -> None:
     nstock = len(st.stock)
     if phase in (BIDDING, CHOOSE_TRUMP):
         if sizes != [FIRST_HAND] * 4 or nstock != STOCK_SIZE or st.candidate < 0:
-            raise _fail(
-                "during bidding every hand holds 5 cards, the stock 11, and the candidate is up",
-                "hands",
+            raise refuse(
+                "hands", "during bidding every hand holds 5 cards, the stock 11, and the candidate is up"
             )
         if st.trick_no != 1 or st.table or st.tricks or st.played:
-            raise _fail("no card is played during bidding", "trick_no")
+            raise refuse("trick_no", "no card is played during bidding")
     elif phase == DOUBLING:
         if sizes != [FULL_HAND] * 4 or nstock:
-            raise _fail("after the deal is completed every hand holds 8 cards", "hands")
+            raise refuse("hands", "after the deal is completed every hand holds 8 cards")
     elif phase == PLAY:
         if not 1 <= st.trick_no <= 8 or st.leader < 0:
-            raise _fail("play needs trick_no 1-8 and a leader", "trick_no")
+            raise refuse("trick_no", "play needs trick_no 1-8 and a leader")
         want = [
             FULL_HAND - (st.trick_no - 1) - (1 if (s - st.leader) & 3 < len(st.table) else 0)
             for s in range(4)
         ]
         if sizes != want or nstock:
-            raise _fail(f"in trick {st.trick_no} the hands must hold {want} cards", "hands")
+            raise refuse("hands", f"in trick {st.trick_no} the hands must hold {want} cards")
         if st.played.bit_count() != 4 * (st.trick_no - 1):
-            raise _fail("earlier tricks must hold 4 cards each", "tricks")
+            raise refuse("tricks", "earlier tricks must hold 4 cards each")
     elif not (sizes == [0] * 4 and nstock == 0) and not (
         sizes == [FIRST_HAND] * 4 and nstock == STOCK_SIZE and not st.cand_taken
     ):
-        raise _fail("after a deal the hands are empty (or the annulled deal's cards stay put)", "hands")
+        raise refuse("hands", "after a deal the hands are empty (or the annulled deal's cards stay put)")
 
 
 def check_taker_holds_candidate(st: State, hidden_seats: list[int]) -> None:
@@ -243,24 +235,24 @@ def check_taker_holds_candidate(st: State, hidden_seats: list[int]) -> None:
         and not ((st.hands[st.taker] | st.seat_played[st.taker]) >> st.candidate & 1)
         and not (st.played >> st.candidate & 1 and (st.candidate, -1) in st.extra_played)
     ):
-        raise _fail("the taker must hold the candidate", "candidate")
+        raise refuse("candidate", "the taker must hold the candidate")
 
 
 def check_turn_fits_phase(st: State) -> None:
     """E2, R13: nobody acts once the match is over; in play, the trick's next seat acts."""
     if st.phase == MATCH_OVER:
         if st.to_act is not None:
-            raise _fail("to_act is null once the match is over", "to_act")
+            raise refuse("to_act", "is null once the match is over")
     elif st.to_act is None:
-        raise _fail("to_act must be a seat 0-3", "to_act")
+        raise refuse("to_act", "must be a seat 0-3")
     if st.phase == PLAY and st.to_act != (st.leader + len(st.table)) & 3:
-        raise _fail("to_act must be the next seat of the trick", "to_act")
+        raise refuse("to_act", "must be the next seat of the trick")
 
 
 def check_tricks_won(st: State) -> None:
     """R13: no more tricks are won than were played."""
     if sum(st.tricks_won) > (8 if st.phase != PLAY else st.trick_no - 1):
-        raise _fail("tricks_won counts more tricks than were played", "tricks_won")
+        raise refuse("tricks_won", "counts more tricks than were played")
 
 
 # --------------------------------------------------------------------------- projects, baloot, the end
@@ -273,7 +265,7 @@ def check_declared_held(st: State, hidden_seats: list[int]) -> None:
     for s in range(4):
         declared = st.declared[s]
         if declared and s not in hidden_seats and (not st.psets[s][0] or st.psets[s][0][0][0][0] != declared):
-            raise _fail(f"seat {s} has no {CLASS_NAMES[declared]} to declare", "projects.declared")
+            raise refuse("projects.declared", f"seat {s} has no {CLASS_NAMES[declared]} to declare")
 
 
 def check_declare_done(st: State, hidden_seats: list[int]) -> None:
@@ -281,9 +273,9 @@ def check_declare_done(st: State, hidden_seats: list[int]) -> None:
     in_trick_1 = st.phase == PLAY and st.trick_no == 1
     to_act = st.to_act
     if st.decided and not (in_trick_1 and (st.psets[to_act][0] or to_act in hidden_seats)):  # type: ignore[index]
-        raise _fail("declare_done only for a trick-1 project decision", "projects.declare_done")
+        raise refuse("projects.declare_done", "only for a trick-1 project decision")
     if st.declared[to_act or 0] and in_trick_1 and not st.decided:
-        raise _fail("a seat that declared has decided", "projects.declare_done")
+        raise refuse("projects.declare_done", "a seat that declared has decided")
 
 
 def check_shown_sets(st: State, hidden_seats: list[int]) -> None:
@@ -292,21 +284,21 @@ def check_shown_sets(st: State, hidden_seats: list[int]) -> None:
         return
     for s, groups in enumerate(st.shown):
         if groups is not None and s not in hidden_seats and groups != tuple(m for _, m in st.psets[s][0]):
-            raise _fail(f"projects.shown[{s}] is not that seat's project set", "projects.shown")
+            raise refuse("projects.shown", f"seat {s} shows what is not its project set")
 
 
 def check_baloot(st: State) -> None:
     """R23: each seat scores the baloot once, in Hokm only."""
     if len(set(st.baloot)) != len(st.baloot) or (st.baloot and st.kind != HOKM):
-        raise _fail("baloot lists distinct seats, in hokm only", "baloot")
+        raise refuse("baloot", "lists distinct seats, in hokm only")
 
 
 def check_match_winner_given(st: State) -> None:
     """E2: the match winner is named once the match is over, and only then."""
     if st.phase == MATCH_OVER and st.match_winner < 0:
-        raise _fail("match_winner must be 0 or 1 once the match is over", "match_winner")
+        raise refuse("match_winner", "must be 0 or 1 once the match is over")
     if st.phase != MATCH_OVER and st.match_winner >= 0:
-        raise _fail("match_winner only once the match is over", "match_winner")
+        raise refuse("match_winner", "only once the match is over")
 
 
 def check_result_adds_up(st: State) -> None:
@@ -318,7 +310,7 @@ def check_result_adds_up(st: State) -> None:
     for item in res["items"]:
         sums[item["side"]] += item["points"]
     if sums != res["adds"]:
-        raise _fail("last_deal.items must add up to last_deal.adds", "last_deal")
+        raise refuse("last_deal", "items must add up to adds")
 
 
 # --------------------------------------------------------------------------- the turn and the history
@@ -345,10 +337,10 @@ def check_turn(st: State, entries: Entries) -> None:
                 want = {(h + k) & 3 for k in range(1, (st.dealer - h) % 4 + 1)}
             opening = bidding_opener(st, last)
             if last is None and to_act != opening:
-                raise _fail(
-                    f"seat {opening} opens the bidding (R2, R3, R5): a layout that starts later "
-                    "gives the calls before in its history",
+                raise refuse(
                     "to_act",
+                    f"seat {opening} opens the bidding (R2, R3, R5): a layout that starts later gives "
+                    "the calls before in its history",
                 )
             want &= {opening}
     elif phase == CHOOSE_TRUMP:
@@ -358,7 +350,7 @@ def check_turn(st: State, entries: Entries) -> None:
         if st.dstep in (DOUBLE_STEP, FOUR_STEP):
             want = {first, second}
             if to_act == second and last is not None and last != (first, PASS):
-                raise _fail(f"seat {second} is asked only after seat {first} passed (R11)", "to_act")
+                raise refuse("to_act", f"seat {second} is asked only after seat {first} passed (R11)")
         else:
             want = {st.bidder}
     elif phase == DEAL_OVER:
@@ -366,7 +358,7 @@ def check_turn(st: State, entries: Entries) -> None:
     else:
         return  # play: checked against the trick; match over: null
     if to_act not in want:
-        raise _fail(f"seat {to_act} is not the seat to act in this position", "to_act")
+        raise refuse("to_act", f"seat {to_act} is not the seat to act in this position")
 
 
 _CALL_FIELDS = tuple(
@@ -395,7 +387,7 @@ def check_replayed_turn(st: State, entries: Entries) -> None:
         step(replay, action)
     same_position = all(getattr(replay, name) == getattr(st, name) for name in _CALL_FIELDS)
     if same_position and replay.to_act != st.to_act:
-        raise _fail(f"seat {replay.to_act} is to act after this deal's calls (R2-R12)", "to_act")
+        raise refuse("to_act", f"seat {replay.to_act} is to act after this deal's calls (R2-R12)")
 
 
 def check_play_entries(st: State, entries: Entries) -> None:
@@ -409,8 +401,8 @@ def check_play_entries(st: State, entries: Entries) -> None:
     made += [((st.leader + i) & 3, card) for i, card in enumerate(st.table)]
     plays = [(seat, action & 31) for seat, action in entries if type(action) is int and action < PASS]
     if len(plays) > len(made) or plays != made[len(made) - len(plays) :]:
-        raise _fail(
-            "the plays must be the tricks' cards, each by the seat whose turn it was (R13)", "history"
+        raise refuse(
+            "history", "the plays must be the tricks' cards, each by the seat whose turn it was (R13)"
         )
 
 
@@ -418,18 +410,18 @@ def check_bidding(st: State) -> None:
     """The bidding record fits the phase and the contract (R2-R8, R11)."""
     phase = st.phase
     if phase == BIDDING and st.stage == MAIN and st.hokm_bidder >= 0:
-        raise _fail("bidding.hokm_bidder is set only once a hokm is bid", "bidding.hokm_bidder")
+        raise refuse("bidding.hokm_bidder", "is set only once a hokm is bid")
     if phase == CHOOSE_TRUMP and (st.round != 2 or st.hokm_bidder != st.bidder):
-        raise _fail("choose_trump follows a round-2 hokm by the bidder (R8)", "bidding")
+        raise refuse("bidding", "choose_trump follows a round-2 hokm by the bidder (R8)")
     if st.kind == HOKM and st.trump >= 0 and st.candidate >= 0:
         candidate_suit = SUIT_OF[st.candidate] == st.trump
         if candidate_suit != (st.round == 1):
-            raise _fail(
-                "a round-1 hokm has the candidate's suit as trumps, a round-2 hokm another suit (R7, R8)",
+            raise refuse(
                 "contract.trump",
+                "a round-1 hokm has the candidate's suit as trumps, a round-2 hokm another suit (R7, R8)",
             )
     if phase == DOUBLING and st.dstep != natural_step(st):
-        raise _fail("doubling_step does not follow the contract's multiplier", "doubling_step")
+        raise refuse("doubling_step", "does not follow the contract's multiplier")
 
 
 def check_play_counts(st: State) -> None:
@@ -443,9 +435,9 @@ def check_play_counts(st: State) -> None:
         won[winner & 1] += 1
         points[winner & 1] += sum(values[p] for p in cards)
     if st.tricks_won != won:
-        raise _fail(f"tricks_won must be {won} after these tricks", "tricks_won")
+        raise refuse("tricks_won", f"must be {won} after these tricks")
     if st.card_points != points:
-        raise _fail(f"card_points must be {points} after these tricks", "card_points")
+        raise refuse("card_points", f"must be {points} after these tricks")
 
 
 def check_projects(st: State, exact: bool) -> None:
@@ -458,35 +450,35 @@ def check_projects(st: State, exact: bool) -> None:
     )
     if phase in (BIDDING, CHOOSE_TRUMP, DOUBLING):
         if any(st.declared) or st.decided or not nothing_after_trick_1 or st.baloot:
-            raise _fail("no project is declared before play (R20)", "projects")
+            raise refuse("projects", "no project is declared before play (R20)")
         if st.tricks_won != [0, 0] or st.card_points != [0, 0]:
-            raise _fail("no trick is won before play", "tricks_won")
+            raise refuse("tricks_won", "no trick is won before play")
         return
     if phase != PLAY:
         return
     if st.trick_no == 1:
         if not nothing_after_trick_1:
-            raise _fail("projects are compared only at the end of trick 1 (R21)", "projects")
+            raise refuse("projects", "compared only at the end of trick 1 (R21)")
         came = {(st.leader + k) & 3 for k in range(len(st.table))}
         for s in range(4):
             if st.declared[s] and s not in came and not (s == st.to_act and st.decided):
-                raise _fail(f"seat {s} has not yet come to play in trick 1 (R20)", "projects.declared")
+                raise refuse("projects.declared", f"seat {s} has not yet come to play in trick 1 (R20)")
         return
     for s, groups in enumerate(st.shown):
         if groups is not None and s & 1 != st.proj_team:
-            raise _fail(f"seat {s} is not of the project team (R22)", "projects.shown")
+            raise refuse("projects.shown", f"seat {s} is not of the project team (R22)")
     if not exact:
         return
     best = {s: st.psets[s][0][0][0] for s in range(4) if st.declared[s]}
     order = [(st.dealer + k) & 3 for k in (1, 2, 3, 4)]
     winner, reveal = compare_declared(best, order, st.kind, st.trump, st.opts.trump_first)
     if st.proj_team != (-1 if winner is None else winner & 1):
-        raise _fail("projects.team is not the team of the best declared project (R21)", "projects.team")
+        raise refuse("projects.team", "is not the team of the best declared project (R21)")
     revealed: list[tuple[int, int] | None] = [None] * 4
     for s in reveal:
         revealed[s] = (best[s][1], best[s][2])
     if st.revealed != revealed:
-        raise _fail("projects.revealed must be the tied top declarations (R21)", "projects.revealed")
+        raise refuse("projects.revealed", "must be the tied top declarations (R21)")
 
 
 def check_match_end(st: State) -> None:
@@ -495,13 +487,13 @@ def check_match_end(st: State) -> None:
     decided = match_winner_after(st.scores, st.opts.target)
     if st.phase != MATCH_OVER:
         if decided is not None:
-            raise _fail(
+            raise refuse(
+                "scores",
                 f"team {decided} has reached the target {st.opts.target} with the higher score: "
                 "the match is over (E2)",
-                "scores",
             )
     elif not st.gahwa and st.match_winner != decided:
-        raise _fail("match_winner must be the team the scores make the winner (E2)", "match_winner")
+        raise refuse("match_winner", "must be the team the scores make the winner (E2)")
 
 
 def check_written_canonically(written: Mapping[str, Any], data: Mapping[str, Any]) -> None:
@@ -513,7 +505,7 @@ def check_written_canonically(written: Mapping[str, Any], data: Mapping[str, Any
     for key, value in written.items():
         got = data[key] if key in data else ...
         if got != value and not (key == "rng_state" and type(got) is int):
-            raise _fail("must be written as the engine writes it (cards in canonical order)", key)
+            raise refuse(key, "must be written as the engine writes it (cards in canonical order)")
 
 
 # --------------------------------------------------------------------------- all of them

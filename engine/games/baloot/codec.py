@@ -859,7 +859,7 @@ def load_view(data: Any) -> tuple[State, int, list[int], int]:
     """A seat's view as a state (a sampler's template): the unseen cards dealt first-fit
     to the other hands (their counts) and the stock. Returns (template, seat, hand sizes,
     stock size)."""
-    _, seat, values = CODEC.read_view(data)
+    opts, seat, values = CODEC.read_view(data)
     if seat is None:
         raise refuse("seat", "a spectator's view has no hand to sample around: give a seat's view")
     hands = values["hands"]
@@ -875,19 +875,23 @@ def load_view(data: Any) -> tuple[State, int, list[int], int]:
     for p in plays:
         seen |= 1 << p
     missing = [p for p in range(NSLOTS) if not seen >> p & 1]
-    checks.check_hidden_counts(sum(counts[s] for s in hidden) + values["stock"], missing)
-    doc = {key: value for key, value in data.items() if key not in ("seat", "engine_dealt")}
-    doc["hands"] = list(data["hands"])
+    stock = values["stock"]
+    checks.check_hidden_counts(sum(counts[s] for s in hidden) + stock, missing)
+    values["hands"] = hands = list(hands)
     for s in hidden:
-        doc["hands"][s], missing = [CODE[p] for p in missing[: counts[s]]], missing[counts[s] :]
-    doc["stock"] = [CODE[p] for p in missing]
-    doc["rng_state"] = "0" if values["engine_dealt"] else None
+        hands[s] = sum(1 << p for p in missing[: counts[s]])
+        missing = missing[counts[s] :]
+    values["stock"] = missing
+    values["rng_state"] = 0 if values["engine_dealt"] else None
     projects = values["projects"]
-    if projects.get("declare_done", False) is None:  # another seat's: what its declaration shows
+    if projects.get("declare_done", False) is None:  # another seat's view: what its declaration shows
         to_act = values["to_act"]
         declared = to_act is not None and projects.get("declared", [0] * 4)[to_act]
         done = values["phase"] == PLAY and values["trick_no"] == 1 and bool(declared)
-        doc["projects"] = dict(data["projects"], declare_done=done)
-    st = _load(doc, TEMPLATE)
+        values["projects"] = dict(projects, declare_done=done)
+    try:
+        st = build(values, opts, TEMPLATE)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+        raise InvalidState(f"malformed view: {type(err).__name__}: {err}", field=None) from None
     checks.check_loaded(st, values, history_list(st, True), hidden_seats=hidden, exact=False)
-    return st, seat, counts, values["stock"]
+    return st, seat, counts, stock
