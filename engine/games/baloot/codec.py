@@ -539,7 +539,7 @@ CONTRACT = Part(
     last_raiser_team=Side(),
 )
 BIDDING_PART = Part(round=Int(1, 2), stage=Choice(STAGE_NAMES), hokm_bidder=NO_SEAT)
-TRICK = Part(leader=SEAT, cards=Cards(PACK, length=4), winner=SEAT, ekka=Bool())
+TRICK = Part(leader=SEAT, cards=Whole(Cards(PACK, length=4)), winner=SEAT, ekka=Bool())
 PROJECTS = Part(
     declared=Whole(PerSeat(Nullable(Choice(tuple(CLASS_NAMES.values()), tuple(CLASS_NAMES)), 0))),
     declare_done=Nullable(Bool()),
@@ -566,7 +566,7 @@ FIELDS: list[Field[State]] = [
         view_get=lambda st, seat: 0,  # a view's history is the current deal's only
     ),
     Field("rng_state", RngState(), default=None, show=STATE_ONLY),
-    Field("hands", PerSeat(MASK), default=lambda o: [0, 0, 0, 0], show=OWN),
+    Field("hands", PerSeat(Whole(MASK)), default=lambda o: [0, 0, 0, 0], show=OWN),
     Field("candidate", Nullable(CARD, -1), default=-1),
     Field("candidate_taken", Bool(), lambda st: st.cand_taken, default=OMITTED),
     Field("stock", Whole(Cards(PACK)), default=OMITTED, show=COUNT),
@@ -603,7 +603,7 @@ FIELDS: list[Field[State]] = [
     Field("card_points", Whole(PerSide(Int(0, 162))), default=lambda o: [0, 0]),
     Field("projects", PROJECTS, _projects, default=lambda o: {}, view_get=_seen_projects),
     Field("baloot", Whole(ListOf(SEAT, None)), default=lambda o: []),
-    Field("kawesh", Nullable(Obj(seat=SEAT, cards=MASK)), default=None),
+    Field("kawesh", Nullable(Obj(seat=SEAT, cards=Whole(MASK))), default=None),
     Field("match_winner", Nullable(Side(), -1), default=-1),
     Field("last_deal", Nullable(Award()), lambda st: st.result, default=None),
     view_seat(),
