@@ -124,10 +124,8 @@ class Baloot(Game[State]):
         return codec.view(state, seat)
 
     def public_view(self, state: State) -> JSON:
-        # no seat is -1: every hand a count, no seat's trick-1 project pass (R20)
-        out = codec.view(state, SPECTATOR)
-        out["seat"] = None
-        return out
+        # no seat is -1: every hand a count, no seat's trick-1 project pass (R20), seat null
+        return codec.view(state, SPECTATOR)
 
     def sampler(self, view: JSON) -> Callable[[random.Random], State]:
         return sampling.make_sampler(view)
