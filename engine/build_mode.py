@@ -36,6 +36,7 @@ HOT_MODULES = (
     "engine.games.trex.playout",
     "engine.games.trex.sampling",
     "engine.games.baloot.state",
+    "engine.games.baloot.scoring",
     "engine.games.baloot.rules",
     "engine.games.baloot.playout",
     "engine.games.ronda.state",

@@ -1,5 +1,13 @@
-"""Baloot (docs/rules/baloot.md): the Saudi four-player partnership trick game."""
+"""Baloot (docs/rules/baloot.md): the Saudi four-player partnership trick game.
 
-from engine.games.baloot.game import GAME, Baloot
+Modules, each importing only those before it: ``tables`` (card layout, orders, values,
+phases), ``options`` (option specs and the rules' compact options), ``projects`` (R18-R23),
+``state`` (the state's data), ``scoring`` (S1-S8, the match end), ``rules`` (legal
+actions, checks and the transitions), ``checks`` (what a loaded state must satisfy),
+``codec`` (the JSON shape of states, views and actions), ``sampling`` (worlds that fit a
+view), ``playout`` (the fused random playout), ``game`` (the Game protocol).
+"""
 
-__all__ = ["GAME", "Baloot"]
+from engine.games.baloot.game import GAME
+
+__all__ = ["GAME"]

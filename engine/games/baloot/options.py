@@ -103,6 +103,8 @@ class Opts:
     ashkal_not_on_ace: bool
     kawesh: bool
     raw: tuple[tuple[str, Any], ...]
+    players: int = 4
+    sides: int = 2  # what the shared codec's seat and side kinds read their bounds from
 
     @property
     def as_json(self) -> dict[str, Any]:

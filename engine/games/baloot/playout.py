@@ -8,32 +8,33 @@ it saves: the protocol wrappers (``is_playout_over`` through
 (no project decision can be pending), the list of legal cards: the engine's own
 ``rules.duties``/``rules.legal_mask`` give the mask, and the card is the ``r``-th set bit in
 slot order (the order of ``rules.slots_of``). Every action is applied by the engine's
-``state.step``; nothing is left undone (the final state is the generic loop's)."""
+``rules.step``; nothing is left undone (the final state is the generic loop's)."""
 
 from __future__ import annotations
 
 import random
 from math import trunc
-from typing import Any
 
-from . import rules
-from .state import State, step
-from .tables import DEAL_OVER, PLAY
+from engine.games.baloot import rules
+from engine.games.baloot.state import State
+from engine.games.baloot.tables import DEAL_OVER, PLAY
 
 LOW = rules._LOW  # slot lists of the low/high 16 bits of a mask (``rules.slots_of``)
 HIGH = rules._HIGH
 
 
-def random_playout(legal_actions: Any, start: State, st: State, rng: random.Random) -> None:
+def random_playout(start: State, st: State, rng: random.Random) -> None:
     """Uniformly random legal actions on ``st`` in place until the deal of ``start`` is over
-    (the protocol's ``is_playout_over``); ``legal_actions`` is the game's method."""
+    (the protocol's ``is_playout_over``)."""
     rand = rng.random
     deal_no = start.deal_no
     duties = rules.duties
     legal_mask = rules.legal_mask
+    legal_actions = rules.legal_actions
+    step = rules.step
     while st.to_act is not None and st.deal_no == deal_no and st.phase != DEAL_OVER:
         if st.phase == PLAY and st.table and st.trick_no > 1:
-            # following (as Baloot.legal_actions, whose project branch is trick 1 only)
+            # following (as rules.legal_actions, whose project branch is trick 1 only)
             seat = st.to_act
             m = legal_mask(
                 st.hands[seat],

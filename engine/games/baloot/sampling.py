@@ -1,18 +1,18 @@
 """Section 7: dealing the unseen cards of a view at random, respecting every exact
 deduction (voids and trump duties shown by plays, the taken candidate, declared and
-shown projects, a kawesh hand)."""
+shown projects, a kawesh hand); and the information-set key of what a seat knows."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from engine.games.baloot import rules
-from engine.games.baloot.jsonio import Loader
+from engine.games.baloot.codec import load_view
 from engine.games.baloot.projects import candidate_groups, project_set
 from engine.games.baloot.state import State
-from engine.games.baloot.tables import NSLOTS, PLAY
+from engine.games.baloot.tables import DOUBLING, NSLOTS, PASS_PROJECT, PLAY
 from engine.protocol import InvalidState
 from engine.sampling import assign_cards
 
@@ -39,23 +39,19 @@ def forbidden_masks(st: State) -> list[int]:
     return out
 
 
-def make_sampler(game: Any, data: Any) -> Callable[[random.Random], State]:
+def make_sampler(data: Any) -> Callable[[random.Random], State]:
     """Validate ``data`` (a view) once; return ``f(rng) -> State`` consistent with it.
     Raises InvalidState for anything that is not a consistent view."""
     try:
-        return _make_sampler(game, data)
+        return _make_sampler(data)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
         raise InvalidState(f"malformed view: {type(err).__name__}: {err}", field=None) from None
 
 
-def _make_sampler(game: Any, data: Any) -> Callable[[random.Random], State]:
+def _make_sampler(data: Any) -> Callable[[random.Random], State]:
     if not isinstance(data, dict) or "seat" not in data:
         raise InvalidState("a view must be an object with a seat", field="seat")
-    template = Loader(game, data, view=True).load()
-    seat: int = data["seat"]
-    hands_view = data["hands"]
-    counts = [len(h) if isinstance(h, list) else h for h in hands_view]
-    stock_count: int = data["stock"]
+    template, seat, counts, stock_count = load_view(data)
     visible = template.hands[seat] | template.played
     for p in template.table:
         visible |= 1 << p
@@ -175,3 +171,59 @@ def _make_sampler(game: Any, data: Any) -> Callable[[random.Random], State]:
         raise InvalidState("no deal of the unseen cards matches this view", field="hands")
 
     return sample
+
+
+def info_key(state: State, seat: int) -> Hashable:
+    """What ``seat`` knows of ``state``: equal keys for the states of one information set
+    (the other hands, the stock and the other seats' project passes left out)."""
+    hist = []
+    node = state.history
+    base = state.hist_base
+    while node is not None and node is not base:
+        node, (s, a) = node
+        if a == PASS_PROJECT and s != seat:
+            continue
+        hist.append((s, len(a) if isinstance(a, tuple) else a))
+    key: Hashable = (
+        seat,
+        state.hands[seat],
+        tuple(hist),
+        state.phase,
+        state.to_act,
+        state.dealer,
+        state.deal_no,
+        tuple(state.scores),
+        state.candidate,
+        state.cand_taken,
+        len(state.stock),
+        state.round,
+        state.stage,
+        state.hokm_bidder,
+        state.kind,
+        state.trump,
+        state.bidder,
+        state.mult,
+        state.locked,
+        state.gahwa,
+        state.dstep if state.phase == DOUBLING else None,
+        state.trick_no,
+        state.leader,
+        tuple(state.table),
+        state.lead_ekka,
+        state.tricks,
+        state.extra_played,
+        tuple(state.tricks_won),
+        tuple(state.card_points),
+        tuple(state.declared),
+        state.decided if state.to_act == seat else None,
+        tuple(state.revealed),
+        state.proj_team,
+        tuple(state.shown),
+        state.baloot,
+        state.kawesh,
+        state.match_winner,
+        state.rng_state is not None,
+        repr(state.result),
+        state.opts.raw,
+    )
+    return key

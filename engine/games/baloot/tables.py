@@ -106,3 +106,8 @@ RUN_CLASS = {3: SIRA, 4: FIFTY, 5: HUNDRED}
 QUAD_RANKS = "AKQJT"  # four 9s, 8s, 7s are nothing
 SEQUENCE, FOUR_KIND = 0, 1
 SUBKIND_NAMES = ("sequence", "four")
+
+POINTS = (PLAIN_POINTS,) + tuple(
+    tuple(TRUMP_POINTS[p] if p >> 3 == t else PLAIN_POINTS[p] for p in range(NSLOTS)) for t in range(4)
+)
+"""POINTS[trump + 1][slot]: card points with that trump suit (index 0: Sun)."""

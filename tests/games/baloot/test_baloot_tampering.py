@@ -261,6 +261,26 @@ def test_last_deal_with_unknown_fields_or_huge_numbers_is_refused(extra):
     refused(data, "last_deal" if "bonus" not in extra else "last_deal.bonus")
 
 
+@pytest.mark.parametrize(
+    ("phase", "path", "field"),
+    [
+        ("bidding", ("hands", 1, 0), "hands[1]"),
+        ("bidding", ("stock", 0), "stock"),
+        ("play", ("tricks", 0, "cards", 0), "tricks[0].cards"),
+        ("bidding", ("scores", 1), "scores"),
+    ],
+    ids=lambda value: ".".join(map(str, value)) if isinstance(value, tuple) else value,
+)
+def test_a_value_refused_inside_a_list_names_the_list(phase, path, field):
+    """The field of an error is the list (as it always was), not the entry in it."""
+    data = state_where(lambda d: d["phase"] == phase and (phase != "play" or d["trick_no"] >= 2))
+    parent = data
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] = "1S"  # no such card; not a number either
+    refused(data, field)
+
+
 # --------------------------------------------------------------------------- written as the engine writes it
 
 

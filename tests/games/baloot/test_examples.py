@@ -15,7 +15,7 @@ import pytest
 
 from engine import get_game
 from engine.games.baloot.projects import baloot_scores, project_set
-from engine.games.baloot.state import settle
+from engine.games.baloot.scoring import match_winner_after, settle
 from engine.games.baloot.tables import CLASS_NAMES, HOKM, SLOT, SUBKIND_NAMES, SUIT_CHARS, SUN
 from engine.protocol import IllegalAction
 from tests.examples import rules_id_of_file
@@ -150,8 +150,6 @@ def test_worked_example(example: str) -> None:
         assert sum(i["points"] for i in res["items"]) == sum(res["adds"])
         ran += 1
     for row in data.get("match_end", []):
-        from engine.games.baloot.state import match_winner_after
-
         after = [a + b for a, b in zip(row["scores"], row["adds"], strict=True)]
         assert after == row["after"]
         assert match_winner_after(after, row["target"]) == row["winner"]

@@ -9,7 +9,7 @@ import pytest
 from engine import get_game
 from engine.games.baloot.projects import baloot_scores, compare_declared, project_set
 from engine.games.baloot.rules import trick_state
-from engine.games.baloot.state import rounded, tie_winner
+from engine.games.baloot.scoring import rounded, tie_winner
 from engine.games.baloot.tables import HOKM, SLOT, SUN
 from engine.protocol import IllegalAction, InvalidSetup, InvalidState
 

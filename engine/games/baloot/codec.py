@@ -1,0 +1,897 @@
+"""Baloot's JSON shape, declared for the shared codec (engine/codec.py): its verbs, its
+state fields in document order (what a layout may leave out, what a seat's view shows), the
+few kinds only Baloot has, and the glue that builds a state from the decoded values.
+
+State JSON (after game/version/options/players): ``dealer``, ``phase``, ``to_act``,
+``scores``, ``deal_no``, ``history``, ``deal_history_start`` (index of the current deal in
+``history``), ``rng_state``, ``hands`` (by seat, canonical order), ``candidate`` (the
+turned card, kept after it is taken), ``candidate_taken``, ``stock`` (top first),
+``bidding`` {round, stage, hokm_bidder}, ``contract`` (null during bidding; kind, trump,
+ashkal, bidder, taker, declarer_team, multiplier, locked, gahwa, last_raiser_team),
+``doubling_step``, ``trick_no``, ``leader``, ``table`` [{seat, card}], ``lead_ekka``,
+``tricks`` [{leader, cards, winner, ekka}], ``played_by`` {card: seat|null} (earlier cards
+a layout placed without tricks), ``tricks_won``, ``card_points``, ``projects`` {declared,
+declare_done (null in other seats' views), revealed ({kind, top} per seat), team, shown},
+``baloot`` (seats), ``kawesh`` {seat, cards}, ``match_winner``, ``last_deal`` (the finished
+deal's award and workings).
+
+History entries are ``{"seat", "action"}``; a trick-1 project pass (R20, private) carries
+``"project": true``. A view keeps only the current deal's history (cards of earlier deals
+are back in play), drops other seats' project passes, shows caller decks as counts, and
+adds ``seat`` and ``engine_dealt``. A layout may leave out most fields, and most keys of
+``contract``, ``bidding``, ``projects`` and a trick: ``build`` gives them their natural
+values (``checks.natural_*``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.checks import MAX_SAFE_INT, MAX_SCORE
+from engine.codec import (
+    COUNT,
+    LAYOUT,
+    OMITTED,
+    OWN,
+    STATE_ONLY,
+    TEMPLATE,
+    Bool,
+    Card,
+    CardMask,
+    Cards,
+    Choice,
+    Codec,
+    Field,
+    Int,
+    Kind,
+    ListOf,
+    Nullable,
+    Obj,
+    Pack,
+    PerSeat,
+    PerSide,
+    RngState,
+    Seat,
+    Side,
+    Verb,
+    Verbs,
+    refuse,
+    view_seat,
+)
+from engine.games.baloot import checks, rules
+from engine.games.baloot.options import OPTION_SPECS, Opts, compact
+from engine.games.baloot.projects import project_set
+from engine.games.baloot.state import State, blank
+from engine.games.baloot.tables import (
+    BID_ASHKAL,
+    BID_HOKM,
+    BID_SUN,
+    BIDDING,
+    CHOOSE,
+    CHOOSE_TRUMP,
+    CLASS_NAMES,
+    CODE,
+    DEAL,
+    DEAL_OVER,
+    DECLARE,
+    DOUBLE,
+    DOUBLE_LOCKED,
+    DOUBLE_OPEN,
+    DOUBLING,
+    EKKA,
+    FOUR,
+    FOUR_LOCKED,
+    FOUR_OPEN,
+    GAHWA,
+    HOKM,
+    KAWESH,
+    MAIN,
+    MATCH_OVER,
+    NSLOTS,
+    PASS,
+    PASS_PROJECT,
+    PHASE_NAMES,
+    PLAIN_STR,
+    PLAY,
+    SEQ_ORDER,
+    STAGE_NAMES,
+    STEP_NAMES,
+    SUBKIND_NAMES,
+    SUIT_CHARS,
+    SUIT_OF,
+    SUN,
+    TRIPLE,
+    TRUMP_STR,
+)
+from engine.protocol import JSON, Action, BadAction, InvalidState
+
+PACK = Pack("Baloot", tuple(range(NSLOTS)), CODE)
+"""The 32 cards numbered by slot (tables): a mask lists them in the canonical order."""
+CARD = Card(PACK)
+MASK = CardMask(PACK)
+
+# --------------------------------------------------------------------------- actions
+
+VERB_HELP = {
+    "bid": "bid hokm, sun or ashkal (field bid)",
+    "pass": "pass a call, a double step or a project declaration",
+    "kawesh": "annul the deal with a first hand of 7s, 8s and 9s (option kawesh)",
+    "choose_trump": "name the trump suit after a round-2 hokm (field suit)",
+    "double": "double the contract (Hokm: field locked)",
+    "triple": "the bidder triples a doubled Hokm",
+    "four": "a defender quadruples (field locked unless four_lock_choice is off)",
+    "gahwa": "the bidder raises to gahwa: the deal decides the match",
+    "declare": "announce the class of your best project in trick 1",
+    "play": "play a card (field card; optional ekka when leading)",
+    "deal": "the caller's next deck, 32 codes top first (field deck)",
+}
+_VERB_OF = {
+    PASS: "pass",
+    PASS_PROJECT: "pass",
+    DECLARE: "declare",
+    KAWESH: "kawesh",
+    TRIPLE: "triple",
+    GAHWA: "gahwa",
+    **dict.fromkeys((BID_HOKM, BID_SUN, BID_ASHKAL), "bid"),
+    **dict.fromkeys((DOUBLE_OPEN, DOUBLE_LOCKED, DOUBLE), "double"),
+    **dict.fromkeys((FOUR_OPEN, FOUR_LOCKED, FOUR), "four"),
+}
+
+
+def verb_of(action: Action) -> str:
+    """The JSON ``type`` of an internal action (see tables: plays are slots, an Ekka 32 +
+    slot, a caller's deal a tuple)."""
+    if type(action) is tuple:
+        return "deal"
+    if action < 64:  # type: ignore[operator]
+        return "play"
+    if CHOOSE <= action < CHOOSE + 4:  # type: ignore[operator]
+        return "choose_trump"
+    return _VERB_OF[action]  # type: ignore[index]
+
+
+def _raise(plain: int, open_: int, locked: int) -> Verb:
+    """R11/R12: a double or four, ``locked`` true/false in Hokm, left out in Sun."""
+    verb = "double" if plain == DOUBLE else "four"
+    return Verb(
+        verb,
+        make=lambda lock: plain if lock is None else locked if lock else open_,
+        split=lambda action: (None if action == plain else action == locked,),
+        optional={"locked": Bool()},
+    )
+
+
+VERBS = Verbs(
+    [
+        Verb(
+            "bid",
+            {"bid": Choice(("hokm", "sun", "ashkal"), (BID_HOKM, BID_SUN, BID_ASHKAL))},
+            make=lambda bid: bid,
+            split=lambda action: (action,),
+        ),
+        Verb("pass", make=lambda: PASS),
+        Verb("kawesh", make=lambda: KAWESH),
+        Verb(
+            "choose_trump",
+            {"suit": Choice(tuple(SUIT_CHARS), tuple(range(CHOOSE, CHOOSE + 4)))},
+            make=lambda suit: suit,
+            split=lambda action: (action,),
+        ),
+        _raise(DOUBLE, DOUBLE_OPEN, DOUBLE_LOCKED),
+        Verb("triple", make=lambda: TRIPLE),
+        _raise(FOUR, FOUR_OPEN, FOUR_LOCKED),
+        Verb("gahwa", make=lambda: GAHWA),
+        Verb("declare", make=lambda: DECLARE),
+        Verb(
+            "play",
+            {"card": CARD},
+            make=lambda card, ekka: EKKA + card if ekka else card,
+            split=lambda action: (action & 31, True if action >= EKKA else None),
+            optional={"ekka": Bool()},
+        ),
+        Verb(
+            "deal",
+            {"deck": Cards(PACK, unique=False)},  # R1 (each card once, all 32): check_action
+            make=lambda deck: (DEAL, *deck),
+            split=lambda action: (action[1:],),
+            hidden={"deck": lambda count: range(NSLOTS)},  # a view's count: a placeholder deck
+        ),
+    ],
+    verb_of,
+)
+
+
+def parse_action(data: Any, phase: int) -> Action:
+    """A JSON action (BadAction naming the bad field); in the play phase a pass is the
+    trick-1 project pass (R20)."""
+    action = VERBS.decode(data, None)
+    return PASS_PROJECT if action == PASS and phase == PLAY else action
+
+
+def action_to_json(action: Action) -> JSON:
+    return VERBS.encode(action)
+
+
+# --------------------------------------------------------------------------- Baloot's own kinds
+
+
+class Whole(Kind):
+    """``kind``, with every refusal inside it naming the whole field (``scores``, not
+    ``scores[0]``), as Baloot's errors always have."""
+
+    def __init__(self, kind: Kind) -> None:
+        self.kind = kind
+        self.normalises = kind.normalises
+
+    def decoder(self, hidden: bool = False) -> Callable[[Any, str, Any], Any]:
+        inner = self.kind.decoder(hidden)
+
+        def decode(raw: Any, path: str, rules: Any) -> Any:
+            try:
+                return inner(raw, path, rules)
+            except InvalidState as err:
+                raise InvalidState(err.message, field=path) from None
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Callable[[Any], Any]:
+        return self.kind.encoder(view)
+
+    def count(self, value: Any) -> int:
+        return self.kind.count(value)
+
+    def schema(self, view: bool = False) -> JSON:
+        return self.kind.schema(view)
+
+
+class Part(Kind):
+    """A small object of named kinds; inside, a dict of the keys it gives (a layout may
+    leave keys out: ``build`` fills them in, or refuses a missing one in a full state)."""
+
+    def __init__(self, **fields: Kind) -> None:
+        self.fields = fields
+
+    def decoder(self, hidden: bool = False) -> Callable[[Any, str, Any], Any]:
+        parts = {name: kind.decoder(hidden) for name, kind in self.fields.items()}
+
+        def decode(raw: Any, path: str, rules: Any) -> dict[str, Any]:
+            if type(raw) is not dict:
+                raise refuse(path, "must be an object")
+            for key in raw:
+                if key not in parts:
+                    raise refuse(f"{path}.{key}", "unknown field")
+            return {key: parts[key](value, f"{path}.{key}", rules) for key, value in raw.items()}
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Callable[[Any], Any]:
+        parts = [(name, kind.encoder(view)) for name, kind in self.fields.items()]
+        return lambda values: {name: enc(values[name]) for name, enc in parts}
+
+    def schema(self, view: bool = False) -> JSON:
+        props = {name: kind.schema(view) for name, kind in self.fields.items()}
+        return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+
+
+class Calls(Kind):
+    """``history``: ``[{"seat", "action"}]``, a trick-1 project pass (R20) marked
+    ``"project": true``; inside, ``(seat, action)`` pairs (the project pass PASS_PROJECT).
+    Actions met before are read and written through the verb table's memos."""
+
+    normalises = True  # "project": false may be spelt out
+
+    def decoder(self, hidden: bool = False) -> Callable[[Any, str, Any], Any]:
+        read_action = VERBS.decode
+        known = VERBS.memo(hidden)
+
+        def checked(entry: Any, where: str, rules: Any) -> tuple[int, Action]:
+            if type(entry) is not dict or not {"seat", "action"} <= entry.keys() <= _ENTRY_KEYS:
+                raise refuse(where, "must be an object {seat, action} (and project: true for a project pass)")
+            seat, project = entry["seat"], entry.get("project", False)
+            if type(seat) is not int or not 0 <= seat <= 3:
+                raise refuse(f"{where}.seat", "must be a whole number from 0 to 3")
+            if type(project) is not bool:
+                raise refuse(where, "project must be true or false")
+            try:
+                action = read_action(entry["action"], rules, hidden)
+            except BadAction as err:
+                raise refuse(where, f"action: {err.message}") from None
+            if project and action != PASS:
+                raise refuse(where, "only a pass can be a project pass")
+            return seat, PASS_PROJECT if project else action
+
+        def decode(raw: Any, path: str, rules: Any) -> list[tuple[int, Action]]:
+            if type(raw) is not list:
+                raise refuse(path, "must be a list")
+            out = []
+            for i, entry in enumerate(raw):
+                try:  # the usual entry: a seat and an action met before
+                    if len(entry) == 2:
+                        action = known[tuple(entry["action"].items())]
+                        seat = entry["seat"]
+                        if type(seat) is int and 0 <= seat <= 3:
+                            out.append((seat, action))
+                            continue
+                except (KeyError, TypeError, AttributeError):
+                    pass
+                out.append(checked(entry, f"{path}[{i}]", rules))
+            return out
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Callable[[Any], Any]:
+        write = VERBS.flat_encoder(view)
+        get = write.memo.get  # type: ignore[attr-defined]
+
+        def encode(entries: list[tuple[int, Action]]) -> list[JSON]:
+            out = []
+            for seat, action in entries:
+                if action == PASS_PROJECT:
+                    out.append({"seat": seat, "action": {"type": "pass"}, "project": True})
+                else:
+                    known = get(action)
+                    out.append({"seat": seat, "action": known.copy() if known is not None else write(action)})
+            return out
+
+        return encode
+
+    def schema(self, view: bool = False) -> JSON:
+        props = {"seat": Seat().schema(), "action": {"$ref": "#/$defs/action"}, "project": {"const": True}}
+        entry = {"type": "object", "properties": props, "required": ["seat", "action"]}
+        return {"type": "array", "items": dict(entry, additionalProperties=False)}
+
+
+_ENTRY_KEYS = {"seat", "action", "project"}
+
+
+class PlayedBy(Kind):
+    """``played_by``: {card: seat or null}; inside, (slot, seat or -1) pairs in document order."""
+
+    normalises = True
+
+    def decoder(self, hidden: bool = False) -> Callable[[Any, str, Any], Any]:
+        card = CARD.decoder()
+
+        def decode(raw: Any, path: str, rules: Any) -> list[tuple[int, int]]:
+            if type(raw) is not dict:
+                raise refuse(path, "must be an object")
+            out = []
+            for code, seat in raw.items():
+                if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
+                    raise refuse(path, "seats must be 0-3 or null")
+                out.append((card(code, path, rules), -1 if seat is None else seat))
+            return out
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Callable[[Any], Any]:
+        return lambda pairs: {CODE[p]: (s if s >= 0 else None) for p, s in pairs}
+
+    def schema(self, view: bool = False) -> JSON:
+        return {"type": "object", "additionalProperties": {"anyOf": [Seat().schema(), {"type": "null"}]}}
+
+
+class Award(Kind):
+    """``last_deal``: the finished deal's award (adds per team, items {side, points, item,
+    rule}) and its workings, plain JSON data kept as it is."""
+
+    FIELDS = frozenset(
+        "adds items winner gahwa multiplier declarer_team kind card_points projects baloot kaboot "
+        "counted game_points totals deal_no annulled kawesh".split()
+    )
+
+    def decoder(self, hidden: bool = False) -> Callable[[Any, str, Any], Any]:
+        def decode(raw: Any, path: str, rules: Any) -> dict[str, Any]:
+            if type(raw) is not dict:
+                raise refuse(path, "must be an object or null")
+            for key in raw:
+                if key not in self.FIELDS:
+                    raise refuse(f"{path}.{key}", "unknown field")
+            _plain_numbers(raw, path)
+            adds, items = raw.get("adds"), raw.get("items")
+            if (
+                type(adds) is not list
+                or len(adds) != 2
+                or any(type(x) is not int or not 0 <= x <= 10**6 for x in adds)
+            ):
+                raise refuse(path, "adds must be two whole numbers")
+            if type(items) is not list or len(items) > 20 or not all(_is_item(item) for item in items):
+                raise refuse(path, "items must be a list of {side, points, item, rule}")
+            return dict(raw)
+
+        return decode
+
+    def schema(self, view: bool = False) -> JSON:
+        return {"type": "object", "required": ["adds", "items"]}
+
+
+def _is_item(item: Any) -> bool:
+    return (
+        type(item) is dict
+        and item.get("side") in (0, 1)
+        and type(item["side"]) is int
+        and type(item.get("points")) is int
+        and -(10**6) <= item["points"] <= 10**6
+        and type(item.get("item")) is str
+        and type(item.get("rule")) is str
+    )
+
+
+def _plain_numbers(value: Any, path: str, depth: int = 0) -> None:
+    """The deal's workings hold whole numbers a JSON double keeps exactly, a few levels deep."""
+    if type(value) in (bool, str) or value is None:
+        return
+    if type(value) is int:
+        if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
+            raise refuse(path, "a number out of range")
+    elif depth < 3 and type(value) in (list, dict):
+        for x in value.values() if type(value) is dict else value:
+            _plain_numbers(x, path, depth + 1)
+    else:
+        raise refuse(path, "holds something that is not plain JSON data")
+
+
+# --------------------------------------------------------------------------- state fields
+
+
+def history_list(st: State, current_deal: bool = False) -> list[tuple[int, Action]]:
+    """The history entries, oldest first (only the current deal's when asked)."""
+    out = []
+    node = st.history
+    stop = st.hist_base if current_deal else None
+    while node is not None and node is not stop:
+        node, entry = node
+        out.append(entry)
+    out.reverse()
+    return out
+
+
+def _seen_history(st: State, seat: int) -> list[tuple[int, Action]]:
+    """A view's history: this deal's, without other seats' project passes (R20)."""
+    return [(s, a) for s, a in history_list(st, True) if a != PASS_PROJECT or s == seat]
+
+
+def _chain_length(node: Any) -> int:
+    n = 0
+    while node is not None:
+        node = node[0]
+        n += 1
+    return n
+
+
+def _contract(st: State) -> dict[str, Any] | None:
+    if not st.kind:
+        return None
+    return {
+        "kind": st.kind,
+        "trump": st.trump,
+        "ashkal": st.ashkal,
+        "bidder": st.bidder,
+        "taker": st.taker,
+        "declarer_team": st.bidder & 1,
+        "multiplier": st.mult,
+        "locked": st.locked,
+        "gahwa": st.gahwa,
+        "last_raiser_team": st.raiser if st.raiser >= 0 else st.bidder & 1,
+    }
+
+
+def _projects(st: State) -> dict[str, Any]:
+    return {
+        "declared": st.declared,
+        "declare_done": st.decided,
+        "revealed": st.revealed,
+        "team": st.proj_team,
+        "shown": st.shown,
+    }
+
+
+def _seen_projects(st: State, seat: int) -> dict[str, Any]:
+    """R20: only the seat to act knows whether it has decided on its project."""
+    out = _projects(st)
+    if st.to_act != seat:
+        out["declare_done"] = None
+    return out
+
+
+SEAT = Seat()
+NO_SEAT = Nullable(SEAT, -1)
+PLAY_ENTRY = Obj(seat=SEAT, card=CARD)
+
+
+class Table(Kind):
+    """``table``: the trick so far, [{seat, card}] (a layout may list bare codes); inside,
+    (seat, slot) pairs (seat None for a bare code)."""
+
+    normalises = True
+
+    def decoder(self, hidden: bool = False) -> Callable[[Any, str, Any], Any]:
+        card, entry = CARD.decoder(), PLAY_ENTRY.decoder()
+
+        def decode(raw: Any, path: str, rules: Any) -> list[tuple[int | None, int]]:
+            if type(raw) is not list or len(raw) > 3:
+                raise refuse(path, "must be a list of at most 3 plays")
+            return [
+                (None, card(e, f"{path}[{i}]", rules)) if type(e) is str else entry(e, f"{path}[{i}]", rules)
+                for i, e in enumerate(raw)
+            ]
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Callable[[Any], Any]:
+        return lambda plays: [{"seat": seat, "card": CODE[p]} for seat, p in plays]
+
+    def schema(self, view: bool = False) -> JSON:
+        return {"type": "array", "items": PLAY_ENTRY.schema(), "maxItems": 3}
+
+
+CONTRACT = Part(
+    kind=Choice(("hokm", "sun"), (HOKM, SUN)),
+    trump=Nullable(Choice(tuple(SUIT_CHARS)), -1),
+    ashkal=Bool(),
+    bidder=SEAT,
+    taker=SEAT,
+    declarer_team=Side(),
+    multiplier=Int(1, 4),
+    locked=Bool(),
+    gahwa=Bool(),
+    last_raiser_team=Side(),
+)
+BIDDING_PART = Part(round=Int(1, 2), stage=Choice(STAGE_NAMES), hokm_bidder=NO_SEAT)
+TRICK = Part(leader=SEAT, cards=Whole(Cards(PACK, length=4)), winner=SEAT, ekka=Bool())
+PROJECTS = Part(
+    declared=Whole(PerSeat(Nullable(Choice(tuple(CLASS_NAMES.values()), tuple(CLASS_NAMES)), 0))),
+    declare_done=Nullable(Bool()),
+    revealed=Whole(
+        PerSeat(
+            Nullable(Obj(kind=Choice(SUBKIND_NAMES), top=Choice(tuple(SEQ_ORDER), tuple(range(7, -1, -1)))))
+        )
+    ),
+    team=Nullable(Side(), -1),
+    shown=Whole(PerSeat(Nullable(ListOf(MASK)))),
+)
+FIELDS: list[Field[State]] = [
+    Field("dealer", SEAT, default=0),
+    Field("phase", Choice(PHASE_NAMES), default=BIDDING),
+    Field("to_act", Nullable(SEAT), default=OMITTED),
+    Field("scores", Whole(PerSide(Int(0, MAX_SCORE))), default=lambda o: [0, 0]),
+    Field("deal_no", Int(1, MAX_SAFE_INT), default=1),
+    Field("history", Calls(), history_list, default=lambda o: [], view_get=_seen_history),
+    Field(
+        "deal_history_start",
+        Int(0, MAX_SAFE_INT),
+        lambda st: _chain_length(st.hist_base),
+        default=0,
+        view_get=lambda st, seat: 0,  # a view's history is the current deal's only
+    ),
+    Field("rng_state", RngState(), default=None, show=STATE_ONLY),
+    Field("hands", PerSeat(Whole(MASK)), default=lambda o: [0, 0, 0, 0], show=OWN),
+    Field("candidate", Nullable(CARD, -1), default=-1),
+    Field("candidate_taken", Bool(), lambda st: st.cand_taken, default=OMITTED),
+    Field("stock", Whole(Cards(PACK)), default=OMITTED, show=COUNT),
+    Field(
+        "bidding",
+        BIDDING_PART,
+        lambda st: {"round": st.round, "stage": st.stage, "hokm_bidder": st.hokm_bidder},
+        default=lambda o: {},
+    ),
+    Field("contract", Nullable(CONTRACT), _contract, default=None),
+    Field(
+        "doubling_step",
+        Nullable(Choice(STEP_NAMES)),
+        lambda st: st.dstep if st.phase == DOUBLING else None,
+        default=OMITTED,
+    ),
+    Field("trick_no", Int(1, 9), default=1),
+    Field("leader", NO_SEAT, default=-1),
+    Field(
+        "table",
+        Table(),
+        lambda st: [((st.leader + i) & 3, p) for i, p in enumerate(st.table)],
+        default=lambda o: [],
+    ),
+    Field("lead_ekka", Bool(), default=False),
+    Field(
+        "tricks",
+        ListOf(TRICK),
+        lambda st: [{"leader": t[0], "cards": t[1], "winner": t[2], "ekka": t[3]} for t in st.tricks],
+        default=lambda o: [],
+    ),
+    Field("played_by", PlayedBy(), lambda st: st.extra_played, default=lambda o: []),
+    Field("tricks_won", Whole(PerSide(Int(0, 8))), default=lambda o: [0, 0]),
+    Field("card_points", Whole(PerSide(Int(0, 162))), default=lambda o: [0, 0]),
+    Field("projects", PROJECTS, _projects, default=lambda o: {}, view_get=_seen_projects),
+    Field("baloot", Whole(ListOf(SEAT, None)), default=lambda o: []),
+    Field("kawesh", Nullable(Obj(seat=SEAT, cards=Whole(MASK))), default=None),
+    Field("match_winner", Nullable(Side(), -1), default=-1),
+    Field("last_deal", Nullable(Award()), lambda st: st.result, default=None),
+    view_seat(),
+    Field("engine_dealt", Bool(), in_state=False, view_get=lambda st, seat: st.rng_state is not None),
+]
+
+
+# --------------------------------------------------------------------------- building a state
+
+
+def _key(part: Mapping[str, Any], key: str, path: str, layout: bool, natural: Any = ...) -> Any:
+    """``part[key]``; a layout may leave it out for its ``natural`` value (``...``: never)."""
+    if key in part:
+        return part[key]
+    if layout and natural is not ...:
+        return natural
+    raise InvalidState(f"missing field {path}.{key}", field=f"{path}.{key}")
+
+
+def build(values: dict[str, Any], opts: Opts, mode: str) -> State:
+    """A state from the decoded ``values`` (a layout's left-out fields at their natural
+    values, its left-out cards in the stock while bidding, else played)."""
+    layout = mode == LAYOUT
+    st = blank(opts, values["dealer"], values["scores"], values["rng_state"])
+    st.deal_no = values["deal_no"]
+    st.phase = values["phase"]
+    _build_history(st, values["history"], values["deal_history_start"])
+    if values["contract"] is not None:
+        _build_contract(st, values["contract"], layout)
+    bidding = values["bidding"]
+    st.round = bidding.get("round", 2 if st.phase == CHOOSE_TRUMP else 1)
+    st.stage = bidding.get("stage", MAIN)
+    st.hokm_bidder = bidding.get("hokm_bidder", -1)
+    placed: list[tuple[int, str]] = []  # every card, where, in document order
+    _build_cards(st, values, layout, placed)
+    _build_table(st, values, layout, placed)
+    _build_tricks(st, values["tricks"], layout, placed)
+    _place_the_rest(st, values, layout, placed)
+    _build_turn(st, values, layout)
+    _build_projects(st, values["projects"])
+    st.baloot = tuple(values["baloot"])
+    st.kawesh = values["kawesh"]
+    st.match_winner = values["match_winner"]
+    st.result = values["last_deal"]
+    return st
+
+
+def _build_history(st: State, entries: list[tuple[int, Action]], start: int) -> None:
+    """The history as a linked chain, ``hist_base`` where the current deal begins."""
+    if start > len(entries):
+        raise refuse("deal_history_start", f"must be a whole number from 0 to {len(entries)}")
+    node: Any = None
+    base: Any = None
+    for i, entry in enumerate(entries):
+        if i == start:
+            base = node
+        node = (node, entry)
+    st.history = node
+    st.hist_base = base if start < len(entries) else node
+
+
+def _build_contract(st: State, contract: Mapping[str, Any], layout: bool) -> None:
+    st.kind = _key(contract, "kind", "contract", layout)
+    st.trump = contract.get("trump", -1)
+    st.ashkal = contract.get("ashkal", False)
+    st.bidder = _key(contract, "bidder", "contract", layout)
+    st.taker = _key(contract, "taker", "contract", layout, checks.natural_taker(st))
+    _key(contract, "declarer_team", "contract", layout, None)  # checks.check_contract compares it
+    st.mult = _key(contract, "multiplier", "contract", layout, 1)
+    st.locked = _key(contract, "locked", "contract", layout, False)
+    st.gahwa = _key(contract, "gahwa", "contract", layout, False)
+    st.raiser = _key(contract, "last_raiser_team", "contract", layout, checks.natural_raiser(st))
+
+
+def _build_cards(st: State, values: dict[str, Any], layout: bool, placed: list[tuple[int, str]]) -> None:
+    """``hands``, ``candidate``, ``candidate_taken`` and ``stock``."""
+    st.hands = list(values["hands"])
+    for s, hand in enumerate(st.hands):
+        placed += [(p, f"hands[{s}]") for p in rules.slots_of(hand)]
+    st.candidate = values["candidate"]
+    dealt_out = st.phase in (DOUBLING, PLAY) or (st.phase in (DEAL_OVER, MATCH_OVER) and not any(st.hands))
+    st.cand_taken = values.get("candidate_taken", dealt_out)
+    if st.candidate >= 0 and not st.cand_taken:
+        placed.append((st.candidate, "candidate"))
+    if "stock" in values:
+        st.stock = tuple(values["stock"])
+        placed += [(p, "stock") for p in st.stock]
+
+
+def _build_table(st: State, values: dict[str, Any], layout: bool, placed: list[tuple[int, str]]) -> None:
+    """``trick_no``, ``leader``, ``table``, ``lead_ekka``, and the trick so far (R13)."""
+    st.trick_no = values["trick_no"]
+    st.leader = values["leader"]
+    for i, (seat, p) in enumerate(values["table"]):
+        if seat is None and not layout:
+            raise refuse(f"table[{i}]", "must be an object {seat, card}")
+        placed.append((p, f"table[{i}]"))
+        st.table.append(p)
+        st.seat_played[(st.leader + i) & 3] |= 1 << p
+    st.lead_ekka = values["lead_ekka"]
+    if st.table and st.kind:
+        win, top = rules.trick_state(st.kind, st.trump, st.table)
+        st.led = SUIT_OF[st.table[0]]
+        st.win_seat = (st.leader + win) & 3
+        st.top_trump = top
+        wp = st.table[win]
+        st.win_str = 16 + TRUMP_STR[wp] if SUIT_OF[wp] == st.trump else PLAIN_STR[wp]
+
+
+def _build_tricks(
+    st: State, tricks: list[Mapping[str, Any]], layout: bool, placed: list[tuple[int, str]]
+) -> None:
+    out = []
+    for i, trick in enumerate(tricks):
+        path = f"tricks[{i}]"
+        leader = _key(trick, "leader", path, layout)
+        cards = _key(trick, "cards", path, layout)
+        winner = _key(trick, "winner", path, layout)
+        ekka = _key(trick, "ekka", path, layout, False)
+        for k, p in enumerate(cards):
+            placed.append((p, path))
+            st.seat_played[(leader + k) & 3] |= 1 << p
+            st.played |= 1 << p
+        out.append((leader, tuple(cards), winner, ekka))
+    st.tricks = tuple(out)
+
+
+def _place_the_rest(st: State, values: dict[str, Any], layout: bool, placed: list[tuple[int, str]]) -> None:
+    """``played_by``; then every card must be somewhere once (R1): a layout's left-out
+    cards go to the stock while bidding (or a deal_over layout with hands), else are played."""
+    in_tricks = {p for p, where in placed if where.startswith("tricks")}
+    extra: dict[int, int] = {}
+    for p, seat in values["played_by"]:
+        if layout and p in in_tricks:
+            continue
+        extra[p] = seat
+        placed.append((p, "played_by"))
+    checks.check_each_card_once(placed)
+    seen = {p for p, _ in placed}
+    missing = [p for p in range(NSLOTS) if p not in seen]
+    if layout and missing:
+        stock_given = "stock" in values
+        if st.phase in (BIDDING, CHOOSE_TRUMP) or (
+            st.phase == DEAL_OVER and any(st.hands) and not stock_given
+        ):
+            if stock_given:
+                raise refuse("stock", f"card {CODE[missing[0]]} is nowhere")
+            st.stock = tuple(missing)
+        else:
+            extra.update(dict.fromkeys(missing, -1))
+    else:
+        checks.check_nothing_missing(missing)
+    for p, seat in extra.items():
+        st.played |= 1 << p
+        if seat >= 0:
+            st.seat_played[seat] |= 1 << p
+    st.extra_played = tuple(sorted(extra.items()))
+
+
+def _build_turn(st: State, values: dict[str, Any], layout: bool) -> None:
+    """``to_act`` and ``doubling_step`` (given in the doubling phase only), ``tricks_won``,
+    ``card_points``."""
+    st.to_act = values["to_act"] if "to_act" in values else checks.natural_to_act(st, history_list(st, True))
+    step = values.get("doubling_step")
+    if st.phase == DOUBLING:
+        if step is None and (not layout or "doubling_step" in values):
+            raise refuse("doubling_step", f"must be one of {', '.join(STEP_NAMES)}")
+        st.dstep = checks.natural_step(st) if step is None else step
+    elif step is not None:
+        raise refuse("doubling_step", "only in the doubling phase")
+    st.tricks_won = values["tricks_won"]
+    st.card_points = values["card_points"]
+
+
+def _build_projects(st: State, projects: Mapping[str, Any]) -> None:
+    """``projects``, and each seat's project set from its cards once play has begun (R19)."""
+    if st.phase == PLAY or (st.phase in (DEAL_OVER, MATCH_OVER) and st.kind and st.cand_taken):
+        st.psets = [project_set(st.hands[s] | st.seat_played[s], st.kind) for s in range(4)]
+    st.declared = list(projects.get("declared", st.declared))
+    done = projects.get("declare_done", False)
+    if done is None:
+        raise refuse("projects.declare_done", "must be true or false")
+    st.decided = done
+    st.revealed = list(projects.get("revealed", st.revealed))
+    st.proj_team = projects.get("team", -1)
+    st.shown = [None if g is None else tuple(g) for g in projects.get("shown", st.shown)]
+
+
+def _check(st: State, values: dict[str, Any], mode: str) -> None:
+    """``checks``: what the rules imply (a sampler's template is checked as its view)."""
+    if mode != TEMPLATE:
+        exact = not any(seat < 0 for _, seat in st.extra_played)
+        checks.check_loaded(st, values, history_list(st, True), hidden_seats=[], exact=exact)
+
+
+CODEC = Codec(
+    game="baloot",
+    version=1,
+    option_specs=OPTION_SPECS,
+    player_counts=(4,),
+    check_options=lambda options, players: None,
+    rules_of=lambda options, players: compact(options),
+    options_of=lambda st: st.opts.as_json,
+    players_of=lambda st: 4,
+    fields=FIELDS,
+    verbs=VERBS,
+    build=build,
+    check=_check,
+)
+
+
+# --------------------------------------------------------------------------- documents
+
+
+def to_json(st: State) -> JSON:
+    """The full state as JSON (every hidden card included)."""
+    return CODEC.dump(st)
+
+
+def view(st: State, seat: int) -> JSON:
+    """What ``seat`` may know (section 7; SPECTATOR: what every seat may know)."""
+    return CODEC.view(st, seat)
+
+
+def _load(doc: Any, mode: str, **given: Any) -> State:
+    """``CODEC.load``, a document the glue cannot read refused as malformed."""
+    try:
+        return CODEC.load(doc, mode, **given)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as err:
+        raise InvalidState(f"malformed state: {type(err).__name__}: {err}", field=None) from None
+
+
+def load_state(data: Any) -> State:
+    """A full state, strict: also written exactly as the engine writes it."""
+    st = _load(data, "state")
+    checks.check_written_canonically(to_json(st), data)
+    return st
+
+
+def load_layout(layout: Mapping[str, Any], options: Any, dealer: int, seed: int | None) -> State:
+    """A layout (``new_state(layout=...)``): a partial state, ``hands`` also by seat
+    number ({"0": [...]}); the request's options unless it has its own."""
+    data = dict(layout)
+    hands = data.get("hands")
+    if isinstance(hands, Mapping):
+        data["hands"] = [hands.get(str(s), hands.get(s, [])) for s in range(4)]
+    if options is not None:
+        data.setdefault("options", dict(options))
+    return _load(data, LAYOUT, players=4, given={"dealer": dealer, "rng_state": seed})
+
+
+def load_view(data: Any) -> tuple[State, int, list[int], int]:
+    """A seat's view as a state (a sampler's template): the unseen cards dealt first-fit
+    to the other hands (their counts) and the stock. Returns (template, seat, hand sizes,
+    stock size)."""
+    opts, seat, values = CODEC.read_view(data)
+    if seat is None:
+        raise refuse("seat", "a spectator's view has no hand to sample around: give a seat's view")
+    hands = values["hands"]
+    hidden = [s for s, hand in enumerate(hands) if type(hand) is not int]
+    if hidden != [s for s in range(4) if s != seat]:
+        raise refuse("hands", "a view shows its own hand and counts the others")
+    counts = [hand.count if s in hidden else hand.bit_count() for s, hand in enumerate(hands)]
+    seen = hands[seat]
+    if values["candidate"] >= 0 and not values["candidate_taken"]:
+        seen |= 1 << values["candidate"]
+    plays = [p for _, p in values["table"]] + [p for p, _ in values["played_by"]]
+    plays += [p for trick in values["tricks"] for p in trick.get("cards", ())]
+    for p in plays:
+        seen |= 1 << p
+    missing = [p for p in range(NSLOTS) if not seen >> p & 1]
+    stock = values["stock"]
+    checks.check_hidden_counts(sum(counts[s] for s in hidden) + stock, missing)
+    values["hands"] = hands = list(hands)
+    for s in hidden:
+        hands[s] = sum(1 << p for p in missing[: counts[s]])
+        missing = missing[counts[s] :]
+    values["stock"] = missing
+    values["rng_state"] = 0 if values["engine_dealt"] else None
+    projects = values["projects"]
+    if projects.get("declare_done", False) is None:  # another seat's view: what its declaration shows
+        to_act = values["to_act"]
+        declared = to_act is not None and projects.get("declared", [0] * 4)[to_act]
+        done = values["phase"] == PLAY and values["trick_no"] == 1 and bool(declared)
+        values["projects"] = dict(projects, declare_done=done)
+    try:
+        st = build(values, opts, TEMPLATE)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+        raise InvalidState(f"malformed view: {type(err).__name__}: {err}", field=None) from None
+    checks.check_loaded(st, values, history_list(st, True), hidden_seats=hidden, exact=False)
+    return st, seat, counts, stock

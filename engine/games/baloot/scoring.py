@@ -1,0 +1,202 @@
+"""Baloot's scoring (S1-S8) and the match end (E2, E3): a finished deal's award item by
+item, the match winner, and the standings and outcome the protocol reports."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from engine.games.baloot.state import Events, State
+from engine.games.baloot.tables import (
+    BALOOT_POINTS,
+    DEAL_OVER,
+    DEAL_TOTAL,
+    HOKM,
+    KABOOT_BASE,
+    KIND_NAMES,
+    MATCH_OVER,
+)
+from engine.protocol import JSON, ScoreReport
+
+
+def rounded(kind: int, points: int) -> int:
+    """S2: a team's card points as game points."""
+    if kind == HOKM:
+        return (points + 4) // 10
+    if points % 10 == 5:
+        return points // 5
+    return 2 * ((points + 5) // 10)
+
+
+def tie_winner(kind: int, declarer: int, counted: int, x: int) -> int:
+    """S5: the winner of a deal whose totals are equal."""
+    u = x % 10
+    if kind == HOKM:
+        if 2 <= u <= 5:
+            return counted
+        if u == 1:
+            return declarer
+        return 1 - counted
+    if 1 <= u <= 4:
+        return counted
+    if 6 <= u <= 9:
+        return 1 - counted
+    return declarer
+
+
+def settle(
+    kind: int,
+    declarer: int,
+    mult: int,
+    gahwa: bool,
+    raiser: int,
+    cards: list[int],
+    tricks_won: list[int],
+    projects: list[int],
+    baloot: list[int],
+) -> dict[str, Any]:
+    """S1-S8: a finished deal's award. Returns winner, adds, items and the workings."""
+    total = DEAL_TOTAL[kind]
+    items: list[dict[str, Any]] = []
+    adds = [0, 0]
+    out: dict[str, Any] = {
+        "card_points": list(cards),
+        "projects": list(projects),
+        "baloot": list(baloot),
+    }
+
+    def item(side: int, points: int, name: str, rule: str) -> None:
+        if points:
+            items.append({"side": side, "points": points, "item": name, "rule": rule})
+            adds[side] += points
+
+    kaboot = 0 if tricks_won[0] == 8 else 1 if tricks_won[1] == 8 else -1
+    if kaboot >= 0:
+        w = kaboot
+        if not gahwa:
+            item(w, KABOOT_BASE[kind] * mult, "kaboot", "S6")
+            item(w, projects[w] * (2 if mult >= 2 else 1), "projects", "S6")
+            item(w, baloot[w], "baloot", "S6")
+        out.update(kaboot=True)
+    else:
+        counted = 1 - raiser
+        x = cards[counted]
+        gp = [0, 0]
+        gp[counted] = rounded(kind, x)
+        gp[1 - counted] = total - gp[counted]
+        g = [gp[k] + projects[k] + baloot[k] for k in (0, 1)]
+        other = 1 - declarer
+        if g[declarer] > g[other]:
+            w = declarer
+        elif g[declarer] < g[other]:
+            w = other
+        else:
+            w = tie_winner(kind, declarer, counted, x)
+        out.update(kaboot=False, counted=counted, game_points=gp, totals=g)
+        if not gahwa:
+            if mult == 1 and w == declarer:
+                for k in (0, 1):
+                    item(k, gp[k], "cards", "S7")
+                    item(k, projects[k], "projects", "S7")
+                    item(k, baloot[k], "baloot", "S7")
+            elif mult == 1:
+                item(w, total, "cards", "S7")
+                item(w, projects[0] + projects[1], "projects", "S7")
+                item(w, baloot[0] + baloot[1], "baloot", "S7")
+            else:
+                item(w, mult * total, "cards", "S7")
+                item(w, 2 * (projects[0] + projects[1]), "projects", "S7")
+                item(w, baloot[0] + baloot[1], "baloot", "S7")
+    out.update(
+        winner=w,
+        adds=adds,
+        items=items,
+        gahwa=gahwa,
+        multiplier=mult,
+        declarer_team=declarer,
+        kind=KIND_NAMES[kind],
+    )
+    return out
+
+
+def deal_bonuses(st: State) -> tuple[list[int], list[int]]:
+    """S1: P (projects of the project team) and B (baloot) per team."""
+    proj = [0, 0]
+    if st.proj_team >= 0:
+        for s in range(4):
+            if s & 1 == st.proj_team:
+                proj[st.proj_team] += st.psets[s][1]
+    bal = [0, 0]
+    for s in st.baloot:
+        bal[s & 1] += BALOOT_POINTS
+    return proj, bal
+
+
+def deal_result(st: State) -> dict[str, Any]:
+    """S1-S8: the award of the deal ``st`` has just finished (its 8 tricks played)."""
+    proj, bal = deal_bonuses(st)
+    res = settle(
+        st.kind,
+        st.bidder & 1,
+        st.mult,
+        st.gahwa,
+        st.raiser,
+        st.card_points,
+        st.tricks_won,
+        proj,
+        bal,
+    )
+    res["deal_no"] = st.deal_no
+    return res
+
+
+def match_winner_after(scores: list[int], target: int) -> int | None:
+    """E2: the match winner once a team reaches the target (the higher score if both
+    do; None while below it or on equal scores)."""
+    a, b = scores
+    if (a >= target or b >= target) and a != b:
+        return 0 if a > b else 1
+    return None
+
+
+def finish_match(st: State, winner: int, events: Events) -> None:
+    """E2/E3: the match is over."""
+    st.match_winner = winner
+    st.phase = MATCH_OVER
+    st.to_act = None
+    if events is not None:
+        events.append({"type": "match_over", "winner": winner, "scores": list(st.scores)})
+
+
+def score_report(state: State) -> ScoreReport:
+    """The standings: match scores by team, the finished deal's award while it is shown."""
+    res = state.result
+    finished = state.phase == MATCH_OVER
+    current = state.phase in (DEAL_OVER, MATCH_OVER) and res is not None
+    items = list(res["items"]) if current and res else []
+    deal_points = list(res["adds"]) if current and res else [0, 0]
+    extra: JSON = {
+        "card_points": list(state.card_points),
+        "tricks_won": list(state.tricks_won),
+        "last_deal": res,
+    }
+    return ScoreReport(
+        sides=[[0, 2], [1, 3]],
+        scores=list(state.scores),
+        deal_no=state.deal_no,
+        deal_points=deal_points,
+        items=items,
+        finished=finished,
+        winner=state.match_winner if state.match_winner >= 0 else None,
+        extra=extra,
+    )
+
+
+def outcome(start: State, end: State) -> list[float]:
+    """The search's value of ``end`` per seat: 1/0 for a decided match, else the score
+    difference gained since ``start`` squashed into 0..1."""
+    if end.phase == MATCH_OVER and end.match_winner >= 0:
+        return [1.0 if s & 1 == end.match_winner else 0.0 for s in range(4)]
+    diff = (end.scores[0] - start.scores[0]) - (end.scores[1] - start.scores[1])
+    v = 0.5 + 0.5 * math.tanh(diff / 26.0)
+    return [v, 1.0 - v, v, 1.0 - v]
