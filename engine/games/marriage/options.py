@@ -1,4 +1,4 @@
-"""Marriage: the option specs and the per-match ``Options`` read from them."""
+"""Marriage: the option specs and the per-match rules object (``Rules``) derived from them."""
 
 from __future__ import annotations
 
@@ -98,9 +98,12 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
 
 
 @dataclass(frozen=True)
-class Options:
-    """The option values of a match (read once from the options dict)."""
+class Rules:
+    """The option values of a match for its seat count (read once from the options dict;
+    shared by every clone). Every seat plays alone: a side is a seat."""
 
+    players: int
+    sides: int
     max_wild_per_set: int
     unseen_take_discard: bool
     seen_payment: int
@@ -115,8 +118,8 @@ class Options:
     deals: int
 
     @classmethod
-    def of(cls, options: dict[str, Any]) -> Options:
-        return cls(**{spec.name: options[spec.name] for spec in OPTION_SPECS})
+    def of(cls, options: Mapping[str, Any], players: int) -> Rules:
+        return cls(players, players, **{spec.name: options[spec.name] for spec in OPTION_SPECS})
 
 
 def last_deal_no(options: Mapping[str, Any], default: int) -> int:

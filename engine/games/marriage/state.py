@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from .options import Options
+from .options import Rules
 from .tables import ALL_CODES, DEAL, NCODES, OVER, UNSEEN
 
 
@@ -70,7 +70,7 @@ class MState:
 
     n: int
     options: dict[str, Any]
-    opts: Options
+    opts: Rules
     dealer: int
     phase: int
     cur: int | None
@@ -159,7 +159,7 @@ def blank_state(players: int, options: dict[str, Any]) -> MState:
     """A match before its first deal: no scores, no history, deal 1 next (the per-deal
     fields are set by dealing, the generator by the caller)."""
     st = MState.__new__(MState)
-    st.n, st.options, st.opts = players, options, Options.of(options)
+    st.n, st.options, st.opts = players, options, Rules.of(options, players)
     st.totals, st.deal_no, st.hist, st.hkey, st.hlen = [0] * players, 1, None, 0, 0
     st.maal = st.delta = None
     st.result_deal = 0
