@@ -666,18 +666,25 @@ class Verbs:
     """A game's action table: JSON action <-> internal action, and the action schema.
 
     ``verb_of(action)`` names the verb of an internal action. Reading raises
-    ``BadAction("malformed action: ...", field=<the bad key>)``."""
+    ``BadAction("malformed action: ...", field=<the bad entry>)``. ``memo_key(rules)``: what
+    of the rules the reading of an action depends on (e.g. whether the pack has jokers), so
+    that actions read under different rules are not memoised together (default: nothing)."""
 
-    def __init__(self, verbs: Sequence[Verb], verb_of: Callable[[Action], str]) -> None:
+    def __init__(
+        self,
+        verbs: Sequence[Verb],
+        verb_of: Callable[[Action], str],
+        memo_key: Callable[[Any], Any] | None = None,
+    ) -> None:
         self.verbs = {verb.type: verb for verb in verbs}
         self.verb_of = verb_of
+        self.memo_key = memo_key
         self.types = ", ".join(self.verbs)
         self._read = {t: self._compile_read(v, False) for t, v in self.verbs.items()}
         self._read_hidden = {t: self._compile_read(v, True) for t, v in self.verbs.items()}
         self._write = {t: self._compile_write(v, False) for t, v in self.verbs.items()}
         self._write_hidden = {t: self._compile_write(v, True) for t, v in self.verbs.items()}
-        self._memo: dict[tuple[Any, ...], Action] = {}
-        self._memo_hidden: dict[tuple[Any, ...], Action] = {}
+        self._memos: dict[tuple[bool, Any], dict[tuple[Any, ...], Action]] = {}
 
     @staticmethod
     def _compile_read(verb: Verb, hidden: bool) -> Callable[[JSON, Any], Action]:
@@ -709,7 +716,7 @@ class Verbs:
                 try:
                     values.append(dec(raw, name, rules))
                 except InvalidState as err:
-                    raise BadAction(f"malformed action: {err.message}", field=name) from None
+                    raise BadAction(f"malformed action: {err.message}", field=err.field or name) from None
             return make(*values)
 
         return read
@@ -743,7 +750,7 @@ class Verbs:
                 f"malformed action: unknown type {kind!r} (expected one of {self.types})", field="type"
             )
         action = read(data, rules)
-        memo = self._memo_hidden if hidden else self._memo
+        memo = self.memo(hidden, rules)
         if len(memo) < 100_000 and all(type(v) is str for v in data.values()):
             memo[tuple(data.items())] = action
         return action
@@ -752,12 +759,16 @@ class Verbs:
         """The JSON form of an internal action (``hidden``: a view's, hidden fields as counts)."""
         return (self._write_hidden if hidden else self._write)[self.verb_of(action)](action)
 
-    def memo(self, hidden: bool = False) -> dict[tuple[Any, ...], Action]:
-        """Actions already read, keyed by their JSON's ``tuple(data.items())``, for
-        histories. :meth:`decode` fills it with actions whose JSON values are all strings
-        (the type, card codes, names): such an action reads the same under any rules, and
-        a string key cannot be confused with a number or a bool."""
-        return self._memo_hidden if hidden else self._memo
+    def memo(self, hidden: bool = False, rules: Any = None) -> dict[tuple[Any, ...], Action]:
+        """Actions already read under ``rules`` (as far as ``memo_key`` tells them apart),
+        keyed by their JSON's ``tuple(data.items())``, for histories. :meth:`decode` fills
+        it with actions whose JSON values are all strings (the type, card codes, names): a
+        string key cannot be confused with a number or a bool."""
+        key = (hidden, None if self.memo_key is None else self.memo_key(rules))
+        memo = self._memos.get(key)
+        if memo is None:
+            memo = self._memos[key] = {}
+        return memo
 
     def flat_encoder(self, hidden: bool = False) -> Callable[[Action], JSON]:
         """``encode`` memoised for histories: actions repeat a lot (a history holds each
@@ -811,7 +822,7 @@ class History(Kind):
 
     def decoder(self, hidden: bool = False) -> Decode:
         decode_action = self.verbs.decode
-        known = self.verbs.memo(hidden)
+        memo = self.verbs.memo
         keys = {"seat", "action"}
 
         def checked(entry: Any, where: str, rules: Any) -> tuple[int, Action]:
@@ -831,6 +842,7 @@ class History(Kind):
             if type(raw) is not list:
                 raise refuse(path, "must be a list")
             players = rules.players
+            known = memo(hidden, rules)
             out: list[tuple[int, Action]] = []
             append = out.append
             while len(out) < len(raw):
@@ -1006,6 +1018,10 @@ class Codec(Generic[S]):
         self._canonical = [(f.name, f.kind.canonical()) for f in self.state_fields if f.kind.normalises]
         self._derived = [(f.name, _getter(f), f.kind.encoder(False)) for f in self.state_fields if f.derived]
         self._rules_seen: dict[tuple[Any, ...], tuple[JSON, Any]] = {}
+        view_fields = [f for f in self.fields if not isinstance(f.show, StateOnly)]
+        header = ("game", "version", "options", "players")
+        self._view_names = frozenset((*header, *(f.name for f in view_fields)))
+        self._read_view = [(f.name, _view_decoder(f)) for f in view_fields]
 
     # ---- options and rules ------------------------------------------------------
 
@@ -1155,17 +1171,15 @@ class Codec(Generic[S]):
         entry (a count where the state has cards) reads as :class:`Hidden`. For samplers."""
         if type(doc) is not dict:
             raise InvalidState("a view is a JSON object", field="view")
-        view_fields = [f for f in self.fields if not isinstance(f.show, StateOnly)]
-        names = {"game", "version", "options", "players", *(f.name for f in view_fields)}
         for key in doc:
-            if key not in names:
+            if key not in self._view_names:
                 raise InvalidState(f"unknown field {key!r}", field=str(key))
         rules = self._read_header(doc, False, None, None)
         values: dict[str, Any] = {}
-        for f in view_fields:
-            if f.name not in doc:
-                raise _missing(f.name)
-            values[f.name] = _view_decoder(f)(doc[f.name], f.name, rules)
+        for name, decode in self._read_view:
+            if name not in doc:
+                raise _missing(name)
+            values[name] = decode(doc[name], name, rules)
         viewer = values.get("seat")
         return rules, viewer, values
 
