@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.codec import Hidden
 from engine.protocol import JSON, InvalidState
 
 from .melds import is_pure_set
@@ -57,29 +58,50 @@ def bad(message: str, field: str) -> InvalidState:
     return InvalidState(f"{field}: {message}", field=field)
 
 
+def check_state(st: MState, values: dict[str, Any], mode: str) -> None:
+    """Every check of :func:`check_loaded` on a full state (the shared codec's ``check``)."""
+    hidden = {"hand_sizes": [sum(h) for h in st.hands], "stock_size": len(st.stock)}
+    start = st.deal_start
+    check_loaded(st, values, None, hidden, values["history"][start:], start)
+
+
 def check_loaded(
-    st: MState, data: Mapping[str, Any], view_seat: int | None, hidden: dict[str, Any], deal: Deal, first: int
+    st: MState, values: dict[str, Any], view_seat: int | None, hidden: dict[str, Any], deal: Deal, first: int
 ) -> None:
     """Every check below, in order, on a state (``view_seat`` None) or a seat's view just
-    read from ``data``. ``hidden`` holds the hand and stock sizes (a view's hidden parts),
+    read into ``values``. ``hidden`` holds the hand and stock sizes (a view's hidden parts),
     ``deal`` this deal's history entries, ``first`` the index of the first of them."""
     full = view_seat is None
+    generator_exactly_when_engine_dealt(st, full)
     to_act_null_only_at_match_end(st)
-    seen_follows_route(st, data["seen"])
+    seen_follows_route(st, values["seen"])
+    shown_follows_route(st)
     shown_sets_and_pairs(st)
-    tiplu_given_when_known(st, data["tiplu"], data["tiplu_chosen"], view_seat)
+    tiplu_given_when_known(st, values["tiplu"], values["tiplu_chosen"], view_seat)
     discard_pile_not_empty(st)
-    turn_follows_phase(st, data["turn"])
+    turn_follows_phase(st, values["turn"][3])
     winner_at_deal_over(st)
-    if full:
+    if view_seat is None:
         taken_cards_in_hand(st)
         stock_ends_with_tiplu_and_men(st)
+    else:
+        hands_shown_in_view(st, values["hands"], view_seat)
     sizes_and_phase(st, hidden)
     if full:
         cards_conserved(st)
     turns_in_order(st, deal, first)
     public_fields_replay(st, deal, hidden["stock_size"])
     match_follows_deals(st, full=full)
+
+
+def generator_exactly_when_engine_dealt(st: MState, full: bool) -> None:
+    """R2/R34: an engine-dealt match carries its generator's state, a caller-dealt one
+    none; the result described is of a deal already played."""
+    if full and (st.rng_state is None) != st.caller:
+        problem = "null in a caller-dealt match" if st.caller else "the generator's decimal string"
+        raise bad(f"must be {problem}", "rng_state")
+    if st.result_deal > st.deal_no:
+        raise bad(f"must be a whole number from 1 to {st.deal_no} or null", "result_deal")
 
 
 def to_act_null_only_at_match_end(st: MState) -> None:
@@ -93,6 +115,20 @@ def seen_follows_route(st: MState, seen: list[bool]) -> None:
     for s, v in enumerate(seen):
         if v != (st.route[s] != UNSEEN):
             raise bad("must be true exactly when the route is set", f"seen[{s}]")
+
+
+def shown_follows_route(st: MState) -> None:
+    """R12/R13: a seat on the sets route shows sets of three cards, one on the dublees
+    route the cards of its pairs, an unseen seat nothing."""
+    for s, items in enumerate(st.shown):
+        route = st.route[s]
+        if route == UNSEEN and items:
+            raise bad("an unseen seat has shown nothing", f"shown[{s}]")
+        for i, item in enumerate(items):
+            if route == SETS and type(item) is not tuple:
+                raise bad("a set is three cards", f"shown[{s}][{i}]")
+            if route == DUBLEES and type(item) is not int:
+                raise bad("a dublee is shown as its card", f"shown[{s}][{i}]")
 
 
 def shown_sets_and_pairs(st: MState) -> None:
@@ -113,11 +149,11 @@ def shown_sets_and_pairs(st: MState) -> None:
                 raise bad(f"a dublee seat shows {DUBLEES_TO_SEE - t} pairs", f"shown[{s}]")
 
 
-def tiplu_given_when_known(st: MState, tiplu: Any, chosen: bool, view_seat: int | None) -> None:
+def tiplu_given_when_known(st: MState, tiplu: int, chosen: bool, view_seat: int | None) -> None:
     """R4/R14: the tiplu is given once chosen, except to a seat that has not seen the
     joker (before the deal's end); men are revealed only while the tiplu is picked."""
     unseen_viewer = view_seat is not None and st.phase != OVER and st.route[view_seat] == UNSEEN
-    if tiplu is None:
+    if tiplu < 0:
         if chosen and not unseen_viewer:
             raise bad("the chosen tiplu must be given", "tiplu")
     elif not chosen:
@@ -135,7 +171,7 @@ def discard_pile_not_empty(st: MState) -> None:
         raise bad("the discard pile holds at least one card", "discard")
 
 
-def turn_follows_phase(st: MState, turn: Mapping[str, Any]) -> None:
+def turn_follows_phase(st: MState, done: list[bool] | None) -> None:
     """R10/R11: ``took`` is the card taken from the discard; a seat acts or picks after
     its draw and draws after the previous discard; the seats done exposing are those
     before the seat to act."""
@@ -145,7 +181,7 @@ def turn_follows_phase(st: MState, turn: Mapping[str, Any]) -> None:
         raise bad(f"{PHASES[st.phase]} comes after a draw", "turn.drew")
     if st.phase in (EXPOSE, DRAW) and (st.drew or st.tws):
         raise bad("no draw yet in this phase", "turn")
-    if "expose_done" in turn and st.cur is not None and turn["expose_done"] != expose_done(st):
+    if done is not None and st.cur is not None and done != expose_done(st):
         raise bad("must list the seats that have finished exposing", "turn.expose_done")
 
 
@@ -163,6 +199,16 @@ def taken_cards_in_hand(st: MState) -> None:
         for c in known:
             if st.hands[s][c] < known.count(c):
                 raise bad("a card known to be in this hand is missing", f"taken[{s}]")
+
+
+def hands_shown_in_view(st: MState, hands: list[Any], seat: int) -> None:
+    """§7: a view lists the viewer's own hand, and every hand once the deal is over."""
+    for s, hand in enumerate(hands):
+        if isinstance(hand, Hidden) and (s == seat or st.phase == OVER):
+            raise bad(
+                "hands are shown at deal_over" if s != seat else "the viewer's own hand is listed",
+                f"hands[{s}]",
+            )
 
 
 def stock_ends_with_tiplu_and_men(st: MState) -> None:

@@ -1,5 +1,7 @@
-"""Marriage: the state's JSON (written, and read back shape first), layouts, views,
-actions as JSON. What a loaded document must satisfy beyond its shape is :mod:`.checks`'s."""
+"""Marriage's JSON shape, declared for the shared codec (engine/codec.py): its verbs, its
+state fields in document order (with what a seat's view shows), the glue that builds a
+state from the decoded values, and the layout shorthands of the rules file's examples.
+What a loaded document must satisfy beyond its shape is :mod:`.checks`'s."""
 
 from __future__ import annotations
 
@@ -7,11 +9,40 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from engine.checks import rng_state_from_json, rng_state_to_json
-from engine.protocol import JSON, SCHEMA_VERSION, SPECTATOR, BadAction, InvalidSetup, InvalidState
+from engine.checks import MAX_SAFE_INT
+from engine.codec import (
+    COUNT,
+    STATE,
+    STATE_ONLY,
+    Bool,
+    Card,
+    Cards,
+    Choice,
+    Codec,
+    Decode,
+    Encode,
+    Field,
+    Hidden,
+    History,
+    Int,
+    Kind,
+    ListOf,
+    Nullable,
+    Obj,
+    OwnOrCount,
+    Pack,
+    PerSeat,
+    RngState,
+    Seat,
+    Verb,
+    Verbs,
+    refuse,
+    view_seat,
+)
+from engine.protocol import JSON, SCHEMA_VERSION, SPECTATOR, Action, InvalidSetup, InvalidState
 
-from .checks import bad, check_loaded, written_as_the_engine_writes
-from .options import last_deal_no
+from .checks import check_loaded, check_state, written_as_the_engine_writes
+from .options import OPTION_SPECS, Rules
 from .rules import expose_done
 from .state import GAP, MState, blank_state, entry, entry_by, entry_card, entry_unseen, public_action
 from .tables import (
@@ -28,105 +59,113 @@ from .tables import (
     PASS,
     PHASES,
     PICK_BASE,
-    ROUTES,
     SETS,
     SHOW,
     SHOW_DUBLEES,
     TAKE_DISCARD,
     UNSEEN,
     XX,
-    codes,
     pack_cards,
 )
 
-DREW = (None, "stock", "discard")
-FINISH_KINDS = (None, "sets", "dublees")
-TURN_KEYS = frozenset(("drew", "took", "took_while_seen", "expose_done"))
-RNG_BITS = 63
-"""Bits of the generator state of an engine-dealt match (``getrandbits(63)``)."""
-DOUBLE_SAFE = 2**53
-"""Integers from here on may be rounded by a client that reads JSON numbers as doubles
-(JavaScript's ``JSON.parse``)."""
+# --------------------------------------------------------------------------- cards
+
+PLAIN = Pack("Marriage", tuple(range(52)), ALL_CODES)
+WITH_MEN = Pack("Marriage", tuple(range(NCODES)), ALL_CODES)
+
+
+class WithMen(Kind):
+    """Cards of the pack, the men (``XX``) among them only when the match has them
+    (option ``man_cards``): ``kind(pack)`` for either pack."""
+
+    def __init__(self, kind: Any, **args: Any) -> None:
+        self.plain, self.men = kind(PLAIN, **args), kind(WITH_MEN, **args)
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        plain, men = self.plain.decoder(hidden), self.men.decoder(hidden)
+        return lambda raw, path, o: (men if o.man_cards else plain)(raw, path, o)
+
+    def encoder(self, view: bool = False) -> Encode:
+        return self.men.encoder(view)  # type: ignore[no-any-return]
+
+    def count(self, value: Any) -> int:
+        return len(value)
+
+    def schema(self, view: bool = False) -> JSON:
+        return self.men.schema(view)  # type: ignore[no-any-return]
+
+
+CARD, CARDS, CARD_NO_MAN = WithMen(Card), WithMen(Cards, unique=False), Card(PLAIN)
+SET = WithMen(Cards, length=3, unique=False)
+
+
+class Hand(Kind):
+    """A hand: a multiset of cards written in canonical order; inside, a count list
+    indexed by card (the engine's hands)."""
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        read = CARDS.decoder(hidden)
+
+        def decode(raw: Any, path: str, o: Any) -> list[int]:
+            counts = [0] * NCODES
+            for c in read(raw, path, o):
+                counts[c] += 1
+            return counts
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        return lambda counts: [ALL_CODES[c] for c in range(NCODES) for _ in range(counts[c])]
+
+    def count(self, value: Any) -> int:
+        return sum(value)
+
+    def schema(self, view: bool = False) -> JSON:
+        return CARDS.schema(view)
+
+
+class Entry(Obj):
+    """A discard pile entry ``{card, by, by_unseen}``; inside, the packed int of
+    :func:`state.entry`. Written once per distinct entry, then copied."""
+
+    def __init__(self) -> None:
+        super().__init__(card=CARD, by=Nullable(Seat(), -1), by_unseen=Bool())
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        read = super().decoder(hidden)
+        return lambda raw, path, o: entry(*read(raw, path, o))
+
+    def encoder(self, view: bool = False) -> Encode:
+        write = super().encoder(view)
+        memo: dict[int, JSON] = {}
+
+        def encode(e: int) -> JSON:
+            known = memo.get(e)
+            if known is None:
+                known = memo[e] = write((entry_card(e), entry_by(e), entry_unseen(e)))
+            return known.copy()
+
+        return encode
+
+
+class SetOrPair(Kind):
+    """A shown item (R12/R13/R15/R16): a set as its three cards, or a dublee as its card;
+    inside, a sorted tuple or the card (which a route allows is :mod:`.checks`'s)."""
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        read_set, read_pair = SET.decoder(), CARD_NO_MAN.decoder()
+        return lambda raw, path, o: (
+            tuple(sorted(read_set(raw, path, o))) if type(raw) is list else read_pair(raw, path, o)
+        )
+
+    def encoder(self, view: bool = False) -> Encode:
+        return lambda item: [ALL_CODES[c] for c in item] if type(item) is tuple else ALL_CODES[item]
+
+    def schema(self, view: bool = False) -> JSON:
+        return {"anyOf": [SET.schema(), CARD_NO_MAN.schema()]}
 
 
 # --------------------------------------------------------------------------- actions
-
-
-def action_to_json(action: Any, *, public: bool = False) -> JSON:
-    """The JSON form of an internal action (R23 canonical forms)."""
-    if isinstance(action, int):
-        if action < NCODES:
-            return {"type": "discard", "card": ALL_CODES[action]}
-        if action == DRAW_STOCK:
-            return {"type": "draw_stock"}
-        if action == TAKE_DISCARD:
-            return {"type": "take_discard"}
-        if action == PASS:
-            return {"type": "pass"}
-        if action < PICK_BASE:
-            return {"type": "expose_tunnela", "card": ALL_CODES[action - EXPOSE_BASE]}
-        return {"type": "pick_tiplu", "index": action - PICK_BASE}
-    kind = action[0]
-    if kind == SHOW:
-        return {"type": SHOW, "sets": [codes(s) for s in action[1]]}
-    if kind == SHOW_DUBLEES:
-        return {"type": SHOW_DUBLEES, "pairs": codes(action[1])}
-    if kind == FINISH:
-        return {
-            "type": FINISH,
-            "sets": [codes(s) for s in action[1]],
-            "discard": ALL_CODES[action[2]],
-        }
-    if kind == FINISH_DUBLEES:
-        return {
-            "type": FINISH_DUBLEES,
-            "pair": ALL_CODES[action[1]],
-            "discard": ALL_CODES[action[2]],
-        }
-    deck = action[1]
-    if public or isinstance(deck, int):
-        return {"type": DEAL, "deck": deck if isinstance(deck, int) else len(deck)}
-    return {"type": DEAL, "deck": codes(deck)}
-
-
-_FIELDS = {
-    "discard": {"card"},
-    "draw_stock": set(),
-    "take_discard": set(),
-    "pass": set(),
-    "expose_tunnela": {"card"},
-    "pick_tiplu": {"index"},
-    "show": {"sets"},
-    "show_dublees": {"pairs"},
-    "finish": {"sets", "discard"},
-    "finish_dublees": {"pair", "discard"},
-    "deal": {"deck"},
-}
-
-
-def _card(value: Any, man_cards: int, where: str) -> int:
-    card = CODE_TO_CARD.get(value) if isinstance(value, str) else None
-    if card is None or (card == XX and not man_cards):
-        raise BadAction(f"no such card in the Marriage pack: {value!r}", field=where)
-    return card
-
-
-def _card_list(value: Any, man_cards: int, where: str) -> list[int]:
-    if not isinstance(value, list) or len(value) > 200:
-        raise BadAction(f"{where} must be a list of card codes", field=where)
-    return [_card(v, man_cards, f"{where}[{i}]") for i, v in enumerate(value)]
-
-
-def _sets(value: Any, man_cards: int, where: str) -> tuple[tuple[tuple[int, ...], ...], list[list[int]]]:
-    if not isinstance(value, list) or len(value) > 8:
-        raise BadAction(f"{where} must be a list of sets of three cards", field=where)
-    raw = []
-    for i, s in enumerate(value):
-        cards = _card_list(s, man_cards, f"{where}[{i}]")
-        if len(cards) != 3:
-            raise BadAction(f"{where}[{i}]: a set is exactly three cards", field=f"{where}[{i}]")
-        raw.append(cards)
-    return tuple(sorted(tuple(sorted(s)) for s in raw)), raw
 
 
 class ClientAction(tuple):  # type: ignore[type-arg]
@@ -136,61 +175,235 @@ class ClientAction(tuple):  # type: ignore[type-arg]
     raw: Any = None
 
 
-def _with_raw(action: tuple[Any, ...], raw: Any) -> tuple[Any, ...]:
-    out = ClientAction(action)
-    out.raw = raw
+def _with_sets(kind: str, sets: list[list[int]], *rest: int) -> tuple[Any, ...]:
+    out = ClientAction((kind, tuple(sorted(tuple(sorted(s)) for s in sets)), *rest))
+    out.raw = sets
     return out
 
 
-def parse_action(data: Any, man_cards: int, *, allow_hidden_deck: bool = False) -> tuple[Any, Any]:
-    """Read a JSON action: (internal action, the client's set order for reason texts)."""
-    if not isinstance(data, Mapping):
-        raise BadAction("an action must be an object with a type", field="action")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in _FIELDS:
-        raise BadAction(f"unknown action type {kind!r}; Marriage actions: {', '.join(_FIELDS)}", field="type")
-    extra = set(data) - _FIELDS[kind] - {"type"}
-    if extra:
-        raise BadAction(f"unexpected field {sorted(extra)[0]!r} in {kind}", field=sorted(extra)[0])
-    for name in _FIELDS[kind]:
-        if name not in data:
-            raise BadAction(f"{kind} needs {name!r}", field=name)
-    if kind == "discard":
-        return _card(data["card"], man_cards, "card"), None
-    if kind == "draw_stock":
-        return DRAW_STOCK, None
-    if kind == "take_discard":
-        return TAKE_DISCARD, None
-    if kind == "pass":
-        return PASS, None
-    if kind == "expose_tunnela":
-        return EXPOSE_BASE + _card(data["card"], man_cards, "card"), None
-    if kind == "pick_tiplu":
-        index = data["index"]
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 1000:
-            raise BadAction("index must be a whole number from 0", field="index")
-        return PICK_BASE + index, None
-    if kind == "show":
-        sets, raw = _sets(data["sets"], man_cards, "sets")
-        return _with_raw((SHOW, sets), raw), raw
-    if kind == "show_dublees":
-        pairs = _card_list(data["pairs"], man_cards, "pairs")
-        if len(pairs) > 8:
-            raise BadAction("pairs: at most seven dublees", field="pairs")
-        return (SHOW_DUBLEES, tuple(sorted(pairs))), None
-    if kind == "finish":
-        sets, raw = _sets(data["sets"], man_cards, "sets")
-        return _with_raw((FINISH, sets, _card(data["discard"], man_cards, "discard")), raw), raw
-    if kind == "finish_dublees":
-        return (
-            FINISH_DUBLEES,
-            _card(data["pair"], man_cards, "pair"),
-            _card(data["discard"], man_cards, "discard"),
-        ), None
-    deck = data["deck"]
-    if allow_hidden_deck and isinstance(deck, int) and not isinstance(deck, bool):
-        return (DEAL, deck), None
-    return (DEAL, tuple(_card_list(deck, man_cards, "deck"))), None
+def verb_of(action: Action) -> str:
+    """The JSON ``type`` of an internal action (R23 canonical forms)."""
+    if type(action) is not int:
+        return action[0]  # type: ignore[index, no-any-return]
+    if action < NCODES:
+        return "discard"
+    if action >= PICK_BASE:
+        return "pick_tiplu"
+    if action >= EXPOSE_BASE:
+        return "expose_tunnela"
+    return {DRAW_STOCK: "draw_stock", TAKE_DISCARD: "take_discard", PASS: "pass"}[action]
+
+
+def _deck(deck: Any) -> tuple[Any, ...]:
+    return (DEAL, deck if type(deck) is int else tuple(deck))
+
+
+VERBS = Verbs(
+    [
+        Verb("discard", {"card": CARD}, make=int, split=lambda a: (a,)),
+        Verb("draw_stock", make=lambda: DRAW_STOCK),
+        Verb("take_discard", make=lambda: TAKE_DISCARD),
+        Verb("pass", make=lambda: PASS),
+        Verb("expose_tunnela", {"card": CARD}, lambda c: EXPOSE_BASE + c, lambda a: (a - EXPOSE_BASE,)),
+        Verb("pick_tiplu", {"index": Int(0, 999)}, lambda i: PICK_BASE + i, lambda a: (a - PICK_BASE,)),
+        Verb("show", {"sets": ListOf(SET)}, lambda sets: _with_sets(SHOW, sets), lambda a: (a[1],)),
+        Verb("show_dublees", {"pairs": CARDS}, lambda p: (SHOW_DUBLEES, tuple(sorted(p))), lambda a: (a[1],)),
+        Verb(
+            "finish",
+            {"sets": ListOf(SET), "discard": CARD},
+            lambda sets, d: _with_sets(FINISH, sets, d),
+            lambda a: (a[1], a[2]),
+        ),
+        Verb(
+            "finish_dublees",
+            {"pair": CARD, "discard": CARD},
+            lambda p, d: (FINISH_DUBLEES, p, d),
+            lambda a: a[1:],
+        ),
+        Verb("deal", {"deck": CARDS}, _deck, lambda a: (a[1],), hidden={"deck": int}),
+    ],
+    verb_of,
+    memo_key=lambda o: o.man_cards,  # a card XX reads only in a match with men
+)
+
+# --------------------------------------------------------------------------- state fields
+
+
+def history_entries(st: MState, this_deal: bool) -> list[tuple[int, Action]]:
+    """The match's history (``this_deal``: only this deal's entries, as views show it);
+    the unknown earlier entries of a world sampled from a view are passes by seat 0."""
+    out: list[tuple[int, Action]] = []
+    node = st.hist
+    left = st.hlen - st.deal_start if this_deal else st.hlen
+    while node is not None and left > 0:
+        if node[0] == GAP:
+            out.extend((0, PASS) for _ in range(min(left, node[1])))
+            break
+        left -= 1
+        node, seat, action = node
+        out.append((seat, action))
+    out.reverse()
+    return out
+
+
+def _tiplu_shown(st: MState, viewer: int) -> int:
+    """§7: the tiplu as a seat's view shows it: to a seen seat, and to all at the deal's end."""
+    if st.phase == OVER or viewer != SPECTATOR and st.route[viewer] != UNSEEN:
+        return st.tiplu
+    return -1
+
+
+SCORE = Int(-MAX_SAFE_INT, MAX_SAFE_INT)
+OPTIONAL_SCORES = Nullable(PerSeat(SCORE))
+ROUTE = Nullable(Choice(("sets", "dublees"), (SETS, DUBLEES)), UNSEEN)
+
+
+class Turn(Obj):
+    """The turn in progress. A layout (or a client's view) may leave out ``expose_done``,
+    which follows from the seat to act (read as None; a full state must give it)."""
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        read = super().decoder(hidden)
+
+        def decode(raw: Any, path: str, o: Any) -> Any:
+            if type(raw) is dict and "expose_done" not in raw:
+                raw = {**raw, "expose_done": None}
+            return read(raw, path, o)
+
+        return decode
+
+
+TURN = Turn(
+    drew=Nullable(Choice(("stock", "discard"), (1, 2)), 0),
+    took=Nullable(CARD, -1),
+    took_while_seen=Bool(),
+    expose_done=Nullable(PerSeat(Bool())),
+)
+
+FIELDS: list[Field[MState]] = [
+    Field("dealer", Seat()),
+    Field("phase", Choice(PHASES)),
+    Field("to_act", Nullable(Seat()), lambda s: s.cur),
+    Field("scores", PerSeat(SCORE), lambda s: s.totals),
+    Field("deal_no", Int(1, lambda o: o.deals or 10**9)),
+    Field(
+        "history",
+        History(VERBS),
+        lambda s: history_entries(s, False),
+        view_get=lambda s, viewer: history_entries(s, True),
+    ),
+    Field("deal_start", Int(0, MAX_SAFE_INT)),
+    Field("rng_state", RngState(), show=STATE_ONLY),
+    Field("caller_dealt", Bool(), lambda s: s.caller),
+    Field(
+        "hands",
+        PerSeat(Hand()),
+        show=OwnOrCount(lambda s, viewer, seat: s.phase == OVER),
+    ),
+    Field("tunnelas", PerSeat(Cards(PLAIN, unique=False))),
+    Field("shown", PerSeat(ListOf(SetOrPair()))),
+    Field("route", PerSeat(ROUTE)),
+    Field("seen", PerSeat(Bool()), lambda s: [r != UNSEEN for r in s.route]),
+    Field("stock", CARDS, lambda s: s.stock[::-1], show=COUNT),
+    Field("tiplu", Nullable(CARD_NO_MAN, -1), view_get=_tiplu_shown),
+    Field("tiplu_chosen", Bool(), lambda s: s.tiplu != -1),
+    Field("men_revealed", Int(0, lambda o: o.man_cards), lambda s: s.men_rev),
+    Field("discard", ListOf(Entry())),
+    Field("turn", TURN, lambda s: (s.drew, s.took, s.tws, expose_done(s))),
+    Field("turns_completed", Int(0, lambda o: o.turn_limit), lambda s: s.turns),
+    Field("winner", Nullable(Seat(), -1)),
+    Field("finish_kind", ROUTE, lambda s: s.fkind),
+    Field("maal", OPTIONAL_SCORES),
+    Field("deal_delta", OPTIONAL_SCORES, lambda s: s.delta),
+    Field("result_deal", Nullable(Int(1, MAX_SAFE_INT), 0)),
+    Field("recycled", CARDS),
+    Field("taken", PerSeat(CARDS)),
+    view_seat(),
+]
+
+
+def build(values: dict[str, Any], o: Rules, mode: str) -> MState:
+    """A state (or, for :func:`load_view`, a view's known part) from the decoded values: a
+    view's hidden hands are empty and its stock is left for the sampler."""
+    st = blank_state(o)
+    st.dealer, st.phase, st.cur = values["dealer"], values["phase"], values["to_act"]
+    st.over = st.cur is None
+    st.totals, st.deal_no, st.caller = values["scores"], values["deal_no"], values["caller_dealt"]
+    st.rng_state = values.get("rng_state")
+    st.tunnelas, st.route = values["tunnelas"], values["route"]
+    st.shown = [list(items) for items in values["shown"]]
+    st.men_rev = values["men_revealed"]
+    st.tiplu = values["tiplu"]
+    if st.tiplu < 0 and values["tiplu_chosen"]:
+        st.tiplu = -2  # chosen but hidden from the viewer
+    st.discard = values["discard"]
+    st.drew, st.took, st.tws, _ = values["turn"]
+    st.turns, st.winner, st.fkind = values["turns_completed"], values["winner"], values["finish_kind"]
+    st.maal, st.delta, st.result_deal = values["maal"], values["deal_delta"], values["result_deal"]
+    st.recycled = tuple(sorted(values["recycled"]))
+    st.taken = [tuple(sorted(t)) for t in values["taken"]]
+    st.hands = [[0] * NCODES if isinstance(h, Hidden) else h for h in values["hands"]]
+    stock = values["stock"]
+    st.stock = [] if type(stock) is int else stock[::-1]
+    _build_history(st, values["history"], values["deal_start"], mode != STATE)
+    return st
+
+
+def _build_history(st: MState, entries: list[tuple[int, Action]], start: int, view: bool) -> None:
+    """The history as a cons list, its length and this deal's public key. A view holds only
+    this deal's entries, after ``start`` earlier ones (kept as a gap)."""
+    if not view and start > len(entries):
+        raise refuse("deal_start", f"must be a whole number from 0 to {len(entries)}")
+    hist: Any = (GAP, start) if view and start else None
+    first = 0 if view else start
+    hkey = 0
+    for i, (seat, action) in enumerate(entries):
+        hist = (hist, seat, action)
+        if i >= first:
+            hkey = hash((hkey, seat, public_action(action)))
+    st.hist, st.hkey, st.hlen, st.deal_start = hist, hkey, len(entries) + (start if view else 0), start
+
+
+CODEC: Codec[MState] = Codec(
+    game="marriage",
+    version=SCHEMA_VERSION,
+    option_specs=OPTION_SPECS,
+    player_counts=(2, 3, 4, 5),
+    check_options=lambda options, players: None,
+    rules_of=Rules.of,
+    options_of=lambda s: dict(s.opts.raw),
+    players_of=lambda s: s.n,
+    fields=FIELDS,
+    verbs=VERBS,
+    build=build,
+    check=check_state,
+)
+
+# --------------------------------------------------------------------------- documents
+
+
+def load(data: Any, *, canonical: bool) -> MState:
+    """A full state; with ``canonical`` (a client's state) written exactly as the engine
+    writes it, so that nothing in it is silently reordered or dropped."""
+    st = CODEC.load(data, STATE)
+    if canonical:
+        written_as_the_engine_writes(CODEC.dump(st), data)
+    return st
+
+
+def load_view(data: Any) -> tuple[MState, int, dict[str, Any]]:
+    """A seat's view read and checked: its known part as a state, the seat, and the hidden
+    sizes (``hand_sizes``, ``stock_size``) the sampler fills."""
+    o, seat, values = CODEC.read_view(data)
+    if seat is None:
+        raise refuse("seat", "must be a seat of the view's table")
+    st = build(values, o, "view")
+    hidden = {
+        "hand_sizes": [h.count if isinstance(h, Hidden) else sum(h) for h in values["hands"]],
+        "stock_size": values["stock"],
+    }
+    check_loaded(st, values, seat, hidden, values["history"], 0)
+    return st, seat, hidden
 
 
 def deck_from_json(deck: Any, man_cards: int) -> list[int]:
@@ -207,418 +420,36 @@ def deck_from_json(deck: Any, man_cards: int) -> list[int]:
     return cards
 
 
-# --------------------------------------------------------------------------- state -> JSON
+# --------------------------------------------------------------------------- layouts
 
-
-def history_json(st: MState, public: bool) -> list[JSON]:
-    out: list[JSON] = []
-    node = st.hist
-    left = st.hlen - st.deal_start if public else st.hlen
-    while node is not None and left > 0:
-        if node[0] == GAP:
-            out.extend({"seat": 0, "action": {"type": "pass"}} for _ in range(min(left, node[1])))
-            break
-        left -= 1
-        node, seat, action = node
-        out.append({"seat": seat, "action": action_to_json(action, public=public)})
-    out.reverse()
-    return out
-
-
-def _shown_json(item: list[Any]) -> list[Any]:
-    return [codes(x) if isinstance(x, tuple) else ALL_CODES[x] for x in item]
-
-
-def to_json(st: MState, game_id: str) -> JSON:
-    """The full state (§3 fields; names of the shared state convention)."""
-    n = st.n
-    return {
-        "game": game_id,
-        "version": SCHEMA_VERSION,
-        "options": dict(st.options),
-        "players": n,
-        "dealer": st.dealer,
-        "phase": PHASES[st.phase],
-        "to_act": st.cur,
-        "scores": list(st.totals),
-        "deal_no": st.deal_no,
-        "history": history_json(st, False),
-        "deal_start": st.deal_start,
-        "rng_state": rng_state_to_json(st.rng_state),
-        "caller_dealt": st.caller,
-        "hands": [[ALL_CODES[c] for c in range(NCODES) for _ in range(h[c])] for h in st.hands],
-        "tunnelas": [codes(t) for t in st.tunnelas],
-        "shown": [_shown_json(s) for s in st.shown],
-        "route": [ROUTES[r] for r in st.route],
-        "seen": [r != UNSEEN for r in st.route],
-        "stock": codes(st.stock[::-1]),
-        "tiplu": ALL_CODES[st.tiplu] if st.tiplu >= 0 else None,
-        "tiplu_chosen": st.tiplu >= 0,
-        "men_revealed": st.men_rev,
-        "discard": [
-            {
-                "card": ALL_CODES[entry_card(e)],
-                "by": entry_by(e) if entry_by(e) >= 0 else None,
-                "by_unseen": entry_unseen(e),
-            }
-            for e in st.discard
-        ],
-        "turn": {
-            "drew": DREW[st.drew],
-            "took": ALL_CODES[st.took] if st.took >= 0 else None,
-            "took_while_seen": st.tws,
-            "expose_done": expose_done(st),
-        },
-        "turns_completed": st.turns,
-        "winner": st.winner if st.winner >= 0 else None,
-        "finish_kind": FINISH_KINDS[st.fkind],
-        "maal": list(st.maal) if st.maal is not None else None,
-        "deal_delta": list(st.delta) if st.delta is not None else None,
-        "result_deal": st.result_deal or None,
-        "recycled": codes(st.recycled),
-        "taken": [codes(t) for t in st.taken],
-    }
-
-
-def view(st: MState, seat: int, game_id: str) -> JSON:
-    """§7: the seat's view: own hand, public fields; other hands and the stock as counts,
-    the tiplu only when seen or at the deal's end; no generator; dealt decks as sizes."""
-    out = to_json(st, game_id)
-    del out["rng_state"]
-    out["seat"] = seat
-    out["history"] = history_json(st, True)
-    if st.phase != OVER:
-        out["hands"] = [h if s == seat else len(h) for s, h in enumerate(out["hands"])]
-        if seat == SPECTATOR or st.route[seat] == UNSEEN:
-            out["tiplu"] = None
-    out["stock"] = len(st.stock)
-    return out
-
-
-# --------------------------------------------------------------------------- JSON -> state
-
-STATE_KEYS = frozenset(
-    (
-        "game",
-        "version",
-        "options",
-        "players",
-        "dealer",
-        "phase",
-        "to_act",
-        "scores",
-        "deal_no",
-        "history",
-        "rng_state",
-        "caller_dealt",
-        "hands",
-        "tunnelas",
-        "shown",
-        "route",
-        "seen",
-        "stock",
-        "tiplu",
-        "tiplu_chosen",
-        "men_revealed",
-        "discard",
-        "turn",
-        "turns_completed",
-        "winner",
-        "finish_kind",
-        "maal",
-        "deal_delta",
-        "result_deal",
-        "recycled",
-        "taken",
-        "deal_start",
-    )
+_ENTRY = re.compile(r"^\s*(\w\w)\s*(?:\(\s*(null|\d)\s*,\s*(yes|no)\s*\))?\s*$")
+_NOT_FROM_LAYOUT = frozenset(
+    ("game", "version", "players", "options", "dealer", "to_act", "seen", "tiplu_chosen")
 )
 
 
-def get(data: Mapping[str, Any], key: str) -> Any:
-    if key not in data:
-        raise bad("missing", key)
-    return data[key]
-
-
-def as_int(value: Any, field: str, lo: int, hi: int, *, null: bool = False) -> Any:
-    if value is None and null:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise bad(f"must be a whole number from {lo} to {hi}" + (" or null" if null else ""), field)
+def _list(value: Any, field: str, size: int | None = None) -> list[Any]:
+    if type(value) is not list or size is not None and len(value) != size:
+        raise refuse(field, "must be a list" if size is None else f"must be a list of {size} entries")
     return value
-
-
-def as_bool(value: Any, field: str) -> bool:
-    if not isinstance(value, bool):
-        raise bad("must be true or false", field)
-    return value
-
-
-def as_list(value: Any, field: str, size: int | None = None, most: int = 400) -> list[Any]:
-    if not isinstance(value, list) or len(value) > most:
-        raise bad("must be a list", field)
-    if size is not None and len(value) != size:
-        raise bad(f"must have {size} entries", field)
-    return value
-
-
-def as_card(value: Any, field: str, man_cards: int) -> int:
-    card = CODE_TO_CARD.get(value) if isinstance(value, str) else None
-    if card is None or (card == XX and not man_cards):
-        raise bad(f"{value!r} is not a card of the Marriage pack", field)
-    return card
-
-
-def as_cards(value: Any, field: str, man_cards: int) -> list[int]:
-    return [as_card(v, f"{field}[{i}]", man_cards) for i, v in enumerate(as_list(value, field))]
-
-
-def load(
-    data: Any, game: Any, *, view_seat: int | None = None, canonical: bool = False
-) -> tuple[MState, dict[str, Any]]:
-    """Read a state (or, with ``view_seat``, a view), then hold it against the rules
-    (:func:`checks.check_loaded`). For a view the hidden parts are left for the sampler:
-    returns the state and the hidden sizes. With ``canonical`` (a full state from a
-    client) the state must be written exactly as the engine writes it, so that nothing in
-    it is silently reordered or dropped."""
-    if not isinstance(data, Mapping):
-        raise InvalidState("a state must be a JSON object", field="state")
-    allowed = STATE_KEYS | ({"seat"} if view_seat is not None else set())
-    for key in data:
-        if key not in allowed:
-            raise bad("unknown field", str(key))
-    if view_seat is not None and "rng_state" in data:
-        raise bad("a view carries no generator state", "rng_state")
-    if get(data, "game") != game.id:
-        raise bad(f"must be {game.id!r}", "game")
-    if get(data, "version") != SCHEMA_VERSION:
-        raise bad(f"must be {SCHEMA_VERSION}", "version")
-    n = get(data, "players")
-    if isinstance(n, bool) or n not in game.player_counts:
-        raise bad("must be 2, 3, 4 or 5", "players")
-    try:
-        options = game.parse_options(get(data, "options"), n)
-    except Exception as exc:  # InvalidSetup -> InvalidState naming the option
-        raise InvalidState(str(exc), field="options") from None
-    if options != data["options"]:
-        raise bad("must list every option", "options")
-    st = blank_state(n, options)
-    _read_match(st, data, view_seat)
-    _read_tables(st, data)
-    _read_piles(st, data)
-    _read_turn(st, data)
-    hidden = _read_hands_and_stock(st, data, view_seat)
-    start = get(data, "deal_start")
-    st.hist, st.hkey, st.hlen, deal = _load_history(
-        get(data, "history"), st.opts.man_cards, start, view_seat is not None
-    )
-    st.deal_start = start
-    check_loaded(st, data, view_seat, hidden, deal, 0 if view_seat is not None else start)
-    if canonical and view_seat is None:
-        written_as_the_engine_writes(to_json(st, game.id), data)
-    return st, hidden
-
-
-def _read_match(st: MState, data: Mapping[str, Any], view_seat: int | None) -> None:
-    """The match's fields: dealer, phase, seat to act, scores, deal, generator."""
-    n = st.n
-    st.dealer = as_int(get(data, "dealer"), "dealer", 0, n - 1)
-    phase = get(data, "phase")
-    if phase not in PHASES:
-        raise bad(f"unknown phase {phase!r}", "phase")
-    st.phase = PHASES.index(phase)
-    st.cur = as_int(get(data, "to_act"), "to_act", 0, n - 1, null=True)
-    st.over = st.cur is None
-    scores = as_list(get(data, "scores"), "scores", n)
-    st.totals = [as_int(v, f"scores[{i}]", 1 - DOUBLE_SAFE, DOUBLE_SAFE - 1) for i, v in enumerate(scores)]
-    st.deal_no = as_int(get(data, "deal_no"), "deal_no", 1, last_deal_no(st.options, 10**9))
-    st.caller = as_bool(get(data, "caller_dealt"), "caller_dealt")
-    if view_seat is None:
-        rng_state = get(data, "rng_state")
-        if st.caller:  # a caller-dealt match has no generator
-            if rng_state is not None:
-                raise bad("must be null in a caller-dealt match", "rng_state")
-        else:
-            st.rng_state = rng_state_from_json(rng_state)
-
-
-def _read_tables(st: MState, data: Mapping[str, Any]) -> None:
-    """What each seat has laid on the table: tunnelas, route, seen, shown sets or pairs."""
-    n, men = st.n, st.opts.man_cards
-    tun = as_list(get(data, "tunnelas"), "tunnelas", n)
-    st.tunnelas = [as_cards(t, f"tunnelas[{s}]", 0) for s, t in enumerate(tun)]
-    routes = as_list(get(data, "route"), "route", n)
-    st.route = []
-    for s, r in enumerate(routes):
-        if r not in ROUTES:
-            raise bad("must be null, 'sets' or 'dublees'", f"route[{s}]")
-        st.route.append(ROUTES.index(r))
-    for s, v in enumerate(as_list(get(data, "seen"), "seen", n)):
-        as_bool(v, f"seen[{s}]")
-    shown = as_list(get(data, "shown"), "shown", n)
-    st.shown = []
-    for s, item in enumerate(shown):  # its shape follows the route: sets, pairs or nothing
-        field = f"shown[{s}]"
-        item = as_list(item, field, most=10)
-        if st.route[s] == SETS:
-            sets = []
-            for i, x in enumerate(item):
-                cards = as_cards(x, f"{field}[{i}]", men)
-                if len(cards) != 3:
-                    raise bad("a set is three cards", f"{field}[{i}]")
-                sets.append(tuple(sorted(cards)))
-            st.shown.append(sets)
-        elif st.route[s] == DUBLEES:
-            st.shown.append(as_cards(item, field, 0))
-        else:
-            if item:
-                raise bad("an unseen seat has shown nothing", field)
-            st.shown.append([])
-
-
-def _read_piles(st: MState, data: Mapping[str, Any]) -> None:
-    """The tiplu, the men revealed, the discard pile, the recycled and taken cards."""
-    n, men = st.n, st.opts.man_cards
-    st.men_rev = as_int(get(data, "men_revealed"), "men_revealed", 0, men)
-    tiplu = get(data, "tiplu")
-    chosen = as_bool(get(data, "tiplu_chosen"), "tiplu_chosen")
-    if tiplu is None:
-        st.tiplu = -2 if chosen else -1  # -2: chosen but hidden from the viewer
-    else:
-        st.tiplu = as_card(tiplu, "tiplu", 0)
-    st.discard = []
-    for i, e in enumerate(as_list(get(data, "discard"), "discard")):
-        field = f"discard[{i}]"
-        if not isinstance(e, Mapping) or set(e) != {"card", "by", "by_unseen"}:
-            raise bad("an entry is {card, by, by_unseen}", field)
-        by = as_int(e["by"], f"{field}.by", 0, n - 1, null=True)
-        st.discard.append(
-            entry(
-                as_card(e["card"], f"{field}.card", men),
-                -1 if by is None else by,
-                as_bool(e["by_unseen"], f"{field}.by_unseen"),
-            )
-        )
-    st.recycled = tuple(sorted(as_cards(get(data, "recycled"), "recycled", men)))
-    taken = as_list(get(data, "taken"), "taken", n)
-    st.taken = [tuple(sorted(as_cards(t, f"taken[{s}]", men))) for s, t in enumerate(taken)]
-
-
-def _read_turn(st: MState, data: Mapping[str, Any]) -> None:
-    """The turn in progress, the turns completed, and the last deal's result."""
-    n, men = st.n, st.opts.man_cards
-    turn = get(data, "turn")
-    if not isinstance(turn, Mapping) or not ({"drew", "took", "took_while_seen"} <= set(turn) <= TURN_KEYS):
-        raise bad("must be {drew, took, took_while_seen, expose_done}", "turn")
-    if turn["drew"] not in DREW:
-        raise bad("must be null, 'stock' or 'discard'", "turn.drew")
-    st.drew = DREW.index(turn["drew"])
-    st.took = -1 if turn["took"] is None else as_card(turn["took"], "turn.took", men)
-    st.tws = as_bool(turn["took_while_seen"], "turn.took_while_seen")
-    st.turns = as_int(get(data, "turns_completed"), "turns_completed", 0, st.opts.turn_limit)
-    winner = as_int(get(data, "winner"), "winner", 0, n - 1, null=True)
-    st.winner = -1 if winner is None else winner
-    fk = get(data, "finish_kind")
-    if fk not in FINISH_KINDS:
-        raise bad("must be 'sets' or 'dublees' exactly when there is a winner", "finish_kind")
-    st.fkind = FINISH_KINDS.index(fk)
-    for key in ("maal", "deal_delta"):
-        v = get(data, key)
-        if v is not None:
-            v = [
-                as_int(x, f"{key}[{i}]", 1 - DOUBLE_SAFE, DOUBLE_SAFE - 1)
-                for i, x in enumerate(as_list(v, key, n))
-            ]
-        setattr(st, "maal" if key == "maal" else "delta", v)
-    st.result_deal = as_int(get(data, "result_deal"), "result_deal", 1, st.deal_no, null=True) or 0
-
-
-def _read_hands_and_stock(st: MState, data: Mapping[str, Any], view_seat: int | None) -> dict[str, Any]:
-    """The hands and the stock; a view gives the others' hands (before the deal's end) and
-    the stock as sizes only: returns the sizes."""
-    n, men = st.n, st.opts.man_cards
-    hands = as_list(get(data, "hands"), "hands", n)
-    hidden: dict[str, Any] = {"hand_sizes": [0] * n, "stock_size": 0}
-    st.hands = []
-    for s, h in enumerate(hands):
-        field = f"hands[{s}]"
-        counts = [0] * NCODES
-        if view_seat is not None and s != view_seat and st.phase != OVER:
-            hidden["hand_sizes"][s] = as_int(h, field, 0, 30)
-        else:
-            for c in as_cards(h, field, men):
-                counts[c] += 1
-            hidden["hand_sizes"][s] = sum(counts)
-            if view_seat is not None and s != view_seat and not isinstance(h, list):
-                raise bad("hands are shown at deal_over", field)
-        st.hands.append(counts)
-    stock = get(data, "stock")
-    if view_seat is not None:
-        hidden["stock_size"] = as_int(stock, "stock", 0, 200)
-        st.stock = []
-    else:
-        st.stock = as_cards(stock, "stock", men)[::-1]
-        hidden["stock_size"] = len(st.stock)
-    return hidden
-
-
-def _load_history(
-    value: Any, men: int, start: Any, view: bool
-) -> tuple[Any, int, int, list[tuple[int, Any]]]:
-    """The history as a cons list, its public key, its length and this deal's entries. A
-    view holds only the current deal's entries, after ``deal_start`` earlier ones (kept as
-    a gap)."""
-    deal: list[tuple[int, Any]] = []
-    hist: Any = None
-    hkey = 0
-    items = as_list(value, "history", most=10**6)
-    as_int(start, "deal_start", 0, 10**9 if view else len(items))
-    if view:
-        hist = (GAP, start) if start else None
-        items_start = 0
-    else:
-        items_start = start
-    for i, item in enumerate(items):
-        field = f"history[{i}]"
-        if not isinstance(item, Mapping) or set(item) != {"seat", "action"}:
-            raise bad("an entry is {seat, action}", field)
-        seat = as_int(item["seat"], f"{field}.seat", 0, 4)
-        try:
-            action, _ = parse_action(item["action"], men, allow_hidden_deck=True)
-        except BadAction as exc:
-            raise bad(exc.message, f"{field}.action") from None
-        hist = (hist, seat, action)
-        if i >= items_start:
-            hkey = hash((hkey, seat, public_action(action)))
-            deal.append((seat, action))
-    return hist, hkey, len(items) + (start if view else 0), deal
-
-
-# --------------------------------------------------------------------------- layouts
 
 
 def _layout_cards(value: Any, field: str) -> list[Any]:
     """A card list in a layout: a list of codes or one space-separated string."""
-    if isinstance(value, str):
-        return value.split()
-    return as_list(value, field)
-
-
-_ENTRY_RE = re.compile(r"^\s*(\w\w)\s*(?:\(\s*(null|\d)\s*,\s*(yes|no)\s*\))?\s*$")
+    return value.split() if isinstance(value, str) else _list(value, field)
 
 
 def _entry_shorthand(text: str, field: str) -> JSON:
     """A discard entry written as in §10: ``"8D(1,no)"``, ``"9C(null, no)"`` or ``"9C"``."""
-    m = _ENTRY_RE.match(text)
+    m = _ENTRY.match(text)
     if m is None:
-        raise bad("write an entry as CARD or CARD(seat|null, yes|no)", field)
+        raise refuse(field, "write an entry as CARD or CARD(seat|null, yes|no)")
     by = None if m.group(2) in (None, "null") else int(m.group(2))
     return {"card": m.group(1), "by": by, "by_unseen": m.group(3) == "yes"}
 
 
 def layout_to_json(
-    layout: Any, game: Any, players: int, options: JSON, dealer: int, seed: int | None
+    layout: Any, players: int, options: JSON, dealer: int, seed: int | None, read_options: Any
 ) -> JSON:
     """A full state JSON from a partial one, in the state's own shape (§10 conventions).
 
@@ -633,74 +464,83 @@ def layout_to_json(
     no discard given, the first fill card is the upcard)."""
     if not isinstance(layout, Mapping):
         raise InvalidState("layout must be an object", field="layout")
-    if seed is not None and not 0 <= seed < 2**RNG_BITS:
+    if seed is not None and not 0 <= seed < 2**63:
         # a layout's seed is its generator state as is (the deal is given, not shuffled)
-        raise InvalidSetup(f"seed must be from 0 to 2**{RNG_BITS} - 1 with a layout", field="seed")
+        raise InvalidSetup("seed must be from 0 to 2**63 - 1 with a layout", field="seed")
     n = players
-    known = STATE_KEYS | {"current"}
     for key in layout:
-        if key not in known:
-            raise bad("unknown layout field", str(key))
+        if key not in CODEC.known and key != "current":
+            raise refuse(str(key), "unknown layout field")
     if "options" in layout and layout["options"] != options:
-        options = game.parse_options(layout["options"], n)
+        options = read_options(layout["options"], n)
     men = options["man_cards"]
     dealer = layout.get("dealer", dealer)
-    as_int(dealer, "dealer", 0, n - 1)
+    if type(dealer) is not int or not 0 <= dealer < n:
+        raise refuse("dealer", f"must be a whole number from 0 to {n - 1}")
     phase = layout.get("phase", "draw")
-    to_act = layout.get("to_act", layout.get("current", (dealer + 1) % n))
-    hands = [
-        [c for c in _layout_cards(h, f"hands[{s}]")]
-        for s, h in enumerate(as_list(get(layout, "hands"), "hands", n))
+    drew = "stock" if phase in ("act", "pick_tiplu") else None
+    doc: JSON = {
+        "game": CODEC.game,
+        "version": SCHEMA_VERSION,
+        "options": options,
+        "players": n,
+        "dealer": dealer,
+        "to_act": layout.get("to_act", layout.get("current", (dealer + 1) % n)),
+        **{"phase": phase, "scores": [0] * n, "deal_no": 1, "history": [], "deal_start": 0},
+        **{"rng_state": str(seed) if seed is not None else None, "caller_dealt": seed is None},
+        **{"tunnelas": [[] for _ in range(n)], "shown": [[] for _ in range(n)], "stock": [], "tiplu": None},
+        **{"men_revealed": 0, "discard": [], "turn": {"drew": drew, "took": None, "took_while_seen": False}},
+        **{"turns_completed": 0, "winner": None, "finish_kind": None, "maal": None, "deal_delta": None},
+        **{"result_deal": None, "recycled": [], "taken": [[] for _ in range(n)]},
+    }
+    doc.update(
+        (key, value) for key, value in layout.items() if key not in _NOT_FROM_LAYOUT and key != "current"
+    )
+    doc["caller_dealt"] = layout.get("caller_dealt", seed is None and "rng_state" not in layout)
+    hands = doc["hands"] = [
+        _layout_cards(h, f"hands[{s}]") for s, h in enumerate(_list(layout.get("hands"), "hands", n))
     ]
-    tunnelas = layout.get("tunnelas", [[] for _ in range(n)])
-    shown = layout.get("shown", [[] for _ in range(n)])
-    as_list(shown, "shown", n)
-    as_list(tunnelas, "tunnelas", n)
-    seen_in = layout.get("seen")
-    route = layout.get("route")
-    if route is None:
-        route = []
-        for s in range(n):
-            item = shown[s]
-            if isinstance(item, list) and item:
-                route.append("sets" if isinstance(item[0], list) else "dublees")
-            elif seen_in is not None and isinstance(seen_in, list) and s < len(seen_in) and seen_in[s]:
-                route.append("sets")
-            else:
-                route.append(None)
-    as_list(route, "route", n)
-    seen = [r is not None for r in route]
-    tiplu = layout.get("tiplu")
-    # count every placed card
+    tunnelas, shown = _list(doc["tunnelas"], "tunnelas", n), _list(doc["shown"], "shown", n)
+    if "route" not in layout:
+        seen = layout.get("seen")
+        seen = seen if isinstance(seen, list) and len(seen) == n else [False] * n
+        doc["route"] = [
+            ("sets" if isinstance(item[0], list) else "dublees")
+            if isinstance(item, list) and item
+            else ("sets" if seen[s] else None)
+            for s, item in enumerate(shown)
+        ]
+    doc["seen"] = [r is not None for r in _list(doc["route"], "route", n)]
+    tiplu = doc["tiplu"]
+    doc["tiplu_chosen"] = tiplu is not None
     placed = [0] * NCODES
 
     def take(code: Any, field: str) -> None:
-        placed[as_card(code, field, men)] += 1
+        card = CODE_TO_CARD.get(code) if isinstance(code, str) else None
+        if card is None or card == XX and not men:
+            raise refuse(field, f"no such card in the Marriage pack: {code}")
+        placed[card] += 1
 
     for s in range(n):
         for i, c in enumerate(hands[s]):
             take(c, f"hands[{s}][{i}]")
-        for i, c in enumerate(as_list(tunnelas[s], f"tunnelas[{s}]")):
+        for i, c in enumerate(_list(tunnelas[s], f"tunnelas[{s}]")):
             for _ in range(3):
                 take(c, f"tunnelas[{s}][{i}]")
-        for i, x in enumerate(as_list(shown[s], f"shown[{s}]")):
+        for i, x in enumerate(_list(shown[s], f"shown[{s}]")):
             for c in x if isinstance(x, list) else [x, x]:
                 take(c, f"shown[{s}][{i}]")
-    stock_in = [c for c in _layout_cards(layout.get("stock", []), "stock")]
-    if tiplu is not None and (not stock_in or stock_in[-1] != tiplu):
-        stock_in.append(tiplu)
-    disc_in = as_list(layout.get("discard", []), "discard")
-    discard: list[Any] = []
-    for i, e in enumerate(disc_in):
-        if e == "fill":
-            discard.append("fill")
-        elif isinstance(e, str):
-            discard.append(_entry_shorthand(e, f"discard[{i}]"))
-        else:
-            discard.append(e)
-        if isinstance(discard[-1], Mapping):
-            take(discard[-1].get("card"), f"discard[{i}].card")
-    for i, c in enumerate(stock_in):
+    stock = doc["stock"] = list(_layout_cards(doc["stock"], "stock"))  # a copy: the fill goes in
+    if tiplu is not None and (not stock or stock[-1] != tiplu):
+        stock.append(tiplu)
+    discard = doc["discard"] = [
+        _entry_shorthand(e, f"discard[{i}]") if isinstance(e, str) and e != "fill" else e
+        for i, e in enumerate(_list(doc["discard"], "discard"))
+    ]
+    for i, e in enumerate(discard):
+        if isinstance(e, Mapping):
+            take(e.get("card"), f"discard[{i}].card")
+    for i, c in enumerate(stock):
         if c != "fill":
             take(c, f"stock[{i}]")
     fill: list[str] = []
@@ -711,57 +551,16 @@ def layout_to_json(
             fill.append(ALL_CODES[c])
     if any(placed):
         c = next(i for i, k in enumerate(placed) if k)
-        raise bad(f"too many copies of {ALL_CODES[c]}", "layout")
+        raise refuse("layout", f"too many copies of {ALL_CODES[c]}")
     if "fill" in discard:
         i = discard.index("fill")
         discard[i : i + 1] = [{"card": c, "by": None, "by_unseen": False} for c in fill]
-    elif "fill" in stock_in:
-        i = stock_in.index("fill")
-        stock_in[i : i + 1] = fill
+    elif "fill" in stock:
+        i = stock.index("fill")
+        stock[i : i + 1] = fill
     else:
         if not discard and fill:
-            discard = [{"card": fill.pop(0), "by": None, "by_unseen": False}]
-        at = len(stock_in) - (1 if tiplu is not None else 0)
-        stock_in[at:at] = fill
-    turn = layout.get(
-        "turn",
-        {
-            "drew": "stock" if phase in ("act", "pick_tiplu") else None,
-            "took": None,
-            "took_while_seen": False,
-        },
-    )
-    return {
-        "game": game.id,
-        "version": SCHEMA_VERSION,
-        "options": options,
-        "players": n,
-        "dealer": dealer,
-        "phase": phase,
-        "to_act": to_act,
-        "scores": layout.get("scores", [0] * n),
-        "deal_no": layout.get("deal_no", 1),
-        "history": layout.get("history", []),
-        "rng_state": layout.get("rng_state", rng_state_to_json(seed)),
-        "caller_dealt": layout.get("caller_dealt", seed is None and "rng_state" not in layout),
-        "hands": hands,
-        "tunnelas": tunnelas,
-        "shown": shown,
-        "route": route,
-        "seen": seen,
-        "stock": stock_in,
-        "tiplu": tiplu,
-        "tiplu_chosen": tiplu is not None,
-        "men_revealed": layout.get("men_revealed", 0),
-        "discard": discard,
-        "turn": turn,
-        "turns_completed": layout.get("turns_completed", 0),
-        "winner": layout.get("winner"),
-        "finish_kind": layout.get("finish_kind"),
-        "maal": layout.get("maal"),
-        "deal_delta": layout.get("deal_delta"),
-        "result_deal": layout.get("result_deal"),
-        "recycled": layout.get("recycled", []),
-        "deal_start": layout.get("deal_start", 0),
-        "taken": layout.get("taken", [[] for _ in range(n)]),
-    }
+            discard.append({"card": fill.pop(0), "by": None, "by_unseen": False})
+        at = len(stock) - (1 if tiplu is not None else 0)
+        stock[at:at] = fill
+    return doc

@@ -29,6 +29,7 @@ class Marriage(Game[MState]):
     title = "Marriage (Nepal)"
     player_counts = (2, 3, 4, 5)
     option_specs = OPTION_SPECS
+    codec = codec.CODEC
     verbs = {
         "expose_tunnela": "R9: show a tunnela (three identical cards) at the deal",
         "pass": "R9: done exposing tunnelas",
@@ -64,7 +65,7 @@ class Marriage(Game[MState]):
             raise InvalidSetup("seed must be a whole number", field="seed")
         if layout is not None:
             try:
-                data = codec.layout_to_json(layout, self, n, opts, dealer, seed)
+                data = codec.layout_to_json(layout, n, opts, dealer, seed, self.parse_options)
             except EngineError:
                 raise
             except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
@@ -105,10 +106,10 @@ class Marriage(Game[MState]):
     # ---- actions as JSON -----------------------------------------------------
 
     def parse_action(self, state: MState, data: Any) -> Any:
-        return codec.parse_action(data, state.opts.man_cards)[0]
+        return codec.VERBS.decode(data, state.opts)
 
     def action_to_json(self, state: MState, action: Any) -> JSON:
-        return codec.action_to_json(action)
+        return codec.VERBS.encode(action)
 
     # ---- scores, views, JSON ---------------------------------------------------
 
@@ -116,14 +117,14 @@ class Marriage(Game[MState]):
         return scoring.score_report(state)
 
     def to_json(self, state: MState) -> JSON:
-        return codec.to_json(state, self.id)
+        return codec.CODEC.dump(state)
 
     def from_json(self, data: Any) -> MState:
         return self._load(data, canonical=True)
 
     def _load(self, data: Any, *, canonical: bool) -> MState:
         try:
-            st, _ = codec.load(data, self, canonical=canonical)
+            st = codec.load(data, canonical=canonical)
         except EngineError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as exc:
@@ -132,15 +133,13 @@ class Marriage(Game[MState]):
 
     def view(self, state: MState, seat: int) -> JSON:
         _check_seat(state, seat)
-        return codec.view(state, seat, self.id)
+        return codec.CODEC.view(state, seat)
 
     def public_view(self, state: MState) -> JSON:
-        out = codec.view(state, SPECTATOR, self.id)  # every hand a count; the tiplu at the end only
-        out["seat"] = None
-        return out
+        return codec.CODEC.view(state, SPECTATOR)  # every hand a count; the tiplu at the end only
 
     def sampler(self, view: JSON) -> Callable[[random.Random], MState]:
-        return sampling.make_sampler(self, view)
+        return sampling.make_sampler(view)
 
     def info_key(self, state: MState, seat: int) -> Hashable:
         return info_key(state, seat)

@@ -102,6 +102,8 @@ class Rules:
     """The option values of a match for its seat count (read once from the options dict;
     shared by every clone). Every seat plays alone: a side is a seat."""
 
+    raw: tuple[tuple[str, Any], ...]
+    """The options as the state JSON lists them, in the specs' order."""
     players: int
     sides: int
     max_wild_per_set: int
@@ -119,7 +121,8 @@ class Rules:
 
     @classmethod
     def of(cls, options: Mapping[str, Any], players: int) -> Rules:
-        return cls(players, players, **{spec.name: options[spec.name] for spec in OPTION_SPECS})
+        values = {spec.name: options[spec.name] for spec in OPTION_SPECS}
+        return cls(tuple(values.items()), players, players, **values)
 
 
 def last_deal_no(options: Mapping[str, Any], default: int) -> int:

@@ -10,6 +10,7 @@ from typing import Any
 from engine.protocol import Event, IllegalAction, InvalidSetup
 
 from .melds import finishes, is_pure_set, is_valid_final, joker_family, pair_codes, show_choices
+from .options import Rules
 from .scoring import settle
 from .state import MState, blank_state, entry, entry_card, entry_unseen, public_action
 from .tables import (
@@ -102,7 +103,7 @@ def new_match(
 ) -> MState:
     """R2: a match and its first deal, from ``deck`` (top first: a caller-dealt match) or
     shuffled by the generator seeded with ``seed`` (an engine-dealt match; no seed is 0)."""
-    st = blank_state(players, options)
+    st = blank_state(Rules.of(options, players))
     if deck is not None:
         check_deck(deck, st.opts.man_cards)
         st.rng_state, st.caller = None, True

@@ -7,9 +7,9 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.protocol import JSON, EngineError, Game, InvalidState
+from engine.protocol import JSON, EngineError, InvalidState
 
-from .codec import history_json, load
+from .codec import VERBS, history_entries, load_view
 from .state import MState, entry_card
 from .tables import ALL_CODES, CODE_TO_CARD, NCODES, OVER, UNSEEN, XX, pack_cards
 
@@ -38,8 +38,8 @@ def hidden_cards(state: MState, seat: int) -> list[int]:
     # Cards this deal's public history named (discards, shows...) or that were
     # recycled or taken were seen by everyone: only where they went may be unknown.
     seen_once = Counter(state.recycled)
-    for item in history_json(state, True):
-        seen_once.update(CODE_TO_CARD[c] for c in _codes_in(item["action"]))
+    for _, action in history_entries(state, True):
+        seen_once.update(CODE_TO_CARD[c] for c in _codes_in(VERBS.encode(action, True)))
     for c, k in seen_once.items():
         counts[c] = max(0, counts[c] - k)
     return [c for c in range(NCODES) for _ in range(max(0, counts[c]))]
@@ -68,25 +68,25 @@ def _shuffled(cards: list[int], rng: random.Random) -> list[int]:
     return cards
 
 
-def make_sampler(game: Game[MState], view: JSON) -> Callable[[random.Random], MState]:
-    """§7: read ``view`` once (InvalidState if it is no view ``game`` can reach); the
+def make_sampler(view: JSON) -> Callable[[random.Random], MState]:
+    """§7: read ``view`` once (InvalidState if it is no view of a Marriage state); the
     returned function deals the unseen cards at random, consistently with it."""
     try:
-        return _make_sampler(game, view)
+        return _make_sampler(view)
     except EngineError:
         raise
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as exc:
         raise InvalidState(f"not a Marriage view: {exc}", field="view") from None
 
 
-def _make_sampler(game: Game[MState], view: JSON) -> Callable[[random.Random], MState]:
+def _make_sampler(view: JSON) -> Callable[[random.Random], MState]:
     if not isinstance(view, Mapping):
         raise InvalidState("a view must be a JSON object", field="view")
     seat = view.get("seat")
     n = view.get("players")
     if isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(n, int) or not 0 <= seat < n:
         raise InvalidState("seat: must be a seat of the view's table", field="seat")
-    base, hidden = load(view, game, view_seat=seat)
+    base, seat, hidden = load_view(view)
     over = base.phase == OVER
     pool = Counter(pack_cards(base.opts.man_cards))
     known: Counter[int] = Counter()

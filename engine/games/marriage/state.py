@@ -33,7 +33,6 @@ class MState:
 
     __slots__ = (
         "n",
-        "options",
         "opts",
         "dealer",
         "phase",
@@ -69,7 +68,6 @@ class MState:
     )
 
     n: int
-    options: dict[str, Any]
     opts: Rules
     dealer: int
     phase: int
@@ -106,7 +104,6 @@ class MState:
     def copy(self) -> MState:
         new = MState.__new__(MState)
         new.n = self.n
-        new.options = self.options
         new.opts = self.opts
         new.dealer = self.dealer
         new.phase = self.phase
@@ -155,12 +152,12 @@ def public_action(action: Any) -> Any:
     return action
 
 
-def blank_state(players: int, options: dict[str, Any]) -> MState:
+def blank_state(rules: Rules) -> MState:
     """A match before its first deal: no scores, no history, deal 1 next (the per-deal
     fields are set by dealing, the generator by the caller)."""
     st = MState.__new__(MState)
-    st.n, st.options, st.opts = players, options, Rules.of(options, players)
-    st.totals, st.deal_no, st.hist, st.hkey, st.hlen = [0] * players, 1, None, 0, 0
+    st.n, st.opts = rules.players, rules
+    st.totals, st.deal_no, st.hist, st.hkey, st.hlen = [0] * rules.players, 1, None, 0, 0
     st.maal = st.delta = None
     st.result_deal = 0
     st.over = False

@@ -97,7 +97,7 @@ def test_a_layout_seed_beyond_63_bits_is_refused():
 def test_point_options_stay_far_below_2_53(name):
     doc = in_play()
     doc["options"][name] = 10**18
-    assert refused(doc).field == "options"
+    assert refused(doc).field == f"options.{name}"
 
 
 # ---------------------------------------------------------------- R30-R34: scores and the match end
