@@ -12,6 +12,8 @@ from typing import Any
 from engine.checks import MAX_SAFE_INT
 from engine.codec import (
     COUNT,
+    LAYOUT,
+    OMITTED,
     STATE,
     STATE_ONLY,
     Bool,
@@ -46,9 +48,11 @@ from .options import OPTION_SPECS, Rules
 from .rules import expose_done
 from .state import GAP, MState, blank_state, entry, entry_by, entry_card, entry_unseen, public_action
 from .tables import (
+    ACT,
     ALL_CODES,
     CODE_TO_CARD,
     DEAL,
+    DRAW,
     DRAW_STOCK,
     DUBLEES,
     EXPOSE_BASE,
@@ -58,6 +62,7 @@ from .tables import (
     OVER,
     PASS,
     PHASES,
+    PICK,
     PICK_BASE,
     SETS,
     SHOW,
@@ -253,6 +258,9 @@ def _tiplu_shown(st: MState, viewer: int) -> int:
     return -1
 
 
+VIEW = "view"
+"""The mode :func:`load_view` builds in: a view's known part (the shared modes are STATE,
+LAYOUT and TEMPLATE)."""
 SCORE = Int(-MAX_SAFE_INT, MAX_SAFE_INT)
 OPTIONAL_SCORES = Nullable(PerSeat(SCORE))
 ROUTE = Nullable(Choice(("sets", "dublees"), (SETS, DUBLEES)), UNSEEN)
@@ -280,51 +288,71 @@ TURN = Turn(
     expose_done=Nullable(PerSeat(Bool())),
 )
 
+
+def _per_seat(o: Rules) -> list[list[Any]]:
+    return [[] for _ in range(o.players)]
+
+
 FIELDS: list[Field[MState]] = [
-    Field("dealer", Seat()),
-    Field("phase", Choice(PHASES)),
-    Field("to_act", Nullable(Seat()), lambda s: s.cur),
-    Field("scores", PerSeat(SCORE), lambda s: s.totals),
-    Field("deal_no", Int(1, lambda o: o.deals or 10**9)),
+    Field("dealer", Seat(), default=0),
+    Field("phase", Choice(PHASES), default=DRAW),
+    Field("to_act", Nullable(Seat()), lambda s: s.cur, default=OMITTED),
+    Field("scores", PerSeat(SCORE), lambda s: s.totals, default=lambda o: [0] * o.players),
+    Field("deal_no", Int(1, lambda o: o.deals or 10**9), default=1),
     Field(
         "history",
         History(VERBS),
         lambda s: history_entries(s, False),
+        default=lambda o: [],
         view_get=lambda s, viewer: history_entries(s, True),
     ),
-    Field("deal_start", Int(0, MAX_SAFE_INT)),
-    Field("rng_state", RngState(), show=STATE_ONLY),
-    Field("caller_dealt", Bool(), lambda s: s.caller),
-    Field(
-        "hands",
-        PerSeat(Hand()),
-        show=OwnOrCount(lambda s, viewer, seat: s.phase == OVER),
-    ),
-    Field("tunnelas", PerSeat(Cards(PLAIN, unique=False))),
-    Field("shown", PerSeat(ListOf(SetOrPair()))),
-    Field("route", PerSeat(ROUTE)),
-    Field("seen", PerSeat(Bool()), lambda s: [r != UNSEEN for r in s.route]),
+    Field("deal_start", Int(0, MAX_SAFE_INT), default=0),
+    Field("rng_state", RngState(), default=None, show=STATE_ONLY),
+    Field("caller_dealt", Bool(), lambda s: s.caller, default=OMITTED),
+    Field("hands", PerSeat(Hand()), show=OwnOrCount(lambda s, viewer, seat: s.phase == OVER)),
+    Field("tunnelas", PerSeat(Cards(PLAIN, unique=False)), default=_per_seat),
+    Field("shown", PerSeat(ListOf(SetOrPair())), default=_per_seat),
+    Field("route", PerSeat(ROUTE), default=OMITTED),
+    Field("seen", PerSeat(Bool()), lambda s: [r != UNSEEN for r in s.route], default=OMITTED),
     Field("stock", CARDS, lambda s: s.stock[::-1], show=COUNT),
-    Field("tiplu", Nullable(CARD_NO_MAN, -1), view_get=_tiplu_shown),
-    Field("tiplu_chosen", Bool(), lambda s: s.tiplu != -1),
-    Field("men_revealed", Int(0, lambda o: o.man_cards), lambda s: s.men_rev),
+    Field("tiplu", Nullable(CARD_NO_MAN, -1), default=-1, view_get=_tiplu_shown),
+    Field("tiplu_chosen", Bool(), lambda s: s.tiplu != -1, default=OMITTED),
+    Field("men_revealed", Int(0, lambda o: o.man_cards), lambda s: s.men_rev, default=0),
     Field("discard", ListOf(Entry())),
-    Field("turn", TURN, lambda s: (s.drew, s.took, s.tws, expose_done(s))),
-    Field("turns_completed", Int(0, lambda o: o.turn_limit), lambda s: s.turns),
-    Field("winner", Nullable(Seat(), -1)),
-    Field("finish_kind", ROUTE, lambda s: s.fkind),
-    Field("maal", OPTIONAL_SCORES),
-    Field("deal_delta", OPTIONAL_SCORES, lambda s: s.delta),
-    Field("result_deal", Nullable(Int(1, MAX_SAFE_INT), 0)),
-    Field("recycled", CARDS),
-    Field("taken", PerSeat(CARDS)),
+    Field("turn", TURN, lambda s: (s.drew, s.took, s.tws, expose_done(s)), default=OMITTED),
+    Field("turns_completed", Int(0, lambda o: o.turn_limit), lambda s: s.turns, default=0),
+    Field("winner", Nullable(Seat(), -1), default=-1),
+    Field("finish_kind", ROUTE, lambda s: s.fkind, default=UNSEEN),
+    Field("maal", OPTIONAL_SCORES, default=None),
+    Field("deal_delta", OPTIONAL_SCORES, lambda s: s.delta, default=None),
+    Field("result_deal", Nullable(Int(1, MAX_SAFE_INT), 0), default=0),
+    Field("recycled", CARDS, default=lambda o: []),
+    Field("taken", PerSeat(CARDS), default=_per_seat),
     view_seat(),
 ]
+
+
+def _work_out_layout(values: dict[str, Any], o: Rules) -> None:
+    """What a layout leaves out that follows from the rest (put back into ``values`` for
+    the checks): the seat to act, the routes and ``seen``, the turn, the generator."""
+    values.setdefault("to_act", (values["dealer"] + 1) % o.players)
+    values.setdefault("caller_dealt", values["rng_state"] is None)
+    if "route" not in values:  # from what each seat has shown: sets are lists, pairs codes
+        seen = values.get("seen") or [False] * o.players
+        values["route"] = [
+            (SETS if type(items[0]) is tuple else DUBLEES) if items else SETS if seen[s] else UNSEEN
+            for s, items in enumerate(values["shown"])
+        ]
+    values.setdefault("seen", [r != UNSEEN for r in values["route"]])
+    values.setdefault("tiplu_chosen", values["tiplu"] >= 0)
+    values.setdefault("turn", (1 if values["phase"] in (ACT, PICK) else 0, -1, False, None))
 
 
 def build(values: dict[str, Any], o: Rules, mode: str) -> MState:
     """A state (or, for :func:`load_view`, a view's known part) from the decoded values: a
     view's hidden hands are empty and its stock is left for the sampler."""
+    if mode == LAYOUT:
+        _work_out_layout(values, o)
     st = blank_state(o)
     st.dealer, st.phase, st.cur = values["dealer"], values["phase"], values["to_act"]
     st.over = st.cur is None
@@ -345,7 +373,7 @@ def build(values: dict[str, Any], o: Rules, mode: str) -> MState:
     st.hands = [[0] * NCODES if isinstance(h, Hidden) else h for h in values["hands"]]
     stock = values["stock"]
     st.stock = [] if type(stock) is int else stock[::-1]
-    _build_history(st, values["history"], values["deal_start"], mode != STATE)
+    _build_history(st, values["history"], values["deal_start"], mode == VIEW)
     return st
 
 
@@ -397,7 +425,7 @@ def load_view(data: Any) -> tuple[MState, int, dict[str, Any]]:
     o, seat, values = CODEC.read_view(data)
     if seat is None:
         raise refuse("seat", "must be a seat of the view's table")
-    st = build(values, o, "view")
+    st = build(values, o, VIEW)
     hidden = {
         "hand_sizes": [h.count if isinstance(h, Hidden) else sum(h) for h in values["hands"]],
         "stock_size": values["stock"],
@@ -423,9 +451,37 @@ def deck_from_json(deck: Any, man_cards: int) -> list[int]:
 # --------------------------------------------------------------------------- layouts
 
 _ENTRY = re.compile(r"^\s*(\w\w)\s*(?:\(\s*(null|\d)\s*,\s*(yes|no)\s*\))?\s*$")
-_NOT_FROM_LAYOUT = frozenset(
-    ("game", "version", "players", "options", "dealer", "to_act", "seen", "tiplu_chosen")
-)
+
+
+def load_layout(
+    layout: Any, players: int, options: JSON, dealer: int, seed: int | None, read_options: Any
+) -> MState:
+    """A state from a partial one (§10 conventions): a layout in the state's own shape.
+
+    Omitted fields take their declared defaults (phase ``draw``, nobody seen, no tiplu,
+    scores 0) or follow from the others in :func:`build` (``to_act`` the dealer's left,
+    ``route`` from ``shown``: sets are lists, pairs are codes; or ``seen``). Shorthands the
+    rules file uses: ``current`` stands for ``to_act``; the layout's ``options`` replace the
+    request's; a card list may be one space-separated string; a discard entry may be
+    ``"8D(1,no)"`` or a bare code; the chosen ``tiplu`` goes to the bottom of the stock
+    unless the listed stock already ends with it. Every card copy not placed goes, in
+    canonical order, where the ``"fill"`` marker stands in ``stock`` or ``discard``
+    (default: the stock, after the listed cards and before the tiplu; with no discard
+    given, the first fill card is the upcard). ``seed`` is the generator state as is."""
+    if not isinstance(layout, Mapping):
+        raise InvalidState("layout must be an object", field="layout")
+    if seed is not None and not 0 <= seed < 2**63:
+        raise InvalidSetup("seed must be from 0 to 2**63 - 1 with a layout", field="seed")
+    for key in layout:
+        if key not in CODEC.known and key != "current":
+            raise refuse(str(key), "unknown layout field")
+    doc = dict(layout)
+    doc["options"] = read_options(layout["options"], players) if "options" in layout else options
+    if "current" in doc:
+        current = doc.pop("current")
+        doc.setdefault("to_act", current)
+    _place_cards(doc, players, doc["options"]["man_cards"])
+    return CODEC.load(doc, LAYOUT, players=players, given={"dealer": dealer, "rng_state": seed})
 
 
 def _list(value: Any, field: str, size: int | None = None) -> list[Any]:
@@ -436,7 +492,7 @@ def _list(value: Any, field: str, size: int | None = None) -> list[Any]:
 
 def _layout_cards(value: Any, field: str) -> list[Any]:
     """A card list in a layout: a list of codes or one space-separated string."""
-    return value.split() if isinstance(value, str) else _list(value, field)
+    return value.split() if isinstance(value, str) else list(_list(value, field))
 
 
 def _entry_shorthand(text: str, field: str) -> JSON:
@@ -448,71 +504,9 @@ def _entry_shorthand(text: str, field: str) -> JSON:
     return {"card": m.group(1), "by": by, "by_unseen": m.group(3) == "yes"}
 
 
-def layout_to_json(
-    layout: Any, players: int, options: JSON, dealer: int, seed: int | None, read_options: Any
-) -> JSON:
-    """A full state JSON from a partial one, in the state's own shape (§10 conventions).
-
-    Omitted fields take their natural values (phase ``draw``, ``to_act`` the dealer's
-    left, nobody seen, no tiplu, scores 0). Shorthands the rules file uses: a card list
-    may be one space-separated string; ``current`` stands for ``to_act``; ``route`` is
-    inferred from ``shown`` (sets are lists, pairs are codes) or ``seen``; a discard entry
-    may be ``"8D(1,no)"`` or a bare code (the upcard); the chosen ``tiplu`` is put at the
-    bottom of the stock unless the listed stock already ends with it. Every card copy
-    not placed goes, in canonical order, where the ``"fill"`` marker stands in ``stock``
-    or ``discard`` (default: the stock, after the listed cards and before the tiplu; with
-    no discard given, the first fill card is the upcard)."""
-    if not isinstance(layout, Mapping):
-        raise InvalidState("layout must be an object", field="layout")
-    if seed is not None and not 0 <= seed < 2**63:
-        # a layout's seed is its generator state as is (the deal is given, not shuffled)
-        raise InvalidSetup("seed must be from 0 to 2**63 - 1 with a layout", field="seed")
-    n = players
-    for key in layout:
-        if key not in CODEC.known and key != "current":
-            raise refuse(str(key), "unknown layout field")
-    if "options" in layout and layout["options"] != options:
-        options = read_options(layout["options"], n)
-    men = options["man_cards"]
-    dealer = layout.get("dealer", dealer)
-    if type(dealer) is not int or not 0 <= dealer < n:
-        raise refuse("dealer", f"must be a whole number from 0 to {n - 1}")
-    phase = layout.get("phase", "draw")
-    drew = "stock" if phase in ("act", "pick_tiplu") else None
-    doc: JSON = {
-        "game": CODEC.game,
-        "version": SCHEMA_VERSION,
-        "options": options,
-        "players": n,
-        "dealer": dealer,
-        "to_act": layout.get("to_act", layout.get("current", (dealer + 1) % n)),
-        **{"phase": phase, "scores": [0] * n, "deal_no": 1, "history": [], "deal_start": 0},
-        **{"rng_state": str(seed) if seed is not None else None, "caller_dealt": seed is None},
-        **{"tunnelas": [[] for _ in range(n)], "shown": [[] for _ in range(n)], "stock": [], "tiplu": None},
-        **{"men_revealed": 0, "discard": [], "turn": {"drew": drew, "took": None, "took_while_seen": False}},
-        **{"turns_completed": 0, "winner": None, "finish_kind": None, "maal": None, "deal_delta": None},
-        **{"result_deal": None, "recycled": [], "taken": [[] for _ in range(n)]},
-    }
-    doc.update(
-        (key, value) for key, value in layout.items() if key not in _NOT_FROM_LAYOUT and key != "current"
-    )
-    doc["caller_dealt"] = layout.get("caller_dealt", seed is None and "rng_state" not in layout)
-    hands = doc["hands"] = [
-        _layout_cards(h, f"hands[{s}]") for s, h in enumerate(_list(layout.get("hands"), "hands", n))
-    ]
-    tunnelas, shown = _list(doc["tunnelas"], "tunnelas", n), _list(doc["shown"], "shown", n)
-    if "route" not in layout:
-        seen = layout.get("seen")
-        seen = seen if isinstance(seen, list) and len(seen) == n else [False] * n
-        doc["route"] = [
-            ("sets" if isinstance(item[0], list) else "dublees")
-            if isinstance(item, list) and item
-            else ("sets" if seen[s] else None)
-            for s, item in enumerate(shown)
-        ]
-    doc["seen"] = [r is not None for r in _list(doc["route"], "route", n)]
-    tiplu = doc["tiplu"]
-    doc["tiplu_chosen"] = tiplu is not None
+def _place_cards(doc: JSON, n: int, men: int) -> None:
+    """The layout's card shorthands written out in ``doc``, and the cards it leaves out
+    placed where ``"fill"`` stands (see :func:`load_layout`)."""
     placed = [0] * NCODES
 
     def take(code: Any, field: str) -> None:
@@ -521,21 +515,27 @@ def layout_to_json(
             raise refuse(field, f"no such card in the Marriage pack: {code}")
         placed[card] += 1
 
-    for s in range(n):
-        for i, c in enumerate(hands[s]):
+    hands = doc["hands"] = [
+        _layout_cards(h, f"hands[{s}]") for s, h in enumerate(_list(doc.get("hands"), "hands", n))
+    ]
+    for s, hand in enumerate(hands):
+        for i, c in enumerate(hand):
             take(c, f"hands[{s}][{i}]")
-        for i, c in enumerate(_list(tunnelas[s], f"tunnelas[{s}]")):
+    for s, tunnelas in enumerate(_list(doc.get("tunnelas", [[]] * n), "tunnelas", n)):
+        for i, c in enumerate(_list(tunnelas, f"tunnelas[{s}]")):
             for _ in range(3):
                 take(c, f"tunnelas[{s}][{i}]")
-        for i, x in enumerate(_list(shown[s], f"shown[{s}]")):
+    for s, shown in enumerate(_list(doc.get("shown", [[]] * n), "shown", n)):
+        for i, x in enumerate(_list(shown, f"shown[{s}]")):
             for c in x if isinstance(x, list) else [x, x]:
                 take(c, f"shown[{s}][{i}]")
-    stock = doc["stock"] = list(_layout_cards(doc["stock"], "stock"))  # a copy: the fill goes in
+    tiplu = doc.get("tiplu")
+    stock = doc["stock"] = _layout_cards(doc.get("stock", []), "stock")
     if tiplu is not None and (not stock or stock[-1] != tiplu):
         stock.append(tiplu)
     discard = doc["discard"] = [
         _entry_shorthand(e, f"discard[{i}]") if isinstance(e, str) and e != "fill" else e
-        for i, e in enumerate(_list(doc["discard"], "discard"))
+        for i, e in enumerate(_list(doc.get("discard", []), "discard"))
     ]
     for i, e in enumerate(discard):
         if isinstance(e, Mapping):
@@ -550,7 +550,7 @@ def layout_to_json(
         else:
             fill.append(ALL_CODES[c])
     if any(placed):
-        c = next(i for i, k in enumerate(placed) if k)
+        c = next(c for c, k in enumerate(placed) if k)
         raise refuse("layout", f"too many copies of {ALL_CODES[c]}")
     if "fill" in discard:
         i = discard.index("fill")
@@ -563,4 +563,3 @@ def layout_to_json(
             discard.append({"card": fill.pop(0), "by": None, "by_unseen": False})
         at = len(stock) - (1 if tiplu is not None else 0)
         stock[at:at] = fill
-    return doc

@@ -65,12 +65,11 @@ class Marriage(Game[MState]):
             raise InvalidSetup("seed must be a whole number", field="seed")
         if layout is not None:
             try:
-                data = codec.layout_to_json(layout, n, opts, dealer, seed, self.parse_options)
+                return codec.load_layout(layout, n, opts, dealer, seed, self.parse_options)
             except EngineError:
                 raise
-            except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as exc:
                 raise InvalidState(f"not a Marriage layout: {exc}", field="layout") from None
-            return self._load(data, canonical=False)
         cards = None
         if deck is not None:
             if seed is not None:
