@@ -46,7 +46,17 @@ from engine.protocol import JSON, SCHEMA_VERSION, SPECTATOR, Action, InvalidSetu
 from .checks import check_loaded, check_state, written_as_the_engine_writes
 from .options import OPTION_SPECS, Rules
 from .rules import expose_done
-from .state import GAP, MState, blank_state, entry, entry_by, entry_card, entry_unseen, public_action
+from .state import (
+    GAP,
+    MState,
+    blank_state,
+    entry,
+    entry_by,
+    entry_card,
+    entry_unseen,
+    history_entries,
+    public_action,
+)
 from .tables import (
     ACT,
     ALL_CODES,
@@ -173,6 +183,33 @@ class SetOrPair(Kind):
 # --------------------------------------------------------------------------- actions
 
 
+class AtMost(Kind):
+    """A list of ``kind`` with at most ``most`` entries: a longer one in a client's action
+    is malformed (refused before any rule looks at it)."""
+
+    def __init__(self, kind: Kind, most: int) -> None:
+        self.kind, self.most = kind, most
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        read, most = self.kind.decoder(hidden), self.most
+
+        def decode(raw: Any, path: str, o: Any) -> Any:
+            if type(raw) is list and len(raw) > most:
+                raise refuse(path, f"must be a list of at most {most} entries")
+            return read(raw, path, o)
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        return self.kind.encoder(view)
+
+    def count(self, value: Any) -> int:
+        return self.kind.count(value)
+
+    def schema(self, view: bool = False) -> JSON:
+        return {**self.kind.schema(view), "maxItems": self.most}
+
+
 class ClientAction(tuple):  # type: ignore[type-arg]
     """A canonical action tuple that remembers the client's own set order, so reason
     texts quote a set as sent (§9). Equal to, and hashed as, the plain tuple."""
@@ -199,6 +236,9 @@ def verb_of(action: Action) -> str:
     return {DRAW_STOCK: "draw_stock", TAKE_DISCARD: "take_discard", PASS: "pass"}[action]
 
 
+SETS_SHOWN = AtMost(ListOf(SET), 8)
+
+
 def _deck(deck: Any) -> tuple[Any, ...]:
     return (DEAL, deck if type(deck) is int else tuple(deck))
 
@@ -211,11 +251,16 @@ VERBS = Verbs(
         Verb("pass", make=lambda: PASS),
         Verb("expose_tunnela", {"card": CARD}, lambda c: EXPOSE_BASE + c, lambda a: (a - EXPOSE_BASE,)),
         Verb("pick_tiplu", {"index": Int(0, 999)}, lambda i: PICK_BASE + i, lambda a: (a - PICK_BASE,)),
-        Verb("show", {"sets": ListOf(SET)}, lambda sets: _with_sets(SHOW, sets), lambda a: (a[1],)),
-        Verb("show_dublees", {"pairs": CARDS}, lambda p: (SHOW_DUBLEES, tuple(sorted(p))), lambda a: (a[1],)),
+        Verb("show", {"sets": SETS_SHOWN}, lambda sets: _with_sets(SHOW, sets), lambda a: (a[1],)),
+        Verb(
+            "show_dublees",
+            {"pairs": AtMost(CARDS, 8)},
+            lambda p: (SHOW_DUBLEES, tuple(sorted(p))),
+            lambda a: (a[1],),
+        ),
         Verb(
             "finish",
-            {"sets": ListOf(SET), "discard": CARD},
+            {"sets": SETS_SHOWN, "discard": CARD},
             lambda sets, d: _with_sets(FINISH, sets, d),
             lambda a: (a[1], a[2]),
         ),
@@ -225,30 +270,13 @@ VERBS = Verbs(
             lambda p, d: (FINISH_DUBLEES, p, d),
             lambda a: a[1:],
         ),
-        Verb("deal", {"deck": CARDS}, _deck, lambda a: (a[1],), hidden={"deck": int}),
+        Verb("deal", {"deck": AtMost(CARDS, 200)}, _deck, lambda a: (a[1],), hidden={"deck": int}),
     ],
     verb_of,
     memo_key=lambda o: o.man_cards,  # a card XX reads only in a match with men
 )
 
 # --------------------------------------------------------------------------- state fields
-
-
-def history_entries(st: MState, this_deal: bool) -> list[tuple[int, Action]]:
-    """The match's history (``this_deal``: only this deal's entries, as views show it);
-    the unknown earlier entries of a world sampled from a view are passes by seat 0."""
-    out: list[tuple[int, Action]] = []
-    node = st.hist
-    left = st.hlen - st.deal_start if this_deal else st.hlen
-    while node is not None and left > 0:
-        if node[0] == GAP:
-            out.extend((0, PASS) for _ in range(min(left, node[1])))
-            break
-        left -= 1
-        node, seat, action = node
-        out.append((seat, action))
-    out.reverse()
-    return out
 
 
 def _tiplu_shown(st: MState, viewer: int) -> int:

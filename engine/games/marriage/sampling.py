@@ -9,8 +9,8 @@ from typing import Any
 
 from engine.protocol import JSON, EngineError, InvalidState
 
-from .codec import VERBS, history_entries, load_view
-from .state import MState, entry_card
+from .codec import VERBS, load_view
+from .state import MState, entry_card, history_entries
 from .tables import ALL_CODES, CODE_TO_CARD, NCODES, OVER, UNSEEN, XX, pack_cards
 
 # --------------------------------------------------------------------------- hidden cards

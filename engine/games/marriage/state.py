@@ -7,7 +7,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from .options import Rules
-from .tables import ALL_CODES, DEAL, NCODES, OVER, UNSEEN
+from .tables import ALL_CODES, DEAL, NCODES, OVER, PASS, UNSEEN
 
 
 # ---- discard entries: card | (by + 1) << 6 | by_unseen << 10
@@ -223,3 +223,20 @@ def info_key(st: MState, seat: int) -> Hashable:
 GAP = "gap"
 """Root of a history whose earlier deals are unknown (a world sampled from a view):
 ``(GAP, k)`` stands for k entries; they are written as passes by seat 0."""
+
+
+def history_entries(st: MState, this_deal: bool) -> list[tuple[int, Any]]:
+    """The match's history (``this_deal``: only this deal's entries, as views show it);
+    the unknown earlier entries of a world sampled from a view are passes by seat 0."""
+    out: list[tuple[int, Any]] = []
+    node = st.hist
+    left = st.hlen - st.deal_start if this_deal else st.hlen
+    while node is not None and left > 0:
+        if node[0] == GAP:
+            out.extend((0, PASS) for _ in range(min(left, node[1])))
+            break
+        left -= 1
+        node, seat, action = node
+        out.append((seat, action))
+    out.reverse()
+    return out

@@ -351,6 +351,9 @@ def test_bad_actions_name_the_field():
         ({"type": "discard"}, "card"),
         ("discard", "action"),
         ({"type": "show", "sets": [["AS", "2S"]]}, "sets[0]"),
+        ({"type": "show", "sets": [["AS", "2S", "3S"]] * 9}, "sets"),  # longer than any show
+        ({"type": "show_dublees", "pairs": ["AS"] * 9}, "pairs"),
+        ({"type": "deal", "deck": ["AS"] * 201}, "deck"),
     ]:
         with pytest.raises(BadAction) as err:
             GAME.parse_action(state, data)
