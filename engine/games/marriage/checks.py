@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.codec import Hidden
-from engine.protocol import JSON, InvalidState
+from engine.codec import Hidden, refuse
+from engine.protocol import JSON
 
 from .melds import is_pure_set
 from .rules import expose_done
@@ -52,10 +52,6 @@ from .tables import (
 
 Deal = list[tuple[int, Any]]
 """This deal's history entries: (seat, internal action)."""
-
-
-def bad(message: str, field: str) -> InvalidState:
-    return InvalidState(f"{field}: {message}", field=field)
 
 
 def check_state(st: MState, values: dict[str, Any], mode: str) -> None:
@@ -99,22 +95,22 @@ def generator_exactly_when_engine_dealt(st: MState, full: bool) -> None:
     none; the result described is of a deal already played."""
     if full and (st.rng_state is None) != st.caller:
         problem = "null in a caller-dealt match" if st.caller else "the generator's decimal string"
-        raise bad(f"must be {problem}", "rng_state")
+        raise refuse("rng_state", f"must be {problem}")
     if st.result_deal > st.deal_no:
-        raise bad(f"must be a whole number from 1 to {st.deal_no} or null", "result_deal")
+        raise refuse("result_deal", f"must be a whole number from 1 to {st.deal_no} or null")
 
 
 def to_act_null_only_at_match_end(st: MState) -> None:
     """R34: nobody acts only once the last deal of the match is over."""
     if st.over and (st.phase != OVER or not st.opts.deals or st.deal_no < st.opts.deals):
-        raise bad("is null only when the match is over", "to_act")
+        raise refuse("to_act", "is null only when the match is over")
 
 
 def seen_follows_route(st: MState, seen: list[bool]) -> None:
     """R12/R13: a seat has seen the joker exactly when it has a route."""
     for s, v in enumerate(seen):
         if v != (st.route[s] != UNSEEN):
-            raise bad("must be true exactly when the route is set", f"seen[{s}]")
+            raise refuse(f"seen[{s}]", "must be true exactly when the route is set")
 
 
 def shown_follows_route(st: MState) -> None:
@@ -123,12 +119,12 @@ def shown_follows_route(st: MState) -> None:
     for s, items in enumerate(st.shown):
         route = st.route[s]
         if route == UNSEEN and items:
-            raise bad("an unseen seat has shown nothing", f"shown[{s}]")
+            raise refuse(f"shown[{s}]", "an unseen seat has shown nothing")
         for i, item in enumerate(items):
             if route == SETS and type(item) is not tuple:
-                raise bad("a set is three cards", f"shown[{s}][{i}]")
+                raise refuse(f"shown[{s}][{i}]", "a set is three cards")
             if route == DUBLEES and type(item) is not int:
-                raise bad("a dublee is shown as its card", f"shown[{s}][{i}]")
+                raise refuse(f"shown[{s}][{i}]", "a dublee is shown as its card")
 
 
 def shown_sets_and_pairs(st: MState) -> None:
@@ -138,15 +134,15 @@ def shown_sets_and_pairs(st: MState) -> None:
         t = len(st.tunnelas[s])
         if st.route[s] == SETS:
             if t + len(item) < SETS_TO_SEE:
-                raise bad(f"a seen seat shows {SETS_TO_SEE - t} sets", f"shown[{s}]")
+                raise refuse(f"shown[{s}]", f"a seen seat shows {SETS_TO_SEE - t} sets")
             for i, trio in enumerate(item[: max(0, SETS_TO_SEE - t)]):
                 if not is_pure_set(trio):
-                    raise bad("the first sets must be tunnelas or pure sequences", f"shown[{s}][{i}]")
+                    raise refuse(f"shown[{s}][{i}]", "the first sets must be tunnelas or pure sequences")
             if t + len(item) > SETS_TO_FINISH:
-                raise bad("at most 7 sets", f"shown[{s}]")
+                raise refuse(f"shown[{s}]", "at most 7 sets")
         elif st.route[s] == DUBLEES:
             if t + len(item) < DUBLEES_TO_SEE or t + len(item) > DUBLEES_TO_FINISH:
-                raise bad(f"a dublee seat shows {DUBLEES_TO_SEE - t} pairs", f"shown[{s}]")
+                raise refuse(f"shown[{s}]", f"a dublee seat shows {DUBLEES_TO_SEE - t} pairs")
 
 
 def tiplu_given_when_known(st: MState, tiplu: int, chosen: bool, view_seat: int | None) -> None:
@@ -155,20 +151,20 @@ def tiplu_given_when_known(st: MState, tiplu: int, chosen: bool, view_seat: int 
     unseen_viewer = view_seat is not None and st.phase != OVER and st.route[view_seat] == UNSEEN
     if tiplu < 0:
         if chosen and not unseen_viewer:
-            raise bad("the chosen tiplu must be given", "tiplu")
+            raise refuse("tiplu", "the chosen tiplu must be given")
     elif not chosen:
-        raise bad("no tiplu before one is chosen", "tiplu")
+        raise refuse("tiplu", "no tiplu before one is chosen")
     elif unseen_viewer:
-        raise bad("an unseen seat does not know the tiplu", "tiplu")
+        raise refuse("tiplu", "an unseen seat does not know the tiplu")
     if not chosen and st.men_rev and st.phase != PICK:
-        raise bad("men are revealed only while picking the tiplu", "men_revealed")
+        raise refuse("men_revealed", "men are revealed only while picking the tiplu")
 
 
 def discard_pile_not_empty(st: MState) -> None:
     """R2/R18: the pile holds the upcard or the last discard, except while a seat that
     took it acts or picks."""
     if not st.discard and st.phase not in (ACT, PICK):
-        raise bad("the discard pile holds at least one card", "discard")
+        raise refuse("discard", "the discard pile holds at least one card")
 
 
 def turn_follows_phase(st: MState, done: list[bool] | None) -> None:
@@ -176,21 +172,21 @@ def turn_follows_phase(st: MState, done: list[bool] | None) -> None:
     its draw and draws after the previous discard; the seats done exposing are those
     before the seat to act."""
     if (st.drew == 2) != (st.took >= 0) or (st.tws and st.drew != 2):
-        raise bad("took is the card taken from the discard", "turn")
+        raise refuse("turn", "took is the card taken from the discard")
     if st.phase in (ACT, PICK) and not st.drew:
-        raise bad(f"{PHASES[st.phase]} comes after a draw", "turn.drew")
+        raise refuse("turn.drew", f"{PHASES[st.phase]} comes after a draw")
     if st.phase in (EXPOSE, DRAW) and (st.drew or st.tws):
-        raise bad("no draw yet in this phase", "turn")
+        raise refuse("turn", "no draw yet in this phase")
     if done is not None and st.cur is not None and done != expose_done(st):
-        raise bad("must list the seats that have finished exposing", "turn.expose_done")
+        raise refuse("turn.expose_done", "must list the seats that have finished exposing")
 
 
 def winner_at_deal_over(st: MState) -> None:
     """R15/R16/R24: a deal has a winner, and its finish kind, only once it is over."""
     if (st.fkind == UNSEEN) != (st.winner < 0):
-        raise bad("must be 'sets' or 'dublees' exactly when there is a winner", "finish_kind")
+        raise refuse("finish_kind", "must be 'sets' or 'dublees' exactly when there is a winner")
     if st.winner >= 0 and st.phase != OVER:
-        raise bad("a winner exists only at deal_over", "winner")
+        raise refuse("winner", "a winner exists only at deal_over")
 
 
 def taken_cards_in_hand(st: MState) -> None:
@@ -198,17 +194,15 @@ def taken_cards_in_hand(st: MState) -> None:
     for s, known in enumerate(st.taken):
         for c in known:
             if st.hands[s][c] < known.count(c):
-                raise bad("a card known to be in this hand is missing", f"taken[{s}]")
+                raise refuse(f"taken[{s}]", "a card known to be in this hand is missing")
 
 
 def hands_shown_in_view(st: MState, hands: list[Any], seat: int) -> None:
     """§7: a view lists the viewer's own hand, and every hand once the deal is over."""
     for s, hand in enumerate(hands):
         if isinstance(hand, Hidden) and (s == seat or st.phase == OVER):
-            raise bad(
-                "hands are shown at deal_over" if s != seat else "the viewer's own hand is listed",
-                f"hands[{s}]",
-            )
+            problem = "hands are shown at deal_over" if s != seat else "the viewer's own hand is listed"
+            raise refuse(f"hands[{s}]", problem)
 
 
 def stock_ends_with_tiplu_and_men(st: MState) -> None:
@@ -216,10 +210,10 @@ def stock_ends_with_tiplu_and_men(st: MState) -> None:
     pick just above it."""
     chosen = st.tiplu != -1
     if chosen and (not st.stock or st.stock[0] != st.tiplu):
-        raise bad("once the tiplu is chosen the stock's last card is the tiplu", "stock")
+        raise refuse("stock", "once the tiplu is chosen the stock's last card is the tiplu")
     low = 1 if chosen else 0
     if len(st.stock) < low + st.men_rev or any(c != XX for c in st.stock[low : low + st.men_rev]):
-        raise bad("revealed men lie just above the tiplu", "stock")
+        raise refuse("stock", "revealed men lie just above the tiplu")
 
 
 def written_as_the_engine_writes(written: JSON, data: Mapping[str, Any]) -> None:
@@ -231,7 +225,7 @@ def written_as_the_engine_writes(written: JSON, data: Mapping[str, Any]) -> None
         if key == "rng_state" and isinstance(got, int):
             continue
         if got != value:
-            raise bad("must be written as the engine writes it (cards in canonical order)", key)
+            raise refuse(key, "must be written as the engine writes it (cards in canonical order)")
 
 
 def turns_in_order(st: MState, deal: list[tuple[int, Any]], first: int) -> None:
@@ -252,11 +246,11 @@ def turns_in_order(st: MState, deal: list[tuple[int, Any]], first: int) -> None:
     for i, (seat, action) in enumerate(deal):
         where = f"history[{first + i}]"
         if ended:
-            raise bad("no entry follows the end of the deal", where)
+            raise refuse(where, "no entry follows the end of the deal")
         if seat != cur:
-            raise bad(f"seat {cur} was to act, not {seat}", f"{where}.seat")
+            raise refuse(f"{where}.seat", f"seat {cur} was to act, not {seat}")
         if (action == PASS or is_expose(action)) != exposing:
-            raise bad(f"{PHASES[EXPOSE] if exposing else 'a play turn'} was going on", f"{where}.action")
+            raise refuse(f"{where}.action", f"{PHASES[EXPOSE] if exposing else 'a play turn'} was going on")
         last = action
         if action == PASS:
             cur = (seat + 1) % n
@@ -268,17 +262,17 @@ def turns_in_order(st: MState, deal: list[tuple[int, Any]], first: int) -> None:
         elif isinstance(action, tuple) and action[0] in (FINISH, FINISH_DUBLEES, DEAL):
             ended = True
     if st.turns != discards or discards < 0:
-        raise bad("must be the count of this deal's discards", "turns_completed")
+        raise refuse("turns_completed", "must be the count of this deal's discards")
     if ended != (st.phase == OVER):
-        raise bad("the deal is over exactly after a finish or the turn limit (R33)", "phase")
+        raise refuse("phase", "the deal is over exactly after a finish or the turn limit (R33)")
     if exposing != (st.phase == EXPOSE):
-        raise bad("expose lasts until the dealer passes (R9)", "phase")
+        raise refuse("phase", "expose lasts until the dealer passes (R9)")
     if st.phase == DRAW and not (last == PASS or isinstance(last, int) and last < NCODES):
-        raise bad("a turn starts with a draw after the previous discard", "phase")
+        raise refuse("phase", "a turn starts with a draw after the previous discard")
     if st.phase in (ACT, PICK) and (last == PASS or isinstance(last, int) and last < NCODES):
-        raise bad("a seat acts after its draw", "phase")
+        raise refuse("phase", "a seat acts after its draw")
     if st.phase != OVER and st.cur != cur:
-        raise bad(f"must be {cur}, the seat whose turn it is", "to_act")
+        raise refuse("to_act", f"must be {cur}, the seat whose turn it is")
 
 
 def public_fields_replay(st: MState, deal: list[tuple[int, Any]], stock_size: int) -> None:
@@ -333,26 +327,26 @@ def public_fields_replay(st: MState, deal: list[tuple[int, Any]], stock_size: in
             shown[seat] = shown[seat] + (list(action[1]) if action[0] == FINISH else [action[1]])
             pile.append((action[2], seat, False))
     if tunnelas != st.tunnelas:
-        raise bad("must be the tunnelas exposed in this deal's history (R9)", "tunnelas")
+        raise refuse("tunnelas", "must be the tunnelas exposed in this deal's history (R9)")
     if route != st.route:
-        raise bad("a seat is seen exactly when it has shown in this deal's history (R12, R13)", "route")
+        raise refuse("route", "a seat is seen exactly when it has shown in this deal's history (R12, R13)")
     if shown != st.shown:
-        raise bad("must be what this deal's history shows (R12, R13, R15, R16)", "shown")
+        raise refuse("shown", "must be what this deal's history shows (R12, R13, R15, R16)")
     got = [(entry_card(e), entry_by(e), entry_unseen(e)) for e in st.discard]
     same = [
         want == have or want[0] is None and want[1:] == have[1:]
         for want, have in zip(pile, got, strict=False)
     ]
     if len(got) != len(pile) or not all(same):
-        raise bad("must be the discards of this deal's history, in order (R18)", "discard")
+        raise refuse("discard", "must be the discards of this deal's history, in order (R18)")
     if stock != stock_size or men != st.men_rev or chosen != (st.tiplu != -1):
-        raise bad("the stock, the men revealed and the tiplu follow from this deal's draws", "stock")
+        raise refuse("stock", "the stock, the men revealed and the tiplu follow from this deal's draws")
     unknown = list(st.recycled)  # the recycled cards not named by the history (the upcard)
     for c in recycled:
         if c is not None and c in unknown:
             unknown.remove(c)
     if len(st.recycled) != len(recycled) or len(unknown) != recycled.count(None):
-        raise bad("must be the cards of the last stock rebuild (R22)", "recycled")
+        raise refuse("recycled", "must be the cards of the last stock rebuild (R22)")
 
 
 def held_from_start(st: MState, deal: list[tuple[int, Any]]) -> bool:
@@ -373,35 +367,35 @@ def match_follows_deals(st: MState, *, full: bool) -> None:
     settling its cards gives; the last deal of a match ends it; a caller deals the next."""
     n, o = st.n, st.opts
     if sum(st.totals) != 0:
-        raise bad("must sum to 0: every point a seat wins another pays (R30, R31)", "scores")
+        raise refuse("scores", "must sum to 0: every point a seat wins another pays (R30, R31)")
     over = st.phase == OVER
     want_result = st.deal_no if over else st.deal_no - 1
     # a layout of a later deal may leave out the result of the deal before it
     if st.result_deal and st.result_deal != want_result or over and not st.result_deal:
-        raise bad(f"must be {want_result}, the last finished deal", "result_deal")
+        raise refuse("result_deal", f"must be {want_result}, the last finished deal")
     if (st.delta is None) != (not st.result_deal) or (st.maal is None) != (not st.result_deal):
-        raise bad("maal and deal_delta are the last finished deal's", "deal_delta")
+        raise refuse("deal_delta", "maal and deal_delta are the last finished deal's")
     if not want_result and any(st.totals):
-        raise bad("are all 0 before the first deal ends", "scores")
+        raise refuse("scores", "are all 0 before the first deal ends")
     if st.delta is not None and sum(st.delta) != 0:
-        raise bad("must sum to 0 (R30, R31)", "deal_delta")
+        raise refuse("deal_delta", "must sum to 0 (R30, R31)")
     if not over:
         return
     match_over = bool(o.deals) and st.deal_no >= o.deals
     if match_over != (st.cur is None):
-        raise bad("is null exactly when the last deal of the match is over (R34)", "to_act")
+        raise refuse("to_act", "is null exactly when the last deal of the match is over (R34)")
     if not match_over:
         if st.cur != (st.dealer + 1) % n:
-            raise bad(f"must be {(st.dealer + 1) % n}, the next dealer (R34)", "to_act")
+            raise refuse("to_act", f"must be {(st.dealer + 1) % n}, the next dealer (R34)")
         if not st.caller:
-            raise bad("an engine-dealt match deals the next deal at once (R34)", "phase")
+            raise refuse("phase", "an engine-dealt match deals the next deal at once (R34)")
     if st.winner < 0:
         if st.turns != o.turn_limit or any(st.maal or ()) or any(st.delta or ()):
-            raise bad("a deal without a winner is void at the turn limit (R33)", "deal_delta")
+            raise refuse("deal_delta", "a deal without a winner is void at the turn limit (R33)")
     elif full:
         maal, delta, _ = settle(st)
         if st.maal != maal or st.delta != delta:
-            raise bad("must be what settling the finished deal gives (R27-R31)", "deal_delta")
+            raise refuse("deal_delta", "must be what settling the finished deal gives (R27-R31)")
 
 
 def cards_owned(st: MState, s: int, hand_size: int) -> int:
@@ -413,29 +407,28 @@ def sizes_and_phase(st: MState, hidden: dict[str, Any]) -> None:
     """§3 invariant: 21 cards owned per seat (22 for the seat in act/pick)."""
     n = st.n
     if st.phase != OVER and st.cur is None:
-        raise bad("a seat is to act until the match is over", "to_act")
+        raise refuse("to_act", "a seat is to act until the match is over")
     for s in range(n):
         want = HAND_SIZE + (1 if st.phase in (ACT, PICK) and s == st.cur else 0)
         got = cards_owned(st, s, hidden["hand_sizes"][s])
         if got != want:
-            raise bad(
-                f"seat {s} owns {got} cards (hand, tunnelas and shown) but must own {want}",
-                f"hands[{s}]",
+            raise refuse(
+                f"hands[{s}]", f"seat {s} owns {got} cards (hand, tunnelas and shown) but must own {want}"
             )
     if st.phase == EXPOSE and any(st.route):
-        raise bad("nobody has seen the joker during expose", "route")
+        raise refuse("route", "nobody has seen the joker during expose")
     if st.phase in (DRAW, EXPOSE):
         drawable = hidden["stock_size"] - (1 if st.tiplu != -1 else 0)
         if drawable < 1:
-            raise bad("the stock must hold a drawable card", "stock")
+            raise refuse("stock", "the stock must hold a drawable card")
     if st.phase == PICK and (st.tiplu != -1 or st.cur is None or st.route[st.cur] == UNSEEN):
-        raise bad("pick_tiplu follows the first show", "phase")
+        raise refuse("phase", "pick_tiplu follows the first show")
     if st.tiplu != -1 and not any(st.route):
-        raise bad("the tiplu is chosen by the first seat to show", "tiplu_chosen")
+        raise refuse("tiplu_chosen", "the tiplu is chosen by the first seat to show")
     if st.phase in (ACT, DRAW) and any(st.route) and st.tiplu == -1:
-        raise bad("a seat has shown, so the tiplu must be chosen", "tiplu_chosen")
+        raise refuse("tiplu_chosen", "a seat has shown, so the tiplu must be chosen")
     if st.phase == OVER and st.winner >= 0 and st.route[st.winner] == UNSEEN:
-        raise bad("the winner is always seen", "winner")
+        raise refuse("winner", "the winner is always seen")
 
 
 def cards_conserved(st: MState) -> None:
@@ -461,7 +454,6 @@ def cards_conserved(st: MState) -> None:
     for c in range(NCODES):
         if counts[c] != pack[c]:
             word = "too many" if counts[c] > pack[c] else "missing"
-            raise bad(
-                f"{word} copies of {ALL_CODES[c]}: {counts[c]} in play, the pack has {pack[c]}",
-                "cards",
+            raise refuse(
+                "cards", f"{word} copies of {ALL_CODES[c]}: {counts[c]} in play, the pack has {pack[c]}"
             )
