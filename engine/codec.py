@@ -5,12 +5,13 @@ A game's ``codec.py`` builds one :class:`Codec` from
 
 * **kinds** — what a JSON value is and what it becomes inside the engine: :class:`Int`,
   :class:`Bool`, :class:`Text`, :class:`Seat`, :class:`Side`, :class:`Choice`,
-  :class:`Card`, :class:`Cards`, :class:`CardMask`, :class:`SeatSet`, :class:`Nullable`,
+  :class:`Card`, :class:`Cards`, :class:`CardMask`, :class:`SeatSet`, :class:`SeatMap`, :class:`Nullable`,
   :class:`ListOf`, :class:`PerSeat`, :class:`PerSide`, :class:`Obj`, :class:`Const`,
   :class:`RngState`, :class:`History`;
 * **fields** — :class:`Field`: a name, a kind, how the writer gets the value from the state,
   what a layout may leave out, whether it is derived, and what a seat's view shows;
 * **verbs** — :class:`Verbs`: the action table (``{"type": "play", "card": "TH"}``);
+  :class:`Pack`: the game's cards and their codes (its own numbering where it has one);
 * two functions of the game: ``build(values, rules, mode)`` (decoded values -> state) and
   ``check(state, values, mode)`` (its ``checks.py``: what the rules imply beyond the shape).
 
@@ -33,6 +34,7 @@ engine.protocol.InvalidState: hands[0]: card AS appears twice
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -253,9 +255,9 @@ class Choice(Kind):
 @dataclass(frozen=True)
 class Pack:
     """A game's pack: its name (for messages) and its distinct cards in canonical order.
-    ``codes``: the code of each card number when the game numbers its cards its own way
-    (``codes[card]``; a card mask then lists ascending card numbers, the game's canonical
-    order); by default the numbering of engine/cards.py."""
+    ``codes``: the code of each card number, where a game numbers its cards its own way
+    (e.g. suit by suit, so that ascending numbers are its canonical order); by default
+    ``engine.cards``' numbering, whose every spelling ``parse_card`` reads."""
 
     name: str
     cards: tuple[int, ...]
@@ -265,36 +267,18 @@ class Pack:
         return {self.codes[c]: c for c in self.cards}
 
     def mask_codes(self) -> Callable[[int], list[str]]:
-        """``mask_codes`` for this pack's numbering."""
-        if self.codes is CODES:
-            return mask_codes
-        codes = self.codes
-        memo: dict[int, list[str]] = {}
-
-        def own_mask_codes(mask: int) -> list[str]:
-            listed = memo.get(mask)
-            if listed is None:
-                listed = []
-                m = mask
-                while m:
-                    low = m & -m
-                    listed.append(codes[low.bit_length() - 1])
-                    m ^= low
-                if len(memo) < 200_000:
-                    memo[mask] = listed
-            return listed[:]
-
-        return own_mask_codes
+        """``mask_codes`` for this pack's numbering (see :func:`mask_coder`)."""
+        return mask_coder(self.codes)[0]
 
     def read(self, raw: Any, path: str) -> int:
-        """The card of a code that is in this pack (any spelling ``parse_card`` reads)."""
-        if self.codes is CODES:
+        """The card of a code that is in this pack."""
+        if self.codes is not CODES:
+            card = self.card_of_code().get(raw, -1) if type(raw) is str else -1
+        else:
             try:
                 card = parse_card(raw)
             except ValueError:
                 card = -1
-        else:
-            card = self.card_of_code().get(raw, -1) if type(raw) is str else -1
         if card not in self.cards:
             shown = raw if isinstance(raw, str) else json.dumps(raw, default=str)
             raise refuse(path, f"no such card in the {self.name} pack: {shown}")
@@ -391,23 +375,30 @@ class Cards(Kind):
         return out
 
 
-_MASK_CODES: dict[int, list[str]] = {}
+@functools.cache
+def mask_coder(table: tuple[str, ...]) -> tuple[Callable[[int], list[str]], dict[int, list[str]]]:
+    """``(mask_codes, memo)`` for a pack's code ``table``: ``mask_codes(mask)`` gives the
+    codes of the cards in ``mask``, ascending (the canonical order), memoised in ``memo``
+    (hands repeat a lot); it returns a fresh list."""
+    memo: dict[int, list[str]] = {}
+
+    def mask_codes(mask: int) -> list[str]:
+        codes = memo.get(mask)
+        if codes is None:
+            codes = []
+            m = mask
+            while m:
+                low = m & -m
+                codes.append(table[low.bit_length() - 1])
+                m ^= low
+            if len(memo) < 200_000:
+                memo[mask] = codes
+        return codes[:]
+
+    return mask_codes, memo
 
 
-def mask_codes(mask: int) -> list[str]:
-    """The codes of the cards in ``mask``, ascending (the canonical order). Memoised: hands
-    repeat a lot; returns a fresh list."""
-    codes = _MASK_CODES.get(mask)
-    if codes is None:
-        codes = []
-        m = mask
-        while m:
-            low = m & -m
-            codes.append(CODES[low.bit_length() - 1])
-            m ^= low
-        if len(_MASK_CODES) < 200_000:
-            _MASK_CODES[mask] = codes
-    return codes[:]
+mask_codes = mask_coder(CODES)[0]
 
 
 @dataclass(frozen=True)
@@ -434,15 +425,14 @@ class CardMask(Kind):
         return decode
 
     def encoder(self, view: bool = False) -> Encode:
-        return self.pack.mask_codes()
+        return mask_coder(self.pack.codes)[0]
 
     def canonical(self) -> Callable[[Any, Any], bool]:
-        if self.pack.codes is not CODES:
-            return super().canonical()
+        encode, memo = mask_coder(self.pack.codes)
 
-        def same(mask: int, raw: Any) -> bool:  # the memoised codes, compared without a copy
-            codes = _MASK_CODES.get(mask)
-            return (codes if codes is not None else mask_codes(mask)) == raw
+        def same(mask: int, raw: Any) -> bool:
+            codes = memo.get(mask)
+            return (codes if codes is not None else encode(mask)) == raw
 
         return same
 
@@ -483,6 +473,53 @@ class SeatSet(Kind):
 
     def schema(self, view: bool = False) -> JSON:
         return {"type": "array", "items": Seat().schema(), "uniqueItems": True}
+
+
+_SEAT_KEYS = {str(seat): seat for seat in range(16)}
+
+
+@dataclass(frozen=True)
+class SeatMap(Kind):
+    """An object from seats, as decimal keys (``{"0": 3}``), to values of ``kind``, written
+    in ascending seat order; inside, a per-seat list with ``none`` for each seat the object
+    leaves out (e.g. who claimed each seat's combination)."""
+
+    kind: Kind
+    none: Any = None
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        inner = self.kind.decoder(hidden)
+        none = self.none
+
+        def decode(raw: Any, path: str, rules: Any) -> list[Any]:
+            if type(raw) is not dict:
+                raise refuse(path, "must be an object from seats to values")
+            players = rules.players
+            out = [none] * players
+            for key, value in raw.items():
+                seat = _SEAT_KEYS.get(key, players) if type(key) is str else players
+                if seat >= players:
+                    raise refuse(path, f"{key!r} is not a seat")
+                out[seat] = inner(value, f"{path}.{key}", rules)
+            return out
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        inner = self.kind.encoder(view)
+        none = self.none
+
+        def encode(values: Sequence[Any]) -> JSON:
+            return {str(seat): inner(v) for seat, v in enumerate(values) if v != none}
+
+        return encode
+
+    def schema(self, view: bool = False) -> JSON:
+        return {
+            "type": "object",
+            "propertyNames": {"pattern": "^[0-7]$"},
+            "additionalProperties": self.kind.schema(view),
+        }
 
 
 @dataclass(frozen=True)
@@ -914,15 +951,21 @@ class Count(Show):
 @dataclass(frozen=True)
 class OwnOrCount(Show):
     """A per-seat field: entry ``t`` shown when ``shows(state, viewer, t)`` (by default: it
-    is the viewer's own), else its count. The viewer of a spectator view is SPECTATOR."""
+    is the viewer's own), else its count. The viewer of a spectator view is SPECTATOR.
+    ``hides_own(state, viewer)``: when true, the viewer's own entry is a count too (cards
+    its seat may not look at yet)."""
 
     shows: Callable[[Any, int, int], bool] | None = None
+    hides_own: Callable[[Any, int], bool] | None = None
 
 
 PUBLIC: Show = Public()
 STATE_ONLY: Show = StateOnly()
 COUNT: Show = Count()
 OWN: Show = OwnOrCount()
+
+HEADER = ("game", "version", "options", "players")
+"""The fields every document starts with (the codec reads and writes them itself)."""
 
 _NOT_GIVEN: Any = object()
 REQUIRED: Any = object()
@@ -1008,9 +1051,7 @@ class Codec(Generic[S]):
         self.build = build
         self.check = check
         self.state_fields = tuple(f for f in self.fields if f.in_state)
-        self.known = frozenset(
-            ("game", "version", "options", "players", *(f.name for f in self.state_fields))
-        )
+        self.known = frozenset((*HEADER, *(f.name for f in self.state_fields)))
         self._read = [(f, f.kind.decoder(False), f.kind.decoder(True)) for f in self.state_fields]
         self._write = [(f.name, _getter(f), f.kind.encoder(False)) for f in self.state_fields]
         self._write_view = [_view_writer(f) for f in self.fields if not isinstance(f.show, StateOnly)]
@@ -1019,8 +1060,7 @@ class Codec(Generic[S]):
         self._derived = [(f.name, _getter(f), f.kind.encoder(False)) for f in self.state_fields if f.derived]
         self._rules_seen: dict[tuple[Any, ...], tuple[JSON, Any]] = {}
         view_fields = [f for f in self.fields if not isinstance(f.show, StateOnly)]
-        header = ("game", "version", "options", "players")
-        self._view_names = frozenset((*header, *(f.name for f in view_fields)))
+        self._view_names = frozenset((*HEADER, *(f.name for f in view_fields)))
         self._read_view = [(f.name, _view_decoder(f)) for f in view_fields]
 
     # ---- options and rules ------------------------------------------------------
@@ -1301,14 +1341,14 @@ def _view_write(f: Field[Any]) -> Callable[[Any, int], Any]:
         inner = kind.kind.encoder(True)
         count = kind.kind.count
         shows = show.shows
+        hides_own = show.hides_own
 
         def write(s: Any, viewer: int) -> list[Any]:
             values = get(s)
+            own = None if hides_own is not None and hides_own(s, viewer) else viewer
             if shows is None:
-                return [inner(v) if t == viewer else count(v) for t, v in enumerate(values)]
-            return [
-                inner(v) if t == viewer or shows(s, viewer, t) else count(v) for t, v in enumerate(values)
-            ]
+                return [inner(v) if t == own else count(v) for t, v in enumerate(values)]
+            return [inner(v) if t == own or shows(s, viewer, t) else count(v) for t, v in enumerate(values)]
 
         return write
     return lambda s, viewer: enc(get(s))
