@@ -29,8 +29,8 @@ from ai import policies
 from ai.arena import start_match
 from engine import get_game
 from engine.games.marriage import hand_eval as H
-from engine.games.marriage import rules as R
-from engine.games.marriage.state import DRAW, UNSEEN
+from engine.games.marriage import melds as M
+from engine.games.marriage import tables as T
 
 GAME = get_game("marriage")
 
@@ -38,9 +38,9 @@ GAME = get_game("marriage")
 def features(st: object, seat: int) -> tuple[int, ...]:
     route = st.route[seat]  # type: ignore[attr-defined]
     tiplu = st.tiplu  # type: ignore[attr-defined]
-    wild = R.joker_family(tiplu).wild if route != UNSEEN and tiplu >= 0 else 0
+    wild = M.joker_family(tiplu).wild if route != T.UNSEEN and tiplu >= 0 else 0
     tunnelas = len(st.tunnelas[seat])  # type: ignore[attr-defined]
-    to_finish = max(0, R.SETS_TO_FINISH - tunnelas - len(st.shown[seat]))  # type: ignore[attr-defined]
+    to_finish = max(0, T.SETS_TO_FINISH - tunnelas - len(st.shown[seat]))  # type: ignore[attr-defined]
     maal = H.maal_held(st, seat)  # type: ignore[arg-type]
     return H.seat_features(st.hands[seat], route, wild, tunnelas, to_finish, maal)  # type: ignore[attr-defined]
 
@@ -55,7 +55,7 @@ def play(seed: int, index: int) -> tuple[list[list[float]], float]:
         seat = GAME.to_act(st)
         if seat is None:
             break
-        if st.phase == DRAW:
+        if st.phase == T.DRAW:
             f0, f1 = features(st, 0), features(st, 1)
             rows.append([a - b for a, b in zip(f0, f1, strict=True)] + [1.0 if seat == 0 else -1.0])
         GAME.step(st, policies.choose(GAME, st, seat, rng))

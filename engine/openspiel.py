@@ -76,7 +76,7 @@ def _int_actions(game_id: str, players: int, pack_size: int) -> int:
 
         return porrazo.CLAIM + players
     if game_id == "marriage":
-        from engine.games.marriage import state as marriage
+        from engine.games.marriage import tables as marriage
 
         return marriage.PICK_BASE + pack_size  # pick_tiplu takes an index into the stock
     raise ValueError(f"no action table for {game_id}")

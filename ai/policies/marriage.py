@@ -8,10 +8,11 @@ from typing import Any
 
 from ai.policies.base import CANDIDATES, PLAYOUT_FACTORIES, Action, PlayoutPolicy, register
 from engine.games.marriage import hand_eval as H
-from engine.games.marriage import rules as R
+from engine.games.marriage import melds, scoring
+from engine.games.marriage import tables as T
 from engine.protocol import Game
 
-_CARD = R.CODE_TO_CARD
+_CARD = T.CODE_TO_CARD
 _SHOW_W = 6.0
 """Weight of a card missing for the first show (pure sets)."""
 _FINISH_W = 3.0
@@ -37,7 +38,7 @@ class _Ctx:
     def __init__(self, view: dict[str, Any], seat: int) -> None:
         hands = view.get("hands") or []
         own = hands[seat] if seat < len(hands) and isinstance(hands[seat], list) else []
-        hand = [0] * R.NCODES
+        hand = [0] * T.NCODES
         for code in own:
             hand[_CARD[code]] += 1
         visible = hand[:]
@@ -65,29 +66,29 @@ class _Ctx:
         if self.tiplu >= 0:
             visible[self.tiplu] += 1  # one copy lies at the bottom of the stock, never drawn
         self.live = [max(0, 3 - v) for v in visible]
-        self.live[R.XX] = 0
+        self.live[T.XX] = 0
         self.hand = hand
         route = (view.get("route") or [None] * (seat + 1))[seat]
         self.route = route
         shown_own = (view.get("shown") or [[]] * (seat + 1))[seat]
-        self.need_total = max(0, R.SETS_TO_FINISH - self.tunnelas - len(shown_own))
-        self.wild = R.joker_family(self.tiplu).wild if self.tiplu >= 0 and route is not None else 0
+        self.need_total = max(0, T.SETS_TO_FINISH - self.tunnelas - len(shown_own))
+        self.wild = melds.joker_family(self.tiplu).wild if self.tiplu >= 0 and route is not None else 0
 
     def value(self, hand: list[int]) -> float:
         """How good ``hand`` (after a discard) is for this seat: higher is better."""
         if self.route is None:
-            need_pure = max(0, R.SETS_TO_SEE - self.tunnelas)
+            need_pure = max(0, T.SETS_TO_SEE - self.tunnelas)
             show_def, fin_def, outs, _ = H.deficiency(
                 hand, self.live, need_pure=need_pure, need_total=self.need_total
             )
             v_sets = -(_SHOW_W * show_def + _FINISH_W * fin_def) + _OUTS_W * outs
             d = H.dublee_count(hand, self.tunnelas)
-            missing_show = max(0, R.DUBLEES_TO_SEE - d)
-            missing_fin = max(0, R.DUBLEES_TO_FINISH - d)
+            missing_show = max(0, T.DUBLEES_TO_SEE - d)
+            missing_fin = max(0, T.DUBLEES_TO_FINISH - d)
             v_dub = -_DUBLEE_W * (_SHOW_W * missing_show + _FINISH_W * missing_fin)
             v_dub += 0.5 * _OUTS_W * H.single_outs(hand, self.live)
             return max(v_sets, v_dub)
-        maal = R.maal(hand, [], self.tiplu, 0, 0)[0] if self.tiplu >= 0 else 0
+        maal = scoring.maal(hand, [], self.tiplu, 0, 0)[0] if self.tiplu >= 0 else 0
         if self.route == "dublees":
             return _OUTS_W * H.single_outs(hand, self.live) + _MAAL_W * maal
         _, fin_def, outs, wilds = H.deficiency(
@@ -103,7 +104,7 @@ class _Ctx:
             hand[c] -= 1
             v = self.value(hand)
             hand[c] += 1
-            key = (round(v, 6), -_links(c, hand, self.live), c >> 2 if c != R.XX else -1)
+            key = (round(v, 6), -_links(c, hand, self.live), c >> 2 if c != T.XX else -1)
             if best is None or key > best[:3]:
                 best = (key[0], key[1], key[2])
                 chosen = c
@@ -113,7 +114,7 @@ class _Ctx:
 
 def _links(card: int, hand: list[int], live: list[int]) -> float:
     """Live cards that would pair ``card`` with another card of the hand or complete it."""
-    if card == R.XX:
+    if card == T.XX:
         return 100.0
     rank, suit = card >> 2, card & 3
     total = 0.0
@@ -155,7 +156,7 @@ def marriage_policy(game: Game[Any], state: Any, seat: int, rng: random.Random) 
         top = _CARD[view["discard"][-1]["card"]]
         now = ctx.value(hand)
         hand[top] += 1
-        after, _ = ctx.best_discard(hand, [c for c in range(R.NCODES) if hand[c] and c != top])
+        after, _ = ctx.best_discard(hand, [c for c in range(T.NCODES) if hand[c] and c != top])
         hand[top] -= 1
         if after >= now + _TAKE_GAIN:
             return actions[types.index("take_discard")]
@@ -218,7 +219,7 @@ def _kept_maal(ctx: _Ctx, view: dict[str, Any], seat: int, finish: dict[str, Any
     holding[_CARD[finish["discard"]]] -= 1
     exposed = [_CARD[c] for c in (view.get("tunnelas") or [[]] * (seat + 1))[seat]]
     options = view.get("options") or {}
-    return R.maal(
+    return scoring.maal(
         holding,
         exposed,
         ctx.tiplu,
@@ -235,7 +236,7 @@ def _after_show(ctx: _Ctx, show: dict[str, Any]) -> float:
             rest[_CARD[code]] -= 1
     need = max(0, ctx.need_total - len(show["sets"]))
     best = -1e9
-    for c in range(R.NCODES):
+    for c in range(T.NCODES):
         if rest[c]:
             rest[c] -= 1
             _, fin_def, outs, _ = H.deficiency(rest, ctx.live, need_pure=0, need_total=need)
@@ -262,13 +263,13 @@ def _marriage_playout_hook() -> PlayoutPolicy | None:
     uniformly random legal action instead of the discard, so that playouts differ."""
     from engine.games.marriage import state as S
 
-    expose_p, draw_p, act_p = S.EXPOSE, S.DRAW, S.ACT
-    unseen = S.UNSEEN
-    take, draw = S.TAKE_DISCARD, S.DRAW_STOCK
+    expose_p, draw_p, act_p = T.EXPOSE, T.DRAW, T.ACT
+    unseen = T.UNSEEN
+    take, draw = T.TAKE_DISCARD, T.DRAW_STOCK
     entry_card = S.entry_card
-    families = [R.joker_family(c).wild for c in range(52)]
-    ncodes = R.NCODES
-    windows = [tuple(w) for w in R.WINDOWS]
+    families = [melds.joker_family(c).wild for c in range(52)]
+    ncodes = T.NCODES
+    windows = [tuple(w) for w in T.WINDOWS]
     epsilon = 0.1
 
     def completes_pure(hand: list[int], card: int) -> bool:
@@ -320,7 +321,7 @@ def _marriage_playout_hook() -> PlayoutPolicy | None:
         for c in actions:
             if type(c) is not int or c >= ncodes:
                 continue
-            if wild >> c & 1 or c == R.XX:
+            if wild >> c & 1 or c == T.XX:
                 score = 100
             else:
                 rank, suit = c >> 2, c & 3

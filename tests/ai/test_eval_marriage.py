@@ -8,14 +8,13 @@ import random
 
 from ai import ismcts
 from engine import get_game
-from engine.games.marriage import game as marriage_game
 from engine.games.marriage import hand_eval as H
-from engine.games.marriage import rules as R
-from engine.games.marriage.state import DRAW
+from engine.games.marriage import melds as M
+from engine.games.marriage import tables as T
 from engine.protocol import Game
 
 GAME = get_game("marriage")
-HORIZON = marriage_game.PLAYOUT_TURNS
+HORIZON = H.PLAYOUT_TURNS
 
 
 def draw_phase(seed: int, players: int = 2) -> object:
@@ -27,9 +26,9 @@ def draw_phase(seed: int, players: int = 2) -> object:
 
 
 def counts(hand: str) -> list[int]:
-    out = [0] * R.NCODES
+    out = [0] * T.NCODES
     for code in hand.split():
-        out[R.CODE_TO_CARD[code]] += 1
+        out[T.CODE_TO_CARD[code]] += 1
     return out
 
 
@@ -92,7 +91,7 @@ def test_leaf_value_prefers_the_seat_closer_to_finishing() -> None:
             "stock": ["fill", "5D"],
         },
     )
-    assert state.phase == DRAW
+    assert state.phase == T.DRAW
     value = H.leaf_value(state)
     assert value[0] > 0.75 > 0.25 > value[1]
 
@@ -124,7 +123,7 @@ def test_seat_features_of_an_unseen_hand() -> None:
 
 
 def test_seat_features_of_a_seen_hand() -> None:
-    wild = R.joker_family(R.CODE_TO_CARD["5D"]).wild  # 5S 5H 5C 4D 6D 5D are wild
+    wild = M.joker_family(T.CODE_TO_CARD["5D"]).wild  # 5S 5H 5C 4D 6D 5D are wild
     features = features_of("9D TD JD 3S 3H 3D 5S 6D 8C 8S KH QD", route=1, wild=wild, to_finish=4)
     assert features["seen"] == 1
     assert features["seen: wild cards"] == 2
@@ -135,12 +134,12 @@ def test_seat_features_of_a_seen_hand() -> None:
 def test_pure_set_count_agrees_with_pure_sets_in() -> None:
     rng = random.Random(11)
     for i in range(2000):
-        hand = [0] * R.NCODES
-        for c in rng.choices(range(R.NCODES if i % 2 else 52), k=rng.randint(3, 22)):
+        hand = [0] * T.NCODES
+        for c in rng.choices(range(T.NCODES if i % 2 else 52), k=rng.randint(3, 22)):
             hand[c] = min(3, hand[c] + 1)
-        present = sum(1 << c for c in range(R.NCODES) if hand[c])
+        present = sum(1 << c for c in range(T.NCODES) if hand[c])
         triples = sum(1 << c for c in range(52) if hand[c] >= 3)
-        assert R.pure_set_count(present, triples) == len(R.pure_sets_in(hand))
+        assert M.pure_set_count(present, triples) == len(M.pure_sets_in(hand))
 
 
 def test_a_search_iteration_plays_at_most_the_horizon() -> None:
@@ -169,8 +168,8 @@ def test_sampled_worlds_deal_the_hidden_cards_uniformly() -> None:
     worlds = 3000
     rng = random.Random(6)
     in_hand = top = 0
-    card = R.CODE_TO_CARD[GAME.hidden_cards(state, seat)[0]]
-    copies = GAME.hidden_cards(state, seat).count(R.ALL_CODES[card])
+    card = T.CODE_TO_CARD[GAME.hidden_cards(state, seat)[0]]
+    copies = GAME.hidden_cards(state, seat).count(T.ALL_CODES[card])
     for _ in range(worlds):
         world = sample(rng)
         in_hand += world.hands[other][card]

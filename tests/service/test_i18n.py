@@ -33,9 +33,9 @@ def action_types() -> set[str]:
     """Every action type of the five games: the codecs' tables, and the types met along
     seeded playouts (Trex's table lives inside its parser)."""
     types = set()
-    for codec in (marriage_codec, porrazo_codec):
-        types |= set(codec._FIELDS)
-    types |= set(ronda_codec.VERBS.verbs) | set(baloot_codec.VERBS.verbs)
+    types |= set(porrazo_codec._FIELDS)
+    for declared in (baloot_codec, marriage_codec, ronda_codec):
+        types |= set(declared.VERBS.verbs)
     for game_id in GAME_IDS:
         game = get_game(game_id)
         rng = random.Random(1)

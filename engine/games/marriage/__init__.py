@@ -1,9 +1,12 @@
 """Marriage (Nepal), a three-pack rummy: see docs/rules/marriage.md (the authority).
 
-Modules: ``rules`` (joker family, set validation, show/finish enumeration, maal:
-pure functions and tables), ``state`` (options, the compact state, action encoding),
-``play`` (deal, legality, the in-place step, settlement), ``codec`` (state JSON,
-layouts, views, actions as JSON), ``game`` (the Game protocol, sampler).
+Modules: ``tables`` (cards, set sizes, maal values, phases, the action encoding),
+``options`` (option specs), ``state`` (the compact state), ``melds`` (joker family, set
+validation, show and finish enumeration), ``scoring`` (maal, settlement, the score
+report), ``rules`` (deal, legality, the in-place step), ``checks`` (what a loaded state
+must satisfy beyond its shape), ``codec`` (state JSON, layouts, views, actions as JSON),
+``sampling`` (the sampler), ``hand_eval`` (the search's fitted hand evaluation and
+horizon) and ``game`` (the Game protocol).
 
 Card codes are the shared ``rank then suit`` codes; the printed joker (option
 ``man_cards = 3``) is ``XX`` (internal card 52, last in canonical order). Hands,
@@ -28,6 +31,6 @@ turns in order (giving ``to_act``, the phase and ``turns_completed``), the score
 to 0, and a finished deal's ``maal`` and ``deal_delta`` must be what settling it gives.
 """
 
-from .game import GAME, Marriage
+from engine.games.marriage.game import GAME
 
-__all__ = ["GAME", "Marriage"]
+__all__ = ["GAME"]

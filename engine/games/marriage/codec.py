@@ -1,4 +1,7 @@
-"""Marriage: state JSON out and in (strict), layouts, views, actions as JSON."""
+"""Marriage's JSON shape, declared for the shared codec (engine/codec.py): its verbs, its
+state fields in document order (with what a seat's view shows), the glue that builds a
+state from the decoded values, and the layout shorthands of the rules file's examples.
+What a loaded document must satisfy beyond its shape is :mod:`.checks`'s."""
 
 from __future__ import annotations
 
@@ -6,151 +9,205 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from engine.checks import rng_state_from_json, rng_state_to_json
-from engine.protocol import JSON, SCHEMA_VERSION, SPECTATOR, BadAction, InvalidSetup, InvalidState
+from engine.checks import MAX_SAFE_INT
+from engine.codec import (
+    COUNT,
+    LAYOUT,
+    OMITTED,
+    STATE,
+    STATE_ONLY,
+    Bool,
+    Card,
+    Cards,
+    Choice,
+    Codec,
+    Decode,
+    Encode,
+    Field,
+    Hidden,
+    History,
+    Int,
+    Kind,
+    ListOf,
+    Nullable,
+    Obj,
+    OwnOrCount,
+    Pack,
+    PerSeat,
+    RngState,
+    Seat,
+    Verb,
+    Verbs,
+    refuse,
+    view_seat,
+)
+from engine.protocol import JSON, SCHEMA_VERSION, SPECTATOR, Action, InvalidSetup, InvalidState
 
-from . import play as P
-from . import rules as R
-from .rules import ALL_CODES, CODE_TO_CARD, NCODES, XX
+from .checks import check_loaded, check_state, written_as_the_engine_writes
+from .options import OPTION_SPECS, Rules
+from .rules import expose_done
 from .state import (
+    GAP,
+    MState,
+    blank_state,
+    entry,
+    entry_by,
+    entry_card,
+    entry_unseen,
+    history_entries,
+    public_action,
+)
+from .tables import (
     ACT,
+    ALL_CODES,
+    CODE_TO_CARD,
     DEAL,
     DRAW,
     DRAW_STOCK,
     DUBLEES,
-    EXPOSE,
     EXPOSE_BASE,
     FINISH,
     FINISH_DUBLEES,
+    NCODES,
     OVER,
     PASS,
     PHASES,
     PICK,
     PICK_BASE,
-    ROUTES,
     SETS,
     SHOW,
     SHOW_DUBLEES,
     TAKE_DISCARD,
     UNSEEN,
-    MState,
-    entry,
-    entry_by,
-    entry_card,
-    entry_unseen,
-    public_action,
+    XX,
+    pack_cards,
 )
 
-DREW = (None, "stock", "discard")
-TURN_KEYS = frozenset(("drew", "took", "took_while_seen", "expose_done"))
+# --------------------------------------------------------------------------- cards
+
+PLAIN = Pack("Marriage", tuple(range(52)), ALL_CODES)
+WITH_MEN = Pack("Marriage", tuple(range(NCODES)), ALL_CODES)
 
 
-def expose_done(st: MState) -> list[bool]:
-    """R9: which seats have finished exposing (they decide from the dealer's left)."""
-    if st.phase != EXPOSE or st.cur is None:
-        return [True] * st.n
-    done = [False] * st.n
-    seat = (st.dealer + 1) % st.n
-    while seat != st.cur:
-        done[seat] = True
-        seat = (seat + 1) % st.n
-    return done
+class WithMen(Kind):
+    """Cards of the pack, the men (``XX``) among them only when the match has them
+    (option ``man_cards``): ``kind(pack)`` for either pack."""
+
+    def __init__(self, kind: Any, **args: Any) -> None:
+        self.plain, self.men = kind(PLAIN, **args), kind(WITH_MEN, **args)
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        plain, men = self.plain.decoder(hidden), self.men.decoder(hidden)
+        return lambda raw, path, o: (men if o.man_cards else plain)(raw, path, o)
+
+    def encoder(self, view: bool = False) -> Encode:
+        return self.men.encoder(view)  # type: ignore[no-any-return]
+
+    def count(self, value: Any) -> int:
+        return len(value)
+
+    def schema(self, view: bool = False) -> JSON:
+        return self.men.schema(view)  # type: ignore[no-any-return]
 
 
-FINISH_KINDS = (None, "sets", "dublees")
-
-# --------------------------------------------------------------------------- the generator state
-
-RNG_BITS = 63
-"""Bits of the generator state of an engine-dealt match (``getrandbits(63)``)."""
-DOUBLE_SAFE = 2**53
-"""Integers from here on may be rounded by a client that reads JSON numbers as doubles
-(JavaScript's ``JSON.parse``)."""
+CARD, CARDS, CARD_NO_MAN = WithMen(Card), WithMen(Cards, unique=False), Card(PLAIN)
+SET = WithMen(Cards, length=3, unique=False)
 
 
-# Written and read by engine.checks (one rule for every game: a decimal string, below 2**63).
-rng_state_json = rng_state_to_json
-parse_rng_state = rng_state_from_json
+class Hand(Kind):
+    """A hand: a multiset of cards written in canonical order; inside, a count list
+    indexed by card (the engine's hands)."""
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        read = CARDS.decoder(hidden)
+
+        def decode(raw: Any, path: str, o: Any) -> list[int]:
+            counts = [0] * NCODES
+            for c in read(raw, path, o):
+                counts[c] += 1
+            return counts
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        return lambda counts: [ALL_CODES[c] for c in range(NCODES) for _ in range(counts[c])]
+
+    def count(self, value: Any) -> int:
+        return sum(value)
+
+    def schema(self, view: bool = False) -> JSON:
+        return CARDS.schema(view)
+
+
+class Entry(Obj):
+    """A discard pile entry ``{card, by, by_unseen}``; inside, the packed int of
+    :func:`state.entry`. Written once per distinct entry, then copied."""
+
+    def __init__(self) -> None:
+        super().__init__(card=CARD, by=Nullable(Seat(), -1), by_unseen=Bool())
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        read = super().decoder(hidden)
+        return lambda raw, path, o: entry(*read(raw, path, o))
+
+    def encoder(self, view: bool = False) -> Encode:
+        write = super().encoder(view)
+        memo: dict[int, JSON] = {}
+
+        def encode(e: int) -> JSON:
+            known = memo.get(e)
+            if known is None:
+                known = memo[e] = write((entry_card(e), entry_by(e), entry_unseen(e)))
+            return known.copy()
+
+        return encode
+
+
+class SetOrPair(Kind):
+    """A shown item (R12/R13/R15/R16): a set as its three cards, or a dublee as its card;
+    inside, a sorted tuple or the card (which a route allows is :mod:`.checks`'s)."""
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        read_set, read_pair = SET.decoder(), CARD_NO_MAN.decoder()
+        return lambda raw, path, o: (
+            tuple(sorted(read_set(raw, path, o))) if type(raw) is list else read_pair(raw, path, o)
+        )
+
+    def encoder(self, view: bool = False) -> Encode:
+        return lambda item: [ALL_CODES[c] for c in item] if type(item) is tuple else ALL_CODES[item]
+
+    def schema(self, view: bool = False) -> JSON:
+        return {"anyOf": [SET.schema(), CARD_NO_MAN.schema()]}
 
 
 # --------------------------------------------------------------------------- actions
 
 
-def action_to_json(action: Any, *, public: bool = False) -> JSON:
-    """The JSON form of an internal action (R23 canonical forms)."""
-    if isinstance(action, int):
-        if action < NCODES:
-            return {"type": "discard", "card": ALL_CODES[action]}
-        if action == DRAW_STOCK:
-            return {"type": "draw_stock"}
-        if action == TAKE_DISCARD:
-            return {"type": "take_discard"}
-        if action == PASS:
-            return {"type": "pass"}
-        if action < PICK_BASE:
-            return {"type": "expose_tunnela", "card": ALL_CODES[action - EXPOSE_BASE]}
-        return {"type": "pick_tiplu", "index": action - PICK_BASE}
-    kind = action[0]
-    if kind == SHOW:
-        return {"type": SHOW, "sets": [R.codes(s) for s in action[1]]}
-    if kind == SHOW_DUBLEES:
-        return {"type": SHOW_DUBLEES, "pairs": R.codes(action[1])}
-    if kind == FINISH:
-        return {
-            "type": FINISH,
-            "sets": [R.codes(s) for s in action[1]],
-            "discard": ALL_CODES[action[2]],
-        }
-    if kind == FINISH_DUBLEES:
-        return {
-            "type": FINISH_DUBLEES,
-            "pair": ALL_CODES[action[1]],
-            "discard": ALL_CODES[action[2]],
-        }
-    deck = action[1]
-    if public or isinstance(deck, int):
-        return {"type": DEAL, "deck": deck if isinstance(deck, int) else len(deck)}
-    return {"type": DEAL, "deck": R.codes(deck)}
+class AtMost(Kind):
+    """A list of ``kind`` with at most ``most`` entries: a longer one in a client's action
+    is malformed (refused before any rule looks at it)."""
 
+    def __init__(self, kind: Kind, most: int) -> None:
+        self.kind, self.most = kind, most
 
-_FIELDS = {
-    "discard": {"card"},
-    "draw_stock": set(),
-    "take_discard": set(),
-    "pass": set(),
-    "expose_tunnela": {"card"},
-    "pick_tiplu": {"index"},
-    "show": {"sets"},
-    "show_dublees": {"pairs"},
-    "finish": {"sets", "discard"},
-    "finish_dublees": {"pair", "discard"},
-    "deal": {"deck"},
-}
+    def decoder(self, hidden: bool = False) -> Decode:
+        read, most = self.kind.decoder(hidden), self.most
 
+        def decode(raw: Any, path: str, o: Any) -> Any:
+            if type(raw) is list and len(raw) > most:
+                raise refuse(path, f"must be a list of at most {most} entries")
+            return read(raw, path, o)
 
-def _card(value: Any, man_cards: int, where: str) -> int:
-    card = CODE_TO_CARD.get(value) if isinstance(value, str) else None
-    if card is None or (card == XX and not man_cards):
-        raise BadAction(f"no such card in the Marriage pack: {value!r}", field=where)
-    return card
+        return decode
 
+    def encoder(self, view: bool = False) -> Encode:
+        return self.kind.encoder(view)
 
-def _card_list(value: Any, man_cards: int, where: str) -> list[int]:
-    if not isinstance(value, list) or len(value) > 200:
-        raise BadAction(f"{where} must be a list of card codes", field=where)
-    return [_card(v, man_cards, f"{where}[{i}]") for i, v in enumerate(value)]
+    def count(self, value: Any) -> int:
+        return self.kind.count(value)
 
-
-def _sets(value: Any, man_cards: int, where: str) -> tuple[tuple[tuple[int, ...], ...], list[list[int]]]:
-    if not isinstance(value, list) or len(value) > 8:
-        raise BadAction(f"{where} must be a list of sets of three cards", field=where)
-    raw = []
-    for i, s in enumerate(value):
-        cards = _card_list(s, man_cards, f"{where}[{i}]")
-        if len(cards) != 3:
-            raise BadAction(f"{where}[{i}]: a set is exactly three cards", field=f"{where}[{i}]")
-        raw.append(cards)
-    return tuple(sorted(tuple(sorted(s)) for s in raw)), raw
+    def schema(self, view: bool = False) -> JSON:
+        return {**self.kind.schema(view), "maxItems": self.most}
 
 
 class ClientAction(tuple):  # type: ignore[type-arg]
@@ -160,906 +217,377 @@ class ClientAction(tuple):  # type: ignore[type-arg]
     raw: Any = None
 
 
-def _with_raw(action: tuple[Any, ...], raw: Any) -> tuple[Any, ...]:
-    out = ClientAction(action)
-    out.raw = raw
+def _with_sets(kind: str, sets: list[list[int]], *rest: int) -> tuple[Any, ...]:
+    out = ClientAction((kind, tuple(sorted(tuple(sorted(s)) for s in sets)), *rest))
+    out.raw = sets
     return out
 
 
-def parse_action(data: Any, man_cards: int, *, allow_hidden_deck: bool = False) -> tuple[Any, Any]:
-    """Read a JSON action: (internal action, the client's set order for reason texts)."""
-    if not isinstance(data, Mapping):
-        raise BadAction("an action must be an object with a type", field="action")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in _FIELDS:
-        raise BadAction(f"unknown action type {kind!r}; Marriage actions: {', '.join(_FIELDS)}", field="type")
-    extra = set(data) - _FIELDS[kind] - {"type"}
-    if extra:
-        raise BadAction(f"unexpected field {sorted(extra)[0]!r} in {kind}", field=sorted(extra)[0])
-    for name in _FIELDS[kind]:
-        if name not in data:
-            raise BadAction(f"{kind} needs {name!r}", field=name)
-    if kind == "discard":
-        return _card(data["card"], man_cards, "card"), None
-    if kind == "draw_stock":
-        return DRAW_STOCK, None
-    if kind == "take_discard":
-        return TAKE_DISCARD, None
-    if kind == "pass":
-        return PASS, None
-    if kind == "expose_tunnela":
-        return EXPOSE_BASE + _card(data["card"], man_cards, "card"), None
-    if kind == "pick_tiplu":
-        index = data["index"]
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 1000:
-            raise BadAction("index must be a whole number from 0", field="index")
-        return PICK_BASE + index, None
-    if kind == "show":
-        sets, raw = _sets(data["sets"], man_cards, "sets")
-        return _with_raw((SHOW, sets), raw), raw
-    if kind == "show_dublees":
-        pairs = _card_list(data["pairs"], man_cards, "pairs")
-        if len(pairs) > 8:
-            raise BadAction("pairs: at most seven dublees", field="pairs")
-        return (SHOW_DUBLEES, tuple(sorted(pairs))), None
-    if kind == "finish":
-        sets, raw = _sets(data["sets"], man_cards, "sets")
-        return _with_raw((FINISH, sets, _card(data["discard"], man_cards, "discard")), raw), raw
-    if kind == "finish_dublees":
-        return (
-            FINISH_DUBLEES,
-            _card(data["pair"], man_cards, "pair"),
-            _card(data["discard"], man_cards, "discard"),
-        ), None
-    deck = data["deck"]
-    if allow_hidden_deck and isinstance(deck, int) and not isinstance(deck, bool):
-        return (DEAL, deck), None
-    return (DEAL, tuple(_card_list(deck, man_cards, "deck"))), None
+def verb_of(action: Action) -> str:
+    """The JSON ``type`` of an internal action (R23 canonical forms)."""
+    if type(action) is not int:
+        return action[0]  # type: ignore[index, no-any-return]
+    if action < NCODES:
+        return "discard"
+    if action >= PICK_BASE:
+        return "pick_tiplu"
+    if action >= EXPOSE_BASE:
+        return "expose_tunnela"
+    return {DRAW_STOCK: "draw_stock", TAKE_DISCARD: "take_discard", PASS: "pass"}[action]
 
 
-# --------------------------------------------------------------------------- state -> JSON
+SETS_SHOWN = AtMost(ListOf(SET), 8)
 
 
-GAP = "gap"
-"""Root of a history whose earlier deals are unknown (a world sampled from a view):
-``(GAP, k)`` stands for k entries; they are written as passes by seat 0."""
+def _deck(deck: Any) -> tuple[Any, ...]:
+    return (DEAL, deck if type(deck) is int else tuple(deck))
 
 
-def _history(st: MState, public: bool) -> list[JSON]:
-    out: list[JSON] = []
-    node = st.hist
-    left = st.hlen - st.deal_start if public else st.hlen
-    while node is not None and left > 0:
-        if node[0] == GAP:
-            out.extend({"seat": 0, "action": {"type": "pass"}} for _ in range(min(left, node[1])))
-            break
-        left -= 1
-        node, seat, action = node
-        out.append({"seat": seat, "action": action_to_json(action, public=public)})
-    out.reverse()
-    return out
+VERBS = Verbs(
+    [
+        Verb("discard", {"card": CARD}, make=int, split=lambda a: (a,)),
+        Verb("draw_stock", make=lambda: DRAW_STOCK),
+        Verb("take_discard", make=lambda: TAKE_DISCARD),
+        Verb("pass", make=lambda: PASS),
+        Verb("expose_tunnela", {"card": CARD}, lambda c: EXPOSE_BASE + c, lambda a: (a - EXPOSE_BASE,)),
+        Verb("pick_tiplu", {"index": Int(0, 999)}, lambda i: PICK_BASE + i, lambda a: (a - PICK_BASE,)),
+        Verb("show", {"sets": SETS_SHOWN}, lambda sets: _with_sets(SHOW, sets), lambda a: (a[1],)),
+        Verb(
+            "show_dublees",
+            {"pairs": AtMost(CARDS, 8)},
+            lambda p: (SHOW_DUBLEES, tuple(sorted(p))),
+            lambda a: (a[1],),
+        ),
+        Verb(
+            "finish",
+            {"sets": SETS_SHOWN, "discard": CARD},
+            lambda sets, d: _with_sets(FINISH, sets, d),
+            lambda a: (a[1], a[2]),
+        ),
+        Verb(
+            "finish_dublees",
+            {"pair": CARD, "discard": CARD},
+            lambda p, d: (FINISH_DUBLEES, p, d),
+            lambda a: a[1:],
+        ),
+        Verb("deal", {"deck": AtMost(CARDS, 200)}, _deck, lambda a: (a[1],), hidden={"deck": int}),
+    ],
+    verb_of,
+    memo_key=lambda o: o.man_cards,  # a card XX reads only in a match with men
+)
+
+# --------------------------------------------------------------------------- state fields
 
 
-def _shown_json(item: list[Any]) -> list[Any]:
-    return [R.codes(x) if isinstance(x, tuple) else ALL_CODES[x] for x in item]
+def _tiplu_shown(st: MState, viewer: int) -> int:
+    """§7: the tiplu as a seat's view shows it: to a seen seat, and to all at the deal's end."""
+    if st.phase == OVER or viewer != SPECTATOR and st.route[viewer] != UNSEEN:
+        return st.tiplu
+    return -1
 
 
-def to_json(st: MState, game_id: str) -> JSON:
-    """The full state (§3 fields; names of the shared state convention)."""
-    n = st.n
-    return {
-        "game": game_id,
-        "version": SCHEMA_VERSION,
-        "options": dict(st.options),
-        "players": n,
-        "dealer": st.dealer,
-        "phase": PHASES[st.phase],
-        "to_act": st.cur,
-        "scores": list(st.totals),
-        "deal_no": st.deal_no,
-        "history": _history(st, False),
-        "deal_start": st.deal_start,
-        "rng_state": rng_state_json(st.rng_state),
-        "caller_dealt": st.caller,
-        "hands": [[ALL_CODES[c] for c in range(NCODES) for _ in range(h[c])] for h in st.hands],
-        "tunnelas": [R.codes(t) for t in st.tunnelas],
-        "shown": [_shown_json(s) for s in st.shown],
-        "route": [ROUTES[r] for r in st.route],
-        "seen": [r != UNSEEN for r in st.route],
-        "stock": R.codes(st.stock[::-1]),
-        "tiplu": ALL_CODES[st.tiplu] if st.tiplu >= 0 else None,
-        "tiplu_chosen": st.tiplu >= 0,
-        "men_revealed": st.men_rev,
-        "discard": [
-            {
-                "card": ALL_CODES[entry_card(e)],
-                "by": entry_by(e) if entry_by(e) >= 0 else None,
-                "by_unseen": entry_unseen(e),
-            }
-            for e in st.discard
-        ],
-        "turn": {
-            "drew": DREW[st.drew],
-            "took": ALL_CODES[st.took] if st.took >= 0 else None,
-            "took_while_seen": st.tws,
-            "expose_done": expose_done(st),
-        },
-        "turns_completed": st.turns,
-        "winner": st.winner if st.winner >= 0 else None,
-        "finish_kind": FINISH_KINDS[st.fkind],
-        "maal": list(st.maal) if st.maal is not None else None,
-        "deal_delta": list(st.delta) if st.delta is not None else None,
-        "result_deal": st.result_deal or None,
-        "recycled": R.codes(st.recycled),
-        "taken": [R.codes(t) for t in st.taken],
-    }
+VIEW = "view"
+"""The mode :func:`load_view` builds in: a view's known part (the shared modes are STATE,
+LAYOUT and TEMPLATE)."""
+SCORE = Int(-MAX_SAFE_INT, MAX_SAFE_INT)
+OPTIONAL_SCORES = Nullable(PerSeat(SCORE))
+ROUTE = Nullable(Choice(("sets", "dublees"), (SETS, DUBLEES)), UNSEEN)
 
 
-def view(st: MState, seat: int, game_id: str) -> JSON:
-    """§7: the seat's view: own hand, public fields; other hands and the stock as counts,
-    the tiplu only when seen or at the deal's end; no generator; dealt decks as sizes."""
-    out = to_json(st, game_id)
-    del out["rng_state"]
-    out["seat"] = seat
-    out["history"] = _history(st, True)
-    if st.phase != OVER:
-        out["hands"] = [h if s == seat else len(h) for s, h in enumerate(out["hands"])]
-        if seat == SPECTATOR or st.route[seat] == UNSEEN:
-            out["tiplu"] = None
-    out["stock"] = len(st.stock)
-    return out
+class Turn(Obj):
+    """The turn in progress. A layout (or a client's view) may leave out ``expose_done``,
+    which follows from the seat to act (read as None; a full state must give it)."""
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        read = super().decoder(hidden)
+
+        def decode(raw: Any, path: str, o: Any) -> Any:
+            if type(raw) is dict and "expose_done" not in raw:
+                raw = {**raw, "expose_done": None}
+            return read(raw, path, o)
+
+        return decode
 
 
-# --------------------------------------------------------------------------- JSON -> state
-
-STATE_KEYS = frozenset(
-    (
-        "game",
-        "version",
-        "options",
-        "players",
-        "dealer",
-        "phase",
-        "to_act",
-        "scores",
-        "deal_no",
-        "history",
-        "rng_state",
-        "caller_dealt",
-        "hands",
-        "tunnelas",
-        "shown",
-        "route",
-        "seen",
-        "stock",
-        "tiplu",
-        "tiplu_chosen",
-        "men_revealed",
-        "discard",
-        "turn",
-        "turns_completed",
-        "winner",
-        "finish_kind",
-        "maal",
-        "deal_delta",
-        "result_deal",
-        "recycled",
-        "taken",
-        "deal_start",
-    )
+TURN = Turn(
+    drew=Nullable(Choice(("stock", "discard"), (1, 2)), 0),
+    took=Nullable(CARD, -1),
+    took_while_seen=Bool(),
+    expose_done=Nullable(PerSeat(Bool())),
 )
 
 
-def bad(message: str, field: str) -> InvalidState:
-    return InvalidState(f"{field}: {message}", field=field)
+def _per_seat(o: Rules) -> list[list[Any]]:
+    return [[] for _ in range(o.players)]
 
 
-def get(data: Mapping[str, Any], key: str) -> Any:
-    if key not in data:
-        raise bad("missing", key)
-    return data[key]
+FIELDS: list[Field[MState]] = [
+    Field("dealer", Seat(), default=0),
+    Field("phase", Choice(PHASES), default=DRAW),
+    Field("to_act", Nullable(Seat()), lambda s: s.cur, default=OMITTED),
+    Field("scores", PerSeat(SCORE), lambda s: s.totals, default=lambda o: [0] * o.players),
+    Field("deal_no", Int(1, lambda o: o.deals or 10**9), default=1),
+    Field(
+        "history",
+        History(VERBS),
+        lambda s: history_entries(s, False),
+        default=lambda o: [],
+        view_get=lambda s, viewer: history_entries(s, True),
+    ),
+    Field("deal_start", Int(0, MAX_SAFE_INT), default=0),
+    Field("rng_state", RngState(), default=None, show=STATE_ONLY),
+    Field("caller_dealt", Bool(), lambda s: s.caller, default=OMITTED),
+    Field("hands", PerSeat(Hand()), show=OwnOrCount(lambda s, viewer, seat: s.phase == OVER)),
+    Field("tunnelas", PerSeat(Cards(PLAIN, unique=False)), default=_per_seat),
+    Field("shown", PerSeat(ListOf(SetOrPair())), default=_per_seat),
+    Field("route", PerSeat(ROUTE), default=OMITTED),
+    Field("seen", PerSeat(Bool()), lambda s: [r != UNSEEN for r in s.route], default=OMITTED),
+    Field("stock", CARDS, lambda s: s.stock[::-1], show=COUNT),
+    Field("tiplu", Nullable(CARD_NO_MAN, -1), default=-1, view_get=_tiplu_shown),
+    Field("tiplu_chosen", Bool(), lambda s: s.tiplu != -1, default=OMITTED),
+    Field("men_revealed", Int(0, lambda o: o.man_cards), lambda s: s.men_rev, default=0),
+    Field("discard", ListOf(Entry())),
+    Field("turn", TURN, lambda s: (s.drew, s.took, s.tws, expose_done(s)), default=OMITTED),
+    Field("turns_completed", Int(0, lambda o: o.turn_limit), lambda s: s.turns, default=0),
+    Field("winner", Nullable(Seat(), -1), default=-1),
+    Field("finish_kind", ROUTE, lambda s: s.fkind, default=UNSEEN),
+    Field("maal", OPTIONAL_SCORES, default=None),
+    Field("deal_delta", OPTIONAL_SCORES, lambda s: s.delta, default=None),
+    Field("result_deal", Nullable(Int(1, MAX_SAFE_INT), 0), default=0),
+    Field("recycled", CARDS, default=lambda o: []),
+    Field("taken", PerSeat(CARDS), default=_per_seat),
+    view_seat(),
+]
 
 
-def as_int(value: Any, field: str, lo: int, hi: int, *, null: bool = False) -> Any:
-    if value is None and null:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise bad(f"must be a whole number from {lo} to {hi}" + (" or null" if null else ""), field)
-    return value
+def _work_out_layout(values: dict[str, Any], o: Rules) -> None:
+    """What a layout leaves out that follows from the rest (put back into ``values`` for
+    the checks): the seat to act, the routes and ``seen``, the turn, the generator."""
+    values.setdefault("to_act", (values["dealer"] + 1) % o.players)
+    values.setdefault("caller_dealt", values["rng_state"] is None)
+    if "route" not in values:  # from what each seat has shown: sets are lists, pairs codes
+        seen = values.get("seen") or [False] * o.players
+        values["route"] = [
+            (SETS if type(items[0]) is tuple else DUBLEES) if items else SETS if seen[s] else UNSEEN
+            for s, items in enumerate(values["shown"])
+        ]
+    values.setdefault("seen", [r != UNSEEN for r in values["route"]])
+    values.setdefault("tiplu_chosen", values["tiplu"] >= 0)
+    values.setdefault("turn", (1 if values["phase"] in (ACT, PICK) else 0, -1, False, None))
 
 
-def as_bool(value: Any, field: str) -> bool:
-    if not isinstance(value, bool):
-        raise bad("must be true or false", field)
-    return value
-
-
-def as_list(value: Any, field: str, size: int | None = None, most: int = 400) -> list[Any]:
-    if not isinstance(value, list) or len(value) > most:
-        raise bad("must be a list", field)
-    if size is not None and len(value) != size:
-        raise bad(f"must have {size} entries", field)
-    return value
-
-
-def as_card(value: Any, field: str, man_cards: int) -> int:
-    card = CODE_TO_CARD.get(value) if isinstance(value, str) else None
-    if card is None or (card == XX and not man_cards):
-        raise bad(f"{value!r} is not a card of the Marriage pack", field)
-    return card
-
-
-def as_cards(value: Any, field: str, man_cards: int) -> list[int]:
-    return [as_card(v, f"{field}[{i}]", man_cards) for i, v in enumerate(as_list(value, field))]
-
-
-def load(
-    data: Any, game: Any, *, view_seat: int | None = None, canonical: bool = False
-) -> tuple[MState, dict[str, Any]]:
-    """Validate a state (or, with ``view_seat``, a view) and load it. For a view the
-    hidden parts are left for the sampler: returns the state and the hidden sizes. With
-    ``canonical`` (a full state from a client) the state must be written exactly as the
-    engine writes it, so that nothing in it is silently reordered or dropped."""
-    if not isinstance(data, Mapping):
-        raise InvalidState("a state must be a JSON object", field="state")
-    allowed = STATE_KEYS | ({"seat"} if view_seat is not None else set())
-    for key in data:
-        if key not in allowed:
-            raise bad("unknown field", str(key))
-    if view_seat is not None and "rng_state" in data:
-        raise bad("a view carries no generator state", "rng_state")
-    if get(data, "game") != game.id:
-        raise bad(f"must be {game.id!r}", "game")
-    if get(data, "version") != SCHEMA_VERSION:
-        raise bad(f"must be {SCHEMA_VERSION}", "version")
-    n = get(data, "players")
-    if isinstance(n, bool) or n not in game.player_counts:
-        raise bad("must be 2, 3, 4 or 5", "players")
-    try:
-        options = game.parse_options(get(data, "options"), n)
-    except Exception as exc:  # InvalidSetup -> InvalidState naming the option
-        raise InvalidState(str(exc), field="options") from None
-    if options != data["options"]:
-        raise bad("must list every option", "options")
-    st = MState.__new__(MState)
-    from .state import Options
-
-    st.n = n
-    st.options = options
-    st.opts = o = Options.of(options)
-    men = o.man_cards
-    st.dealer = as_int(get(data, "dealer"), "dealer", 0, n - 1)
-    phase = get(data, "phase")
-    if phase not in PHASES:
-        raise bad(f"unknown phase {phase!r}", "phase")
-    st.phase = PHASES.index(phase)
-    st.cur = as_int(get(data, "to_act"), "to_act", 0, n - 1, null=True)
-    scores = as_list(get(data, "scores"), "scores", n)
-    st.totals = [as_int(v, f"scores[{i}]", 1 - DOUBLE_SAFE, DOUBLE_SAFE - 1) for i, v in enumerate(scores)]
-    st.deal_no = as_int(get(data, "deal_no"), "deal_no", 1, last_deal_no(options, 10**9))
-    st.caller = as_bool(get(data, "caller_dealt"), "caller_dealt")
-    if view_seat is None:
-        rng_state = get(data, "rng_state")
-        if st.caller:
-            if rng_state is not None:
-                raise bad("must be null in a caller-dealt match", "rng_state")
-            st.rng_state = None
-        else:
-            st.rng_state = parse_rng_state(rng_state)
-    else:
-        st.rng_state = None
+def build(values: dict[str, Any], o: Rules, mode: str) -> MState:
+    """A state (or, for :func:`load_view`, a view's known part) from the decoded values: a
+    view's hidden hands are empty and its stock is left for the sampler."""
+    if mode == LAYOUT:
+        _work_out_layout(values, o)
+    st = blank_state(o)
+    st.dealer, st.phase, st.cur = values["dealer"], values["phase"], values["to_act"]
     st.over = st.cur is None
-    if st.over and (st.phase != OVER or not o.deals or st.deal_no < o.deals):
-        raise bad("is null only when the match is over", "to_act")
-    # tables
-    tun = as_list(get(data, "tunnelas"), "tunnelas", n)
-    st.tunnelas = [as_cards(t, f"tunnelas[{s}]", 0) for s, t in enumerate(tun)]
-    routes = as_list(get(data, "route"), "route", n)
-    st.route = []
-    for s, r in enumerate(routes):
-        if r not in ROUTES:
-            raise bad("must be null, 'sets' or 'dublees'", f"route[{s}]")
-        st.route.append(ROUTES.index(r))
-    seen = as_list(get(data, "seen"), "seen", n)
-    for s, v in enumerate(seen):
-        if as_bool(v, f"seen[{s}]") != (st.route[s] != UNSEEN):
-            raise bad("must be true exactly when the route is set", f"seen[{s}]")
-    shown = as_list(get(data, "shown"), "shown", n)
-    st.shown = []
-    for s, item in enumerate(shown):
-        field = f"shown[{s}]"
-        item = as_list(item, field, most=10)
-        if st.route[s] == SETS:
-            sets = []
-            for i, x in enumerate(item):
-                cards = as_cards(x, f"{field}[{i}]", men)
-                if len(cards) != 3:
-                    raise bad("a set is three cards", f"{field}[{i}]")
-                sets.append(tuple(sorted(cards)))
-            st.shown.append(sets)
-        elif st.route[s] == DUBLEES:
-            pairs = as_cards(item, field, 0)
-            st.shown.append(pairs)
-        else:
-            if item:
-                raise bad("an unseen seat has shown nothing", field)
-            st.shown.append([])
-    for s, item in enumerate(st.shown):
-        t = len(st.tunnelas[s])
-        if st.route[s] == SETS:
-            if t + len(item) < R.SETS_TO_SEE:
-                raise bad(f"a seen seat shows {R.SETS_TO_SEE - t} sets", f"shown[{s}]")
-            for i, trio in enumerate(item[: max(0, R.SETS_TO_SEE - t)]):
-                if not R.is_pure_set(trio):
-                    raise bad("the first sets must be tunnelas or pure sequences", f"shown[{s}][{i}]")
-            if t + len(item) > R.SETS_TO_FINISH:
-                raise bad("at most 7 sets", f"shown[{s}]")
-        elif st.route[s] == DUBLEES:
-            if t + len(item) < R.DUBLEES_TO_SEE or t + len(item) > R.DUBLEES_TO_FINISH:
-                raise bad(f"a dublee seat shows {R.DUBLEES_TO_SEE - t} pairs", f"shown[{s}]")
-    # piles
-    st.men_rev = as_int(get(data, "men_revealed"), "men_revealed", 0, men)
-    tiplu = get(data, "tiplu")
-    chosen = as_bool(get(data, "tiplu_chosen"), "tiplu_chosen")
-    if tiplu is None:
-        if chosen and (view_seat is None or st.phase == OVER or st.route[view_seat] != UNSEEN):
-            raise bad("the chosen tiplu must be given", "tiplu")
-        st.tiplu = -2 if chosen else -1  # -2: chosen but hidden from the viewer
-    else:
-        if not chosen:
-            raise bad("no tiplu before one is chosen", "tiplu")
-        st.tiplu = as_card(tiplu, "tiplu", 0)
-        if view_seat is not None and st.phase != OVER and st.route[view_seat] == UNSEEN:
-            raise bad("an unseen seat does not know the tiplu", "tiplu")
-    if not chosen and st.men_rev and st.phase != PICK:
-        raise bad("men are revealed only while picking the tiplu", "men_revealed")
-    disc = as_list(get(data, "discard"), "discard")
-    if not disc and st.phase not in (ACT, PICK):
-        raise bad("the discard pile holds at least one card", "discard")
-    st.discard = []
-    for i, e in enumerate(disc):
-        field = f"discard[{i}]"
-        if not isinstance(e, Mapping) or set(e) != {"card", "by", "by_unseen"}:
-            raise bad("an entry is {card, by, by_unseen}", field)
-        by = as_int(e["by"], f"{field}.by", 0, n - 1, null=True)
-        st.discard.append(
-            entry(
-                as_card(e["card"], f"{field}.card", men),
-                -1 if by is None else by,
-                as_bool(e["by_unseen"], f"{field}.by_unseen"),
-            )
-        )
-    turn = get(data, "turn")
-    if not isinstance(turn, Mapping) or not ({"drew", "took", "took_while_seen"} <= set(turn) <= TURN_KEYS):
-        raise bad("must be {drew, took, took_while_seen, expose_done}", "turn")
-    if turn["drew"] not in DREW:
-        raise bad("must be null, 'stock' or 'discard'", "turn.drew")
-    st.drew = DREW.index(turn["drew"])
-    st.took = -1 if turn["took"] is None else as_card(turn["took"], "turn.took", men)
-    st.tws = as_bool(turn["took_while_seen"], "turn.took_while_seen")
-    if (st.drew == 2) != (st.took >= 0) or (st.tws and st.drew != 2):
-        raise bad("took is the card taken from the discard", "turn")
-    if st.phase in (ACT, PICK) and not st.drew:
-        raise bad(f"{PHASES[st.phase]} comes after a draw", "turn.drew")
-    if st.phase in (EXPOSE, DRAW) and (st.drew or st.tws):
-        raise bad("no draw yet in this phase", "turn")
-    st.turns = as_int(get(data, "turns_completed"), "turns_completed", 0, o.turn_limit)
-    if "expose_done" in turn and st.cur is not None and turn["expose_done"] != expose_done(st):
-        raise bad("must list the seats that have finished exposing", "turn.expose_done")
-    winner = as_int(get(data, "winner"), "winner", 0, n - 1, null=True)
-    st.winner = -1 if winner is None else winner
-    fk = get(data, "finish_kind")
-    if fk not in FINISH_KINDS or (fk is None) != (winner is None):
-        raise bad("must be 'sets' or 'dublees' exactly when there is a winner", "finish_kind")
-    st.fkind = FINISH_KINDS.index(fk)
-    if winner is not None and st.phase != OVER:
-        raise bad("a winner exists only at deal_over", "winner")
-    for key in ("maal", "deal_delta"):
-        v = get(data, key)
-        if v is not None:
-            v = [
-                as_int(x, f"{key}[{i}]", 1 - DOUBLE_SAFE, DOUBLE_SAFE - 1)
-                for i, x in enumerate(as_list(v, key, n))
-            ]
-        setattr(st, "maal" if key == "maal" else "delta", v)
-    st.result_deal = as_int(get(data, "result_deal"), "result_deal", 1, st.deal_no, null=True) or 0
-    st.recycled = tuple(sorted(as_cards(get(data, "recycled"), "recycled", men)))
-    taken = as_list(get(data, "taken"), "taken", n)
-    st.taken = [tuple(sorted(as_cards(t, f"taken[{s}]", men))) for s, t in enumerate(taken)]
-    # hands and stock
-    hands = as_list(get(data, "hands"), "hands", n)
-    hidden: dict[str, Any] = {"hand_sizes": [0] * n, "stock_size": 0}
-    st.hands = []
-    for s, h in enumerate(hands):
-        field = f"hands[{s}]"
-        counts = [0] * NCODES
-        if view_seat is not None and s != view_seat and st.phase != OVER:
-            hidden["hand_sizes"][s] = as_int(h, field, 0, 30)
-        else:
-            for c in as_cards(h, field, men):
-                counts[c] += 1
-            hidden["hand_sizes"][s] = sum(counts)
-            if view_seat is not None and s != view_seat and not isinstance(h, list):
-                raise bad("hands are shown at deal_over", field)
-        st.hands.append(counts)
-        for c in st.taken[s]:
-            if view_seat is None and counts[c] < st.taken[s].count(c):
-                raise bad("a card known to be in this hand is missing", f"taken[{s}]")
-    stock = get(data, "stock")
-    if view_seat is not None:
-        hidden["stock_size"] = as_int(stock, "stock", 0, 200)
-        st.stock = []
-    else:
-        st.stock = as_cards(stock, "stock", men)[::-1]
-        hidden["stock_size"] = len(st.stock)
-        if chosen and (not st.stock or st.stock[0] != st.tiplu):
-            raise bad("once the tiplu is chosen the stock's last card is the tiplu", "stock")
-        low = 1 if chosen else 0
-        if len(st.stock) < low + st.men_rev or any(c != XX for c in st.stock[low : low + st.men_rev]):
-            raise bad("revealed men lie just above the tiplu", "stock")
-    _check_sizes(st, hidden)
-    if view_seat is None:
-        _check_conservation(st)
-    start = get(data, "deal_start")
-    st.hist, st.hkey, st.hlen, deal = _load_history(get(data, "history"), men, start, view_seat is not None)
-    st.deal_start = start
-    _check_turn_order(st, deal, 0 if view_seat is not None else start)
-    _check_public_replay(st, deal, hidden["stock_size"])
-    _check_match(st, full=view_seat is None)
-    if canonical and view_seat is None:
-        _check_canonical(st, data, game.id)
-    return st, hidden
+    st.totals, st.deal_no, st.caller = values["scores"], values["deal_no"], values["caller_dealt"]
+    st.rng_state = values.get("rng_state")
+    st.tunnelas, st.route = values["tunnelas"], values["route"]
+    st.shown = [list(items) for items in values["shown"]]
+    st.men_rev = values["men_revealed"]
+    st.tiplu = values["tiplu"]
+    if st.tiplu < 0 and values["tiplu_chosen"]:
+        st.tiplu = -2  # chosen but hidden from the viewer
+    st.discard = values["discard"]
+    st.drew, st.took, st.tws, _ = values["turn"]
+    st.turns, st.winner, st.fkind = values["turns_completed"], values["winner"], values["finish_kind"]
+    st.maal, st.delta, st.result_deal = values["maal"], values["deal_delta"], values["result_deal"]
+    st.recycled = tuple(sorted(values["recycled"]))
+    st.taken = [tuple(sorted(t)) for t in values["taken"]]
+    st.hands = [[0] * NCODES if isinstance(h, Hidden) else h for h in values["hands"]]
+    stock = values["stock"]
+    st.stock = [] if type(stock) is int else stock[::-1]
+    _build_history(st, values["history"], values["deal_start"], mode == VIEW)
+    return st
 
 
-def _check_canonical(st: MState, data: Mapping[str, Any], game_id: str) -> None:
-    """Every field of ``data`` is what the engine writes for the state it loaded to (hands
-    and sets in canonical order...). One older form is still read: ``rng_state`` as a JSON
-    integer below 2**53. (A layout may leave out ``turn.expose_done``; a state may not.)"""
-    for key, value in to_json(st, game_id).items():
-        got = data[key]
-        if key == "rng_state" and isinstance(got, int):
-            continue
-        if got != value:
-            raise bad("must be written as the engine writes it (cards in canonical order)", key)
-
-
-def last_deal_no(options: Mapping[str, Any], default: int) -> int:
-    """R34: the last deal of the match, or ``default`` in an open-ended match."""
-    return int(options["deals"]) or default
-
-
-def _check_turn_order(st: MState, deal: list[tuple[int, Any]], first: int) -> None:
-    """R9-R18, R24, R33: the entries of this deal take their turns in order from the
-    dealer's left (an expose turn ends with a pass, a play turn with a discard), and the
-    seat to act, the phase and ``turns_completed`` follow from them. A deal dealt by the
-    engine or a caller starts with the expose turns; one set up from a layout may start at
-    any seat's play turn (its turns before are not in the history)."""
-    if not deal and st.phase != EXPOSE:
-        return
-    n, dealer = st.n, st.dealer
-    cur, exposing, ended, last = (dealer + 1) % n, True, False, None
-    from_layout = not _held_from_start(st, deal)
-    discards = 0  # turns completed: a layout's own count plus the discards since
-    if from_layout:
-        cur, exposing = deal[0][0], False
-        discards = st.turns - sum(1 for _, a in deal if isinstance(a, int) and a < NCODES)
-    for i, (seat, action) in enumerate(deal):
-        where = f"history[{first + i}]"
-        if ended:
-            raise bad("no entry follows the end of the deal", where)
-        if seat != cur:
-            raise bad(f"seat {cur} was to act, not {seat}", f"{where}.seat")
-        if (action == PASS or _is_expose(action)) != exposing:
-            raise bad(f"{PHASES[EXPOSE] if exposing else 'a play turn'} was going on", f"{where}.action")
-        last = action
-        if action == PASS:
-            cur = (seat + 1) % n
-            exposing = seat != dealer
-        elif isinstance(action, int) and action < NCODES:
-            discards += 1
-            cur = (seat + 1) % n
-            ended = discards >= st.opts.turn_limit
-        elif isinstance(action, tuple) and action[0] in (FINISH, FINISH_DUBLEES, DEAL):
-            ended = True
-    if st.turns != discards or discards < 0:
-        raise bad("must be the count of this deal's discards", "turns_completed")
-    if ended != (st.phase == OVER):
-        raise bad("the deal is over exactly after a finish or the turn limit (R33)", "phase")
-    if exposing != (st.phase == EXPOSE):
-        raise bad("expose lasts until the dealer passes (R9)", "phase")
-    if st.phase == DRAW and not (last == PASS or isinstance(last, int) and last < NCODES):
-        raise bad("a turn starts with a draw after the previous discard", "phase")
-    if st.phase in (ACT, PICK) and (last == PASS or isinstance(last, int) and last < NCODES):
-        raise bad("a seat acts after its draw", "phase")
-    if st.phase != OVER and st.cur != cur:
-        raise bad(f"must be {cur}, the seat whose turn it is", "to_act")
-
-
-def _check_public_replay(st: MState, deal: list[tuple[int, Any]], stock_size: int) -> None:
-    """R9-R22 on a deal the history holds from its start: what the whole table saw follows
-    from the entries. Replaying them on the public fields alone (exposed tunnelas, routes,
-    shown sets, the discard pile's entries, the stock's size, the men revealed, the tiplu
-    being chosen, the last rebuild) must give the state's; the card of the upcard and of
-    each stock draw stay unknown and are not compared."""
-    if not _held_from_start(st, deal):
-        return
-    n = st.n
-    tunnelas: list[list[int]] = [[] for _ in range(n)]
-    route = [UNSEEN] * n
-    shown: list[list[Any]] = [[] for _ in range(n)]
-    pile: list[tuple[int | None, int, bool]] = [(None, -1, False)]  # the upcard is unknown
-    stock = len(R.pack_cards(st.opts.man_cards)) - R.HAND_SIZE * n - 1
-    chosen, men = False, 0
-    recycled: list[int | None] = []  # None: the unknown upcard
-
-    def rebuild() -> None:
-        """R22 (as ``play._rebuild``): the pile but its top goes under the stock."""
-        nonlocal stock, pile, recycled
-        if stock - chosen > 0:
-            return
-        recycled = [c for c, _, _ in pile[:-1]]
-        stock += len(pile) - 1
-        pile = pile[-1:]
-
-    for i, (seat, action) in enumerate(deal):
-        if isinstance(action, int):
-            if action < NCODES:
-                pile.append((action, seat, route[seat] == UNSEEN))
-                rebuild()
-            elif action == DRAW_STOCK:
-                stock -= 1
-                if men and stock - chosen < men:
-                    men -= 1
-            elif action == TAKE_DISCARD:
-                pile.pop()
-            elif _is_expose(action):
-                tunnelas[seat].append(action - EXPOSE_BASE)
-            elif action >= PICK_BASE:
-                again = deal[i + 1][1] if i + 1 < len(deal) else None
-                is_man = isinstance(again, int) and again >= PICK_BASE or again is None and st.phase == PICK
-                men, chosen = (men + 1, chosen) if is_man else (men, True)
-        elif action[0] in (SHOW, SHOW_DUBLEES):
-            route[seat] = SETS if action[0] == SHOW else DUBLEES
-            shown[seat] = list(action[1])
-            if not chosen and not stock:
-                rebuild()
-        elif action[0] in (FINISH, FINISH_DUBLEES):
-            shown[seat] = shown[seat] + (list(action[1]) if action[0] == FINISH else [action[1]])
-            pile.append((action[2], seat, False))
-    if tunnelas != st.tunnelas:
-        raise bad("must be the tunnelas exposed in this deal's history (R9)", "tunnelas")
-    if route != st.route:
-        raise bad("a seat is seen exactly when it has shown in this deal's history (R12, R13)", "route")
-    if shown != st.shown:
-        raise bad("must be what this deal's history shows (R12, R13, R15, R16)", "shown")
-    got = [(entry_card(e), entry_by(e), entry_unseen(e)) for e in st.discard]
-    same = [
-        want == have or want[0] is None and want[1:] == have[1:]
-        for want, have in zip(pile, got, strict=False)
-    ]
-    if len(got) != len(pile) or not all(same):
-        raise bad("must be the discards of this deal's history, in order (R18)", "discard")
-    if stock != stock_size or men != st.men_rev or chosen != (st.tiplu != -1):
-        raise bad("the stock, the men revealed and the tiplu follow from this deal's draws", "stock")
-    unknown = list(st.recycled)  # the recycled cards not named by the history (the upcard)
-    for c in recycled:
-        if c is not None and c in unknown:
-            unknown.remove(c)
-    if len(st.recycled) != len(recycled) or len(unknown) != recycled.count(None):
-        raise bad("must be the cards of the last stock rebuild (R22)", "recycled")
-
-
-def _held_from_start(st: MState, deal: list[tuple[int, Any]]) -> bool:
-    """Whether the history holds this deal from its start, the expose turns (a deal set up
-    from a layout began before its history, at a play turn)."""
-    if not deal:
-        return st.phase == EXPOSE
-    return deal[0][1] == PASS or _is_expose(deal[0][1])
-
-
-def _is_expose(action: Any) -> bool:
-    return isinstance(action, int) and EXPOSE_BASE <= action < PICK_BASE
-
-
-def _check_match(st: MState, *, full: bool) -> None:
-    """R30-R34: scores and results follow from the finished deals. Payments only move
-    points between seats (the scores sum to 0); a finished deal's maal and deltas are what
-    settling its cards gives; the last deal of a match ends it; a caller deals the next."""
-    n, o = st.n, st.opts
-    if sum(st.totals) != 0:
-        raise bad("must sum to 0: every point a seat wins another pays (R30, R31)", "scores")
-    over = st.phase == OVER
-    want_result = st.deal_no if over else st.deal_no - 1
-    # a layout of a later deal may leave out the result of the deal before it
-    if st.result_deal and st.result_deal != want_result or over and not st.result_deal:
-        raise bad(f"must be {want_result}, the last finished deal", "result_deal")
-    if (st.delta is None) != (not st.result_deal) or (st.maal is None) != (not st.result_deal):
-        raise bad("maal and deal_delta are the last finished deal's", "deal_delta")
-    if not want_result and any(st.totals):
-        raise bad("are all 0 before the first deal ends", "scores")
-    if st.delta is not None and sum(st.delta) != 0:
-        raise bad("must sum to 0 (R30, R31)", "deal_delta")
-    if not over:
-        return
-    match_over = bool(o.deals) and st.deal_no >= o.deals
-    if match_over != (st.cur is None):
-        raise bad("is null exactly when the last deal of the match is over (R34)", "to_act")
-    if not match_over:
-        if st.cur != (st.dealer + 1) % n:
-            raise bad(f"must be {(st.dealer + 1) % n}, the next dealer (R34)", "to_act")
-        if not st.caller:
-            raise bad("an engine-dealt match deals the next deal at once (R34)", "phase")
-    if st.winner < 0:
-        if st.turns != o.turn_limit or any(st.maal or ()) or any(st.delta or ()):
-            raise bad("a deal without a winner is void at the turn limit (R33)", "deal_delta")
-    elif full:
-        maal, delta, _ = P.settle(st)
-        if st.maal != maal or st.delta != delta:
-            raise bad("must be what settling the finished deal gives (R27-R31)", "deal_delta")
-
-
-def _owned(st: MState, s: int, hand_size: int) -> int:
-    shown = sum(3 if isinstance(x, tuple) else 2 for x in st.shown[s])
-    return hand_size + 3 * len(st.tunnelas[s]) + shown
-
-
-def _check_sizes(st: MState, hidden: dict[str, Any]) -> None:
-    """§3 invariant: 21 cards owned per seat (22 for the seat in act/pick)."""
-    n = st.n
-    if st.phase != OVER and st.cur is None:
-        raise bad("a seat is to act until the match is over", "to_act")
-    for s in range(n):
-        want = R.HAND_SIZE + (1 if st.phase in (ACT, PICK) and s == st.cur else 0)
-        got = _owned(st, s, hidden["hand_sizes"][s])
-        if got != want:
-            raise bad(
-                f"seat {s} owns {got} cards (hand, tunnelas and shown) but must own {want}",
-                f"hands[{s}]",
-            )
-    if st.phase == EXPOSE and any(st.route):
-        raise bad("nobody has seen the joker during expose", "route")
-    if st.phase in (DRAW, EXPOSE):
-        drawable = hidden["stock_size"] - (1 if st.tiplu != -1 else 0)
-        if drawable < 1:
-            raise bad("the stock must hold a drawable card", "stock")
-    if st.phase == PICK and (st.tiplu != -1 or st.cur is None or st.route[st.cur] == UNSEEN):
-        raise bad("pick_tiplu follows the first show", "phase")
-    if st.tiplu != -1 and not any(st.route):
-        raise bad("the tiplu is chosen by the first seat to show", "tiplu_chosen")
-    if st.phase in (ACT, DRAW) and any(st.route) and st.tiplu == -1:
-        raise bad("a seat has shown, so the tiplu must be chosen", "tiplu_chosen")
-    if st.phase == OVER and st.winner >= 0 and st.route[st.winner] == UNSEEN:
-        raise bad("the winner is always seen", "winner")
-
-
-def _check_conservation(st: MState) -> None:
-    counts = [0] * NCODES
-    for s in range(st.n):
-        for c, k in enumerate(st.hands[s]):
-            counts[c] += k
-        for c in st.tunnelas[s]:
-            counts[c] += 3
-        for x in st.shown[s]:
-            if isinstance(x, tuple):
-                for c in x:
-                    counts[c] += 1
-            else:
-                counts[x] += 2
-    for c in st.stock:
-        counts[c] += 1
-    for e in st.discard:
-        counts[entry_card(e)] += 1
-    pack = [0] * NCODES
-    for c in R.pack_cards(st.opts.man_cards):
-        pack[c] += 1
-    for c in range(NCODES):
-        if counts[c] != pack[c]:
-            word = "too many" if counts[c] > pack[c] else "missing"
-            raise bad(
-                f"{word} copies of {ALL_CODES[c]}: {counts[c]} in play, the pack has {pack[c]}",
-                "cards",
-            )
-
-
-def _load_history(
-    value: Any, men: int, start: Any, view: bool
-) -> tuple[Any, int, int, list[tuple[int, Any]]]:
-    """The history as a cons list, its public key, its length and this deal's entries. A
-    view holds only the current deal's entries, after ``deal_start`` earlier ones (kept as
-    a gap)."""
-    deal: list[tuple[int, Any]] = []
-    hist: Any = None
+def _build_history(st: MState, entries: list[tuple[int, Action]], start: int, view: bool) -> None:
+    """The history as a cons list, its length and this deal's public key. A view holds only
+    this deal's entries, after ``start`` earlier ones (kept as a gap)."""
+    if not view and start > len(entries):
+        raise refuse("deal_start", f"must be a whole number from 0 to {len(entries)}")
+    hist: Any = (GAP, start) if view and start else None
+    first = 0 if view else start
     hkey = 0
-    items = as_list(value, "history", most=10**6)
-    as_int(start, "deal_start", 0, 10**9 if view else len(items))
-    if view:
-        hist = (GAP, start) if start else None
-        items_start = 0
-    else:
-        items_start = start
-    for i, item in enumerate(items):
-        field = f"history[{i}]"
-        if not isinstance(item, Mapping) or set(item) != {"seat", "action"}:
-            raise bad("an entry is {seat, action}", field)
-        seat = as_int(item["seat"], f"{field}.seat", 0, 4)
-        try:
-            action, _ = parse_action(item["action"], men, allow_hidden_deck=True)
-        except BadAction as exc:
-            raise bad(exc.message, f"{field}.action") from None
+    for i, (seat, action) in enumerate(entries):
         hist = (hist, seat, action)
-        if i >= items_start:
+        if i >= first:
             hkey = hash((hkey, seat, public_action(action)))
-            deal.append((seat, action))
-    return hist, hkey, len(items) + (start if view else 0), deal
+    st.hist, st.hkey, st.hlen, st.deal_start = hist, hkey, len(entries) + (start if view else 0), start
+
+
+CODEC: Codec[MState] = Codec(
+    game="marriage",
+    version=SCHEMA_VERSION,
+    option_specs=OPTION_SPECS,
+    player_counts=(2, 3, 4, 5),
+    check_options=lambda options, players: None,
+    rules_of=Rules.of,
+    options_of=lambda s: dict(s.opts.raw),
+    players_of=lambda s: s.n,
+    fields=FIELDS,
+    verbs=VERBS,
+    build=build,
+    check=check_state,
+)
+
+# --------------------------------------------------------------------------- documents
+
+
+def load(data: Any, *, canonical: bool) -> MState:
+    """A full state; with ``canonical`` (a client's state) written exactly as the engine
+    writes it, so that nothing in it is silently reordered or dropped."""
+    st = CODEC.load(data, STATE)
+    if canonical:
+        written_as_the_engine_writes(CODEC.dump(st), data)
+    return st
+
+
+def load_view(data: Any) -> tuple[MState, int, dict[str, Any]]:
+    """A seat's view read and checked: its known part as a state, the seat, and the hidden
+    sizes (``hand_sizes``, ``stock_size``) the sampler fills."""
+    o, seat, values = CODEC.read_view(data)
+    if seat is None:
+        raise refuse("seat", "must be a seat of the view's table")
+    st = build(values, o, VIEW)
+    hidden = {
+        "hand_sizes": [h.count if isinstance(h, Hidden) else sum(h) for h in values["hands"]],
+        "stock_size": values["stock"],
+    }
+    check_loaded(st, values, seat, hidden, values["history"], 0)
+    return st, seat, hidden
+
+
+def deck_from_json(deck: Any, man_cards: int) -> list[int]:
+    """A caller's deck (top first) as cards: a list of the pack's codes (R2's count of
+    each card is :func:`rules.check_deck`'s)."""
+    if not isinstance(deck, list):
+        raise InvalidSetup("deck must be a list of card codes", field="deck")
+    cards = []
+    for i, code in enumerate(deck):
+        card = CODE_TO_CARD.get(code) if isinstance(code, str) else None
+        if card is None or (card == XX and not man_cards):
+            raise InvalidSetup(f"deck[{i}]: no such card in the Marriage pack: {code!r}", field="deck")
+        cards.append(card)
+    return cards
 
 
 # --------------------------------------------------------------------------- layouts
 
+_ENTRY = re.compile(r"^\s*(\w\w)\s*(?:\(\s*(null|\d)\s*,\s*(yes|no)\s*\))?\s*$")
+
+
+def load_layout(
+    layout: Any, players: int, options: JSON, dealer: int, seed: int | None, read_options: Any
+) -> MState:
+    """A state from a partial one (§10 conventions): a layout in the state's own shape.
+
+    Omitted fields take their declared defaults (phase ``draw``, nobody seen, no tiplu,
+    scores 0) or follow from the others in :func:`build` (``to_act`` the dealer's left,
+    ``route`` from ``shown``: sets are lists, pairs are codes; or ``seen``). Shorthands the
+    rules file uses: ``current`` stands for ``to_act``; the layout's ``options`` replace the
+    request's; a card list may be one space-separated string; a discard entry may be
+    ``"8D(1,no)"`` or a bare code; the chosen ``tiplu`` goes to the bottom of the stock
+    unless the listed stock already ends with it. Every card copy not placed goes, in
+    canonical order, where the ``"fill"`` marker stands in ``stock`` or ``discard``
+    (default: the stock, after the listed cards and before the tiplu; with no discard
+    given, the first fill card is the upcard). ``seed`` is the generator state as is."""
+    if not isinstance(layout, Mapping):
+        raise InvalidState("layout must be an object", field="layout")
+    if seed is not None and not 0 <= seed < 2**63:
+        raise InvalidSetup("seed must be from 0 to 2**63 - 1 with a layout", field="seed")
+    for key in layout:
+        if key not in CODEC.known and key != "current":
+            raise refuse(str(key), "unknown layout field")
+    doc = dict(layout)
+    doc["options"] = read_options(layout["options"], players) if "options" in layout else options
+    if "current" in doc:
+        current = doc.pop("current")
+        doc.setdefault("to_act", current)
+    _place_cards(doc, players, doc["options"]["man_cards"])
+    return CODEC.load(doc, LAYOUT, players=players, given={"dealer": dealer, "rng_state": seed})
+
+
+def _list(value: Any, field: str, size: int | None = None) -> list[Any]:
+    if type(value) is not list or size is not None and len(value) != size:
+        raise refuse(field, "must be a list" if size is None else f"must be a list of {size} entries")
+    return value
+
 
 def _layout_cards(value: Any, field: str) -> list[Any]:
     """A card list in a layout: a list of codes or one space-separated string."""
-    if isinstance(value, str):
-        return value.split()
-    return as_list(value, field)
-
-
-_ENTRY_RE = re.compile(r"^\s*(\w\w)\s*(?:\(\s*(null|\d)\s*,\s*(yes|no)\s*\))?\s*$")
+    return value.split() if isinstance(value, str) else list(_list(value, field))
 
 
 def _entry_shorthand(text: str, field: str) -> JSON:
     """A discard entry written as in §10: ``"8D(1,no)"``, ``"9C(null, no)"`` or ``"9C"``."""
-    m = _ENTRY_RE.match(text)
+    m = _ENTRY.match(text)
     if m is None:
-        raise bad("write an entry as CARD or CARD(seat|null, yes|no)", field)
+        raise refuse(field, "write an entry as CARD or CARD(seat|null, yes|no)")
     by = None if m.group(2) in (None, "null") else int(m.group(2))
     return {"card": m.group(1), "by": by, "by_unseen": m.group(3) == "yes"}
 
 
-def layout_to_json(
-    layout: Any, game: Any, players: int, options: JSON, dealer: int, seed: int | None
-) -> JSON:
-    """A full state JSON from a partial one, in the state's own shape (§10 conventions).
-
-    Omitted fields take their natural values (phase ``draw``, ``to_act`` the dealer's
-    left, nobody seen, no tiplu, scores 0). Shorthands the rules file uses: a card list
-    may be one space-separated string; ``current`` stands for ``to_act``; ``route`` is
-    inferred from ``shown`` (sets are lists, pairs are codes) or ``seen``; a discard entry
-    may be ``"8D(1,no)"`` or a bare code (the upcard); the chosen ``tiplu`` is put at the
-    bottom of the stock unless the listed stock already ends with it. Every card copy
-    not placed goes, in canonical order, where the ``"fill"`` marker stands in ``stock``
-    or ``discard`` (default: the stock, after the listed cards and before the tiplu; with
-    no discard given, the first fill card is the upcard)."""
-    if not isinstance(layout, Mapping):
-        raise InvalidState("layout must be an object", field="layout")
-    if seed is not None and not 0 <= seed < 2**RNG_BITS:
-        # a layout's seed is its generator state as is (the deal is given, not shuffled)
-        raise InvalidSetup(f"seed must be from 0 to 2**{RNG_BITS} - 1 with a layout", field="seed")
-    n = players
-    known = STATE_KEYS | {"current"}
-    for key in layout:
-        if key not in known:
-            raise bad("unknown layout field", str(key))
-    if "options" in layout and layout["options"] != options:
-        options = game.parse_options(layout["options"], n)
-    men = options["man_cards"]
-    dealer = layout.get("dealer", dealer)
-    as_int(dealer, "dealer", 0, n - 1)
-    phase = layout.get("phase", "draw")
-    to_act = layout.get("to_act", layout.get("current", (dealer + 1) % n))
-    hands = [
-        [c for c in _layout_cards(h, f"hands[{s}]")]
-        for s, h in enumerate(as_list(get(layout, "hands"), "hands", n))
-    ]
-    tunnelas = layout.get("tunnelas", [[] for _ in range(n)])
-    shown = layout.get("shown", [[] for _ in range(n)])
-    as_list(shown, "shown", n)
-    as_list(tunnelas, "tunnelas", n)
-    seen_in = layout.get("seen")
-    route = layout.get("route")
-    if route is None:
-        route = []
-        for s in range(n):
-            item = shown[s]
-            if isinstance(item, list) and item:
-                route.append("sets" if isinstance(item[0], list) else "dublees")
-            elif seen_in is not None and isinstance(seen_in, list) and s < len(seen_in) and seen_in[s]:
-                route.append("sets")
-            else:
-                route.append(None)
-    as_list(route, "route", n)
-    seen = [r is not None for r in route]
-    tiplu = layout.get("tiplu")
-    # count every placed card
+def _place_cards(doc: JSON, n: int, men: int) -> None:
+    """The layout's card shorthands written out in ``doc``, and the cards it leaves out
+    placed where ``"fill"`` stands (see :func:`load_layout`)."""
     placed = [0] * NCODES
 
     def take(code: Any, field: str) -> None:
-        placed[as_card(code, field, men)] += 1
+        card = CODE_TO_CARD.get(code) if isinstance(code, str) else None
+        if card is None or card == XX and not men:
+            raise refuse(field, f"no such card in the Marriage pack: {code}")
+        placed[card] += 1
 
-    for s in range(n):
-        for i, c in enumerate(hands[s]):
+    hands = doc["hands"] = [
+        _layout_cards(h, f"hands[{s}]") for s, h in enumerate(_list(doc.get("hands"), "hands", n))
+    ]
+    for s, hand in enumerate(hands):
+        for i, c in enumerate(hand):
             take(c, f"hands[{s}][{i}]")
-        for i, c in enumerate(as_list(tunnelas[s], f"tunnelas[{s}]")):
+    for s, tunnelas in enumerate(_list(doc.get("tunnelas", [[]] * n), "tunnelas", n)):
+        for i, c in enumerate(_list(tunnelas, f"tunnelas[{s}]")):
             for _ in range(3):
                 take(c, f"tunnelas[{s}][{i}]")
-        for i, x in enumerate(as_list(shown[s], f"shown[{s}]")):
+    for s, shown in enumerate(_list(doc.get("shown", [[]] * n), "shown", n)):
+        for i, x in enumerate(_list(shown, f"shown[{s}]")):
             for c in x if isinstance(x, list) else [x, x]:
                 take(c, f"shown[{s}][{i}]")
-    stock_in = [c for c in _layout_cards(layout.get("stock", []), "stock")]
-    if tiplu is not None and (not stock_in or stock_in[-1] != tiplu):
-        stock_in.append(tiplu)
-    disc_in = as_list(layout.get("discard", []), "discard")
-    discard: list[Any] = []
-    for i, e in enumerate(disc_in):
-        if e == "fill":
-            discard.append("fill")
-        elif isinstance(e, str):
-            discard.append(_entry_shorthand(e, f"discard[{i}]"))
-        else:
-            discard.append(e)
-        if isinstance(discard[-1], Mapping):
-            take(discard[-1].get("card"), f"discard[{i}].card")
-    for i, c in enumerate(stock_in):
+    tiplu = doc.get("tiplu")
+    stock = doc["stock"] = _layout_cards(doc.get("stock", []), "stock")
+    if tiplu is not None and (not stock or stock[-1] != tiplu):
+        stock.append(tiplu)
+    discard = doc["discard"] = [
+        _entry_shorthand(e, f"discard[{i}]") if isinstance(e, str) and e != "fill" else e
+        for i, e in enumerate(_list(doc.get("discard", []), "discard"))
+    ]
+    for i, e in enumerate(discard):
+        if isinstance(e, Mapping):
+            take(e.get("card"), f"discard[{i}].card")
+    for i, c in enumerate(stock):
         if c != "fill":
             take(c, f"stock[{i}]")
     fill: list[str] = []
-    for c in R.pack_cards(men):
+    for c in pack_cards(men):
         if placed[c]:
             placed[c] -= 1
         else:
             fill.append(ALL_CODES[c])
     if any(placed):
-        c = next(i for i, k in enumerate(placed) if k)
-        raise bad(f"too many copies of {ALL_CODES[c]}", "layout")
+        c = next(c for c, k in enumerate(placed) if k)
+        raise refuse("layout", f"too many copies of {ALL_CODES[c]}")
     if "fill" in discard:
         i = discard.index("fill")
         discard[i : i + 1] = [{"card": c, "by": None, "by_unseen": False} for c in fill]
-    elif "fill" in stock_in:
-        i = stock_in.index("fill")
-        stock_in[i : i + 1] = fill
+    elif "fill" in stock:
+        i = stock.index("fill")
+        stock[i : i + 1] = fill
     else:
         if not discard and fill:
-            discard = [{"card": fill.pop(0), "by": None, "by_unseen": False}]
-        at = len(stock_in) - (1 if tiplu is not None else 0)
-        stock_in[at:at] = fill
-    turn = layout.get(
-        "turn",
-        {
-            "drew": "stock" if phase in ("act", "pick_tiplu") else None,
-            "took": None,
-            "took_while_seen": False,
-        },
-    )
-    return {
-        "game": game.id,
-        "version": SCHEMA_VERSION,
-        "options": options,
-        "players": n,
-        "dealer": dealer,
-        "phase": phase,
-        "to_act": to_act,
-        "scores": layout.get("scores", [0] * n),
-        "deal_no": layout.get("deal_no", 1),
-        "history": layout.get("history", []),
-        "rng_state": layout.get("rng_state", rng_state_json(seed)),
-        "caller_dealt": layout.get("caller_dealt", seed is None and "rng_state" not in layout),
-        "hands": hands,
-        "tunnelas": tunnelas,
-        "shown": shown,
-        "route": route,
-        "seen": seen,
-        "stock": stock_in,
-        "tiplu": tiplu,
-        "tiplu_chosen": tiplu is not None,
-        "men_revealed": layout.get("men_revealed", 0),
-        "discard": discard,
-        "turn": turn,
-        "turns_completed": layout.get("turns_completed", 0),
-        "winner": layout.get("winner"),
-        "finish_kind": layout.get("finish_kind"),
-        "maal": layout.get("maal"),
-        "deal_delta": layout.get("deal_delta"),
-        "result_deal": layout.get("result_deal"),
-        "recycled": layout.get("recycled", []),
-        "deal_start": layout.get("deal_start", 0),
-        "taken": layout.get("taken", [[] for _ in range(n)]),
-    }
+            discard.append({"card": fill.pop(0), "by": None, "by_unseen": False})
+        at = len(stock) - (1 if tiplu is not None else 0)
+        stock[at:at] = fill

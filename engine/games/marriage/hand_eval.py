@@ -1,5 +1,7 @@
 """Marriage: pure helpers that value a hand for the bots (no rule of their own: which three
-cards make a set comes from :mod:`engine.games.marriage.rules`).
+cards make a set comes from :mod:`engine.games.marriage.melds`), and the search's horizon:
+a playout stops :data:`PLAYOUT_TURNS` turns after the searched position and
+:func:`leaf_value` values the hands it reached.
 
 A hand is a count list of length ``NCODES`` (cards are ``rank * 4 + suit``, A=0 .. K=12).
 ``live[c]`` is how many copies of ``c`` the evaluating seat may still draw or be thrown
@@ -15,15 +17,23 @@ import operator
 from collections.abc import Sequence
 from itertools import combinations
 
-from . import rules as R
-from .rules import NCODES, XX
-from .state import UNSEEN, MState
+from . import scoring
+from .melds import LOW44, joker_family, natural_kind, pair_codes, pure_sets_in, with_natural_set, with_partner
+from .state import MState
+from .tables import NCODES, OVER, SETS_TO_FINISH, SETS_TO_SEE, UNSEEN, WINDOWS, XX
+
+PLAYOUT_TURNS = 4
+"""A search playout (and the tree below the root) stops this many completed turns after
+the searched position, or at the end of the deal if sooner; ``outcome`` then values the
+hands with the fitted evaluation of :func:`leaf_value`. A Marriage deal played out at
+random lasts hundreds of turns and rarely finishes: cut short, an iteration costs tens of
+microseconds instead of milliseconds."""
 
 
 def _third_ranks() -> dict[tuple[int, int], tuple[int, ...]]:
     """(rank a, rank b) -> the ranks that complete a, b (same suit) to one of the 12 windows."""
     table: dict[tuple[int, int], set[int]] = {}
-    for window in R.WINDOWS:
+    for window in WINDOWS:
         for a, b in combinations(window, 2):
             (t,) = set(window) - {a, b}
             table.setdefault((a, b), set()).add(t)
@@ -37,14 +47,14 @@ THIRD_RANKS = _third_ranks()
 
 def natural_sets(hand: Sequence[int]) -> list[tuple[tuple[int, int, int], bool]]:
     """Every distinct natural set the hand holds, as (sorted cards, pure): tunnelas and pure
-    sequences (:func:`rules.pure_sets_in`, pure) and triplets (not pure, R7)."""
-    out = [(s, True) for s in R.pure_sets_in(hand)]
+    sequences (:func:`melds.pure_sets_in`, pure) and triplets (not pure, R7)."""
+    out = [(s, True) for s in pure_sets_in(hand)]
     for rank in range(13):
         suits = [s for s in range(4) if hand[rank * 4 + s]]
         if len(suits) >= 3:
             for trio in combinations(suits, 3):
                 cards = (rank * 4 + trio[0], rank * 4 + trio[1], rank * 4 + trio[2])
-                if R.natural_kind(*cards) == "triplet":
+                if natural_kind(*cards) == "triplet":
                     out.append((cards, False))
     return out
 
@@ -180,7 +190,7 @@ def deficiency(
 
 def dublee_count(hand: Sequence[int], exposed_tunnelas: int) -> int:
     """R13/R8: dublees held (codes at least twice, never a man) plus exposed tunnelas."""
-    return len(R.pair_codes(hand)) + exposed_tunnelas
+    return len(pair_codes(hand)) + exposed_tunnelas
 
 
 def single_outs(hand: Sequence[int], live: Sequence[int]) -> int:
@@ -229,13 +239,13 @@ def seat_features(
     hand: Sequence[int], route: int, wild: int, tunnelas: int, sets_to_finish: int, maal: int = 0
 ) -> tuple[int, ...]:
     """The features of one seat's hand (:data:`FEATURES`), from bit masks of the hand's
-    codes: which natural cards lie in a natural set of the hand (:func:`rules.with_natural_set`),
-    which only have a partner that one more card completes (:func:`rules.with_partner`), and
+    codes: which natural cards lie in a natural set of the hand (:func:`melds.with_natural_set`),
+    which only have a partner that one more card completes (:func:`melds.with_partner`), and
     which are alone; wild cards count only for a seen seat (``wild`` = 0 otherwise). For an
     unseen seat, quick estimates of :func:`deficiency`: sets held (overlaps counted once per
     three codes), partials (two identical cards, or two codes that one card completes) and
     the cards missing for the show (pure sets only, R7) and for the finish.
-    ``route``: 0 unseen, 1 sets, 2 dublees (:mod:`engine.games.marriage.state`); ``maal``:
+    ``route``: 0 unseen, 1 sets, 2 dublees (:mod:`engine.games.marriage.tables`); ``maal``:
     :func:`maal_held`."""
     present = 0
     dup = 0
@@ -245,14 +255,14 @@ def seat_features(
             if k >= 2:
                 dup |= 1 << c
     naturals = present & ~wild & ~_XXBIT
-    in_set = R.with_natural_set(naturals)
-    partnered = R.with_partner(naturals) & ~in_set
+    in_set = with_natural_set(naturals)
+    partnered = with_partner(naturals) & ~in_set
     if route == 0:
         triples = 0
         if 3 in hand:
             triples = sum(1 << c for c in range(52) if hand[c] >= 3)
         # the show (R12): pure sets, and partials toward one (a pair, or same suit near)
-        runs = naturals & (naturals >> 4) & (naturals >> 8) & R.LOW44
+        runs = naturals & (naturals >> 4) & (naturals >> 8) & LOW44
         in_run = runs | runs << 4 | runs << 8
         pure = tunnelas + triples.bit_count() + in_run.bit_count() // 3
         near = naturals << 4 | naturals >> 4 | naturals << 8 | naturals >> 8
@@ -260,12 +270,12 @@ def seat_features(
         near |= (naturals >> 44 | naturals >> 48) & _ACES | aces << 44 | aces << 48
         loose = naturals & ~in_run & ~triples
         pure_partials = (dup & loose).bit_count() + (near & loose & ~dup).bit_count() // 2
-        show = _missing(R.SETS_TO_SEE - min(R.SETS_TO_SEE, pure), pure_partials)
+        show = _missing(SETS_TO_SEE - min(SETS_TO_SEE, pure), pure_partials)
         # the finish (R15): natural sets of any kind, and partials of any kind
         sets = tunnelas + triples.bit_count() + (in_set & ~triples).bit_count() // 3
         spare = ~in_set & ~triples
         partials = (dup & spare).bit_count() + (partnered & spare & ~dup).bit_count() // 2
-        finish = _missing(R.SETS_TO_FINISH - min(R.SETS_TO_FINISH, sets), partials)
+        finish = _missing(SETS_TO_FINISH - min(SETS_TO_FINISH, sets), partials)
         return (0, 0, show, finish, 0, 0, 0, 0, 0, 0, maal)
     if route == 1:
         wilds = 0
@@ -283,8 +293,8 @@ def seat_features(
 
 def _maal_table() -> list[list[list[int]]]:
     """MAAL[t][p][j]: R27/R28's best maal of t tiplus, p poplus and j jhiplus (no exposed
-    tunnela, no option points), from :func:`rules.maal` itself."""
-    fam = R.joker_family(0)
+    tunnela, no option points), from :func:`scoring.maal` itself."""
+    fam = joker_family(0)
     table = []
     for t in range(3):
         rows = []
@@ -293,7 +303,7 @@ def _maal_table() -> list[list[list[int]]]:
             for j in range(4):
                 holding = [0] * NCODES
                 holding[fam.tiplu], holding[fam.poplu], holding[fam.jhiplu] = t, p, j
-                row.append(R.maal(holding, [], fam.tiplu, 0, 0)[0])
+                row.append(scoring.maal(holding, [], fam.tiplu, 0, 0)[0])
             rows.append(row)
         table.append(rows)
     return table
@@ -309,7 +319,7 @@ def maal_held(st: MState, seat: int) -> int:
     tiplu = st.tiplu
     if tiplu < 0:
         return 0
-    fam = R.joker_family(tiplu)
+    fam = joker_family(tiplu)
     hand = st.hands[seat]
     t, p, j = hand[tiplu], hand[fam.poplu], hand[fam.jhiplu]
     for item in st.shown[seat]:
@@ -349,9 +359,25 @@ def leaf_value(st: MState) -> list[float]:
     scores = []
     for s in range(st.n):
         route = st.route[s]
-        wild = R.joker_family(st.tiplu).wild if route != UNSEEN and st.tiplu >= 0 else 0
+        wild = joker_family(st.tiplu).wild if route != UNSEEN and st.tiplu >= 0 else 0
         tunnelas = len(st.tunnelas[s])
-        to_finish = max(0, R.SETS_TO_FINISH - tunnelas - len(st.shown[s]))
+        to_finish = max(0, SETS_TO_FINISH - tunnelas - len(st.shown[s]))
         maal = maal_held(st, s)
         scores.append(seat_score(seat_features(st.hands[s], route, wild, tunnelas, to_finish, maal)))
     return pairwise_value(scores, st.cur)
+
+
+def is_playout_over(start: MState, state: MState) -> bool:
+    """The protocol's end of the deal, or :data:`PLAYOUT_TURNS` completed turns after
+    ``start`` (the search's horizon)."""
+    if state.cur is None or state.phase == OVER or state.deal_no != start.deal_no:
+        return True
+    return state.turns - start.turns >= PLAYOUT_TURNS
+
+
+def outcome(start: MState, end: MState) -> list[float]:
+    """The search's reward: for a deal cut at the playout horizon (still in play), the
+    fitted estimate of :func:`leaf_value`; else the reward of :func:`scoring.outcome`."""
+    if end.phase != OVER and end.cur is not None and end.deal_no == start.deal_no:
+        return leaf_value(end)
+    return scoring.outcome(start, end)

@@ -1,556 +1,604 @@
-"""Marriage (Nepal): the rule predicates and tables, as small pure functions.
-
-Cards are the shared ints of :mod:`engine.cards` (``rank * 4 + suit``, A=0 .. K=12,
-suits S H D C) plus :data:`XX` = 52 for the printed joker ("man", option
-``man_cards = 3``). A hand is a multiset kept as a count list of length
-:data:`NCODES` indexed by card; sets are sorted tuples of three cards (canonical
-card order = int order, ``XX`` last).
-"""
+"""Marriage: dealing, legality (one predicate per rule, one check per action), the
+in-place step and the end of a deal."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
 from itertools import combinations
+from typing import Any
 
-from engine.cards import CODES
+from engine.protocol import Event, IllegalAction, InvalidSetup
 
-XX = 52
-"""The printed joker ("man"): code ``XX``, only with ``man_cards = 3``."""
-NCODES = 53
-ALL_CODES: tuple[str, ...] = CODES + ("XX",)
-CODE_TO_CARD: dict[str, int] = {code: i for i, code in enumerate(ALL_CODES)}
+from .melds import finishes, is_pure_set, is_valid_final, joker_family, pair_codes, show_choices
+from .options import Rules
+from .scoring import settle
+from .state import MState, blank_state, entry, entry_card, entry_unseen, public_action
+from .tables import (
+    ACT,
+    DEAL,
+    DRAW,
+    DRAW_STOCK,
+    DUBLEES,
+    DUBLEES_TO_SEE,
+    EXPOSE,
+    EXPOSE_BASE,
+    FINISH,
+    FINISH_DUBLEES,
+    HAND_SIZE,
+    NCODES,
+    OVER,
+    PASS,
+    PHASE_RULE,
+    PHASES,
+    PICK,
+    PICK_BASE,
+    SETS,
+    SETS_TO_FINISH,
+    SETS_TO_SEE,
+    SHOW,
+    SHOW_DUBLEES,
+    TAKE_DISCARD,
+    UNSEEN,
+    XX,
+    card_code,
+    codes,
+    pack_cards,
+)
 
-HAND_SIZE = 21
-SET_SIZE = 3
-SETS_TO_SEE = 3
-DUBLEES_TO_SEE = 7
-SETS_TO_FINISH = 7
-DUBLEES_TO_FINISH = 8
-
-WINDOWS: tuple[tuple[int, int, int], ...] = tuple((r, r + 1, r + 2) for r in range(11)) + ((11, 12, 0),)
-"""The 12 legal rank windows of a sequence (rank indices A=0 .. K=12): A23 .. JQK, QKA."""
-
-# ---- maal values (R27): one table
-TIPLU_VALUE = (0, 3, 7)
-"""Tiplus not in a marriage: by count."""
-POPLU_VALUE = (0, 2, 5, 10)
-"""Poplus (and, separately, jhiplus) not in a marriage or kept tunnela: by count."""
-MARRIAGE_VALUE = (0, 10, 30)
-TUNNELA_ORDINARY = 5
-TUNNELA_JOKER = 10
-TUNNELA_POPLU_JHIPLU = 20
-
-
-def card_code(card: int) -> str:
-    return ALL_CODES[card]
-
-
-def codes(cards: Sequence[int]) -> list[str]:
-    return [ALL_CODES[c] for c in cards]
-
-
-def pack_cards(man_cards: int) -> list[int]:
-    """Every card of the three packs (+ men), canonical order (§1)."""
-    return [c for c in range(52) for _ in range(3)] + [XX] * man_cards
-
-
-def sorted_test_deck(man_cards: int = 0) -> list[int]:
-    """§1 sorted test deck: each pack as AS..KS AH..KH AD..KD AC..KC, three times."""
-    one = [rank * 4 + suit for suit in range(4) for rank in range(13)]
-    return one * 3 + [XX] * man_cards
+# --------------------------------------------------------------------------- dealing
 
 
-# --------------------------------------------------------------------------- R4
+def deal_deck(st: MState, deck: list[int], dealer: int) -> None:
+    """R2: deal ``deck`` (top first) for ``dealer``: 21 cards each one at a time from the
+    dealer's left, one upcard, the rest the stock. Resets every per-deal field."""
+    n = st.n
+    hands = [[0] * NCODES for _ in range(n)]
+    for k in range(HAND_SIZE * n):
+        hands[(dealer + 1 + k % n) % n][deck[k]] += 1
+    up = deck[HAND_SIZE * n]
+    st.dealer = dealer
+    st.hands = hands
+    st.tunnelas = [[] for _ in range(n)]
+    st.shown = [[] for _ in range(n)]
+    st.route = [UNSEEN] * n
+    st.stock = deck[HAND_SIZE * n + 1 :][::-1]
+    st.tiplu = -1
+    st.men_rev = 0
+    st.discard = [entry(up, -1, False)]
+    st.drew = 0
+    st.took = -1
+    st.tws = False
+    st.turns = 0
+    st.winner = -1
+    st.fkind = UNSEEN
+    st.recycled = ()
+    st.taken = [()] * n
+    st.phase = EXPOSE
+    st.cur = (dealer + 1) % n
+    st.deal_start = st.hlen  # views show this deal's history only
+    st.hkey = 0
 
 
-class Family:
-    """R4: the joker family of a tiplu card."""
-
-    __slots__ = ("tiplu", "poplu", "jhiplu", "ordinary", "alter", "wild")
-
-    def __init__(self, tiplu: int) -> None:
-        rank, suit = tiplu >> 2, tiplu & 3
-        self.tiplu = tiplu
-        self.poplu = ((rank + 1) % 13) * 4 + suit
-        self.jhiplu = ((rank - 1) % 13) * 4 + suit
-        self.ordinary = tuple(rank * 4 + s for s in range(4) if s != suit)
-        self.alter = rank * 4 + (suit ^ 3)  # S<->C, H<->D
-        wild = 1 << XX | 1 << tiplu | 1 << self.poplu | 1 << self.jhiplu
-        for c in self.ordinary:
-            wild |= 1 << c
-        self.wild = wild
+def shuffled_deck(st: MState) -> list[int]:
+    """A new deck from the state's generator (engine-dealt matches)."""
+    deck = pack_cards(st.opts.man_cards)
+    rng = random.Random(st.rng_state)
+    rng.shuffle(deck)
+    st.rng_state = rng.getrandbits(63)
+    return deck
 
 
-_FAMILIES = [Family(c) for c in range(52)]
+def check_deck(cards: list[int], man_cards: int) -> None:
+    """R2: a caller's deck holds every card of the pack exactly as often as the pack does."""
+    pack = pack_cards(man_cards)
+    if sorted(cards) != pack:
+        raise InvalidSetup(
+            f"deck must hold every card of the {len(pack)}-card pack exactly as often as the pack does",
+            field="deck",
+        )
 
 
-def joker_family(tiplu: int) -> Family:
-    """R4: tiplu, poplu (rank above, circular), jhiplu (rank below), ordinary jokers,
-    alter, and the wild-card mask (men included)."""
-    return _FAMILIES[tiplu]
+def new_match(
+    players: int, options: dict[str, Any], dealer: int, seed: int | None, deck: list[int] | None
+) -> MState:
+    """R2: a match and its first deal, from ``deck`` (top first: a caller-dealt match) or
+    shuffled by the generator seeded with ``seed`` (an engine-dealt match; no seed is 0)."""
+    st = blank_state(Rules.of(options, players))
+    if deck is not None:
+        check_deck(deck, st.opts.man_cards)
+        st.rng_state, st.caller = None, True
+    else:
+        st.rng_state, st.caller = (0 if seed is None else seed), False
+        deck = shuffled_deck(st)
+    deal_deck(st, deck, dealer)
+    return st
 
 
-# --------------------------------------------------------------------------- R5-R8
+# --------------------------------------------------------------------------- predicates
 
 
-def _in_one_window(r1: int, r2: int) -> bool:
-    for w in WINDOWS:
-        if r1 in w and r2 in w:
-            return True
-    return False
+def illegal(reason: str, rule: str) -> IllegalAction:
+    return IllegalAction(reason, rule=rule)
 
 
-def natural_kind(a: int, b: int, c: int) -> str | None:
-    """R5: the kind of three cards used as themselves (sorted): ``tunnela``,
-    ``pure_sequence``, ``triplet`` or None. No man may appear in a natural set."""
-    if c == XX:
+def tunnelas_needed(st: MState, seat: int) -> int:
+    """R12: sets still to show = max(0, 3 - exposed tunnelas)."""
+    return max(0, SETS_TO_SEE - len(st.tunnelas[seat]))
+
+
+def dublees_needed(st: MState, seat: int) -> int:
+    """R13: pairs still to show = max(0, 7 - exposed tunnelas)."""
+    return max(0, DUBLEES_TO_SEE - len(st.tunnelas[seat]))
+
+
+def final_sets_needed(st: MState, seat: int) -> int:
+    """R15: 7 - K sets, K = exposed tunnelas + shown sets."""
+    return max(0, SETS_TO_FINISH - len(st.tunnelas[seat]) - len(st.shown[seat]))
+
+
+def can_expose(st: MState, card: int) -> bool:
+    """R9: a tunnela needs three identical cards (never men) in hand."""
+    return card != XX and st.hands[st.cur][card] >= 3  # type: ignore[index]
+
+
+def is_wild(st: MState, card: int) -> bool:
+    """R4: wild under the chosen tiplu (men always, once a tiplu exists)."""
+    return st.tiplu >= 0 and bool(joker_family(st.tiplu).wild >> card & 1)
+
+
+def take_discard_problem(st: MState) -> IllegalAction | None:
+    """R10/R20: why the seat to act may not take the top discard (None if it may)."""
+    seat = st.cur
+    assert seat is not None
+    top = st.discard[-1]
+    card = entry_card(top)
+    route = st.route[seat]
+    if route == UNSEEN:
+        if not st.opts.unseen_take_discard:
+            return illegal("you cannot take the discard before seeing the joker", "R10")
         return None
-    if a == b == c:
-        return "tunnela"
-    ra, rb, rc = a >> 2, b >> 2, c >> 2
-    sa, sb, sc = a & 3, b & 3, c & 3
-    if sa == sb == sc and ra != rb and rb != rc and (ra, rb, rc) in _SORTED_WINDOWS:
-        return "pure_sequence"
-    if ra == rb == rc and sa != sb and sb != sc and sa != sc:
-        return "triplet"
+    if entry_unseen(top) and is_wild(st, card):
+        return illegal("cannot take a joker discarded by a player who had not seen the joker", "R20")
+    if not can_finish_with(st, seat, card):
+        return illegal("after seeing the joker you may take the discard only to finish", "R10")
     return None
 
 
-_SORTED_WINDOWS = {tuple(sorted(w)) for w in WINDOWS}
+def can_finish_with(st: MState, seat: int, card: int) -> bool:
+    """R10(b): a seen seat can finish this turn with ``card`` added to its hand."""
+    hand = st.hands[seat]
+    if st.route[seat] == DUBLEES:
+        return card != XX and hand[card] >= 1
+    hand = hand[:]
+    hand[card] += 1
+    return any(card in flat(sets) for sets, _ in set_finishes(st, seat, hand))
 
 
-def is_completable(natural: Sequence[int]) -> bool:
-    """R6: one natural card always; two when same rank and different suits, or same
-    suit, different ranks inside one window."""
-    if len(natural) <= 1:
-        return True
-    a, b = natural
-    if a == XX or b == XX:
-        return False
-    if a >> 2 == b >> 2:
-        return (a & 3) != (b & 3)
-    return (a & 3) == (b & 3) and _in_one_window(a >> 2, b >> 2)
+def flat(sets: tuple[tuple[int, ...], ...]) -> set[int]:
+    return {c for s in sets for c in s}
 
 
-_SUBSETS = tuple(tuple(i for i in range(3) if m >> i & 1) for m in range(1, 8))
+def set_finishes(st: MState, seat: int, hand: list[int] | None = None) -> list[Any]:
+    """R15: every (sets, discard) finish of the seat's hand (sets route)."""
+    return finishes(
+        st.hands[seat] if hand is None else hand,
+        final_sets_needed(st, seat),
+        st.tiplu,
+        st.opts.max_wild_per_set,
+    )
 
 
-def set_kind(cards: Sequence[int], wild: int, max_wild: int) -> str | None:
-    """R6: validate a 3-card set. ``wild`` is the wild-card mask (0 when wild cards may
-    not be used: before the tiplu, or for a first show). Returns ``tunnela``,
-    ``pure_sequence``, ``triplet``, ``dirty`` or None (invalid)."""
-    if len(cards) != 3:
-        return None
-    a, b, c = sorted(cards)
-    kind = natural_kind(a, b, c)
-    if kind is not None or not wild:
-        return kind
-    trio = (a, b, c)
-    for sub in _SUBSETS:
-        if len(sub) > max_wild:
+def dublee_finishes(st: MState, seat: int) -> list[tuple[int, int]]:
+    """R16: every (pair, discard) finish of a dublee seat; the pair is the taken code
+    after a seen take."""
+    hand = st.hands[seat]
+    out = []
+    for p in pair_codes(hand):
+        if st.tws and p != st.took:
             continue
-        if any(not (wild >> trio[i] & 1) for i in sub):
-            continue
-        rest = [trio[i] for i in range(3) if i not in sub]
-        if XX in rest:
-            continue
-        if is_completable(rest):
-            return "dirty"
-    return None
-
-
-def is_pure_set(cards: Sequence[int]) -> bool:
-    """R7: a pure set (for seeing the joker) is a tunnela or a pure sequence, no wild use."""
-    return set_kind(cards, 0, 0) in ("tunnela", "pure_sequence")
-
-
-_VALID: dict[tuple[int, int], dict[tuple[int, int, int], bool]] = {}
-
-
-def valid_table(tiplu: int, max_wild: int) -> dict[tuple[int, int, int], bool]:
-    """A lazily filled cache: sorted triple -> valid final set (R6, wild allowed)."""
-    key = (tiplu, max_wild)
-    table = _VALID.get(key)
-    if table is None:
-        table = _VALID[key] = {}
-    return table
-
-
-def is_valid_final(trio: tuple[int, int, int], tiplu: int, max_wild: int) -> bool:
-    """R15/R6: a final set, wild cards allowed (trio sorted)."""
-    table = valid_table(tiplu, max_wild)
-    ok = table.get(trio)
-    if ok is None:
-        ok = table[trio] = set_kind(trio, _FAMILIES[tiplu].wild, max_wild) is not None
-    return ok
-
-
-# --------------------------------------------------------------------------- enumerations
-
-
-_LOW44 = (1 << 44) - 1
-LOW44 = _LOW44
-"""Bits of the cards that can start a sequence of three ranks up (ranks A to J)."""
-
-
-def pure_sets_in(hand: Sequence[int], present: int | None = None) -> list[tuple[int, int, int]]:
-    """R7: every distinct pure set that the hand (counts) holds: tunnelas, and runs found
-    with shifts of the presence mask (a rank step is 4 bits; QKA wraps to the ace)."""
-    if present is None:
-        present = 0
         for c in range(NCODES):
-            if hand[c]:
-                present |= 1 << c
-    out: list[tuple[int, int, int]] = []
-    m = present
-    while m:
-        low = m & -m
-        m ^= low
-        c = low.bit_length() - 1
-        if c != XX and hand[c] >= 3:
-            out.append((c, c, c))
-    runs = present & (present >> 4) & (present >> 8) & _LOW44
-    while runs:
-        low = runs & -runs
-        runs ^= low
-        c = low.bit_length() - 1
-        out.append((c, c + 4, c + 8))
-    qka = present & (present >> 44) & (present >> 48) & 0xF
-    while qka:
-        low = qka & -qka
-        qka ^= low
-        c = low.bit_length() - 1
-        out.append((c, c + 44, c + 48))
+            if hand[c] - (2 if c == p else 0) > 0:
+                out.append((p, c))
     return out
 
 
-def pure_set_count(present: int, triples: int) -> int:
-    """R7: how many distinct pure sets the hand holds (as :func:`pure_sets_in` lists them,
-    not necessarily disjoint), from its presence mask and the mask of codes held three
-    times (never a man)."""
-    runs = present & (present >> 4) & (present >> 8) & _LOW44
-    qka = present & (present >> 44) & (present >> 48) & 0xF
-    return triples.bit_count() + runs.bit_count() + qka.bit_count()
+# --------------------------------------------------------------------------- legal actions
 
 
-def show_choices(
-    hand: Sequence[int], k: int, present: int | None = None
-) -> list[tuple[tuple[int, int, int], ...]]:
-    """R12: every distinct canonical choice of k disjoint pure sets from the hand."""
-    if k == 0:
-        return [()]
-    cands = sorted(pure_sets_in(hand, present))
-    # how often each candidate could be used on its own: a quick upper bound
-    room = 0
-    for a, b, c in cands:
-        room += hand[a] // 3 if a == c else min(hand[a], hand[b], hand[c])
-    if room < k:
+def legal_actions(st: MState) -> list[Any]:
+    """Every legal action of the seat to act (R9-R18), canonical forms (R23)."""
+    seat = st.cur
+    if seat is None or st.phase == OVER:
         return []
-    out: set[tuple[tuple[int, int, int], ...]] = set()
-    counts = list(hand)
-
-    def rec(start: int, chosen: list[tuple[int, int, int]]) -> None:
-        if len(chosen) == k:
-            out.add(tuple(sorted(chosen)))
-            return
-        for i in range(start, len(cands)):
-            a, b, c = s = cands[i]
-            if (counts[a] >= 3) if a == c else (counts[a] and counts[b] and counts[c]):
-                counts[a] -= 1
-                counts[b] -= 1
-                counts[c] -= 1
-                chosen.append(s)
-                rec(i, chosen)
-                chosen.pop()
-                counts[a] += 1
-                counts[b] += 1
-                counts[c] += 1
-
-    rec(0, [])
-    return sorted(out)
-
-
-def pair_codes(hand: Sequence[int]) -> list[int]:
-    """R8: codes held at least twice (never a man)."""
-    return [c for c in range(52) if hand[c] >= 2]
-
-
-def dublee_choices(hand: Sequence[int], k: int) -> list[tuple[int, ...]]:
-    """R13: every choice of k distinct pair codes from the hand."""
-    return list(combinations(pair_codes(hand), k))
-
-
-def _natural_masks() -> list[list[int]]:
-    """NAT[f][b]: mask of the cards c >= b with (f, b, c) a natural set (f <= b)."""
-    nat = [[0] * NCODES for _ in range(NCODES)]
-    for f in range(52):
-        for b in range(f, 52):
-            mask = 0
-            for c in range(b, 52):
-                if natural_kind(f, b, c) is not None:
-                    mask |= 1 << c
-            nat[f][b] = mask
-    return nat
-
-
-def _pair_masks() -> list[int]:
-    """PAIR[a]: mask of the cards b completable with a (R6: |N| = 2)."""
-    return [sum(1 << b for b in range(52) if is_completable((a, b))) if a < 52 else 0 for a in range(NCODES)]
-
-
-_NAT = _natural_masks()
-_PAIR = _pair_masks()
-_ALL = (1 << NCODES) - 1
-_GE = [_ALL & ~((1 << c) - 1) for c in range(NCODES)]
-_XXBIT = 1 << XX
-
-
-def third_cards(f: int, b: int, wild: int, max_wild: int) -> int:
-    """R6 as a mask: the cards c making (f, b, c) a valid set, f <= b <= c, given the
-    wild-card mask (0 = no wild use)."""
-    mask = _NAT[f][b]
-    if not wild:
-        return mask
-    wf, wb = wild >> f & 1, wild >> b & 1
-    if max_wild >= 2:
-        if wf and wb:
-            mask |= _ALL & ~_XXBIT if f == XX and b == XX else _ALL  # two wilds + any card
-        elif wf or wb:
-            mask |= wild  # the third card is the second wild
-    # one substitute W = {f}, {b} or {c}; every man must be in W
-    if wf and b != XX:
-        mask |= _PAIR[b]
-    if wb and f != XX:
-        mask |= _PAIR[f]
-    if f != XX and b != XX and _PAIR[f] >> b & 1:
-        mask |= wild
-    return mask
-
-
-_THIRD: dict[tuple[int, int], list[int]] = {}
-
-
-def third_table(tiplu: int, max_wild: int) -> list[int]:
-    """A lazily filled list indexed ``f * 64 + b`` of :func:`third_cards` masks (-1 = not yet)."""
-    table = _THIRD.get((tiplu, max_wild))
-    if table is None:
-        table = _THIRD[(tiplu, max_wild)] = [-1] * (64 * NCODES)
-    return table
-
-
-_M52 = (1 << 52) - 1
-_SUIT0 = sum(1 << (4 * r) for r in range(13))  # bit 4r: rank r, first suit
-_ACES = 0xF
-
-
-def with_natural_set(present: int) -> int:
-    """Cards of ``present`` that lie in some pure sequence or triplet of ``present``
-    (bit-parallel: a rank step is 4 bits, a suit step 1 bit)."""
-    runs = present & (present >> 4) & (present >> 8) & _LOW44
-    qka = present & (present >> 44) & (present >> 48) & _ACES
-    x0 = present & _SUIT0
-    x1 = (present >> 1) & _SUIT0
-    x2 = (present >> 2) & _SUIT0
-    x3 = (present >> 3) & _SUIT0
-    trips = (x0 & x1 & (x2 | x3)) | (x2 & x3 & (x0 | x1))  # ranks with 3+ suits
-    return (runs | runs << 4 | runs << 8 | qka | qka << 44 | qka << 48 | trips * 0xF) & present
-
-
-def with_partner(present: int) -> int:
-    """Cards of ``present`` with a completable partner in ``present`` (R6 |N| = 2)."""
-    p = present & _M52
-    x0 = p & _SUIT0
-    x1 = (p >> 1) & _SUIT0
-    x2 = (p >> 2) & _SUIT0
-    x3 = (p >> 3) & _SUIT0
-    pairs = (x0 | x1) & (x2 | x3) | (x0 & x1) | (x2 & x3)  # ranks with 2+ suits
-    near = (p << 4) | (p >> 4) | (p << 8) | (p >> 8)
-    near |= (p >> 44) & _ACES | (p >> 48) & _ACES | (p & _ACES) << 44 | (p & _ACES) << 48
-    return (near | pairs * 0xF) & p
-
-
-def cannot_finish(
-    counts: Sequence[int], present: int, wild: int, max_wild: int, discard_free: bool = True
-) -> bool:
-    """A quick necessary test for R15 (True = surely no finish). A natural card in no
-    natural set of the hand needs a wild card in its set (one wild serves at most two
-    such cards); one with no possible partner at all needs two; one card is discarded."""
-    naturals = present & ~wild
-    partnered = with_partner(present)
-    in_set = with_natural_set(present)
-    loners = 0
-    needy = 0
-    rest = naturals & ~in_set
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        c = low.bit_length() - 1
-        k = counts[c]
-        if k >= 3:
-            continue
-        if low & partnered:
-            needy += k
+    phase = st.phase
+    hand = st.hands[seat]
+    if phase == DRAW:
+        if take_discard_problem(st) is None:
+            return [DRAW_STOCK, TAKE_DISCARD]
+        return [DRAW_STOCK]
+    if phase == ACT:
+        route = st.route[seat]
+        if route == UNSEEN:
+            out: list[Any] = [c for c in range(NCODES) if hand[c]]
+            present = 0
+            for c in out:
+                present |= 1 << c
+            pairs = [c for c in out if hand[c] >= 2 and c != XX]
+            for sets in show_choices(hand, tunnelas_needed(st, seat), present):
+                out.append((SHOW, sets))
+            k = dublees_needed(st, seat)
+            if len(pairs) >= k:
+                for chosen in combinations(pairs, k):
+                    out.append((SHOW_DUBLEES, chosen))
+            return out
+        out = [] if st.tws else [c for c in range(NCODES) if hand[c]]
+        if route == SETS:
+            took = st.took
+            for sets, d in set_finishes(st, seat):
+                if st.tws and not any(took in s for s in sets):
+                    continue
+                out.append((FINISH, sets, d))
         else:
-            loners += k
-    if not discard_free:
-        if loners and max_wild < 2:
-            return True
-    elif loners:
-        loners -= 1
-        if loners and max_wild < 2:
-            return True
-    elif needy:
-        needy -= 1
-    if not loners and not needy:
+            for p, d in dublee_finishes(st, seat):
+                out.append((FINISH_DUBLEES, p, d))
+        return out
+    if phase == EXPOSE:
+        out = [EXPOSE_BASE + c for c in range(52) if hand[c] >= 3]
+        out.append(PASS)
+        return out
+    # PICK
+    return [PICK_BASE + i for i in range(len(st.stock) - st.men_rev)]
+
+
+def expose_done(st: MState) -> list[bool]:
+    """R9: which seats have finished exposing (they decide from the dealer's left)."""
+    if st.phase != EXPOSE or st.cur is None:
+        return [True] * st.n
+    done = [False] * st.n
+    seat = (st.dealer + 1) % st.n
+    while seat != st.cur:
+        done[seat] = True
+        seat = (seat + 1) % st.n
+    return done
+
+
+# --------------------------------------------------------------------------- check
+
+
+def is_well_formed(action: Any) -> bool:
+    """R23: an internal action's shape (anything else is refused before the rule checks)."""
+    if isinstance(action, bool):
         return False
-    spare = 0
-    w = present & wild
-    while w:
-        low = w & -w
-        w ^= low
-        spare += counts[low.bit_length() - 1]
-    return 2 * loners + (needy + 1) // 2 > spare
-
-
-Finish = tuple[tuple[tuple[int, int, int], ...], int]
-"""A sets-route finish: (sets, discard)."""
-_FINISH_CACHE: dict[tuple[tuple[int, ...], int, int, int], list[Finish]] = {}
-
-
-def finishes(
-    hand: Sequence[int], k: int, tiplu: int, max_wild: int
-) -> list[tuple[tuple[tuple[int, int, int], ...], int]]:
-    """R15: every distinct canonical (sets, discard) that uses all of the hand (counts,
-    3k+1 cards) as k valid final sets plus one discard."""
-    key = (tuple(hand), k, tiplu, max_wild)
-    hit = _FINISH_CACHE.get(key)
-    if hit is not None:
-        return hit
-    counts = list(hand)
-    if sum(counts) != 3 * k + 1:
-        return []
-    wild = _FAMILIES[tiplu].wild
-    present = 0
-    for c in range(NCODES):
-        if counts[c]:
-            present |= 1 << c
-    if cannot_finish(counts, present, wild, max_wild):
-        _FINISH_CACHE[key] = []
-        return []
-    table = third_table(tiplu, max_wild)
-    memo: dict[tuple[bytes, int], list[tuple[tuple[tuple[int, int, int], ...], int]]] = {}
-
-    def solve(present: int, discard: int) -> list[tuple[tuple[tuple[int, int, int], ...], int]]:
-        """Every (sets, discard) completion of the remaining cards (memoised: wild cards
-        make many orders of choice meet in the same remainder)."""
-        if not present:
-            return [((), discard)]
-        key = (bytes(counts), discard)
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        if cannot_finish(counts, present, wild, max_wild, discard < 0):
-            memo[key] = []
-            return []
-        found: list[tuple[tuple[tuple[int, int, int], ...], int]] = []
-        f = (present & -present).bit_length() - 1
-        counts[f] -= 1
-        p1 = present if counts[f] else present & ~(1 << f)
-        if discard < 0:
-            found.extend(solve(p1, f))
-        # f natural: its set-mate b is a natural partner, a wild card or f itself
-        bm = p1 & _GE[f] & (_ALL if wild >> f & 1 else _PAIR[f] | wild | 1 << f)
-        while bm:
-            low = bm & -bm
-            bm ^= low
-            b = low.bit_length() - 1
-            counts[b] -= 1
-            p2 = p1 if counts[b] else p1 & ~low
-            third = table[f * 64 + b]
-            if third < 0:
-                third = table[f * 64 + b] = third_cards(f, b, wild, max_wild)
-            cm = p2 & _GE[b] & third
-            while cm:
-                lc = cm & -cm
-                cm ^= lc
-                c = lc.bit_length() - 1
-                counts[c] -= 1
-                sub = solve(p2 if counts[c] else p2 & ~lc, discard)
-                counts[c] += 1
-                if sub:
-                    trio = ((f, b, c),)
-                    found.extend((trio + sets, d) for sets, d in sub)
-            counts[b] += 1
-        counts[f] += 1
-        memo[key] = found
-        return found
-
-    out = {(tuple(sorted(sets)), d) for sets, d in solve(present, -1)}
-    result = sorted(out)
-    if len(_FINISH_CACHE) > 512:
-        _FINISH_CACHE.clear()
-    _FINISH_CACHE[key] = result
-    return result
-
-
-# --------------------------------------------------------------------------- R27/R28
-
-
-def maal(
-    holding: Sequence[int],
-    exposed: Sequence[int],
-    tiplu: int,
-    alter_points: int,
-    man_points: int,
-) -> tuple[int, list[tuple[str, int]]]:
-    """R27/R28: the best maal total of a holding (counts, exposed tunnelas' cards
-    included) and its items ``[(item, points), ...]``."""
-    fam = _FAMILIES[tiplu]
-    fixed: list[tuple[str, int]] = []
-    optional: list[tuple[int, int]] = []  # (code, kept value)
-    for c in exposed:
-        if c in (fam.poplu, fam.jhiplu):
-            optional.append((c, TUNNELA_POPLU_JHIPLU))
-        elif c == fam.alter and alter_points:
-            optional.append((c, TUNNELA_JOKER))
-        elif c in fam.ordinary:
-            fixed.append((f"exposed tunnela {ALL_CODES[c]} (ordinary joker)", TUNNELA_JOKER))
-        else:
-            fixed.append((f"exposed tunnela {ALL_CODES[c]}", TUNNELA_ORDINARY))
-    best = -1
-    best_items: list[tuple[str, int]] = []
-    for mask in range(1 << len(optional)):
-        t, p, j, al = (
-            holding[fam.tiplu],
-            holding[fam.poplu],
-            holding[fam.jhiplu],
-            holding[fam.alter],
+    if isinstance(action, int):
+        return (
+            0 <= action < NCODES
+            or action in (DRAW_STOCK, TAKE_DISCARD, PASS)
+            or EXPOSE_BASE <= action < EXPOSE_BASE + NCODES
+            or action >= PICK_BASE
         )
-        items = list(fixed)
-        for i, (c, value) in enumerate(optional):
-            if mask >> i & 1:
-                items.append((f"exposed tunnela {ALL_CODES[c]} kept", value))
-                if c == fam.poplu:
-                    p -= 3
-                elif c == fam.jhiplu:
-                    j -= 3
-                else:
-                    al -= 3
-        for m in range(min(t, p, j, 2) + 1):
-            cand = list(items)
-            if m:
-                cand.append((f"{m} marriage(s)", MARRIAGE_VALUE[m]))
-            if t - m:
-                cand.append((f"{t - m} tiplu", TIPLU_VALUE[min(t - m, 2)]))
-            if p - m:
-                cand.append((f"{p - m} poplu", POPLU_VALUE[min(p - m, 3)]))
-            if j - m:
-                cand.append((f"{j - m} jhiplu", POPLU_VALUE[min(j - m, 3)]))
-            if alter_points and al:
-                cand.append((f"{al} alter", al * alter_points))
-            if holding[XX] and man_points:
-                cand.append((f"{holding[XX]} man", holding[XX] * man_points))
-            total = sum(v for _, v in cand)
-            if total > best:
-                best, best_items = total, cand
-    return best, best_items
+    return (
+        isinstance(action, tuple)
+        and len(action) >= 2
+        and action[0] in (SHOW, SHOW_DUBLEES, FINISH, FINISH_DUBLEES, DEAL)
+    )
+
+
+def _phase_of(action: Any) -> int:
+    if isinstance(action, int):
+        if action < NCODES:
+            return ACT
+        if action in (DRAW_STOCK, TAKE_DISCARD):
+            return DRAW
+        if action == PASS or EXPOSE_BASE <= action < EXPOSE_BASE + NCODES:
+            return EXPOSE
+        return PICK
+    if action[0] == DEAL:
+        return OVER
+    return ACT
+
+
+def _missing(hand: list[int], cards: list[int]) -> list[int]:
+    need = [0] * NCODES
+    for c in cards:
+        need[c] += 1
+    return [c for c in range(NCODES) for _ in range(max(0, need[c] - hand[c]))]
+
+
+def _set_text(cards: Any) -> str:
+    return " ".join(codes(cards))
+
+
+def check_action(st: MState, action: Any, raw: Any = None) -> None:
+    """The checks of §9, in the spec's order. ``raw`` keeps the client's set order
+    for the reason texts."""
+    seat = st.cur
+    assert seat is not None
+    want = _phase_of(action)
+    if st.phase == OVER and want != OVER:
+        raise illegal("the deal is over", "R33")
+    if want != st.phase:
+        raise illegal(f"wrong phase: expected {PHASES[st.phase]}", PHASE_RULE[st.phase])
+    hand = st.hands[seat]
+    if want == OVER:
+        deck = action[1]
+        if isinstance(deck, int) or sorted(deck) != pack_cards(st.opts.man_cards):
+            raise illegal("the deck must hold every card of the pack exactly once per copy", "R2")
+        return
+    if want == EXPOSE:
+        if action != PASS and not can_expose(st, action - EXPOSE_BASE):
+            raise illegal("a tunnela needs three identical cards in hand", "R9")
+        return
+    if want == PICK:
+        i = action - PICK_BASE
+        size = len(st.stock) - st.men_rev
+        if not 0 <= i < size:
+            raise illegal(f"index must be between 0 and {size - 1}", "R14")
+        return
+    if want == DRAW:
+        if action == TAKE_DISCARD:
+            problem = take_discard_problem(st)
+            if problem is not None:
+                raise problem
+        return
+    # ACT
+    route = st.route[seat]
+    if isinstance(action, int):
+        if st.tws:
+            raise illegal("you took the discard: you must finish this turn", "R18")
+        if not hand[action]:
+            raise illegal(f"you do not hold {card_code(action)}", "R18")
+        return
+    kind = action[0]
+    if kind in (SHOW, SHOW_DUBLEES):
+        if route != UNSEEN:
+            raise illegal("you have already seen the joker", "R17")
+        if kind == SHOW:
+            sets = action[1]
+            k = tunnelas_needed(st, seat)
+            if len(sets) != k:
+                raise illegal(f"show needs exactly {k} sets", "R12")
+            missing = _missing(hand, [c for s in sets for c in s])
+            if missing:
+                raise illegal(f"you do not hold {_set_text(missing)}", "R12")
+            for s in raw if raw is not None else sets:
+                if not is_pure_set(s):
+                    raise illegal(f"first sets must be tunnelas or pure sequences: {_set_text(s)}", "R7")
+            return
+        pairs = action[1]
+        k = dublees_needed(st, seat)
+        if len(pairs) != k or len(set(pairs)) != k or XX in pairs:
+            raise illegal(f"show needs exactly {k} dublees of identical cards", "R13")
+        missing = _missing(hand, [c for p in pairs for c in (p, p)])
+        if missing:
+            raise illegal(f"you do not hold {_set_text(missing)}", "R13")
+        return
+    # finishes
+    if route == UNSEEN:
+        raise illegal("you must see the joker before finishing", "R15")
+    if kind == FINISH:
+        if route != SETS:
+            raise illegal("you showed dublees: finish with dublees", "R17")
+        sets, d = action[1], action[2]
+        k = final_sets_needed(st, seat)
+        if len(sets) != k:
+            raise illegal(f"finish needs exactly {k} sets and one discard", "R15")
+        missing = _missing(hand, [c for s in sets for c in s] + [d])
+        if missing:
+            raise illegal(f"you do not hold {_set_text(missing)}", "R15")
+        if sum(hand) != 3 * k + 1:
+            raise illegal(f"finish needs exactly {k} sets and one discard", "R15")
+        for s in raw if raw is not None else sets:
+            if not is_valid_final(tuple(sorted(s)), st.tiplu, st.opts.max_wild_per_set):
+                raise illegal(f"not a valid set: {_set_text(s)}", "R6")
+        if st.tws and not any(st.took in s for s in sets):
+            raise illegal("the card taken from the discard must be used in a set", "R10")
+        return
+    # FINISH_DUBLEES
+    if route != DUBLEES:
+        raise illegal("you showed sets: finish with sets", "R17")
+    p, d = action[1], action[2]
+    missing = _missing(hand, [p, p, d])
+    if missing:
+        raise illegal(f"you do not hold {_set_text(missing)}", "R16")
+    if p == XX:
+        raise illegal("a dublee is two identical cards, never men", "R8")
+    if st.tws and p != st.took:
+        raise illegal("the card taken from the discard must be used in a set", "R16")
+
+
+# --------------------------------------------------------------------------- step
+
+
+def _forget_taken(st: MState, seat: int, cards: list[int]) -> None:
+    """§7: a card known to be in a hand is no longer certain once that code leaves it."""
+    known = st.taken[seat]
+    if not known:
+        return
+    left = list(known)
+    for c in cards:
+        if c in left:
+            left.remove(c)
+    st.taken[seat] = tuple(left)
+
+
+def _rebuild(st: MState) -> None:
+    """R22: when the drawable stock is empty, every discard but the top one, bottom to top
+    (shuffled under ``reshuffle = random``), goes above the old stock."""
+    if st.drawable() > 0:
+        return
+    pile = [entry_card(e) for e in st.discard[:-1]]
+    if st.opts.reshuffle == "random" and pile:
+        if st.rng_state is not None:
+            rng = random.Random(st.rng_state)
+            rng.shuffle(pile)
+            st.rng_state = rng.getrandbits(63)
+        else:
+            # caller-dealt (no generator): seed from the hidden hands too, so that the
+            # order is reproducible yet not computable by any one seat
+            hidden = tuple(tuple(h) for h in st.hands)
+            random.Random(hash((st.deal_no, st.turns, tuple(pile), hidden))).shuffle(pile)
+    st.stock = st.stock + pile[::-1]
+    st.discard = st.discard[-1:]
+    st.recycled = tuple(sorted(pile))
+
+
+def step(st: MState, action: Any, events: list[Event] | None) -> None:
+    """Apply a legal action in place (R9-R22, R24-R34)."""
+    seat = st.cur
+    assert seat is not None
+    st.hist = (st.hist, seat, action)
+    st.hlen += 1
+    st.hkey = hash((st.hkey, seat, action if type(action) is int else public_action(action)))
+    hand = st.hands[seat]
+    if isinstance(action, int):
+        if action < NCODES:  # R18 discard
+            hand[action] -= 1
+            st.discard.append(entry(action, seat, st.route[seat] == UNSEEN))
+            if action in st.taken[seat]:
+                _forget_taken(st, seat, [action])
+            st.turns += 1
+            if events is not None:
+                events.append({"type": "discard", "seat": seat, "card": card_code(action)})
+            _rebuild(st)
+            if st.turns >= st.opts.turn_limit:
+                _end_deal(st, events)
+                return
+            st.cur = (seat + 1) % st.n
+            st.phase = DRAW
+            st.drew, st.took, st.tws = 0, -1, False
+            return
+        if action == DRAW_STOCK:  # R10
+            card = st.stock.pop()
+            hand[card] += 1
+            if st.men_rev and st.drawable() < st.men_rev:
+                st.men_rev -= 1  # a man everyone saw at the pick
+                st.taken[seat] = tuple(sorted(st.taken[seat] + (card,)))
+            st.drew, st.took, st.tws = 1, -1, False
+            st.phase = ACT
+            if events is not None:
+                events.append({"type": "draw_stock", "seat": seat})
+            return
+        if action == TAKE_DISCARD:  # R10
+            card = entry_card(st.discard.pop())
+            hand[card] += 1
+            seen = st.route[seat] != UNSEEN
+            if not seen:
+                st.taken[seat] = tuple(sorted(st.taken[seat] + (card,)))
+            st.drew, st.took, st.tws = 2, card, seen
+            st.phase = ACT
+            if events is not None:
+                events.append({"type": "take_discard", "seat": seat, "card": card_code(card)})
+            return
+        if action == PASS:  # R9
+            if events is not None:
+                events.append({"type": "pass", "seat": seat})
+            if seat == st.dealer:
+                st.phase = DRAW
+                st.cur = (st.dealer + 1) % st.n
+            else:
+                st.cur = (seat + 1) % st.n
+            return
+        if action < PICK_BASE:  # R9 expose_tunnela
+            card = action - EXPOSE_BASE
+            hand[card] -= 3
+            st.tunnelas[seat] = st.tunnelas[seat] + [card]
+            if events is not None:
+                events.append({"type": "expose_tunnela", "seat": seat, "card": card_code(card)})
+            return
+        # R14 pick_tiplu
+        i = action - PICK_BASE
+        j = len(st.stock) - 1 - i
+        card = st.stock.pop(j)
+        st.stock.insert(0, card)
+        if card == XX:
+            st.men_rev += 1
+            if events is not None:
+                events.append({"type": "man_revealed", "seat": seat, "index": i})
+            return
+        st.tiplu = card
+        st.phase = ACT
+        if events is not None:
+            events.append({"type": "pick_tiplu", "seat": seat, "index": i})
+        return
+    kind = action[0]
+    if kind == SHOW or kind == SHOW_DUBLEES:  # R12 / R13
+        if kind == SHOW:
+            cards = [c for s in action[1] for c in s]
+            st.shown[seat] = list(action[1])
+            st.route[seat] = SETS
+        else:
+            cards = [c for p in action[1] for c in (p, p)]
+            st.shown[seat] = list(action[1])
+            st.route[seat] = DUBLEES
+        for c in cards:
+            hand[c] -= 1
+        _forget_taken(st, seat, cards)
+        if events is not None:
+            events.append({"type": kind, "seat": seat})
+        if st.tiplu < 0:
+            if not st.stock:
+                _rebuild(st)
+            st.phase = PICK
+        return
+    if kind == FINISH or kind == FINISH_DUBLEES:  # R15 / R16
+        if kind == FINISH:
+            cards = [c for s in action[1] for c in s]
+            st.shown[seat] = st.shown[seat] + list(action[1])
+            st.fkind = SETS
+        else:
+            cards = [action[1], action[1]]
+            st.shown[seat] = st.shown[seat] + [action[1]]
+            st.fkind = DUBLEES
+        d = action[2]
+        for c in cards:
+            hand[c] -= 1
+        hand[d] -= 1
+        if st.taken[seat]:
+            _forget_taken(st, seat, cards + [d])
+        st.discard.append(entry(d, seat, False))
+        st.winner = seat
+        if events is not None:
+            events.append({"type": kind, "seat": seat, "discard": card_code(d)})
+        _end_deal(st, events)
+        return
+    # R34 deal (caller-dealt)
+    st.deal_no += 1
+    deal_deck(st, list(action[1]), seat)
+    if events is not None:
+        events.append({"type": "deal", "seat": seat, "deal_no": st.deal_no})
+
+
+# --------------------------------------------------------------------------- end of a deal
+
+
+def _end_deal(st: MState, events: list[Event] | None) -> None:
+    """R24/R33/R34: settle (or void), add to the totals, then the next deal or the end."""
+    if st.winner >= 0:
+        maal, delta, _ = settle(st)
+    else:
+        maal, delta = [0] * st.n, [0] * st.n
+    st.maal, st.delta, st.result_deal = maal, delta, st.deal_no
+    st.totals = [t + d for t, d in zip(st.totals, delta, strict=True)]
+    st.phase = OVER
+    nxt = (st.dealer + 1) % st.n
+    if events is not None:
+        events.append(
+            {
+                "type": "deal_over",
+                "winner": st.winner if st.winner >= 0 else None,
+                "void": st.winner < 0,
+                "maal": list(maal),
+                "deltas": list(delta),
+                "scores": list(st.totals),
+            }
+        )
+    if st.opts.deals and st.deal_no >= st.opts.deals:
+        st.cur = None
+        st.over = True
+        if events is not None:
+            events.append({"type": "match_over", "scores": list(st.totals)})
+        return
+    st.cur = nxt
+    if not st.caller:
+        st.deal_no += 1
+        deal_deck(st, shuffled_deck(st), nxt)

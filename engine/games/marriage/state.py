@@ -1,144 +1,13 @@
-"""Marriage: the options, the compact internal state and its action encoding."""
+"""Marriage: the state's data. The compact match state (slots), a blank state, its
+clone, and the packed discard-pile entries."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Hashable
 from typing import Any
 
-from engine.protocol import OptionSpec
-
-POINTS_MAX = 10_000
-"""Largest payment or card value an option may set; with TURN_LIMIT_MAX and DEALS_MAX it
-keeps every score far below 2**53, where a client reading JSON numbers as doubles would
-round them."""
-TURN_LIMIT_MAX = 100_000
-DEALS_MAX = 10_000
-
-OPTION_SPECS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "max_wild_per_set",
-        "choice",
-        2,
-        "most wild cards one 3-card set may use (R6)",
-        choices=(1, 2),
-    ),
-    OptionSpec("unseen_take_discard", "bool", True, "an unseen player may take the top discard (R10)"),
-    OptionSpec(
-        "seen_payment",
-        "int",
-        3,
-        "payment of each seen non-winner to the winner (R31)",
-        minimum=0,
-        maximum=POINTS_MAX,
-        test_values=(3, 0),
-    ),
-    OptionSpec(
-        "unseen_payment",
-        "int",
-        10,
-        "payment of each unseen non-winner to the winner (R31)",
-        minimum=0,
-        maximum=POINTS_MAX,
-        test_values=(10,),
-    ),
-    OptionSpec(
-        "dublee_bonus",
-        "int",
-        5,
-        "extra payment after a dublee finish (R31)",
-        minimum=0,
-        maximum=POINTS_MAX,
-        test_values=(5, 0),
-    ),
-    OptionSpec(
-        "unseen_maal",
-        "choice",
-        "count",
-        "maal of unseen non-winners: count, murder or kidnap (R29)",
-        choices=("count", "murder", "kidnap"),
-    ),
-    OptionSpec("alter_points", "choice", 0, "maal value of each alter card (R27)", choices=(0, 5)),
-    OptionSpec("man_cards", "choice", 0, "printed jokers XX in the pack", choices=(0, 3)),
-    OptionSpec(
-        "man_points",
-        "int",
-        5,
-        "maal value of each man held (R27)",
-        minimum=0,
-        maximum=POINTS_MAX,
-        test_values=(5,),
-    ),
-    OptionSpec(
-        "reshuffle",
-        "choice",
-        "random",
-        "order of recycled discards when the stock is rebuilt (R22)",
-        choices=("random", "none"),
-    ),
-    OptionSpec(
-        "turn_limit",
-        "int",
-        1000,
-        "completed turns after which a deal is void (R33)",
-        minimum=1,
-        maximum=TURN_LIMIT_MAX,
-        test_values=(30, 120),
-    ),
-    OptionSpec(
-        "deals",
-        "int",
-        1,
-        "deals in a match; 0 = open-ended (R34)",
-        minimum=0,
-        maximum=DEALS_MAX,
-        test_values=(1, 2),
-    ),
-)
-
-
-@dataclass(frozen=True)
-class Options:
-    """The option values of a match (read once from the options dict)."""
-
-    max_wild_per_set: int
-    unseen_take_discard: bool
-    seen_payment: int
-    unseen_payment: int
-    dublee_bonus: int
-    unseen_maal: str
-    alter_points: int
-    man_cards: int
-    man_points: int
-    reshuffle: str
-    turn_limit: int
-    deals: int
-
-    @classmethod
-    def of(cls, options: dict[str, Any]) -> Options:
-        return cls(**{spec.name: options[spec.name] for spec in OPTION_SPECS})
-
-
-# ---- phases
-EXPOSE, DRAW, ACT, PICK, OVER = range(5)
-PHASES = ("expose", "draw", "act", "pick_tiplu", "deal_over")
-PHASE_RULE = ("R9", "R10", "R11", "R14", "R33")
-
-# ---- routes
-UNSEEN, SETS, DUBLEES = 0, 1, 2
-ROUTES = (None, "sets", "dublees")
-
-# ---- actions (internal, hashable)
-# discard C      -> C (0..52)
-DRAW_STOCK = 60
-TAKE_DISCARD = 61
-PASS = 62
-EXPOSE_BASE = 100  # expose_tunnela C -> 100 + C
-PICK_BASE = 1000  # pick_tiplu i -> 1000 + i
-SHOW = "show"  # ("show", sets)
-SHOW_DUBLEES = "show_dublees"  # ("show_dublees", pairs)
-FINISH = "finish"  # ("finish", sets, discard)
-FINISH_DUBLEES = "finish_dublees"  # ("finish_dublees", pair, discard)
-DEAL = "deal"  # ("deal", deck tuple) or ("deal", count) in a view's history
+from .options import Rules
+from .tables import ALL_CODES, DEAL, NCODES, OVER, PASS, UNSEEN
 
 
 # ---- discard entries: card | (by + 1) << 6 | by_unseen << 10
@@ -164,7 +33,6 @@ class MState:
 
     __slots__ = (
         "n",
-        "options",
         "opts",
         "dealer",
         "phase",
@@ -200,8 +68,7 @@ class MState:
     )
 
     n: int
-    options: dict[str, Any]
-    opts: Options
+    opts: Rules
     dealer: int
     phase: int
     cur: int | None
@@ -237,7 +104,6 @@ class MState:
     def copy(self) -> MState:
         new = MState.__new__(MState)
         new.n = self.n
-        new.options = self.options
         new.opts = self.opts
         new.dealer = self.dealer
         new.phase = self.phase
@@ -284,3 +150,93 @@ def public_action(action: Any) -> Any:
     if isinstance(action, tuple) and action[0] == DEAL and not isinstance(action[1], int):
         return (DEAL, len(action[1]))
     return action
+
+
+def blank_state(rules: Rules) -> MState:
+    """A match before its first deal: no scores, no history, deal 1 next (the per-deal
+    fields are set by dealing, the generator by the caller)."""
+    st = MState.__new__(MState)
+    st.n, st.opts = rules.players, rules
+    st.totals, st.deal_no, st.hist, st.hkey, st.hlen = [0] * rules.players, 1, None, 0, 0
+    st.maal = st.delta = None
+    st.result_deal = 0
+    st.over = False
+    st.rng_state, st.caller = None, False
+    return st
+
+
+def cards_in_play(st: MState) -> list[str]:
+    """Every card of the match where it lies: hands, exposed tunnelas, shown sets and
+    pairs, the stock and the discard pile."""
+    out: list[str] = []
+    for s in range(st.n):
+        out += [ALL_CODES[c] for c in range(NCODES) for _ in range(st.hands[s][c])]
+        out += [ALL_CODES[c] for c in st.tunnelas[s] for _ in range(3)]
+        for x in st.shown[s]:
+            out += [ALL_CODES[c] for c in x] if isinstance(x, tuple) else [ALL_CODES[x]] * 2
+    out += [ALL_CODES[c] for c in st.stock]
+    out += [ALL_CODES[entry_card(e)] for e in st.discard]
+    return out
+
+
+def info_key(st: MState, seat: int) -> Hashable:
+    """What ``seat`` knows of the state, as a hashable key (the search's information
+    sets): its own hand, the others' sizes, the public fields and the history's key."""
+    over = st.phase == OVER
+    hands = (
+        tuple(tuple(h) for h in st.hands)
+        if over
+        else (tuple(st.hands[seat]), tuple(sum(h) for h in st.hands))
+    )
+    tiplu = st.tiplu if (over or st.route[seat] != UNSEEN) else st.tiplu >= 0
+    return (
+        seat,
+        st.phase,
+        st.cur,
+        st.dealer,
+        st.deal_no,
+        hands,
+        tuple(map(tuple, st.tunnelas)),
+        tuple(map(tuple, st.shown)),
+        tuple(st.route),
+        len(st.stock),
+        tiplu,
+        st.men_rev,
+        tuple(st.discard),
+        st.drew,
+        st.took,
+        st.tws,
+        st.turns,
+        st.winner,
+        st.fkind,
+        tuple(st.totals),
+        st.recycled,
+        tuple(st.taken),
+        st.hkey,
+        None if st.maal is None else tuple(st.maal),
+        None if st.delta is None else tuple(st.delta),
+        st.result_deal,
+        st.caller,
+    )
+
+
+GAP = "gap"
+"""Root of a history whose earlier deals are unknown (a world sampled from a view):
+``(GAP, k)`` stands for k entries; they are written as passes by seat 0."""
+
+
+def history_entries(st: MState, this_deal: bool) -> list[tuple[int, Any]]:
+    """The match's history (``this_deal``: only this deal's entries, as views show it);
+    the unknown earlier entries of a world sampled from a view are passes by seat 0."""
+    out: list[tuple[int, Any]] = []
+    node = st.hist
+    left = st.hlen - st.deal_start if this_deal else st.hlen
+    while node is not None and left > 0:
+        if node[0] == GAP:
+            out.extend((0, PASS) for _ in range(min(left, node[1])))
+            break
+        left -= 1
+        node, seat, action = node
+        out.append((seat, action))
+    out.reverse()
+    return out

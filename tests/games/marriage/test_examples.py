@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 
 from engine import get_game
-from engine.games.marriage import rules as R
+from engine.games.marriage import melds as M
+from engine.games.marriage import scoring
+from engine.games.marriage import tables as T
 from engine.protocol import IllegalAction
 from tests.examples import rules_id
 
@@ -50,7 +52,7 @@ def setup_state(example):
         return state
     players, dealer, options = setup["players"], setup.get("dealer", 0), setup.get("options", {})
     if "deck" in setup:
-        deck = R.codes(R.sorted_test_deck()) if setup["deck"] == "sorted" else cards(setup["deck"])
+        deck = T.codes(T.sorted_test_deck()) if setup["deck"] == "sorted" else cards(setup["deck"])
         return GAME.new_state(players, options, dealer, deck=deck)
     return GAME.new_state(players, options, dealer, layout=setup["layout"])
 
@@ -73,7 +75,7 @@ def check_expect(state, expect):
             assert data["stock"][-1] == want
         elif key == "stock_is_old_discards":
             fill = data["stock"][: len(data["stock"]) - 3]
-            assert fill == sorted(fill, key=lambda c: R.CODE_TO_CARD[c])
+            assert fill == sorted(fill, key=lambda c: T.CODE_TO_CARD[c])
         elif key == "discard_top":
             assert data["discard"][-1] == want
         elif key == "discard_size":
@@ -129,39 +131,39 @@ def run_step(state, step):
 
 def run_query(query):
     if "family" in query:
-        fam = R.joker_family(R.CODE_TO_CARD[query["family"]])
+        fam = M.joker_family(T.CODE_TO_CARD[query["family"]])
         want = query["expect"]
         got = {
-            "tiplu": R.card_code(fam.tiplu),
-            "poplu": R.card_code(fam.poplu),
-            "jhiplu": R.card_code(fam.jhiplu),
-            "ordinary": R.codes(fam.ordinary),
-            "alter": R.card_code(fam.alter),
+            "tiplu": T.card_code(fam.tiplu),
+            "poplu": T.card_code(fam.poplu),
+            "jhiplu": T.card_code(fam.jhiplu),
+            "ordinary": T.codes(fam.ordinary),
+            "alter": T.card_code(fam.alter),
         }
         wild = [c for c in range(52) if fam.wild >> c & 1]
         got["wild_in_play"] = sum(3 for c in wild) - 1  # one tiplu lies under the stock
         for key, value in want.items():
             assert got[key] == value, key
     elif "validate_set" in query:
-        tiplu = R.CODE_TO_CARD[query["tiplu"]]
-        wild = R.joker_family(tiplu).wild if query["wild_allowed"] else 0
-        kind = R.set_kind(
-            [R.CODE_TO_CARD[c] for c in query["validate_set"]],
+        tiplu = T.CODE_TO_CARD[query["tiplu"]]
+        wild = M.joker_family(tiplu).wild if query["wild_allowed"] else 0
+        kind = M.set_kind(
+            [T.CODE_TO_CARD[c] for c in query["validate_set"]],
             wild,
             query.get("max_wild_per_set", 2),
         )
         if query.get("first_show"):  # R7: only tunnelas and pure sequences
-            kind = kind if R.is_pure_set([R.CODE_TO_CARD[c] for c in query["validate_set"]]) else None
+            kind = kind if M.is_pure_set([T.CODE_TO_CARD[c] for c in query["validate_set"]]) else None
         assert kind == query["expect"], query["validate_set"]
     else:
-        counts = [0] * R.NCODES
+        counts = [0] * T.NCODES
         for c in cards(query["maal"]):
-            counts[R.CODE_TO_CARD[c]] += 1
-        exposed = [R.CODE_TO_CARD[c] for c in query.get("exposed", [])]
+            counts[T.CODE_TO_CARD[c]] += 1
+        exposed = [T.CODE_TO_CARD[c] for c in query.get("exposed", [])]
         for c in exposed:
             counts[c] += 3
-        total, items = R.maal(
-            counts, exposed, R.CODE_TO_CARD[query["tiplu"]], query.get("alter_points", 0), 5
+        total, items = scoring.maal(
+            counts, exposed, T.CODE_TO_CARD[query["tiplu"]], query.get("alter_points", 0), 5
         )
         assert total == query["expect"] == sum(v for _, v in items), query["maal"]
 

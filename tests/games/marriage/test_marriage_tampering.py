@@ -97,7 +97,7 @@ def test_a_layout_seed_beyond_63_bits_is_refused():
 def test_point_options_stay_far_below_2_53(name):
     doc = in_play()
     doc["options"][name] = 10**18
-    assert refused(doc).field == "options"
+    assert refused(doc).field == f"options.{name}"
 
 
 # ---------------------------------------------------------------- R30-R34: scores and the match end
@@ -197,3 +197,26 @@ def test_a_layout_of_a_later_deal_loads_back_without_the_result_before_it():
     doc = json.loads(json.dumps(GAME.to_json(state)))
     assert doc["result_deal"] is None and doc["scores"] == [7, -7]
     assert GAME.to_json(GAME.from_json(doc)) == doc
+
+
+# ---------------------------------------------------------------- the declared codec (issue 19)
+
+
+def test_a_full_state_of_a_later_deal_given_as_a_layout_is_that_state():
+    """A layout may be a whole state: its history, earlier deals included, is read as a
+    state's (not as a view's, whose earlier entries are only counted)."""
+    second_deal = lambda s: s.deal_no == 2 and GAME.phase(s) == "draw"  # noqa: E731
+    doc = played_until(3, second_deal, {"turn_limit": 6, "deals": 3}, players=2)
+    assert doc["deal_start"] > 0
+    state = GAME.new_state(2, doc["options"], doc["dealer"], seed=int(doc["rng_state"]), layout=doc)
+    assert GAME.to_json(state) == doc
+
+
+def test_a_man_in_a_history_is_refused_in_a_match_without_men_after_one_with_men_was_read():
+    """The history reader memoises actions; a man (XX) reads only where man_cards is 3."""
+    with_men = played_until(5, lambda s: s.turns >= 3, {"turn_limit": 60, "man_cards": 3}, 2)
+    with_men["history"].append({"seat": 0, "action": {"type": "discard", "card": "XX"}})
+    refused(with_men)  # XX read (and memoised) under man_cards 3; the entry breaks the turn order
+    plain = in_play()
+    plain["history"][-1] = {"seat": plain["history"][-1]["seat"], "action": {"type": "discard", "card": "XX"}}
+    assert refused(plain).field == f"history[{len(plain['history']) - 1}].action"

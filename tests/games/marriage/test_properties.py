@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import get_game
-from engine.games.marriage import rules as R
+from engine.games.marriage import melds as M
+from engine.games.marriage import tables as T
 from engine.protocol import BadAction, EngineError
 
 GAME = get_game("marriage")
@@ -20,7 +21,7 @@ GAME = get_game("marriage")
 
 def brute_finishes(cards, k, tiplu, max_wild):
     """R15 by brute force: every partition of the cards into k sets and a discard."""
-    wild = R.joker_family(tiplu).wild
+    wild = M.joker_family(tiplu).wild
     out = set()
 
     def rec(rest, sets, discard):
@@ -33,7 +34,7 @@ def brute_finishes(cards, k, tiplu, max_wild):
             rec(others, sets, first)
         for i, j in combinations(range(len(others)), 2):
             trio = tuple(sorted((first, others[i], others[j])))
-            if R.set_kind(trio, wild, max_wild) is not None:
+            if M.set_kind(trio, wild, max_wild) is not None:
                 left = [c for n, c in enumerate(others) if n not in (i, j)]
                 rec(left, sets + [trio], discard)
 
@@ -46,15 +47,15 @@ def brute_finishes(cards, k, tiplu, max_wild):
 def test_r15_finish_search_matches_brute_force(seed, k, max_wild):
     rng = random.Random(seed)
     tiplu = rng.randrange(52)
-    fam = R.joker_family(tiplu)
-    pool = R.pack_cards(3)
+    fam = M.joker_family(tiplu)
+    pool = T.pack_cards(3)
     # bias towards wild and near cards so that finishes exist
     near = [c for c in pool if abs((c >> 2) - (tiplu >> 2)) <= 2 or fam.wild >> c & 1]
     cards = [rng.choice(near if rng.random() < 0.7 else pool) for _ in range(3 * k + 1)]
-    counts = [0] * R.NCODES
+    counts = [0] * T.NCODES
     for c in cards:
         counts[c] += 1
-    assert R.finishes(counts, k, tiplu, max_wild) == brute_finishes(cards, k, tiplu, max_wild)
+    assert M.finishes(counts, k, tiplu, max_wild) == brute_finishes(cards, k, tiplu, max_wild)
 
 
 def random_play(seed, players, options, until=None):
@@ -129,13 +130,13 @@ def test_sampled_worlds_agree_with_the_view_and_its_deductions(seed, players):
             assert GAME.info_key(world, seat) == GAME.info_key(state, seat)
             for other in range(players):  # §7: cards taken from the discard stay known
                 assert not Counter(world.taken[other]) - Counter(
-                    c for c in range(R.NCODES) for _ in range(world.hands[other][c])
+                    c for c in range(T.NCODES) for _ in range(world.hands[other][c])
                 )
             if world.recycled:  # §7: recycled discards are the stock
                 drawable = world.stock[1 + world.men_rev :] if world.tiplu >= 0 else world.stock
                 assert not Counter(drawable) - Counter(world.recycled)
             if view["seen"][seat] and view["tiplu"]:
-                assert R.card_code(world.stock[0]) == view["tiplu"]
+                assert T.card_code(world.stock[0]) == view["tiplu"]
 
 
 def mutations():
@@ -215,23 +216,23 @@ def test_r6_bit_parallel_partner_tests_match_the_definitions(cards):
     present = 0
     for c in cards:
         present |= 1 << c
-    in_set = R.with_natural_set(present)
-    partnered = R.with_partner(present)
+    in_set = M.with_natural_set(present)
+    partnered = M.with_partner(present)
     codes = sorted(set(cards))
     for c in codes:
         others = [x for x in codes if x != c]
         natural = any(
-            R.natural_kind(*sorted((c, a, b))) in ("pure_sequence", "triplet")
+            M.natural_kind(*sorted((c, a, b))) in ("pure_sequence", "triplet")
             for a, b in combinations(others, 2)
         )
         assert bool(in_set >> c & 1) == natural
-        assert bool(partnered >> c & 1) == any(R.is_completable((c, x)) for x in others)
+        assert bool(partnered >> c & 1) == any(M.is_completable((c, x)) for x in others)
 
 
 @given(st.lists(st.integers(0, 51), min_size=3, max_size=10), st.integers(0, 3))
 @settings(max_examples=150)
 def test_r12_show_choices_match_brute_force(cards, k):
-    counts = [0] * R.NCODES
+    counts = [0] * T.NCODES
     for c in cards:
         counts[c] += 1
     brute = set()
@@ -242,11 +243,11 @@ def test_r12_show_choices_match_brute_force(cards, k):
             return
         for trio in combinations(range(len(rest)), 3):
             s = tuple(sorted(rest[i] for i in trio))
-            if R.is_pure_set(s):
+            if M.is_pure_set(s):
                 rec([c for i, c in enumerate(rest) if i not in trio], chosen + [s])
 
     rec(sorted(cards), [])
-    assert R.show_choices(counts, k) == sorted(brute)
+    assert M.show_choices(counts, k) == sorted(brute)
 
 
 LAYOUT = {
@@ -279,8 +280,6 @@ def test_junk_layouts_raise_only_engine_errors(key, value):
 def test_check_accepts_exactly_the_legal_actions(seed, players, men):
     """legal_actions and check agree both ways (R9-R18), on simple actions and on
     shows/finishes with one card swapped."""
-    from engine.games.marriage import state as S
-
     rng = random.Random(seed)
     states = random_play(seed, players, {"turn_limit": 80, "man_cards": men})
     for state in states[:: max(1, len(states) // 30)]:
@@ -288,16 +287,16 @@ def test_check_accepts_exactly_the_legal_actions(seed, players, men):
         if seat is None:
             continue
         legal = set(GAME.legal_actions(state))
-        candidates = list(range(R.NCODES)) + [S.DRAW_STOCK, S.TAKE_DISCARD, S.PASS]
-        candidates += [S.EXPOSE_BASE + c for c in range(R.NCODES)]
-        candidates += [S.PICK_BASE + i for i in range(len(state.stock) + 2)]
+        candidates = list(range(T.NCODES)) + [T.DRAW_STOCK, T.TAKE_DISCARD, T.PASS]
+        candidates += [T.EXPOSE_BASE + c for c in range(T.NCODES)]
+        candidates += [T.PICK_BASE + i for i in range(len(state.stock) + 2)]
         for action in list(legal):
-            if isinstance(action, tuple) and action[0] in (S.SHOW, S.FINISH) and action[1]:
+            if isinstance(action, tuple) and action[0] in (T.SHOW, T.FINISH) and action[1]:
                 sets = [list(s) for s in action[1]]
                 sets[rng.randrange(len(sets))][rng.randrange(3)] = rng.randrange(52)
                 mutated = tuple(sorted(tuple(sorted(s)) for s in sets))
                 candidates.append((action[0], mutated, *action[2:]))
-            if isinstance(action, tuple) and action[0] == S.FINISH_DUBLEES:
-                candidates.append((S.FINISH_DUBLEES, rng.randrange(52), action[2]))
+            if isinstance(action, tuple) and action[0] == T.FINISH_DUBLEES:
+                candidates.append((T.FINISH_DUBLEES, rng.randrange(52), action[2]))
         for action in candidates:
             assert GAME.is_legal(state, seat, action) == (action in legal), action

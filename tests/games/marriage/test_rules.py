@@ -9,11 +9,13 @@ from collections import Counter
 import pytest
 
 from engine import get_game
-from engine.games.marriage import rules as R
+from engine.games.marriage import melds as M
+from engine.games.marriage import scoring
+from engine.games.marriage import tables as T
 from engine.protocol import BadAction, IllegalAction, InvalidSetup, InvalidState
 
 GAME = get_game("marriage")
-C = R.CODE_TO_CARD
+C = T.CODE_TO_CARD
 
 LAYOUT_B = {
     "phase": "draw",
@@ -69,10 +71,10 @@ def test_r2_deal_gives_21_each_one_upcard_and_the_stock(players, stock):
 
 
 def test_r4_ranks_are_circular_for_poplu_and_jhiplu():
-    fam = R.joker_family(C["KS"])
-    assert (R.card_code(fam.poplu), R.card_code(fam.jhiplu)) == ("AS", "QS")
-    fam = R.joker_family(C["2H"])
-    assert (R.card_code(fam.poplu), R.card_code(fam.jhiplu), R.card_code(fam.alter)) == (
+    fam = M.joker_family(C["KS"])
+    assert (T.card_code(fam.poplu), T.card_code(fam.jhiplu)) == ("AS", "QS")
+    fam = M.joker_family(C["2H"])
+    assert (T.card_code(fam.poplu), T.card_code(fam.jhiplu), T.card_code(fam.alter)) == (
         "3H",
         "AH",
         "2D",
@@ -80,22 +82,22 @@ def test_r4_ranks_are_circular_for_poplu_and_jhiplu():
 
 
 def test_r6_a_man_is_wild_only_and_never_natural():
-    wild = R.joker_family(C["8H"]).wild
-    xx = R.XX
-    assert R.set_kind([xx, xx, xx], 0, 2) is None
-    assert R.set_kind([xx, C["3S"], C["4S"]], wild, 1) == "dirty"
-    assert R.set_kind([xx, xx, C["4S"]], wild, 2) == "dirty"
-    assert R.set_kind([xx, xx, C["4S"]], wild, 1) is None
-    assert R.set_kind([xx, C["3S"], C["4S"]], 0, 2) is None  # before the tiplu: no wild use
+    wild = M.joker_family(C["8H"]).wild
+    xx = T.XX
+    assert M.set_kind([xx, xx, xx], 0, 2) is None
+    assert M.set_kind([xx, C["3S"], C["4S"]], wild, 1) == "dirty"
+    assert M.set_kind([xx, xx, C["4S"]], wild, 2) == "dirty"
+    assert M.set_kind([xx, xx, C["4S"]], wild, 1) is None
+    assert M.set_kind([xx, C["3S"], C["4S"]], 0, 2) is None  # before the tiplu: no wild use
 
 
 def test_r6_two_identical_cards_and_a_wild_is_never_a_set():
-    wild = R.joker_family(C["8H"]).wild
-    assert R.set_kind([C["KS"], C["KS"], C["8D"]], wild, 2) is None
-    assert R.set_kind([C["QS"], C["KS"], C["8D"]], wild, 2) == "dirty"  # completes JQK or QKA
-    assert R.set_kind([C["AS"], C["KS"], C["8D"]], wild, 2) == "dirty"  # QKA
-    assert R.set_kind([C["AS"], C["QS"], C["8D"]], wild, 2) == "dirty"  # QKA
-    assert R.set_kind([C["2S"], C["KS"], C["8D"]], wild, 2) is None  # no wrap
+    wild = M.joker_family(C["8H"]).wild
+    assert M.set_kind([C["KS"], C["KS"], C["8D"]], wild, 2) is None
+    assert M.set_kind([C["QS"], C["KS"], C["8D"]], wild, 2) == "dirty"  # completes JQK or QKA
+    assert M.set_kind([C["AS"], C["KS"], C["8D"]], wild, 2) == "dirty"  # QKA
+    assert M.set_kind([C["AS"], C["QS"], C["8D"]], wild, 2) == "dirty"  # QKA
+    assert M.set_kind([C["2S"], C["KS"], C["8D"]], wild, 2) is None  # no wrap
 
 
 def test_r9_expose_goes_round_from_the_dealers_left_dealer_last():
@@ -275,17 +277,17 @@ def test_r22_random_reshuffle_is_seeded_and_conserves_cards():
 
 
 def test_r28_breaking_a_marriage_when_it_pays():
-    counts = [0] * R.NCODES
+    counts = [0] * T.NCODES
     for code in "8C 9C 9C 9C 7C 7C 7C".split():
         counts[C[code]] += 1
-    assert R.maal(counts, [], C["8C"], 0, 5)[0] == 23
+    assert scoring.maal(counts, [], C["8C"], 0, 5)[0] == 23
 
 
 def test_r27_men_score_man_points():
-    counts = [0] * R.NCODES
-    counts[R.XX] = 2
-    assert R.maal(counts, [], C["8C"], 0, 5)[0] == 10
-    assert R.maal(counts, [], C["8C"], 0, 7)[0] == 14
+    counts = [0] * T.NCODES
+    counts[T.XX] = 2
+    assert scoring.maal(counts, [], C["8C"], 0, 5)[0] == 10
+    assert scoring.maal(counts, [], C["8C"], 0, 7)[0] == 14
 
 
 def test_r33_turn_limit_voids_the_deal():
@@ -302,9 +304,9 @@ def test_r33_turn_limit_voids_the_deal():
 
 
 def test_r34_caller_dealt_match_waits_for_the_next_deck():
-    from engine.games.marriage.rules import sorted_test_deck
+    from engine.games.marriage.tables import sorted_test_deck
 
-    deck = R.codes(sorted_test_deck())
+    deck = T.codes(sorted_test_deck())
     state = GAME.new_state(2, {"turn_limit": 1, "deals": 2}, 0, deck=deck)
     while GAME.phase(state) != "deal_over":
         a = GAME.legal_actions(state)
@@ -349,6 +351,9 @@ def test_bad_actions_name_the_field():
         ({"type": "discard"}, "card"),
         ("discard", "action"),
         ({"type": "show", "sets": [["AS", "2S"]]}, "sets[0]"),
+        ({"type": "show", "sets": [["AS", "2S", "3S"]] * 9}, "sets"),  # longer than any show
+        ({"type": "show_dublees", "pairs": ["AS"] * 9}, "pairs"),
+        ({"type": "deal", "deck": ["AS"] * 201}, "deck"),
     ]:
         with pytest.raises(BadAction) as err:
             GAME.parse_action(state, data)

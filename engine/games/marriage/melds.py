@@ -1,0 +1,442 @@
+"""Marriage: melds. The joker family of a tiplu (R4), set validation (R5-R8), and the
+enumeration of pure sets, shows, dublees and finishes, as small pure functions on count
+lists and card bit masks (the cards and tables are :mod:`.tables`'s)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from .tables import NCODES, WINDOWS, XX
+
+# --------------------------------------------------------------------------- R4
+
+
+class Family:
+    """R4: the joker family of a tiplu card."""
+
+    __slots__ = ("tiplu", "poplu", "jhiplu", "ordinary", "alter", "wild")
+
+    def __init__(self, tiplu: int) -> None:
+        rank, suit = tiplu >> 2, tiplu & 3
+        self.tiplu = tiplu
+        self.poplu = ((rank + 1) % 13) * 4 + suit
+        self.jhiplu = ((rank - 1) % 13) * 4 + suit
+        self.ordinary = tuple(rank * 4 + s for s in range(4) if s != suit)
+        self.alter = rank * 4 + (suit ^ 3)  # S<->C, H<->D
+        wild = 1 << XX | 1 << tiplu | 1 << self.poplu | 1 << self.jhiplu
+        for c in self.ordinary:
+            wild |= 1 << c
+        self.wild = wild
+
+
+_FAMILIES = [Family(c) for c in range(52)]
+
+
+def joker_family(tiplu: int) -> Family:
+    """R4: tiplu, poplu (rank above, circular), jhiplu (rank below), ordinary jokers,
+    alter, and the wild-card mask (men included)."""
+    return _FAMILIES[tiplu]
+
+
+# --------------------------------------------------------------------------- R5-R8
+
+
+def _in_one_window(r1: int, r2: int) -> bool:
+    for w in WINDOWS:
+        if r1 in w and r2 in w:
+            return True
+    return False
+
+
+def natural_kind(a: int, b: int, c: int) -> str | None:
+    """R5: the kind of three cards used as themselves (sorted): ``tunnela``,
+    ``pure_sequence``, ``triplet`` or None. No man may appear in a natural set."""
+    if c == XX:
+        return None
+    if a == b == c:
+        return "tunnela"
+    ra, rb, rc = a >> 2, b >> 2, c >> 2
+    sa, sb, sc = a & 3, b & 3, c & 3
+    if sa == sb == sc and ra != rb and rb != rc and (ra, rb, rc) in _SORTED_WINDOWS:
+        return "pure_sequence"
+    if ra == rb == rc and sa != sb and sb != sc and sa != sc:
+        return "triplet"
+    return None
+
+
+_SORTED_WINDOWS = {tuple(sorted(w)) for w in WINDOWS}
+
+
+def is_completable(natural: Sequence[int]) -> bool:
+    """R6: one natural card always; two when same rank and different suits, or same
+    suit, different ranks inside one window."""
+    if len(natural) <= 1:
+        return True
+    a, b = natural
+    if a == XX or b == XX:
+        return False
+    if a >> 2 == b >> 2:
+        return (a & 3) != (b & 3)
+    return (a & 3) == (b & 3) and _in_one_window(a >> 2, b >> 2)
+
+
+_SUBSETS = tuple(tuple(i for i in range(3) if m >> i & 1) for m in range(1, 8))
+
+
+def set_kind(cards: Sequence[int], wild: int, max_wild: int) -> str | None:
+    """R6: validate a 3-card set. ``wild`` is the wild-card mask (0 when wild cards may
+    not be used: before the tiplu, or for a first show). Returns ``tunnela``,
+    ``pure_sequence``, ``triplet``, ``dirty`` or None (invalid)."""
+    if len(cards) != 3:
+        return None
+    a, b, c = sorted(cards)
+    kind = natural_kind(a, b, c)
+    if kind is not None or not wild:
+        return kind
+    trio = (a, b, c)
+    for sub in _SUBSETS:
+        if len(sub) > max_wild:
+            continue
+        if any(not (wild >> trio[i] & 1) for i in sub):
+            continue
+        rest = [trio[i] for i in range(3) if i not in sub]
+        if XX in rest:
+            continue
+        if is_completable(rest):
+            return "dirty"
+    return None
+
+
+def is_pure_set(cards: Sequence[int]) -> bool:
+    """R7: a pure set (for seeing the joker) is a tunnela or a pure sequence, no wild use."""
+    return set_kind(cards, 0, 0) in ("tunnela", "pure_sequence")
+
+
+_VALID: dict[tuple[int, int], dict[tuple[int, int, int], bool]] = {}
+
+
+def valid_table(tiplu: int, max_wild: int) -> dict[tuple[int, int, int], bool]:
+    """A lazily filled cache: sorted triple -> valid final set (R6, wild allowed)."""
+    key = (tiplu, max_wild)
+    table = _VALID.get(key)
+    if table is None:
+        table = _VALID[key] = {}
+    return table
+
+
+def is_valid_final(trio: tuple[int, int, int], tiplu: int, max_wild: int) -> bool:
+    """R15/R6: a final set, wild cards allowed (trio sorted)."""
+    table = valid_table(tiplu, max_wild)
+    ok = table.get(trio)
+    if ok is None:
+        ok = table[trio] = set_kind(trio, _FAMILIES[tiplu].wild, max_wild) is not None
+    return ok
+
+
+# --------------------------------------------------------------------------- enumerations
+
+
+_LOW44 = (1 << 44) - 1
+LOW44 = _LOW44
+"""Bits of the cards that can start a sequence of three ranks up (ranks A to J)."""
+
+
+def pure_sets_in(hand: Sequence[int], present: int | None = None) -> list[tuple[int, int, int]]:
+    """R7: every distinct pure set that the hand (counts) holds: tunnelas, and runs found
+    with shifts of the presence mask (a rank step is 4 bits; QKA wraps to the ace)."""
+    if present is None:
+        present = 0
+        for c in range(NCODES):
+            if hand[c]:
+                present |= 1 << c
+    out: list[tuple[int, int, int]] = []
+    m = present
+    while m:
+        low = m & -m
+        m ^= low
+        c = low.bit_length() - 1
+        if c != XX and hand[c] >= 3:
+            out.append((c, c, c))
+    runs = present & (present >> 4) & (present >> 8) & _LOW44
+    while runs:
+        low = runs & -runs
+        runs ^= low
+        c = low.bit_length() - 1
+        out.append((c, c + 4, c + 8))
+    qka = present & (present >> 44) & (present >> 48) & 0xF
+    while qka:
+        low = qka & -qka
+        qka ^= low
+        c = low.bit_length() - 1
+        out.append((c, c + 44, c + 48))
+    return out
+
+
+def pure_set_count(present: int, triples: int) -> int:
+    """R7: how many distinct pure sets the hand holds (as :func:`pure_sets_in` lists them,
+    not necessarily disjoint), from its presence mask and the mask of codes held three
+    times (never a man)."""
+    runs = present & (present >> 4) & (present >> 8) & _LOW44
+    qka = present & (present >> 44) & (present >> 48) & 0xF
+    return triples.bit_count() + runs.bit_count() + qka.bit_count()
+
+
+def show_choices(
+    hand: Sequence[int], k: int, present: int | None = None
+) -> list[tuple[tuple[int, int, int], ...]]:
+    """R12: every distinct canonical choice of k disjoint pure sets from the hand."""
+    if k == 0:
+        return [()]
+    cands = sorted(pure_sets_in(hand, present))
+    # how often each candidate could be used on its own: a quick upper bound
+    room = 0
+    for a, b, c in cands:
+        room += hand[a] // 3 if a == c else min(hand[a], hand[b], hand[c])
+    if room < k:
+        return []
+    out: set[tuple[tuple[int, int, int], ...]] = set()
+    counts = list(hand)
+
+    def rec(start: int, chosen: list[tuple[int, int, int]]) -> None:
+        if len(chosen) == k:
+            out.add(tuple(sorted(chosen)))
+            return
+        for i in range(start, len(cands)):
+            a, b, c = s = cands[i]
+            if (counts[a] >= 3) if a == c else (counts[a] and counts[b] and counts[c]):
+                counts[a] -= 1
+                counts[b] -= 1
+                counts[c] -= 1
+                chosen.append(s)
+                rec(i, chosen)
+                chosen.pop()
+                counts[a] += 1
+                counts[b] += 1
+                counts[c] += 1
+
+    rec(0, [])
+    return sorted(out)
+
+
+def pair_codes(hand: Sequence[int]) -> list[int]:
+    """R8: codes held at least twice (never a man)."""
+    return [c for c in range(52) if hand[c] >= 2]
+
+
+def dublee_choices(hand: Sequence[int], k: int) -> list[tuple[int, ...]]:
+    """R13: every choice of k distinct pair codes from the hand."""
+    return list(combinations(pair_codes(hand), k))
+
+
+def _natural_masks() -> list[list[int]]:
+    """NAT[f][b]: mask of the cards c >= b with (f, b, c) a natural set (f <= b)."""
+    nat = [[0] * NCODES for _ in range(NCODES)]
+    for f in range(52):
+        for b in range(f, 52):
+            mask = 0
+            for c in range(b, 52):
+                if natural_kind(f, b, c) is not None:
+                    mask |= 1 << c
+            nat[f][b] = mask
+    return nat
+
+
+def _pair_masks() -> list[int]:
+    """PAIR[a]: mask of the cards b completable with a (R6: |N| = 2)."""
+    return [sum(1 << b for b in range(52) if is_completable((a, b))) if a < 52 else 0 for a in range(NCODES)]
+
+
+_NAT = _natural_masks()
+_PAIR = _pair_masks()
+_ALL = (1 << NCODES) - 1
+_GE = [_ALL & ~((1 << c) - 1) for c in range(NCODES)]
+_XXBIT = 1 << XX
+
+
+def third_cards(f: int, b: int, wild: int, max_wild: int) -> int:
+    """R6 as a mask: the cards c making (f, b, c) a valid set, f <= b <= c, given the
+    wild-card mask (0 = no wild use)."""
+    mask = _NAT[f][b]
+    if not wild:
+        return mask
+    wf, wb = wild >> f & 1, wild >> b & 1
+    if max_wild >= 2:
+        if wf and wb:
+            mask |= _ALL & ~_XXBIT if f == XX and b == XX else _ALL  # two wilds + any card
+        elif wf or wb:
+            mask |= wild  # the third card is the second wild
+    # one substitute W = {f}, {b} or {c}; every man must be in W
+    if wf and b != XX:
+        mask |= _PAIR[b]
+    if wb and f != XX:
+        mask |= _PAIR[f]
+    if f != XX and b != XX and _PAIR[f] >> b & 1:
+        mask |= wild
+    return mask
+
+
+_THIRD: dict[tuple[int, int], list[int]] = {}
+
+
+def third_table(tiplu: int, max_wild: int) -> list[int]:
+    """A lazily filled list indexed ``f * 64 + b`` of :func:`third_cards` masks (-1 = not yet)."""
+    table = _THIRD.get((tiplu, max_wild))
+    if table is None:
+        table = _THIRD[(tiplu, max_wild)] = [-1] * (64 * NCODES)
+    return table
+
+
+_M52 = (1 << 52) - 1
+_SUIT0 = sum(1 << (4 * r) for r in range(13))  # bit 4r: rank r, first suit
+_ACES = 0xF
+
+
+def with_natural_set(present: int) -> int:
+    """Cards of ``present`` that lie in some pure sequence or triplet of ``present``
+    (bit-parallel: a rank step is 4 bits, a suit step 1 bit)."""
+    runs = present & (present >> 4) & (present >> 8) & _LOW44
+    qka = present & (present >> 44) & (present >> 48) & _ACES
+    x0 = present & _SUIT0
+    x1 = (present >> 1) & _SUIT0
+    x2 = (present >> 2) & _SUIT0
+    x3 = (present >> 3) & _SUIT0
+    trips = (x0 & x1 & (x2 | x3)) | (x2 & x3 & (x0 | x1))  # ranks with 3+ suits
+    return (runs | runs << 4 | runs << 8 | qka | qka << 44 | qka << 48 | trips * 0xF) & present
+
+
+def with_partner(present: int) -> int:
+    """Cards of ``present`` with a completable partner in ``present`` (R6 |N| = 2)."""
+    p = present & _M52
+    x0 = p & _SUIT0
+    x1 = (p >> 1) & _SUIT0
+    x2 = (p >> 2) & _SUIT0
+    x3 = (p >> 3) & _SUIT0
+    pairs = (x0 | x1) & (x2 | x3) | (x0 & x1) | (x2 & x3)  # ranks with 2+ suits
+    near = (p << 4) | (p >> 4) | (p << 8) | (p >> 8)
+    near |= (p >> 44) & _ACES | (p >> 48) & _ACES | (p & _ACES) << 44 | (p & _ACES) << 48
+    return (near | pairs * 0xF) & p
+
+
+def cannot_finish(
+    counts: Sequence[int], present: int, wild: int, max_wild: int, discard_free: bool = True
+) -> bool:
+    """A quick necessary test for R15 (True = surely no finish). A natural card in no
+    natural set of the hand needs a wild card in its set (one wild serves at most two
+    such cards); one with no possible partner at all needs two; one card is discarded."""
+    naturals = present & ~wild
+    partnered = with_partner(present)
+    in_set = with_natural_set(present)
+    loners = 0
+    needy = 0
+    rest = naturals & ~in_set
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        c = low.bit_length() - 1
+        k = counts[c]
+        if k >= 3:
+            continue
+        if low & partnered:
+            needy += k
+        else:
+            loners += k
+    if not discard_free:
+        if loners and max_wild < 2:
+            return True
+    elif loners:
+        loners -= 1
+        if loners and max_wild < 2:
+            return True
+    elif needy:
+        needy -= 1
+    if not loners and not needy:
+        return False
+    spare = 0
+    w = present & wild
+    while w:
+        low = w & -w
+        w ^= low
+        spare += counts[low.bit_length() - 1]
+    return 2 * loners + (needy + 1) // 2 > spare
+
+
+Finish = tuple[tuple[tuple[int, int, int], ...], int]
+"""A sets-route finish: (sets, discard)."""
+_FINISH_CACHE: dict[tuple[tuple[int, ...], int, int, int], list[Finish]] = {}
+
+
+def finishes(
+    hand: Sequence[int], k: int, tiplu: int, max_wild: int
+) -> list[tuple[tuple[tuple[int, int, int], ...], int]]:
+    """R15: every distinct canonical (sets, discard) that uses all of the hand (counts,
+    3k+1 cards) as k valid final sets plus one discard."""
+    key = (tuple(hand), k, tiplu, max_wild)
+    hit = _FINISH_CACHE.get(key)
+    if hit is not None:
+        return hit
+    counts = list(hand)
+    if sum(counts) != 3 * k + 1:
+        return []
+    wild = _FAMILIES[tiplu].wild
+    present = 0
+    for c in range(NCODES):
+        if counts[c]:
+            present |= 1 << c
+    if cannot_finish(counts, present, wild, max_wild):
+        _FINISH_CACHE[key] = []
+        return []
+    table = third_table(tiplu, max_wild)
+    memo: dict[tuple[bytes, int], list[tuple[tuple[tuple[int, int, int], ...], int]]] = {}
+
+    def solve(present: int, discard: int) -> list[tuple[tuple[tuple[int, int, int], ...], int]]:
+        """Every (sets, discard) completion of the remaining cards (memoised: wild cards
+        make many orders of choice meet in the same remainder)."""
+        if not present:
+            return [((), discard)]
+        key = (bytes(counts), discard)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        if cannot_finish(counts, present, wild, max_wild, discard < 0):
+            memo[key] = []
+            return []
+        found: list[tuple[tuple[tuple[int, int, int], ...], int]] = []
+        f = (present & -present).bit_length() - 1
+        counts[f] -= 1
+        p1 = present if counts[f] else present & ~(1 << f)
+        if discard < 0:
+            found.extend(solve(p1, f))
+        # f natural: its set-mate b is a natural partner, a wild card or f itself
+        bm = p1 & _GE[f] & (_ALL if wild >> f & 1 else _PAIR[f] | wild | 1 << f)
+        while bm:
+            low = bm & -bm
+            bm ^= low
+            b = low.bit_length() - 1
+            counts[b] -= 1
+            p2 = p1 if counts[b] else p1 & ~low
+            third = table[f * 64 + b]
+            if third < 0:
+                third = table[f * 64 + b] = third_cards(f, b, wild, max_wild)
+            cm = p2 & _GE[b] & third
+            while cm:
+                lc = cm & -cm
+                cm ^= lc
+                c = lc.bit_length() - 1
+                counts[c] -= 1
+                sub = solve(p2 if counts[c] else p2 & ~lc, discard)
+                counts[c] += 1
+                if sub:
+                    trio = ((f, b, c),)
+                    found.extend((trio + sets, d) for sets, d in sub)
+            counts[b] += 1
+        counts[f] += 1
+        memo[key] = found
+        return found
+
+    out = {(tuple(sorted(sets)), d) for sets, d in solve(present, -1)}
+    result = sorted(out)
+    if len(_FINISH_CACHE) > 512:
+        _FINISH_CACHE.clear()
+    _FINISH_CACHE[key] = result
+    return result

@@ -1,0 +1,190 @@
+"""Marriage: scoring. The maal of a holding (R27/R28), the settlement of a finished deal
+(R29-R31), the score report item by item, and the match's standings (R34)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from engine.protocol import JSON, ScoreReport
+
+from .melds import joker_family
+from .state import MState
+from .tables import (
+    ALL_CODES,
+    DUBLEES,
+    MARRIAGE_VALUE,
+    OVER,
+    POPLU_VALUE,
+    TIPLU_VALUE,
+    TUNNELA_JOKER,
+    TUNNELA_ORDINARY,
+    TUNNELA_POPLU_JHIPLU,
+    UNSEEN,
+    XX,
+)
+
+
+def maal(
+    holding: Sequence[int],
+    exposed: Sequence[int],
+    tiplu: int,
+    alter_points: int,
+    man_points: int,
+) -> tuple[int, list[tuple[str, int]]]:
+    """R27/R28: the best maal total of a holding (counts, exposed tunnelas' cards
+    included) and its items ``[(item, points), ...]``."""
+    fam = joker_family(tiplu)
+    fixed: list[tuple[str, int]] = []
+    optional: list[tuple[int, int]] = []  # (code, kept value)
+    for c in exposed:
+        if c in (fam.poplu, fam.jhiplu):
+            optional.append((c, TUNNELA_POPLU_JHIPLU))
+        elif c == fam.alter and alter_points:
+            optional.append((c, TUNNELA_JOKER))
+        elif c in fam.ordinary:
+            fixed.append((f"exposed tunnela {ALL_CODES[c]} (ordinary joker)", TUNNELA_JOKER))
+        else:
+            fixed.append((f"exposed tunnela {ALL_CODES[c]}", TUNNELA_ORDINARY))
+    best = -1
+    best_items: list[tuple[str, int]] = []
+    for mask in range(1 << len(optional)):
+        t, p, j, al = (
+            holding[fam.tiplu],
+            holding[fam.poplu],
+            holding[fam.jhiplu],
+            holding[fam.alter],
+        )
+        items = list(fixed)
+        for i, (c, value) in enumerate(optional):
+            if mask >> i & 1:
+                items.append((f"exposed tunnela {ALL_CODES[c]} kept", value))
+                if c == fam.poplu:
+                    p -= 3
+                elif c == fam.jhiplu:
+                    j -= 3
+                else:
+                    al -= 3
+        for m in range(min(t, p, j, 2) + 1):
+            cand = list(items)
+            if m:
+                cand.append((f"{m} marriage(s)", MARRIAGE_VALUE[m]))
+            if t - m:
+                cand.append((f"{t - m} tiplu", TIPLU_VALUE[min(t - m, 2)]))
+            if p - m:
+                cand.append((f"{p - m} poplu", POPLU_VALUE[min(p - m, 3)]))
+            if j - m:
+                cand.append((f"{j - m} jhiplu", POPLU_VALUE[min(j - m, 3)]))
+            if alter_points and al:
+                cand.append((f"{al} alter", al * alter_points))
+            if holding[XX] and man_points:
+                cand.append((f"{holding[XX]} man", holding[XX] * man_points))
+            total = sum(v for _, v in cand)
+            if total > best:
+                best, best_items = total, cand
+    return best, best_items
+
+
+def holding(st: MState, seat: int) -> list[int]:
+    """R25: the seat's 21 cards: hand + exposed tunnelas + shown sets/pairs (+ final sets)."""
+    counts = st.hands[seat][:]
+    for c in st.tunnelas[seat]:
+        counts[c] += 3
+    for item in st.shown[seat]:
+        if isinstance(item, tuple):
+            for c in item:
+                counts[c] += 1
+        else:
+            counts[item] += 2
+    return counts
+
+
+def settle(st: MState) -> tuple[list[int], list[int], list[list[tuple[str, int]]]]:
+    """R27-R32: (maal M, deal deltas, maal items per seat) of a finished deal."""
+    n, o, w = st.n, st.opts, st.winner
+    maals: list[int] = []
+    items: list[list[tuple[str, int]]] = []
+    for s in range(n):
+        m, its = maal(holding(st, s), st.tunnelas[s], st.tiplu, o.alter_points, o.man_points)
+        maals.append(m)
+        items.append(its)
+    adj = maals[:]
+    if o.unseen_maal != "count":  # R29
+        for s in range(n):
+            if s != w and st.route[s] == UNSEEN:
+                if o.unseen_maal == "kidnap":
+                    adj[w] += adj[s]
+                adj[s] = 0
+    total = sum(adj)
+    bonus = o.dublee_bonus if st.fkind == DUBLEES else 0
+    delta = [n * adj[s] - total for s in range(n)]  # R30
+    for s in range(n):  # R31
+        if s != w:
+            g = (o.seen_payment if st.route[s] != UNSEEN else o.unseen_payment) + bonus
+            delta[s] -= g
+            delta[w] += g
+    return adj, delta, items
+
+
+def score_report(st: MState) -> ScoreReport:
+    """R30-R32: the match totals and the last finished deal item by item: after a finish,
+    the maal exchange and the game payments (with each seat's maal items); after a void
+    deal or in a later deal, that deal's result."""
+    n = st.n
+    items: list[JSON] = []
+    extra: JSON = {"maal": st.maal, "void": False}
+    deal_points = list(st.delta) if st.delta is not None else [0] * n
+    deal_no = st.result_deal or st.deal_no
+    if st.phase == OVER and st.winner >= 0:
+        maal_m, delta, maal_items = settle(st)
+        total = sum(maal_m)
+        g_total = 0
+        for s in range(n):
+            items.append({"side": s, "points": n * maal_m[s] - total, "item": "maal exchange", "rule": "R30"})
+        for s in range(n):
+            if s == st.winner:
+                continue
+            g = delta[s] - (n * maal_m[s] - total)
+            g_total -= g
+            items.append({"side": s, "points": g, "item": f"game payment to seat {st.winner}", "rule": "R31"})
+        items.append({"side": st.winner, "points": g_total, "item": "game payments received", "rule": "R31"})
+        extra["maal_items"] = [[{"item": name, "points": v} for name, v in its] for its in maal_items]
+        extra["finish_kind"] = ("sets", "dublees")[st.fkind - 1]
+        deal_points = delta
+    elif st.delta is not None:
+        for s in range(n):
+            items.append(
+                {"side": s, "points": st.delta[s], "item": f"result of deal {deal_no}", "rule": "R32"}
+            )
+    extra["void"] = st.delta is not None and st.phase == OVER and st.winner < 0
+    return ScoreReport(
+        sides=[[s] for s in range(n)],
+        scores=list(st.totals),
+        deal_no=deal_no,
+        deal_points=deal_points,
+        items=items,
+        finished=st.over,
+        winner=match_winner(st),
+        extra=extra,
+    )
+
+
+def match_winner(st: MState) -> int | None:
+    """R34: the seat with the highest total once the match is over (None on a tie)."""
+    if not st.over:
+        return None
+    best = max(st.totals)
+    return st.totals.index(best) if st.totals.count(best) == 1 else None
+
+
+def outcome(start: MState, end: MState) -> list[float]:
+    """The search's reward from ``start`` to the end of a deal or match: at the match's end
+    the standings (1 first, 0 last, ties shared); after a deal, the points won in it
+    squashed into (0, 1)."""
+    n = end.n
+    if end.over and not start.over:
+        ranked = sorted(set(end.totals), reverse=True)
+        if len(ranked) == 1:
+            return [0.5] * n
+        return [1.0 - ranked.index(t) / (len(ranked) - 1) for t in end.totals]
+    return [0.5 + 0.5 * math.tanh((end.totals[s] - start.totals[s]) / 30.0) for s in range(n)]
