@@ -11,7 +11,7 @@ import pytest
 from engine import GAME_IDS, get_game
 from engine.games.baloot import jsonio as baloot_codec
 from engine.games.marriage import codec as marriage_codec
-from engine.games.porrazo import actions as porrazo_codec
+from engine.games.porrazo import codec as porrazo_codec
 from engine.games.ronda import codec as ronda_codec
 from engine.labels import ENGLISH, FIELD_WORDS, FLAG_WORDS, label, label_parts
 from service import i18n

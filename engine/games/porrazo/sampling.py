@@ -14,8 +14,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.cards import CODES
-from engine.games.porrazo.codec import _cards, _fail, _int, _per_seat, load
-from engine.games.porrazo.state import PState, holding
+from engine.games.porrazo import codec
+from engine.games.porrazo.codec import OptionsParser, _cards, _fail, _int, _per_seat, load
+from engine.games.porrazo.rules import holding
+from engine.games.porrazo.state import PState
 from engine.games.porrazo.tables import HAND_CARDS, NO_COMBO, PLAYER_COUNTS, RONDA, RONDINE
 from engine.protocol import JSON, InvalidState
 
@@ -27,7 +29,7 @@ def _fits(kind: int | None, dealt: tuple[int, ...]) -> bool:
     return kind is None or holding(dealt)[0] == kind
 
 
-def make_sampler(view: Any) -> Callable[[random.Random], PState]:
+def make_sampler(view: Any, parse_options: OptionsParser) -> Callable[[random.Random], PState]:
     """Validate ``view`` once; return f(rng) -> a full state whose view equals ``view``."""
     if not isinstance(view, Mapping):
         raise InvalidState("a view must be a JSON object", field="view")
@@ -209,10 +211,8 @@ def make_sampler(view: Any) -> Callable[[random.Random], PState]:
                 entry = {"seat": entry.get("seat"), "action": {"type": "deal", "deck": canonical}}
             fixed.append(entry)
         full["history"] = fixed
-    template = load(full)
-    from engine.games.porrazo.codec import view as view_of
-
-    if view_of(template, seat) != dict(view):
+    template = load(full, parse_options)
+    if codec.view(template, seat) != dict(view):
         raise _fail("view", "the view is not a consistent view of a Porrazo state")
 
     def sample(rng: random.Random) -> PState:
