@@ -47,6 +47,7 @@ def invalid(field: str, message: str) -> InvalidState:
 
 def check_state(st: PState) -> None:
     """Every rule-implied check of a loaded state (a full state or a layout's)."""
+    check_deal_no(st)
     check_declarations(st)
     check_claims(st)
     check_decks(st)
@@ -61,6 +62,17 @@ def check_state(st: PState) -> None:
 
 
 # --------------------------------------------------------------------------- holdings
+
+
+def check_deal_no(st: PState) -> None:
+    """R3: a hand has D deals, numbered from 1 (a layout about to deal counts the deals
+    already made: 0 to D - 1)."""
+    dealing = st.phase == P_DEALING
+    lo, hi = (0, st.o.deals - 1) if dealing else (1, st.o.deals)
+    if st.deal_no < lo:
+        raise invalid("deal_no", f"must be at least {lo}")
+    if st.deal_no > hi:
+        raise invalid("deal_no", f"must be at most {hi}")
 
 
 def check_declarations(st: PState) -> None:

@@ -381,12 +381,7 @@ def load(
         for i, v in enumerate(_per_seat(need("scores", [0] * o.sides), "scores", o.sides))
     ]
     st.hand_no = _int(need("hand_no", 1), "hand_no", 1, MAX_SAFE_INT)
-    st.deal_no = _int(
-        need("deal_no", 0 if phase == P_DEALING else 1),
-        "deal_no",
-        0 if phase == P_DEALING else 1,
-        o.deals - 1 if phase == P_DEALING else o.deals,
-    )
+    st.deal_no = _int(need("deal_no", 0 if phase == P_DEALING else 1), "deal_no", 0, MAX_SAFE_INT)
     st.hands = [
         _cards(h, f"hands[{s}]", HAND_CARDS)
         for s, h in enumerate(_per_seat(need("hands", [[]] * n), "hands", n))
