@@ -5,7 +5,7 @@ A game's ``codec.py`` builds one :class:`Codec` from
 
 * **kinds** — what a JSON value is and what it becomes inside the engine: :class:`Int`,
   :class:`Bool`, :class:`Text`, :class:`Seat`, :class:`Side`, :class:`Choice`,
-  :class:`Card`, :class:`Cards`, :class:`CardMask`, :class:`SeatSet`, :class:`Nullable`,
+  :class:`Card`, :class:`Cards`, :class:`CardMask`, :class:`SeatSet`, :class:`SeatMap`, :class:`Nullable`,
   :class:`ListOf`, :class:`PerSeat`, :class:`PerSide`, :class:`Obj`, :class:`Const`,
   :class:`RngState`, :class:`History`;
 * **fields** — :class:`Field`: a name, a kind, how the writer gets the value from the state,
@@ -485,6 +485,53 @@ class SeatSet(Kind):
         return {"type": "array", "items": Seat().schema(), "uniqueItems": True}
 
 
+_SEAT_KEYS = {str(seat): seat for seat in range(16)}
+
+
+@dataclass(frozen=True)
+class SeatMap(Kind):
+    """An object from seats, as decimal keys (``{"0": 3}``), to values of ``kind``, written
+    in ascending seat order; inside, a per-seat list with ``none`` for each seat the object
+    leaves out (e.g. who claimed each seat's combination)."""
+
+    kind: Kind
+    none: Any = None
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        inner = self.kind.decoder(hidden)
+        none = self.none
+
+        def decode(raw: Any, path: str, rules: Any) -> list[Any]:
+            if type(raw) is not dict:
+                raise refuse(path, "must be an object from seats to values")
+            players = rules.players
+            out = [none] * players
+            for key, value in raw.items():
+                seat = _SEAT_KEYS.get(key, players) if type(key) is str else players
+                if seat >= players:
+                    raise refuse(path, f"{key!r} is not a seat")
+                out[seat] = inner(value, f"{path}.{key}", rules)
+            return out
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        inner = self.kind.encoder(view)
+        none = self.none
+
+        def encode(values: Sequence[Any]) -> JSON:
+            return {str(seat): inner(v) for seat, v in enumerate(values) if v != none}
+
+        return encode
+
+    def schema(self, view: bool = False) -> JSON:
+        return {
+            "type": "object",
+            "propertyNames": {"pattern": "^[0-7]$"},
+            "additionalProperties": self.kind.schema(view),
+        }
+
+
 @dataclass(frozen=True)
 class Nullable(Kind):
     """``null`` or a value of ``kind``; inside, ``none`` stands for null (e.g. -1 for "no seat")."""
@@ -902,9 +949,12 @@ class Count(Show):
 @dataclass(frozen=True)
 class OwnOrCount(Show):
     """A per-seat field: entry ``t`` shown when ``shows(state, viewer, t)`` (by default: it
-    is the viewer's own), else its count. The viewer of a spectator view is SPECTATOR."""
+    is the viewer's own), else its count. The viewer of a spectator view is SPECTATOR.
+    ``hides_own(state, viewer)``: when true, the viewer's own entry is a count too (cards
+    its seat may not look at yet)."""
 
     shows: Callable[[Any, int, int], bool] | None = None
+    hides_own: Callable[[Any, int], bool] | None = None
 
 
 PUBLIC: Show = Public()
@@ -1287,14 +1337,14 @@ def _view_write(f: Field[Any]) -> Callable[[Any, int], Any]:
         inner = kind.kind.encoder(True)
         count = kind.kind.count
         shows = show.shows
+        hides_own = show.hides_own
 
         def write(s: Any, viewer: int) -> list[Any]:
             values = get(s)
+            own = None if hides_own is not None and hides_own(s, viewer) else viewer
             if shows is None:
-                return [inner(v) if t == viewer else count(v) for t, v in enumerate(values)]
-            return [
-                inner(v) if t == viewer or shows(s, viewer, t) else count(v) for t, v in enumerate(values)
-            ]
+                return [inner(v) if t == own else count(v) for t, v in enumerate(values)]
+            return [inner(v) if t == own or shows(s, viewer, t) else count(v) for t, v in enumerate(values)]
 
         return write
     return lambda s, viewer: enc(get(s))
