@@ -50,7 +50,6 @@ def check_state(st: PState) -> None:
     check_deal_no(st)
     check_declarations(st)
     check_claims(st)
-    check_decks(st)
     check_hands_follow_dealt(st)
     where = check_cards_conserved(st)
     check_dealt(st, where)
@@ -88,13 +87,6 @@ def check_claims(st: PState) -> None:
     for h, c in enumerate(st.claims):
         if c >= 0 and (st.held[h][0] == NO_COMBO or st.decl[h] != NO_COMBO or side_of[h] == side_of[c]):
             raise invalid(f"claims.{h}", "only an opponent's undeclared ronda/rondine can be claimed")
-
-
-def check_decks(st: PState) -> None:
-    """R2: each deck waiting for a later hand is a whole pack."""
-    for i, deck in enumerate(st.decks):
-        if len(set(deck)) != 52:
-            raise invalid(f"decks[{i}]", "must hold each of the 52 cards exactly once")
 
 
 # --------------------------------------------------------------------------- the cards

@@ -9,7 +9,8 @@ from typing import Any
 
 from engine.cards import CODES, BadCard, parse_card
 from engine.checks import RNG_STATE_LIMIT, rng_state_to_json
-from engine.games.porrazo import codec, rules, scoring
+from engine.games.porrazo import rules, scoring
+from engine.games.porrazo.codec import CODEC, VERB_LINES, VERBS, load_layout
 from engine.games.porrazo.options import OPTION_SPECS, Options, check_teams
 from engine.games.porrazo.rules import own_hand_hidden
 from engine.games.porrazo.sampling import make_sampler
@@ -35,7 +36,8 @@ class Porrazo(Game[PState]):
     title = "Porrazo"
     player_counts: tuple[int, ...] = PLAYER_COUNTS
     option_specs: tuple[OptionSpec, ...] = OPTION_SPECS
-    verbs: Mapping[str, str] = codec.VERBS
+    verbs: Mapping[str, str] = VERB_LINES
+    codec = CODEC
 
     # ---- setup -------------------------------------------------------------------
 
@@ -102,7 +104,7 @@ class Porrazo(Game[PState]):
             data["options"] = self.parse_options(options if options is not None else {}, n)
         if seed is not None and "rng_state" not in data:
             data["rng_state"] = rng_state_to_json(seed)
-        st = codec.load(data, self.parse_options, mode="layout")
+        st = load_layout(data)
         if st.phase == P_DEALING:
             rules.deal(st, None)
         return st
@@ -140,10 +142,10 @@ class Porrazo(Game[PState]):
     # ---- actions --------------------------------------------------------------------
 
     def parse_action(self, state: PState, data: Any) -> Action:
-        return codec.parse_action(data, state.o.players)
+        return VERBS.decode(data, state.o)
 
     def action_to_json(self, state: PState, action: Action) -> JSON:
-        return codec.action_to_json(action)
+        return VERBS.encode(action)
 
     # ---- scores, views, JSON ------------------------------------------------------------
 
@@ -151,21 +153,19 @@ class Porrazo(Game[PState]):
         return scoring.score_report(state)
 
     def to_json(self, state: PState) -> JSON:
-        return codec.to_json(state)
+        return CODEC.dump(state)
 
     def from_json(self, data: Any) -> PState:
-        return codec.load(data, self.parse_options, canonical=True)
+        return CODEC.load(data)
 
     def view(self, state: PState, seat: int) -> JSON:
-        return codec.view(state, seat)
+        return CODEC.view(state, seat)
 
     def public_view(self, state: PState) -> JSON:
-        out = codec.view(state, SPECTATOR)  # no seat is -1: every hand a count
-        out["seat"] = None
-        return out
+        return CODEC.view(state, SPECTATOR)  # no seat is -1: every hand a count
 
     def sampler(self, view: JSON) -> Callable[[random.Random], PState]:
-        return make_sampler(view, self.parse_options)
+        return make_sampler(view)
 
     def info_key(self, state: PState, seat: int) -> Hashable:
         hidden = own_hand_hidden(state, seat)
