@@ -42,7 +42,7 @@ from engine.codec import (
 from engine.games.porrazo.checks import check_state
 from engine.games.porrazo.options import OPTION_SPECS, Options, check_teams
 from engine.games.porrazo.rules import holding, natural_to_act, own_hand_hidden
-from engine.games.porrazo.state import PState, blank_state, history_list, played_of, push_history
+from engine.games.porrazo.state import PState, blank_state, history_from, history_list, played_of
 from engine.games.porrazo.tables import (
     CLAIM,
     DEAL,
@@ -243,12 +243,8 @@ def _build_history(st: PState, entries: list[tuple[int, Action]], hand_start: in
     """The history cons list, and the hash of this hand's public part (from ``hand_start``)."""
     if hand_start > len(entries):
         raise refuse("hand_start", f"must be a whole number from 0 to {len(entries)}")
-    for i, (seat, action) in enumerate(entries):
-        if i == hand_start:
-            st.pub = 0
-        push_history(st, seat, action)
-    if hand_start == len(entries):
-        st.pub = 0
+    st.history, st.pub = history_from(entries, hand_start)
+    st.hlen = len(entries)
     st.hand_start = hand_start
 
 

@@ -188,6 +188,18 @@ def push_history(st: PState, seat: int, action: Any) -> None:
     st.pub = hash((st.pub, seat, public_code(action)))
 
 
+def history_from(entries: list[tuple[int, Any]], hand_start: int) -> tuple[tuple[Any, ...] | None, int]:
+    """The cons list of ``entries`` (oldest first), and the hash of the public part of this
+    hand's entries (from ``hand_start`` on), folded as :func:`push_history` folds it."""
+    history: tuple[Any, ...] | None = None
+    for seat, action in entries:
+        history = (history, seat, action)
+    pub = 0
+    for seat, action in entries[hand_start:]:
+        pub = hash((pub, seat, public_code(action)))
+    return history, pub
+
+
 def match_deal_no(st: PState) -> int:
     """The deal's number in the whole match (the state JSON's deal_no counts within the hand)."""
     return (st.hand_no - 1) * st.o.deals + st.deal_no
