@@ -1056,6 +1056,11 @@ class Codec(Generic[S]):
         self._canonical = [(f.name, f.kind.canonical()) for f in self.state_fields if f.kind.normalises]
         self._derived = [(f.name, _getter(f), f.kind.encoder(False)) for f in self.state_fields if f.derived]
         self._rules_seen: dict[tuple[Any, ...], tuple[JSON, Any]] = {}
+        view_fields = [f for f in self.fields if not isinstance(f.show, StateOnly)]
+        self._view_names = frozenset(
+            ("game", "version", "options", "players", *(f.name for f in view_fields))
+        )
+        self._read_view = [(f.name, _view_decoder(f)) for f in view_fields]  # compiled once, like the rest
 
     # ---- options and rules ------------------------------------------------------
 
@@ -1205,17 +1210,16 @@ class Codec(Generic[S]):
         entry (a count where the state has cards) reads as :class:`Hidden`. For samplers."""
         if type(doc) is not dict:
             raise InvalidState("a view is a JSON object", field="view")
-        view_fields = [f for f in self.fields if not isinstance(f.show, StateOnly)]
-        names = {"game", "version", "options", "players", *(f.name for f in view_fields)}
+        names = self._view_names
         for key in doc:
             if key not in names:
                 raise InvalidState(f"unknown field {key!r}", field=str(key))
         rules = self._read_header(doc, False, None, None)
         values: dict[str, Any] = {}
-        for f in view_fields:
-            if f.name not in doc:
-                raise _missing(f.name)
-            values[f.name] = _view_decoder(f)(doc[f.name], f.name, rules)
+        for name, decode in self._read_view:
+            if name not in doc:
+                raise _missing(name)
+            values[name] = decode(doc[name], name, rules)
         viewer = values.get("seat")
         return rules, viewer, values
 
