@@ -3,8 +3,9 @@ the 52 cards each somewhere exactly once, hands and stock of the sizes the deal 
 declarations and claims the holdings allow, the phase's own conditions, a finished match
 with its winner, and the seat to act replayed from this hand's history.
 
-Each check is a small function on the loaded state raising :class:`InvalidState` naming
-the field; :func:`check_state` runs them all in order.
+Each check is a small function on the loaded state raising ``InvalidState`` naming the
+field, in the shared codec's one wording (``engine.codec.refuse``); :func:`check_state`
+runs them all in order.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import CODES
+from engine.codec import refuse
 from engine.games.porrazo.rules import claimable, holding, next_claimer
 from engine.games.porrazo.state import PState, history_list
 from engine.games.porrazo.tables import (
@@ -37,12 +39,6 @@ from engine.games.porrazo.tables import (
     TENDIDO_CARDS,
     order_from_left,
 )
-from engine.protocol import InvalidState
-
-
-def invalid(field: str, message: str) -> InvalidState:
-    """The error of a state that breaks a rule: the field and the reason."""
-    return InvalidState(f"{field}: {message}", field=field)
 
 
 def check_state(st: PState) -> None:
@@ -69,16 +65,16 @@ def check_deal_no(st: PState) -> None:
     dealing = st.phase == P_DEALING
     lo, hi = (0, st.o.deals - 1) if dealing else (1, st.o.deals)
     if st.deal_no < lo:
-        raise invalid("deal_no", f"must be at least {lo}")
+        raise refuse("deal_no", f"must be at least {lo}")
     if st.deal_no > hi:
-        raise invalid("deal_no", f"must be at most {hi}")
+        raise refuse("deal_no", f"must be at most {hi}")
 
 
 def check_declarations(st: PState) -> None:
     """R9: a seat declares only the combination its dealt cards hold."""
     for s, kind in enumerate(st.decl):
         if kind != NO_COMBO and st.held[s][0] != kind:
-            raise invalid(f"declarations[{s}]", f"seat {s} does not hold a {COMBO_NAMES[kind]}")
+            raise refuse(f"declarations[{s}]", f"seat {s} does not hold a {COMBO_NAMES[kind]}")
 
 
 def check_claims(st: PState) -> None:
@@ -86,7 +82,7 @@ def check_claims(st: PState) -> None:
     side_of = st.o.side_of
     for h, c in enumerate(st.claims):
         if c >= 0 and (st.held[h][0] == NO_COMBO or st.decl[h] != NO_COMBO or side_of[h] == side_of[c]):
-            raise invalid(f"claims.{h}", "only an opponent's undeclared ronda/rondine can be claimed")
+            raise refuse(f"claims.{h}", "only an opponent's undeclared ronda/rondine can be claimed")
 
 
 # --------------------------------------------------------------------------- the cards
@@ -96,7 +92,7 @@ def check_hands_follow_dealt(st: PState) -> None:
     """R4, R10: a hand is its dealt cards not yet played, in the order received."""
     for s in range(st.o.players):
         if [c for c in st.dealt[s] if c in st.hands[s]] != st.hands[s]:
-            raise invalid(
+            raise refuse(
                 f"hands[{s}]",
                 "the hand must be the dealt cards not yet played, in the order received",
             )
@@ -113,11 +109,11 @@ def check_cards_conserved(st: PState) -> dict[int, str]:
     ):
         for c in cards:
             if c in seen:
-                raise invalid(where, f"card {CODES[c]} is also in {seen[c]}")
+                raise refuse(where, f"card {CODES[c]} is also in {seen[c]}")
             seen[c] = where
     if len(seen) != 52:
         missing = " ".join(CODES[c] for c in range(52) if c not in seen)
-        raise invalid("stock", f"the 52 cards must each be somewhere exactly once; missing: {missing}")
+        raise refuse("stock", f"the 52 cards must each be somewhere exactly once; missing: {missing}")
     return seen
 
 
@@ -133,13 +129,13 @@ def check_dealt(st: PState, where: dict[int, str]) -> None:
         dealt, hand = st.dealt[s], st.hands[s]
         field = f"dealt[{s}]"
         if len(set(dealt)) != len(dealt) or in_dealt & set(dealt):
-            raise invalid(field, "a card was dealt twice")
+            raise refuse(field, "a card was dealt twice")
         in_dealt |= set(dealt)
         if dealt and len(dealt) != HAND_CARDS:
-            raise invalid(field, "a deal gives each seat three cards")
+            raise refuse(field, "a deal gives each seat three cards")
         for c in dealt:
             if c not in hand and not _on_table_or_pile(where[c]):
-                raise invalid(field, f"played card {CODES[c]} must be on the table or in a pile")
+                raise refuse(field, f"played card {CODES[c]} must be on the table or in a pile")
 
 
 def check_tendido(st: PState, where: dict[int, str]) -> None:
@@ -147,12 +143,12 @@ def check_tendido(st: PState, where: dict[int, str]) -> None:
     captured; the last deal comes with it at the latest."""
     if st.tendido is not None:
         if not st.tendido_done or len(st.tendido) != TENDIDO_CARDS or len(set(st.tendido)) != TENDIDO_CARDS:
-            raise invalid("tendido", "four distinct cards, only once the tendido is done")
+            raise refuse("tendido", "four distinct cards, only once the tendido is done")
         for c in st.tendido:
             if not _on_table_or_pile(where[c]):
-                raise invalid("tendido", f"tendido card {CODES[c]} must be on the table or in a pile")
+                raise refuse("tendido", f"tendido card {CODES[c]} must be on the table or in a pile")
     if st.deal_no == st.o.deals and st.phase not in (P_DEALING, P_TENDIDO) and not st.tendido_done:
-        raise invalid("tendido_done", "the tendido is dealt at the latest with the last deal")
+        raise refuse("tendido_done", "the tendido is dealt at the latest with the last deal")
 
 
 def check_stock_size(st: PState) -> None:
@@ -166,7 +162,7 @@ def check_stock_size(st: PState) -> None:
     else:
         expected = 52 - HAND_CARDS * n * st.deal_no - TENDIDO_CARDS * st.tendido_done
     if len(st.stock) != expected:
-        raise invalid("stock", f"must hold {expected} cards at deal {st.deal_no} (it holds {len(st.stock)})")
+        raise refuse("stock", f"must hold {expected} cards at deal {st.deal_no} (it holds {len(st.stock)})")
 
 
 # --------------------------------------------------------------------------- the match
@@ -179,24 +175,24 @@ def check_match_end(st: PState) -> None:
     o = st.o
     if st.phase != P_OVER:
         if st.winner is not None or st.win_reason is not None:
-            raise invalid("winner", "only a finished match has a winner")
+            raise refuse("winner", "only a finished match has a winner")
         for side, score in enumerate(st.scores):
             if score >= o.target:
-                raise invalid(f"scores[{side}]", f"reaches the target {o.target}: the match would be over")
+                raise refuse(f"scores[{side}]", f"reaches the target {o.target}: the match would be over")
         if st.to_act is None:
-            raise invalid("to_act", "only a finished match has no seat to act")
+            raise refuse("to_act", "only a finished match has no seat to act")
         return
     if st.to_act is not None:
-        raise invalid("to_act", "must be null when the match is over")
+        raise refuse("to_act", "must be null when the match is over")
     if st.winner is None or st.win_reason is None:
-        raise invalid("winner", "a finished match names its winner and win_reason")
+        raise refuse("winner", "a finished match names its winner and win_reason")
     for side, score in enumerate(st.scores):
         if side != st.winner and score >= o.target:
-            raise invalid(
+            raise refuse(
                 f"scores[{side}]", f"the match ended when the first side reached the target {o.target}"
             )
     if (st.win_reason == "target") != (st.scores[st.winner] >= o.target):
-        raise invalid("win_reason", 'the winner by "target" is the one side that reached the target')
+        raise refuse("win_reason", 'the winner by "target" is the one side that reached the target')
 
 
 def check_deal_fresh(st: PState) -> None:
@@ -204,10 +200,10 @@ def check_deal_fresh(st: PState) -> None:
     claims are made only after the deal's play."""
     fresh = st.phase in (P_DEALING, P_TENDIDO, P_DECLARE, P_DEAL_OVER)
     if fresh and (st.chain is not None or st.pending is not None):
-        raise invalid("chain", "no play has been made in this deal yet")
+        raise refuse("chain", "no play has been made in this deal yet")
     if st.phase not in (P_CLAIM, P_DEAL_OVER, P_OVER) and any(c >= 0 for c in st.claims):
         # R21: made after the deal's play; a finished deal keeps them until the next deal
-        raise invalid("claims", "claims are made only after the deal's play")
+        raise refuse("claims", "claims are made only after the deal's play")
 
 
 # --------------------------------------------------------------------------- the phases
@@ -220,7 +216,7 @@ def check_phase(st: PState) -> None:
         check_dealing(st)
         return
     if phase in (P_TENDIDO, P_DECLARE) and not all(len(h) == HAND_CARDS for h in st.hands):
-        raise invalid("hands", "every seat holds its three dealt cards before the play")
+        raise refuse("hands", "every seat holds its three dealt cards before the play")
     if phase == P_TENDIDO:
         check_tendido_choice(st)
     elif phase == P_DECLARE:
@@ -237,32 +233,32 @@ def check_phase(st: PState) -> None:
 def check_dealing(st: PState) -> None:
     """Layouts only: before the deal nobody holds a card or has declared."""
     if any(st.hands) or any(st.dealt):
-        raise invalid("hands", "a layout in phase dealing has empty hands")
+        raise refuse("hands", "a layout in phase dealing has empty hands")
     if any(st.decl):
-        raise invalid("declarations", "nobody has declared before the deal")
+        raise refuse("declarations", "nobody has declared before the deal")
 
 
 def check_tendido_choice(st: PState) -> None:
     """R5: the dealer decides on the tendido, before it is dealt and before the last deal,
     ahead of the declarations."""
     if st.tendido_done or st.deal_no >= st.o.deals:
-        raise invalid("phase", "the tendido is offered only before it is dealt and before the last deal")
+        raise refuse("phase", "the tendido is offered only before it is dealt and before the last deal")
     if st.to_act != st.dealer:
-        raise invalid("to_act", "the dealer decides on the tendido")
+        raise refuse("to_act", "the dealer decides on the tendido")
     if any(st.decl):
-        raise invalid("declarations", "declarations come after the tendido decision")
+        raise refuse("declarations", "declarations come after the tendido decision")
 
 
 def check_declare(st: PState) -> None:
     """R9: manual declarations go round from the dealer's left: the seats from the one to
     act on have not decided yet."""
     if st.o.auto:
-        raise invalid("phase", "declaration_mode auto has no declare phase")
+        raise refuse("phase", "declaration_mode auto has no declare phase")
     order = order_from_left(st.dealer, st.o.players)
     assert st.to_act is not None
     for seat in order[order.index(st.to_act) :]:
         if st.decl[seat]:
-            raise invalid(f"declarations[{seat}]", "this seat has not decided yet")
+            raise refuse(f"declarations[{seat}]", "this seat has not decided yet")
 
 
 def check_play(st: PState) -> None:
@@ -272,21 +268,21 @@ def check_play(st: PState) -> None:
     o = st.o
     n = o.players
     if not all(len(dl) == HAND_CARDS for dl in st.dealt):
-        raise invalid("dealt", "every seat was dealt three cards")
+        raise refuse("dealt", "every seat was dealt three cards")
     order = order_from_left(st.dealer, n)
     k = HAND_CARDS * n - sum(len(h) for h in st.hands)
     if k >= HAND_CARDS * n:
-        raise invalid("hands", "every card of the deal has been played")
+        raise refuse("hands", "every card of the deal has been played")
     for i, seat in enumerate(order):
         want = HAND_CARDS - k // n - (1 if i < k % n else 0)
         if len(st.hands[seat]) != want:
-            raise invalid(f"hands[{seat}]", f"must hold {want} cards after {k} plays of this deal")
+            raise refuse(f"hands[{seat}]", f"must hold {want} cards after {k} plays of this deal")
     if st.to_act != order[k % n]:
-        raise invalid("to_act", f"seat {order[k % n]} plays next")
+        raise refuse("to_act", f"seat {order[k % n]} plays next")
     if o.auto and any(st.decl[s] != st.held[s][0] for s in range(n)):
-        raise invalid("declarations", "with declaration_mode auto every combination is declared")
+        raise refuse("declarations", "with declaration_mode auto every combination is declared")
     if st.chain is not None and (k == 0 or st.chain[2] != order[(k - 1) % n]):
-        raise invalid("chain", "the chain describes the previous play of this deal")
+        raise refuse("chain", "the chain describes the previous play of this deal")
     check_pending_porrazo(st)
 
 
@@ -296,32 +292,32 @@ def check_pending_porrazo(st: PState) -> None:
     ch = st.chain
     if st.pending is None:
         if ch is not None and ch[0] == PORRAZO:
-            raise invalid("pending_porrazo", "a porrazo chain has its pending porrazo")
+            raise refuse("pending_porrazo", "a porrazo chain has its pending porrazo")
         return
     pseat, _, _, cards = st.pending
     if ch is None or ch[0] != PORRAZO or ch[2] != pseat or len(cards) < 2 or cards[-1] >> 2 != ch[1]:
-        raise invalid("pending_porrazo", "a pending porrazo is the previous play's, with chain stage porrazo")
+        raise refuse("pending_porrazo", "a pending porrazo is the previous play's, with chain stage porrazo")
     if st.piles[pseat][len(st.piles[pseat]) - len(cards) :] != cards:
-        raise invalid("pending_porrazo.cards", "must be the last cards of the porrazo player's pile")
+        raise refuse("pending_porrazo.cards", "must be the last cards of the porrazo player's pile")
 
 
 def check_claim(st: PState) -> None:
     """R20, R21: claims come after the deal's play (its pending porrazo credited), with
     undeclared_claims on, and the seat to act has something to claim."""
     if st.pending is not None:
-        raise invalid("pending_porrazo", "a pending porrazo is credited before the claims")
+        raise refuse("pending_porrazo", "a pending porrazo is credited before the claims")
     if any(st.hands) or not st.o.claims:
-        raise invalid("phase", "claims come after the deal's play, with undeclared_claims on")
+        raise refuse("phase", "claims come after the deal's play, with undeclared_claims on")
     if st.to_act is None or not claimable(st, st.to_act):
-        raise invalid("to_act", "the seat to act must have something to claim")
+        raise refuse("to_act", "the seat to act must have something to claim")
 
 
 def check_deal_over(st: PState) -> None:
     """R26: a caller-dealt match waits with empty hands for the next dealer's deck."""
     if any(st.hands):
-        raise invalid("hands", "hands are empty while waiting for the next deck")
+        raise refuse("hands", "hands are empty while waiting for the next deck")
     if st.to_act != st.dealer:
-        raise invalid("to_act", "the next dealer deals")
+        raise refuse("to_act", "the next dealer deals")
 
 
 # --------------------------------------------------------------------------- the history
@@ -361,7 +357,7 @@ def _replay_claims(
             return used, None
         holder = action - CLAIM if type(action) is int and action >= CLAIM else -1
         if who != seat or not (action == PASS or holder in claimable(st, seat)):
-            raise invalid("history", f"seat {seat} was to claim or pass after the deal's play (R21)")
+            raise refuse("history", f"seat {seat} was to claim or pass after the deal's play (R21)")
         if holder >= 0:
             st.claims[holder] = seat
             if claimable(st, seat):
@@ -410,9 +406,9 @@ def check_deal_turns(st: PState) -> None:
         if end:
             used, seat = _replay_claims(st.copy(), st.held, st.decl, entries[end:])
             if used != len(entries) - end or seat is None:
-                raise invalid("history", "the claims phase is over (R21)")
+                raise refuse("history", "the claims phase is over (R21)")
             if seat != st.to_act:
-                raise invalid("to_act", f"seat {seat} is asked to claim next (R21)")
+                raise refuse("to_act", f"seat {seat} is asked to claim next (R21)")
 
 
 def _check_hand_play_turns(st: PState, entries: list[Entry]) -> None:
@@ -426,7 +422,7 @@ def _check_hand_play_turns(st: PState, entries: list[Entry]) -> None:
     offset = (HAND_CARDS * n - sum(len(h) for h in st.hands) if st.phase == P_PLAY else 0) - len(seats)
     for j, seat in enumerate(seats):
         if seat != order[(offset + j) % n]:
-            raise invalid(
+            raise refuse(
                 "history", f"play {j + 1} of this hand was seat {order[(offset + j) % n]}'s turn (R10)"
             )
 
@@ -442,11 +438,11 @@ def _check_play_entries(st: PState, entries: list[Entry]) -> None:
     while start > end - played and start and _is_play(entries[start - 1][1]):
         start -= 1
     if start > end - played and start > 0:
-        raise invalid("history", f"this deal's {played} plays must be the history's last entries")
+        raise refuse("history", f"this deal's {played} plays must be the history's last entries")
     for k, (seat, action) in enumerate(entries[start:], start=played - (end - start)):
         card = _card_played(action)
         if seat != order[k % n] or card not in st.dealt[seat] or card in st.hands[seat]:
-            raise invalid(
+            raise refuse(
                 "history", f"play {k + 1} of the deal is seat {order[k % n]}'s, a card it was dealt (R10)"
             )
 
@@ -469,13 +465,13 @@ def _check_declare_turn(st: PState, entries: list[Entry]) -> None:
         if rest[:1] != [(st.dealer, TENDIDO if st.tendido_done else PASS)]:
             if not end:  # a layout's deal, without its start
                 return _check_declare_turn_of_layout(st, order)
-            raise invalid("history", "the dealer decides on the tendido before the declarations (R5)")
+            raise refuse("history", "the dealer decides on the tendido before the declarations (R5)")
         rest = rest[1:]
     want = [(seat, DECISION_OF[st.decl[seat]]) for seat in order[: len(rest)]]
     if rest != want or len(rest) >= n:
-        raise invalid("history", "the declarations go round from the dealer's left, one decision each (R9)")
+        raise refuse("history", "the declarations go round from the dealer's left, one decision each (R9)")
     if st.to_act != order[len(rest)]:
-        raise invalid("to_act", f"seat {order[len(rest)]} declares next (R9)")
+        raise refuse("to_act", f"seat {order[len(rest)]} declares next (R9)")
 
 
 def _check_declare_turn_of_layout(st: PState, order: list[int]) -> None:
@@ -492,4 +488,4 @@ def _check_declare_turn_of_layout(st: PState, order: list[int]) -> None:
     else:
         ok = decided and seat == order[k - 1]
     if not ok:
-        raise invalid("to_act", "the declarations go round from the dealer's left, one decision each (R9)")
+        raise refuse("to_act", "the declarations go round from the dealer's left, one decision each (R9)")

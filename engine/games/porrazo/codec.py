@@ -64,7 +64,9 @@ from engine.protocol import JSON, SCHEMA_VERSION, Action
 
 PACK = Pack("Porrazo", tuple(range(52)))
 COMBOS = ("ronda", "rondine")
-"""The combinations a seat declares or a claim names (R9)."""
+"""The combinations a seat declares (R9)."""
+WIN_REASONS = ("target", "san_benito")
+"""How a match is won: a side reached the target (R25), or a San Benito (R17)."""
 CARD = Card(PACK)
 CARDS = Cards(PACK)
 
@@ -172,13 +174,13 @@ FIELDS: list[Field[PState]] = [
         PerSeat(Nullable(Choice(COMBOS, (RONDA, RONDINE)), NO_COMBO)),
         lambda st: st.decl,
         default=OMITTED,
-    ),  # fmt: skip
+    ),
     Field("claims", SeatMap(Seat(), -1), default=lambda o: [-1] * o.players),
     Field("chain", Nullable(CHAIN), default=None),
     Field("pending_porrazo", Nullable(PENDING), lambda st: st.pending, default=None),
     Field("last_capturer", Nullable(Seat()), default=None),
     Field("winner", Nullable(Side()), default=None),
-    Field("win_reason", Nullable(Choice(("target", "san_benito"), ("target", "san_benito"))), default=None),
+    Field("win_reason", Nullable(Choice(WIN_REASONS, WIN_REASONS)), default=None),
     Field("deal_items", ListOf(ITEM), lambda st: st.items, default=lambda o: []),
     Field("last_deal_items", ListOf(ITEM), lambda st: st.prev_items, default=lambda o: []),
     Field("decks", ListOf(Cards(PACK, length=52)), default=lambda o: [], show=STATE_ONLY),
@@ -189,7 +191,7 @@ FIELDS: list[Field[PState]] = [
         lambda st: history_list(st.history),
         default=lambda o: [],
         view_get=_hand_history,
-    ),  # fmt: skip
+    ),
     Field("rng_state", RngState(), default=None, show=STATE_ONLY),
     view_seat(),
 ]

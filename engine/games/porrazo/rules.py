@@ -1,4 +1,6 @@
-"""Porrazo's rules as small functions on :class:`PState` (rules file sections 4-5).
+"""Porrazo's rules as small functions on :class:`PState` (rules file section 4): legal
+actions, action checks, dealing, the play and the end of a deal. The points they award
+are :mod:`engine.games.porrazo.scoring`'s.
 
 The checked path (``check_action``) and the fast path (``legal_actions`` +
 ``step``) use the same predicates (``can_decline``, ``claimable``, ...).
