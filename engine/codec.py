@@ -11,6 +11,7 @@ A game's ``codec.py`` builds one :class:`Codec` from
 * **fields** — :class:`Field`: a name, a kind, how the writer gets the value from the state,
   what a layout may leave out, whether it is derived, and what a seat's view shows;
 * **verbs** — :class:`Verbs`: the action table (``{"type": "play", "card": "TH"}``);
+  :class:`Pack`: the game's cards and their codes (its own numbering where it has one);
 * two functions of the game: ``build(values, rules, mode)`` (decoded values -> state) and
   ``check(state, values, mode)`` (its ``checks.py``: what the rules imply beyond the shape).
 
@@ -33,6 +34,7 @@ engine.protocol.InvalidState: hands[0]: card AS appears twice
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -253,9 +255,9 @@ class Choice(Kind):
 @dataclass(frozen=True)
 class Pack:
     """A game's pack: its name (for messages) and its distinct cards in canonical order.
-    ``codes``: the code of each card number when the game numbers its cards its own way
-    (``codes[card]``; a card mask then lists ascending card numbers, the game's canonical
-    order); by default the numbering of engine/cards.py."""
+    ``codes``: the code of each card number, where a game numbers its cards its own way
+    (e.g. suit by suit, so that ascending numbers are its canonical order); by default
+    ``engine.cards``' numbering, whose every spelling ``parse_card`` reads."""
 
     name: str
     cards: tuple[int, ...]
@@ -265,36 +267,18 @@ class Pack:
         return {self.codes[c]: c for c in self.cards}
 
     def mask_codes(self) -> Callable[[int], list[str]]:
-        """``mask_codes`` for this pack's numbering."""
-        if self.codes is CODES:
-            return mask_codes
-        codes = self.codes
-        memo: dict[int, list[str]] = {}
-
-        def own_mask_codes(mask: int) -> list[str]:
-            listed = memo.get(mask)
-            if listed is None:
-                listed = []
-                m = mask
-                while m:
-                    low = m & -m
-                    listed.append(codes[low.bit_length() - 1])
-                    m ^= low
-                if len(memo) < 200_000:
-                    memo[mask] = listed
-            return listed[:]
-
-        return own_mask_codes
+        """``mask_codes`` for this pack's numbering (see :func:`mask_coder`)."""
+        return mask_coder(self.codes)[0]
 
     def read(self, raw: Any, path: str) -> int:
-        """The card of a code that is in this pack (any spelling ``parse_card`` reads)."""
-        if self.codes is CODES:
+        """The card of a code that is in this pack."""
+        if self.codes is not CODES:
+            card = self.card_of_code().get(raw, -1) if type(raw) is str else -1
+        else:
             try:
                 card = parse_card(raw)
             except ValueError:
                 card = -1
-        else:
-            card = self.card_of_code().get(raw, -1) if type(raw) is str else -1
         if card not in self.cards:
             shown = raw if isinstance(raw, str) else json.dumps(raw, default=str)
             raise refuse(path, f"no such card in the {self.name} pack: {shown}")
@@ -391,23 +375,30 @@ class Cards(Kind):
         return out
 
 
-_MASK_CODES: dict[int, list[str]] = {}
+@functools.cache
+def mask_coder(table: tuple[str, ...]) -> tuple[Callable[[int], list[str]], dict[int, list[str]]]:
+    """``(mask_codes, memo)`` for a pack's code ``table``: ``mask_codes(mask)`` gives the
+    codes of the cards in ``mask``, ascending (the canonical order), memoised in ``memo``
+    (hands repeat a lot); it returns a fresh list."""
+    memo: dict[int, list[str]] = {}
+
+    def mask_codes(mask: int) -> list[str]:
+        codes = memo.get(mask)
+        if codes is None:
+            codes = []
+            m = mask
+            while m:
+                low = m & -m
+                codes.append(table[low.bit_length() - 1])
+                m ^= low
+            if len(memo) < 200_000:
+                memo[mask] = codes
+        return codes[:]
+
+    return mask_codes, memo
 
 
-def mask_codes(mask: int) -> list[str]:
-    """The codes of the cards in ``mask``, ascending (the canonical order). Memoised: hands
-    repeat a lot; returns a fresh list."""
-    codes = _MASK_CODES.get(mask)
-    if codes is None:
-        codes = []
-        m = mask
-        while m:
-            low = m & -m
-            codes.append(CODES[low.bit_length() - 1])
-            m ^= low
-        if len(_MASK_CODES) < 200_000:
-            _MASK_CODES[mask] = codes
-    return codes[:]
+mask_codes = mask_coder(CODES)[0]
 
 
 @dataclass(frozen=True)
@@ -434,15 +425,14 @@ class CardMask(Kind):
         return decode
 
     def encoder(self, view: bool = False) -> Encode:
-        return self.pack.mask_codes()
+        return mask_coder(self.pack.codes)[0]
 
     def canonical(self) -> Callable[[Any, Any], bool]:
-        if self.pack.codes is not CODES:
-            return super().canonical()
+        encode, memo = mask_coder(self.pack.codes)
 
-        def same(mask: int, raw: Any) -> bool:  # the memoised codes, compared without a copy
-            codes = _MASK_CODES.get(mask)
-            return (codes if codes is not None else mask_codes(mask)) == raw
+        def same(mask: int, raw: Any) -> bool:
+            codes = memo.get(mask)
+            return (codes if codes is not None else encode(mask)) == raw
 
         return same
 
@@ -713,18 +703,25 @@ class Verbs:
     """A game's action table: JSON action <-> internal action, and the action schema.
 
     ``verb_of(action)`` names the verb of an internal action. Reading raises
-    ``BadAction("malformed action: ...", field=<the bad key>)``."""
+    ``BadAction("malformed action: ...", field=<the bad entry>)``. ``memo_key(rules)``: what
+    of the rules the reading of an action depends on (e.g. whether the pack has jokers), so
+    that actions read under different rules are not memoised together (default: nothing)."""
 
-    def __init__(self, verbs: Sequence[Verb], verb_of: Callable[[Action], str]) -> None:
+    def __init__(
+        self,
+        verbs: Sequence[Verb],
+        verb_of: Callable[[Action], str],
+        memo_key: Callable[[Any], Any] | None = None,
+    ) -> None:
         self.verbs = {verb.type: verb for verb in verbs}
         self.verb_of = verb_of
+        self.memo_key = memo_key
         self.types = ", ".join(self.verbs)
         self._read = {t: self._compile_read(v, False) for t, v in self.verbs.items()}
         self._read_hidden = {t: self._compile_read(v, True) for t, v in self.verbs.items()}
         self._write = {t: self._compile_write(v, False) for t, v in self.verbs.items()}
         self._write_hidden = {t: self._compile_write(v, True) for t, v in self.verbs.items()}
-        self._memo: dict[tuple[Any, ...], Action] = {}
-        self._memo_hidden: dict[tuple[Any, ...], Action] = {}
+        self._memos: dict[tuple[bool, Any], dict[tuple[Any, ...], Action]] = {}
 
     @staticmethod
     def _compile_read(verb: Verb, hidden: bool) -> Callable[[JSON, Any], Action]:
@@ -756,7 +753,7 @@ class Verbs:
                 try:
                     values.append(dec(raw, name, rules))
                 except InvalidState as err:
-                    raise BadAction(f"malformed action: {err.message}", field=name) from None
+                    raise BadAction(f"malformed action: {err.message}", field=err.field or name) from None
             return make(*values)
 
         return read
@@ -790,7 +787,7 @@ class Verbs:
                 f"malformed action: unknown type {kind!r} (expected one of {self.types})", field="type"
             )
         action = read(data, rules)
-        memo = self._memo_hidden if hidden else self._memo
+        memo = self.memo(hidden, rules)
         if len(memo) < 100_000 and all(type(v) is str for v in data.values()):
             memo[tuple(data.items())] = action
         return action
@@ -799,12 +796,16 @@ class Verbs:
         """The JSON form of an internal action (``hidden``: a view's, hidden fields as counts)."""
         return (self._write_hidden if hidden else self._write)[self.verb_of(action)](action)
 
-    def memo(self, hidden: bool = False) -> dict[tuple[Any, ...], Action]:
-        """Actions already read, keyed by their JSON's ``tuple(data.items())``, for
-        histories. :meth:`decode` fills it with actions whose JSON values are all strings
-        (the type, card codes, names): such an action reads the same under any rules, and
-        a string key cannot be confused with a number or a bool."""
-        return self._memo_hidden if hidden else self._memo
+    def memo(self, hidden: bool = False, rules: Any = None) -> dict[tuple[Any, ...], Action]:
+        """Actions already read under ``rules`` (as far as ``memo_key`` tells them apart),
+        keyed by their JSON's ``tuple(data.items())``, for histories. :meth:`decode` fills
+        it with actions whose JSON values are all strings (the type, card codes, names): a
+        string key cannot be confused with a number or a bool."""
+        key = (hidden, None if self.memo_key is None else self.memo_key(rules))
+        memo = self._memos.get(key)
+        if memo is None:
+            memo = self._memos[key] = {}
+        return memo
 
     def flat_encoder(self, hidden: bool = False) -> Callable[[Action], JSON]:
         """``encode`` memoised for histories: actions repeat a lot (a history holds each
@@ -858,7 +859,7 @@ class History(Kind):
 
     def decoder(self, hidden: bool = False) -> Decode:
         decode_action = self.verbs.decode
-        known = self.verbs.memo(hidden)
+        memo = self.verbs.memo
         keys = {"seat", "action"}
 
         def checked(entry: Any, where: str, rules: Any) -> tuple[int, Action]:
@@ -878,6 +879,7 @@ class History(Kind):
             if type(raw) is not list:
                 raise refuse(path, "must be a list")
             players = rules.players
+            known = memo(hidden, rules)
             out: list[tuple[int, Action]] = []
             append = out.append
             while len(out) < len(raw):
@@ -961,6 +963,9 @@ PUBLIC: Show = Public()
 STATE_ONLY: Show = StateOnly()
 COUNT: Show = Count()
 OWN: Show = OwnOrCount()
+
+HEADER = ("game", "version", "options", "players")
+"""The fields every document starts with (the codec reads and writes them itself)."""
 
 _NOT_GIVEN: Any = object()
 REQUIRED: Any = object()
@@ -1046,9 +1051,7 @@ class Codec(Generic[S]):
         self.build = build
         self.check = check
         self.state_fields = tuple(f for f in self.fields if f.in_state)
-        self.known = frozenset(
-            ("game", "version", "options", "players", *(f.name for f in self.state_fields))
-        )
+        self.known = frozenset((*HEADER, *(f.name for f in self.state_fields)))
         self._read = [(f, f.kind.decoder(False), f.kind.decoder(True)) for f in self.state_fields]
         self._write = [(f.name, _getter(f), f.kind.encoder(False)) for f in self.state_fields]
         self._write_view = [_view_writer(f) for f in self.fields if not isinstance(f.show, StateOnly)]
@@ -1057,10 +1060,8 @@ class Codec(Generic[S]):
         self._derived = [(f.name, _getter(f), f.kind.encoder(False)) for f in self.state_fields if f.derived]
         self._rules_seen: dict[tuple[Any, ...], tuple[JSON, Any]] = {}
         view_fields = [f for f in self.fields if not isinstance(f.show, StateOnly)]
-        self._view_names = frozenset(
-            ("game", "version", "options", "players", *(f.name for f in view_fields))
-        )
-        self._read_view = [(f.name, _view_decoder(f)) for f in view_fields]  # compiled once, like the rest
+        self._view_names = frozenset((*HEADER, *(f.name for f in view_fields)))
+        self._read_view = [(f.name, _view_decoder(f)) for f in view_fields]
 
     # ---- options and rules ------------------------------------------------------
 
@@ -1210,9 +1211,8 @@ class Codec(Generic[S]):
         entry (a count where the state has cards) reads as :class:`Hidden`. For samplers."""
         if type(doc) is not dict:
             raise InvalidState("a view is a JSON object", field="view")
-        names = self._view_names
         for key in doc:
-            if key not in names:
+            if key not in self._view_names:
                 raise InvalidState(f"unknown field {key!r}", field=str(key))
         rules = self._read_header(doc, False, None, None)
         values: dict[str, Any] = {}

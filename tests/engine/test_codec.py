@@ -476,3 +476,44 @@ def test_rondas_schemas_validate_every_recorded_ronda_document():
             for action in doc:
                 validators["action"].validate(action)
     assert not validators["state"].is_valid(dict(records[0]["doc"], bonus=1))
+
+
+def test_a_malformed_entry_of_an_action_field_is_named_by_its_path():
+    deck = ALL[:2] + ["KS"] + ALL[3:]
+    with pytest.raises(BadAction) as info:
+        VERBS.decode({"type": "deal", "deck": deck}, ToyRules(2, 2, 10))
+    assert info.value.field == "deck[2]"
+    assert info.value.message == "malformed action: deck[2]: no such card in the Toy pack: KS"
+
+
+@dataclass(frozen=True)
+class JokerRules:
+    players: int
+    sides: int
+    jokers: bool
+
+
+class JokerCard(Card):
+    """A toy card kind whose pack has the joker (card 8, ``XX``) only under some rules."""
+
+    def decoder(self, hidden: bool = False) -> Any:
+        read = super().decoder(hidden)
+        plain = Card(TOY_PACK).decoder(hidden)
+        return lambda raw, path, rules: (read if rules.jokers else plain)(raw, path, rules)
+
+
+def test_actions_read_under_rules_that_read_them_differently_are_memoised_apart():
+    pack = Pack("Toy", tuple(range(9)), tuple(ALL) + ("XX",))
+    verbs = Verbs(
+        [Verb("play", {"card": JokerCard(pack)}, make=lambda card: card, split=lambda a: (a,))],
+        verb_of=lambda action: "play",
+        memo_key=lambda rules: rules.jokers,
+    )
+    history = History(verbs).decoder()
+    entry = [{"seat": 0, "action": {"type": "play", "card": "XX"}}]
+    assert history(entry, "history", JokerRules(2, 2, True)) == [(0, 8)]  # memoised under these rules
+    with pytest.raises(InvalidState) as info:
+        history(entry, "history", JokerRules(2, 2, False))
+    assert info.value.field == "history[0].action"
+    with pytest.raises(BadAction):
+        verbs.decode({"type": "play", "card": "XX"}, JokerRules(2, 2, False))

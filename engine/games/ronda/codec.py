@@ -39,7 +39,7 @@ from engine.codec import (
 )
 from engine.games.ronda.checks import check_state, hand_of_stock
 from engine.games.ronda.options import OPTION_SPECS, Rules, check_options
-from engine.games.ronda.rules import open_hand
+from engine.games.ronda.rules import open_hand, verb_of
 from engine.games.ronda.state import RondaState, blank_state, cons_list
 from engine.games.ronda.tables import (
     CHALLENGE_BASE,
@@ -59,18 +59,6 @@ CARD = Card(RONDA_PACK)
 MASK = CardMask(RONDA_PACK)
 
 # --------------------------------------------------------------------------- actions
-
-
-def verb_of(action: Action) -> str:
-    """The JSON ``type`` of an internal action (a card int, PASS, a declaration or challenge
-    int, or a caller's deal: a tuple of 40 card ints)."""
-    if type(action) is not int:
-        return "deal"
-    if action < 52:
-        return "play"
-    if action == PASS:
-        return "pass"
-    return "declare" if action < CHALLENGE_BASE else "challenge"
 
 
 def _hidden_deck(count: Any) -> tuple[int, ...]:
