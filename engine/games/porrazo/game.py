@@ -13,8 +13,8 @@ from engine.games.porrazo import rules, scoring
 from engine.games.porrazo.codec import CODEC, VERB_LINES, VERBS, load_layout
 from engine.games.porrazo.options import OPTION_SPECS, Options, check_teams
 from engine.games.porrazo.rules import own_hand_hidden
-from engine.games.porrazo.sampling import make_sampler
-from engine.games.porrazo.state import PState, blank_state, match_deal_no, played_of
+from engine.games.porrazo.sampling import info_key, make_sampler
+from engine.games.porrazo.state import PState, blank_state, match_deal_no
 from engine.games.porrazo.tables import P_DEALING, PHASE_NAMES, PLAYER_COUNTS
 from engine.protocol import (
     JSON,
@@ -71,11 +71,7 @@ class Porrazo(Game[PState]):
             cards = self._deck(deck)
             st.rng_state = seed
         else:
-            rng = random.Random(seed)
-            shuffled = list(range(52))
-            rng.shuffle(shuffled)
-            cards = tuple(shuffled)
-            st.rng_state = rng.getrandbits(62)
+            cards = rules.shuffled_deck(st, seed)
         rules.start_hand(st, cards, None)
         return st
 
@@ -168,34 +164,7 @@ class Porrazo(Game[PState]):
         return make_sampler(view)
 
     def info_key(self, state: PState, seat: int) -> Hashable:
-        hidden = own_hand_hidden(state, seat)
-        return (
-            state.pub,
-            state.phase,
-            state.to_act,
-            state.dealer,
-            state.hand_no,
-            state.deal_no,
-            tuple(state.scores),
-            None if hidden else tuple(state.hands[seat]),
-            None if hidden else state.dealt[seat],
-            tuple(state.table),
-            tuple(state.piles),
-            tuple(tuple(played_of(state, s)) for s in range(state.o.players)),
-            tuple(len(h) for h in state.hands),
-            len(state.stock),
-            tuple(state.decl),
-            tuple(state.claims),
-            state.chain,
-            state.pending,
-            state.last_capturer,
-            state.tendido,
-            state.tendido_done,
-            state.winner,
-            state.win_reason,
-            state.items,
-            state.prev_items,
-        )
+        return info_key(state, seat)
 
     # ---- invariants ------------------------------------------------------------------
 

@@ -246,6 +246,16 @@ def check_action(st: PState, action: Any) -> None:
 # --------------------------------------------------------------------------- dealing
 
 
+def shuffled_deck(st: PState, seed: int | None) -> tuple[int, ...]:
+    """R2: the 52 cards shuffled by ``random.Random(seed)``, top first; the generator's next
+    state stays in ``st.rng_state`` for the next hand's deck."""
+    rng = random.Random(seed)
+    cards = list(range(52))
+    rng.shuffle(cards)
+    st.rng_state = rng.getrandbits(62)
+    return tuple(cards)
+
+
 def start_hand(st: PState, deck: tuple[int, ...], events: Events) -> None:
     """R2 / R26: a fresh hand from a full 52-card ``deck`` (top first)."""
     n = st.o.players
@@ -539,11 +549,7 @@ def next_hand(st: PState, events: Events) -> None:
         deck = st.decks[0]
         st.decks = st.decks[1:]
     elif st.rng_state is not None:
-        rng = random.Random(st.rng_state)
-        cards = list(range(52))
-        rng.shuffle(cards)
-        st.rng_state = rng.getrandbits(62)
-        deck = tuple(cards)
+        deck = shuffled_deck(st, st.rng_state)
     else:
         st.phase = P_DEAL_OVER
         st.to_act = st.dealer

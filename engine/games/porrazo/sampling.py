@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from engine.cards import CODES
 from engine.codec import TEMPLATE, Hidden, refuse
 from engine.games.porrazo.codec import CODEC
-from engine.games.porrazo.rules import holding
-from engine.games.porrazo.state import PState
+from engine.games.porrazo.rules import holding, own_hand_hidden
+from engine.games.porrazo.state import PState, played_of
 from engine.games.porrazo.tables import HAND_CARDS, NO_COMBO, P_PLAY, RONDA, RONDINE
 from engine.protocol import JSON
 
@@ -63,6 +63,39 @@ def _constraints(view: JSON, values: dict[str, Any], counts: dict[int, int]) -> 
                 kind = NO_COMBO
         out[s] = kind
     return out
+
+
+def info_key(state: PState, seat: int) -> Hashable:
+    """What ``seat`` knows of ``state`` as a cheap key: equal for two states exactly when
+    the seat's views are equal (section 7)."""
+    hidden = own_hand_hidden(state, seat)
+    return (
+        state.pub,
+        state.phase,
+        state.to_act,
+        state.dealer,
+        state.hand_no,
+        state.deal_no,
+        tuple(state.scores),
+        None if hidden else tuple(state.hands[seat]),
+        None if hidden else state.dealt[seat],
+        tuple(state.table),
+        tuple(state.piles),
+        tuple(tuple(played_of(state, s)) for s in range(state.o.players)),
+        tuple(len(h) for h in state.hands),
+        len(state.stock),
+        tuple(state.decl),
+        tuple(state.claims),
+        state.chain,
+        state.pending,
+        state.last_capturer,
+        state.tendido,
+        state.tendido_done,
+        state.winner,
+        state.win_reason,
+        state.items,
+        state.prev_items,
+    )
 
 
 def make_sampler(view: Any) -> Callable[[random.Random], PState]:
