@@ -11,7 +11,7 @@ import pytest
 from engine import GAME_IDS, get_game
 from engine.games.baloot import codec as baloot_codec
 from engine.games.marriage import codec as marriage_codec
-from engine.games.porrazo import actions as porrazo_codec
+from engine.games.porrazo import codec as porrazo_codec
 from engine.games.ronda import codec as ronda_codec
 from engine.labels import ENGLISH, FIELD_WORDS, FLAG_WORDS, label, label_parts
 from service import i18n
@@ -33,8 +33,7 @@ def action_types() -> set[str]:
     """Every action type of the five games: the codecs' tables, and the types met along
     seeded playouts (Trex's table lives inside its parser)."""
     types = set()
-    types |= set(porrazo_codec._FIELDS)
-    for declared in (baloot_codec, marriage_codec, ronda_codec):
+    for declared in (baloot_codec, marriage_codec, porrazo_codec, ronda_codec):
         types |= set(declared.VERBS.verbs)
     for game_id in GAME_IDS:
         game = get_game(game_id)

@@ -1,4 +1,6 @@
-"""Porrazo's rules as small functions on :class:`PState` (rules file sections 4-5).
+"""Porrazo's rules as small functions on :class:`PState` (rules file section 4): legal
+actions, action checks, dealing, the play and the end of a deal. The points they award
+are :mod:`engine.games.porrazo.scoring`'s.
 
 The checked path (``check_action``) and the fast path (``legal_actions`` +
 ``step``) use the same predicates (``can_decline``, ``claimable``, ...).
@@ -10,46 +12,67 @@ import random
 from typing import Any
 
 from engine.cards import card_code
-from engine.games.porrazo.state import Item, PState, holding, push_history
+from engine.games.porrazo.scoring import (
+    Events,
+    award,
+    card_count,
+    end_match,
+    group_points,
+    limpia_rank,
+    place_points,
+    settlement,
+)
+from engine.games.porrazo.state import Item, PState, push_history
 from engine.games.porrazo.tables import (
     CLAIM,
     COMBO_NAMES,
     COUNTER,
     COUNTER_MULTIPLIER,
-    DEAL,
     DECLARE_RONDA,
     DECLARE_RONDINE,
     DECLINE,
     DISCARD,
-    GROUP_MULTIPLIER,
     HAND_CARDS,
     NO_COMBO,
     P_CLAIM,
     P_DEAL_OVER,
+    P_DEALING,
     P_DECLARE,
-    P_OVER,
     P_PLAY,
     P_TENDIDO,
     PASS,
     PHASE_NAMES,
     PORRAZO,
     RANK_VALUE,
+    RONDA,
     RONDINE,
-    RONDINE_MULTIPLIER,
     TENDIDO,
     TENDIDO_CARDS,
+    order_from_left,
 )
-from engine.protocol import Event, IllegalAction
-
-Events = list[Event] | None
-
+from engine.protocol import IllegalAction
 
 # --------------------------------------------------------------------------- predicates
 
 
-def order_from_left(dealer: int, n: int) -> list[int]:
-    """R1: seats in order from the dealer's left: dealer+1, ..., dealer."""
-    return [(dealer + 1 + i) % n for i in range(n)]
+def holding(dealt: tuple[int, ...]) -> tuple[int, int]:
+    """R9: (kind, rank) of the combination in three dealt cards: kind RONDINE when all
+    three share a rank, RONDA when exactly two do, else (NO_COMBO, -1)."""
+    if len(dealt) != HAND_CARDS:
+        return NO_COMBO, -1
+    a, b, c = dealt[0] >> 2, dealt[1] >> 2, dealt[2] >> 2
+    if a == b == c:
+        return RONDINE, a
+    if a == b or a == c:
+        return RONDA, a
+    if b == c:
+        return RONDA, b
+    return NO_COMBO, -1
+
+
+def own_hand_hidden(st: PState, seat: int) -> bool:
+    """R6: in tendido_choice the dealer does not see his own new hand."""
+    return st.phase == P_TENDIDO and seat == st.dealer
 
 
 def table_has_rank(table: list[int], rank: int) -> bool:
@@ -101,6 +124,26 @@ def has_unclaimed(st: PState) -> bool:
     return any(
         st.held[h][0] != NO_COMBO and st.decl[h] == NO_COMBO and st.claims[h] < 0 for h in range(st.o.players)
     )
+
+
+def natural_to_act(st: PState) -> int | None:
+    """The seat the phase implies (a layout's omitted to_act): the dealer decides on the
+    tendido and deals (R5, R26), the declarations and the play go round from the dealer's
+    left (R9, R10), the first seat able to claim claims (R21)."""
+    n = st.o.players
+    phase = st.phase
+    if phase in (P_TENDIDO, P_DEAL_OVER, P_DEALING):
+        return st.dealer
+    if phase == P_DECLARE:
+        return (st.dealer + 1) % n
+    if phase == P_PLAY:
+        k = sum(len(d) for d in st.dealt) - sum(len(h) for h in st.hands)
+        return (st.dealer + 1 + k) % n
+    if phase == P_CLAIM:
+        for seat in order_from_left(st.dealer, n):
+            if claimable(st, seat):
+                return seat
+    return None
 
 
 # --------------------------------------------------------------------------- legal actions
@@ -200,84 +243,17 @@ def check_action(st: PState, action: Any) -> None:
     raise _not_now(st)
 
 
-# --------------------------------------------------------------------------- scoring
-
-
-def award(st: PState, side: int, items: list[Item], events: Events) -> bool:
-    """R25: add one scoring event's items to ``side``; True when that side reached the target
-    (the match is then over)."""
-    items = [item for item in items if item[1]]
-    total = 0
-    for item in items:
-        total += item[1]
-    if total <= 0:
-        return False
-    st.scores[side] += total
-    st.items = st.items + tuple(items)
-    if events is not None:
-        for item in items:
-            events.append(
-                {
-                    "type": "points",
-                    "side": item[0],
-                    "points": item[1],
-                    "item": item[2],
-                    "rule": item[3],
-                }
-            )
-    if st.scores[side] >= st.o.target:
-        end_match(st, side, "target", events)
-        return True
-    return False
-
-
-def end_match(st: PState, side: int, reason: str, events: Events) -> None:
-    """R17 / R25: the match is over, won by ``side``."""
-    st.winner = side
-    st.win_reason = reason
-    st.phase = P_OVER
-    st.to_act = None
-    if events is not None:
-        events.append({"type": "match_over", "winner": side, "reason": reason, "scores": list(st.scores)})
-
-
-def place_points(a: int, b: int, c: int, d: int) -> int:
-    """5.6: the best place score of the tendido A B C D over its eight readable sequences."""
-
-    def f12(x: int, y: int) -> int:
-        return max((x >> 2 == 0) * 1 + (y >> 2 == 1) * 2, (y >> 2 == 0) * 1 + (x >> 2 == 1) * 2)
-
-    def f34(x: int, y: int) -> int:
-        return max((x >> 2 == 2) * 3 + (y >> 2 == 3) * 4, (y >> 2 == 2) * 3 + (x >> 2 == 3) * 4)
-
-    return max(f12(a, b) + f34(c, d), f12(c, d) + f34(a, b))
-
-
-def group_points(tendido: tuple[int, ...], table: list[int]) -> int:
-    """5.6: for each rank with t >= 1 tendido cards and b on the table before, t+b >= 2
-    scores v(r) times 1 / 3 / 6 for a group of 2 / 3 / 4."""
-    total = 0
-    for rank in sorted({c >> 2 for c in tendido}):
-        size = sum(1 for c in tendido if c >> 2 == rank) + sum(1 for c in table if c >> 2 == rank)
-        if size >= 2:
-            total += GROUP_MULTIPLIER[size] * RANK_VALUE[rank]
-    return total
-
-
-def combo_value(kind: int, rank: int) -> int:
-    """5.2: a ronda scores v(r), a rondine 3 v(r)."""
-    return RANK_VALUE[rank] * (RONDINE_MULTIPLIER if kind == RONDINE else 1)
-
-
-def limpia_rank(cards: tuple[int, ...] | list[int], last_in_run: bool, last: int) -> int:
-    """R18: the rank a limpia is valued by: the highest captured card, or (Kingsland) the
-    rank of ``last``, the last card taken in the run."""
-    if last_in_run:
-        return last >> 2
-    return max(c >> 2 for c in cards)
-
-
 # --------------------------------------------------------------------------- dealing
+
+
+def shuffled_deck(st: PState, seed: int | None) -> tuple[int, ...]:
+    """R2: the 52 cards shuffled by ``random.Random(seed)``, top first; the generator's next
+    state stays in ``st.rng_state`` for the next hand's deck."""
+    rng = random.Random(seed)
+    cards = list(range(52))
+    rng.shuffle(cards)
+    st.rng_state = rng.getrandbits(62)
+    return tuple(cards)
 
 
 def start_hand(st: PState, deck: tuple[int, ...], events: Events) -> None:
@@ -534,36 +510,6 @@ def claim_step(st: PState, seat: int, action: int, events: Events) -> None:
     finish_deal(st, events)
 
 
-def settlement(st: PState, events: Events) -> bool:
-    """R22: the side owning the best entry scores every entry it owns. True if the match ended."""
-    o = st.o
-    best = None
-    entries = []
-    for pos, h in enumerate(order_from_left(st.dealer, o.players)):
-        kind, rank = st.held[h]
-        if kind == NO_COMBO:
-            continue
-        if st.decl[h] != NO_COMBO:
-            owner = h
-        elif st.claims[h] >= 0:
-            owner = st.claims[h]
-        else:
-            continue
-        key = (kind, rank, -pos)
-        entries.append((o.side_of[owner], kind, rank, h))
-        if best is None or key > best[0]:
-            best = (key, o.side_of[owner])
-    if best is None:
-        return False
-    side = best[1]
-    items: list[Item] = [
-        (side, combo_value(kind, rank), f"{COMBO_NAMES[kind]} of seat {h}", "R22")
-        for s, kind, rank, h in entries
-        if s == side
-    ]
-    return award(st, side, items, events)
-
-
 def finish_deal(st: PState, events: Events) -> None:
     """R20 steps 3-4: settlement, then the end of the hand or the next deal."""
     if settlement(st, events):
@@ -580,7 +526,6 @@ def finish_deal(st: PState, events: Events) -> None:
 
 def end_of_hand(st: PState, events: Events) -> bool:
     """R23 sweep, R24 card count. True if the match ended."""
-    o = st.o
     if st.table and st.last_capturer is not None:
         st.piles[st.last_capturer] = st.piles[st.last_capturer] + tuple(st.table)
         if events is not None:
@@ -592,19 +537,7 @@ def end_of_hand(st: PState, events: Events) -> bool:
                 }
             )
         st.table = []
-    counts = [0] * o.sides
-    for s in range(o.players):
-        counts[o.side_of[s]] += len(st.piles[s])
-    top = max(counts)
-    leaders = [side for side in range(o.sides) if counts[side] == top]
-    if events is not None:
-        events.append({"type": "card_count", "counts": counts})
-    if len(leaders) == 1:
-        second = max(c for side, c in enumerate(counts) if side != leaders[0])
-        side = leaders[0]
-        if award(st, side, [(side, top - second, "card count", "R24")], events):
-            return True
-    return False
+    return card_count(st, events)
 
 
 def next_hand(st: PState, events: Events) -> None:
@@ -616,11 +549,7 @@ def next_hand(st: PState, events: Events) -> None:
         deck = st.decks[0]
         st.decks = st.decks[1:]
     elif st.rng_state is not None:
-        rng = random.Random(st.rng_state)
-        cards = list(range(52))
-        rng.shuffle(cards)
-        st.rng_state = rng.getrandbits(62)
-        deck = tuple(cards)
+        deck = shuffled_deck(st, st.rng_state)
     else:
         st.phase = P_DEAL_OVER
         st.to_act = st.dealer
@@ -666,8 +595,3 @@ def step(st: PState, action: Any, events: Events) -> None:
         start_hand(st, action[1], events)
     else:  # pragma: no cover - step is only called with legal actions
         raise IllegalAction("the match is over", rule="match_over")
-
-
-def deal_action(deck: tuple[int, ...]) -> tuple[str, tuple[int, ...]]:
-    """The internal form of a caller's ``{"type": "deal", "deck": [...]}``."""
-    return (DEAL, deck)

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from engine.cards import CODES
-from engine.games.porrazo.codec import _cards, _fail, _int, _per_seat, load
-from engine.games.porrazo.state import PState, holding
-from engine.games.porrazo.tables import HAND_CARDS, NO_COMBO, PLAYER_COUNTS, RONDA, RONDINE
-from engine.protocol import JSON, InvalidState
+from engine.codec import TEMPLATE, Hidden, refuse
+from engine.games.porrazo.codec import CODEC
+from engine.games.porrazo.rules import holding, own_hand_hidden
+from engine.games.porrazo.state import PState, played_of
+from engine.games.porrazo.tables import HAND_CARDS, NO_COMBO, P_PLAY, RONDA, RONDINE
+from engine.protocol import JSON
 
 TRIES = 64
 
@@ -27,68 +29,98 @@ def _fits(kind: int | None, dealt: tuple[int, ...]) -> bool:
     return kind is None or holding(dealt)[0] == kind
 
 
+def _hidden_counts(values: dict[str, Any], seat: int) -> dict[int, int]:
+    """Section 7 (1): the seats whose hands the view hides (other seats', and the
+    dealer's own during the tendido choice), each with its card count."""
+    counts: dict[int, int] = {}
+    for s, (hand, dealt) in enumerate(zip(values["hands"], values["dealt"], strict=True)):
+        if not isinstance(hand, Hidden):
+            if s != seat:
+                raise refuse(f"hands[{s}]", "another seat's hand is a count in a view")
+            if isinstance(dealt, Hidden):
+                raise refuse(f"dealt[{s}]", "the seat's own dealt cards are shown with its hand")
+            continue
+        if hand.count > HAND_CARDS:
+            raise refuse(f"hands[{s}]", f"must be a whole number from 0 to {HAND_CARDS}")
+        if not isinstance(dealt, Hidden) or dealt.count not in (0, HAND_CARDS):
+            raise refuse(f"dealt[{s}]", "a hidden dealt hand is a count of 0 or 3")
+        counts[s] = hand.count
+    return counts
+
+
+def _constraints(view: JSON, values: dict[str, Any], counts: dict[int, int]) -> dict[int, int | None]:
+    """Section 7 (2-3): the combination each hidden seat's dealt cards must make (None:
+    anything): a declared one, or none at all with declaration_mode auto in the play."""
+    auto = view["options"].get("declaration_mode") == "auto" and values["phase"] == P_PLAY
+    out: dict[int, int | None] = {}
+    for s in counts:
+        kind: int | None = None
+        if values["dealt"][s].count == HAND_CARDS:
+            declared = values["declarations"][s]
+            if declared in (RONDA, RONDINE):
+                kind = declared
+            elif auto:
+                kind = NO_COMBO
+        out[s] = kind
+    return out
+
+
+def info_key(state: PState, seat: int) -> Hashable:
+    """What ``seat`` knows of ``state`` as a cheap key: equal for two states exactly when
+    the seat's views are equal (section 7)."""
+    hidden = own_hand_hidden(state, seat)
+    return (
+        state.pub,
+        state.phase,
+        state.to_act,
+        state.dealer,
+        state.hand_no,
+        state.deal_no,
+        tuple(state.scores),
+        None if hidden else tuple(state.hands[seat]),
+        None if hidden else state.dealt[seat],
+        tuple(state.table),
+        tuple(state.piles),
+        tuple(tuple(played_of(state, s)) for s in range(state.o.players)),
+        tuple(len(h) for h in state.hands),
+        len(state.stock),
+        tuple(state.decl),
+        tuple(state.claims),
+        state.chain,
+        state.pending,
+        state.last_capturer,
+        state.tendido,
+        state.tendido_done,
+        state.winner,
+        state.win_reason,
+        state.items,
+        state.prev_items,
+    )
+
+
 def make_sampler(view: Any) -> Callable[[random.Random], PState]:
     """Validate ``view`` once; return f(rng) -> a full state whose view equals ``view``."""
-    if not isinstance(view, Mapping):
-        raise InvalidState("a view must be a JSON object", field="view")
-    if "seat" not in view:
-        raise _fail("seat", "missing field: a view names its seat")
-    players = view.get("players")
-    if isinstance(players, bool) or players not in PLAYER_COUNTS:
-        raise _fail("players", "porrazo is played by 2, 3, 4, 5, 6 or 8 players")
-    n = players
-    seat = _int(view["seat"], "seat", 0, n - 1)
-    for key in ("rng_state", "decks"):
-        if key in view:
-            raise _fail(key, "a view carries no hidden fields")
-    hands_v = _per_seat(view.get("hands"), "hands", n)
-    dealt_v = _per_seat(view.get("dealt"), "dealt", n)
-    played_v = _per_seat(view.get("played"), "played", n)
-    played = [_cards(p, f"played[{s}]", HAND_CARDS) for s, p in enumerate(played_v)]
-    known: set[int] = set()
-    hidden_seats: list[int] = []
-    counts: dict[int, int] = {}
-    for s in range(n):
-        h = hands_v[s]
-        if isinstance(h, list):
-            if s != seat:
-                raise _fail(f"hands[{s}]", "another seat's hand is a count in a view")
-            known.update(_cards(h, f"hands[{s}]", HAND_CARDS))
-            if not isinstance(dealt_v[s], list):
-                raise _fail(f"dealt[{s}]", "the seat's own dealt cards are shown with its hand")
-        else:
-            counts[s] = _int(h, f"hands[{s}]", 0, HAND_CARDS)
-            hidden_seats.append(s)
-            if isinstance(dealt_v[s], bool) or dealt_v[s] not in (0, HAND_CARDS):
-                raise _fail(f"dealt[{s}]", "a hidden dealt hand is a count of 0 or 3")
-    stock_n = _int(view.get("stock"), "stock", 0, 52)
-    for where in ("table",):
-        known.update(_cards(view.get(where), where))
-    piles_v = _per_seat(view.get("piles"), "piles", n)
-    for s, p in enumerate(piles_v):
-        known.update(_cards(p, f"piles[{s}]"))
+    _, seat, values = CODEC.read_view(view)
+    if seat is None:
+        raise refuse("seat", "a spectator's view has no hand to sample around: give a seat's view")
+    played = values["played"]
+    counts = _hidden_counts(values, seat)
+    hidden_seats = list(counts)
+    known: set[int] = set(values["table"])
+    for hand in values["hands"]:
+        if not isinstance(hand, Hidden):
+            known.update(hand)
+    for pile in values["piles"]:
+        known.update(pile)
     pool = [c for c in range(52) if c not in known]
     need = sum(counts.values())
+    stock_n = values["stock"]
     if need + stock_n != len(pool):
-        raise _fail(
+        raise refuse(
             "stock",
             f"{len(pool)} unseen cards do not fill the hidden hands ({need}) and stock ({stock_n})",
         )
-    # constraints (section 7, 2-3)
-    options = view.get("options")
-    auto = isinstance(options, Mapping) and options.get("declaration_mode") == "auto"
-    decls = _per_seat(view.get("declarations"), "declarations", n)
-    constraint: dict[int, int | None] = {}
-    for s in hidden_seats:
-        kind: int | None = None
-        if dealt_v[s] == HAND_CARDS:
-            if decls[s] == "ronda":
-                kind = RONDA
-            elif decls[s] == "rondine":
-                kind = RONDINE
-            elif auto and view.get("phase") == "play":
-                kind = NO_COMBO
-        constraint[s] = kind
+    constraint = _constraints(view, values, counts)
     constrained = [s for s in hidden_seats if constraint[s] is not None]
     candidates: dict[int, list[tuple[int, ...]]] = {}
 
@@ -171,49 +203,31 @@ def make_sampler(view: Any) -> Callable[[random.Random], PState]:
                 return out
         return None
 
+    def dealt_of(s: int, hand: list[int]) -> tuple[int, ...]:
+        return tuple(hand) + tuple(played[s]) if values["dealt"][s].count == HAND_CARDS else ()
+
     def fill(st: PState, out: dict[int, list[int]]) -> None:
         for s in hidden_seats:
             hand = out[s]
             st.hands[s] = list(hand)
-            st.dealt[s] = tuple(hand) + tuple(played[s]) if dealt_v[s] == HAND_CARDS else ()
+            st.dealt[s] = dealt_of(s, hand)
             st.held[s] = holding(st.dealt[s])
         st.stock = tuple(out[-1])
 
     first = assign(random.Random(0))
     if first is None:
-        raise _fail("declarations", "no deal of the unseen cards agrees with the declarations")
+        raise refuse("declarations", "no deal of the unseen cards agrees with the declarations")
     full: JSON = {k: v for k, v in view.items() if k != "seat"}
-    full["hands"] = [
-        list(h) if isinstance(h, list) else [CODES[c] for c in first[s]] for s, h in enumerate(hands_v)
-    ]
+    full["hands"] = [[CODES[c] for c in first[s]] if s in counts else h for s, h in enumerate(view["hands"])]
     full["dealt"] = [
-        list(dealt_v[s])
-        if isinstance(dealt_v[s], list) and s not in counts
-        else [CODES[c] for c in (tuple(first[s]) + tuple(played[s]) if dealt_v[s] == HAND_CARDS else ())]
-        for s in range(n)
+        [CODES[c] for c in dealt_of(s, first[s])] if s in counts else d for s, d in enumerate(view["dealt"])
     ]
     full["stock"] = [CODES[c] for c in first[-1]]
     full["decks"] = []
-    full["rng_state"] = 0
-    history = full.get("history")
-    if isinstance(history, list):
-        canonical = list(CODES)
-        fixed = []
-        for entry in history:
-            if (
-                isinstance(entry, dict)
-                and isinstance(entry.get("action"), dict)
-                and entry["action"].get("type") == "deal"
-                and entry["action"].get("deck") == 52
-            ):
-                entry = {"seat": entry.get("seat"), "action": {"type": "deal", "deck": canonical}}
-            fixed.append(entry)
-        full["history"] = fixed
-    template = load(full)
-    from engine.games.porrazo.codec import view as view_of
-
-    if view_of(template, seat) != dict(view):
-        raise _fail("view", "the view is not a consistent view of a Porrazo state")
+    full["rng_state"] = None
+    template = CODEC.load(full, TEMPLATE)
+    if CODEC.view(template, seat) != view:
+        raise refuse("view", "the view is not a consistent view of a Porrazo state")
 
     def sample(rng: random.Random) -> PState:
         out = assign(rng)

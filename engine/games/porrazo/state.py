@@ -7,76 +7,13 @@ shared between clones (dealt hands, piles, the stock, the history cons list).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from engine.games.porrazo.tables import (
-    HAND_CARDS,
-    NO_COMBO,
-    RONDA,
-    RONDINE,
-    deal_positions,
-    deals_per_hand,
-    leftover_cards,
-)
+from engine.games.porrazo.options import Options
+from engine.games.porrazo.tables import NO_COMBO
 
 Item = tuple[int, int, str, str]
 """A scoring item: (side, points, item name, rule id)."""
-
-
-@dataclass(frozen=True)
-class Options:
-    """The match's options, parsed once (rules file section 2)."""
-
-    raw: dict[str, Any]
-    players: int
-    teams: bool
-    target: int
-    pattern: str
-    auto: bool
-    claims: bool
-    decline: bool
-    last_in_run: bool
-    deals: int
-    leftover: int
-    positions: tuple[tuple[int, ...], ...]
-    side_of: tuple[int, ...]
-    sides: int
-
-    @classmethod
-    def build(cls, raw: dict[str, Any], players: int) -> Options:
-        teams = raw["teams"] == "alternate"
-        return cls(
-            raw=dict(raw),
-            players=players,
-            teams=teams,
-            target=raw["target_score"],
-            pattern=raw["deal_pattern"],
-            auto=raw["declaration_mode"] == "auto",
-            claims=raw["declaration_mode"] == "manual" and raw["undeclared_claims"],
-            decline=raw["en_su_lugar_decline"],
-            last_in_run=raw["limpia_value"] == "last_in_run",
-            deals=deals_per_hand(players),
-            leftover=leftover_cards(players),
-            positions=deal_positions(players, raw["deal_pattern"]),
-            side_of=tuple(s % 2 if teams else s for s in range(players)),
-            sides=2 if teams else players,
-        )
-
-
-def holding(dealt: tuple[int, ...]) -> tuple[int, int]:
-    """R9: (kind, rank) of the combination in three dealt cards: kind RONDINE when all
-    three share a rank, RONDA when exactly two do, else (NO_COMBO, -1)."""
-    if len(dealt) != HAND_CARDS:
-        return NO_COMBO, -1
-    a, b, c = dealt[0] >> 2, dealt[1] >> 2, dealt[2] >> 2
-    if a == b == c:
-        return RONDINE, a
-    if a == b or a == c:
-        return RONDA, a
-    if b == c:
-        return RONDA, b
-    return NO_COMBO, -1
 
 
 class PState:
@@ -223,6 +160,12 @@ def blank_state(o: Options, dealer: int) -> PState:
     return st
 
 
+def played_of(st: PState, seat: int) -> list[int]:
+    """Section 7 (1): the cards ``seat`` has played this deal (public), sorted."""
+    hand = st.hands[seat]
+    return sorted(c for c in st.dealt[seat] if c not in hand)
+
+
 def history_list(history: tuple[Any, ...] | None) -> list[tuple[int, Any]]:
     """The cons-list history as a list of (seat, action), oldest first."""
     out = []
@@ -243,3 +186,20 @@ def push_history(st: PState, seat: int, action: Any) -> None:
     st.history = (st.history, seat, action)
     st.hlen += 1
     st.pub = hash((st.pub, seat, public_code(action)))
+
+
+def history_from(entries: list[tuple[int, Any]], hand_start: int) -> tuple[tuple[Any, ...] | None, int]:
+    """The cons list of ``entries`` (oldest first), and the hash of the public part of this
+    hand's entries (from ``hand_start`` on), folded as :func:`push_history` folds it."""
+    history: tuple[Any, ...] | None = None
+    for seat, action in entries:
+        history = (history, seat, action)
+    pub = 0
+    for seat, action in entries[hand_start:]:
+        pub = hash((pub, seat, public_code(action)))
+    return history, pub
+
+
+def match_deal_no(st: PState) -> int:
+    """The deal's number in the whole match (the state JSON's deal_no counts within the hand)."""
+    return (st.hand_no - 1) * st.o.deals + st.deal_no

@@ -1,14 +1,10 @@
-"""Porrazo's tables: rank values, point tables, deal patterns, phases, action codes.
+"""Porrazo's tables: rank values, point tables, deal patterns, seat order, phases, action codes.
 
 Every number the rules use lives here once (rules file section 5); the rule
 functions in :mod:`engine.games.porrazo.rules` only look them up.
 """
 
 from __future__ import annotations
-
-from engine.cards import RANKS
-from engine.checks import MAX_TARGET_SCORE
-from engine.protocol import OptionSpec
 
 PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4, 5, 6, 8)
 TEAM_PLAYER_COUNTS: frozenset[int] = frozenset({4, 6, 8})
@@ -54,6 +50,8 @@ PHASE_NAMES: tuple[str, ...] = (
     "deal_over",
 )
 PHASE_OF_NAME: dict[str, int] = {name: i for i, name in enumerate(PHASE_NAMES)}
+P_DEALING = -1
+"""Layouts only: the phase "dealing", in which the engine deals deal_no + 1 at once."""
 
 # Internal actions are small ints (a caller's deal is a tuple ("deal", deck)).
 DECLINE = 64  # DECLINE + card: play the card with "capture": false
@@ -63,6 +61,15 @@ DECLARE_RONDA = 202
 DECLARE_RONDINE = 203
 CLAIM = 210  # CLAIM + seat
 DEAL = "deal"
+
+
+def order_from_left(dealer: int, n: int) -> list[int]:
+    """R1: seats in order from the dealer's left: dealer+1, ..., dealer.
+
+    >>> order_from_left(1, 3)
+    [2, 0, 1]
+    """
+    return [(dealer + 1 + i) % n for i in range(n)]
 
 
 def deals_per_hand(players: int) -> int:
@@ -86,48 +93,3 @@ def deal_positions(players: int, pattern: str) -> tuple[tuple[int, ...], ...]:
     if pattern == "singles":
         return tuple(tuple(m * players + i for m in range(HAND_CARDS)) for i in range(players))
     return tuple(tuple(HAND_CARDS * i + m for m in range(HAND_CARDS)) for i in range(players))
-
-
-OPTION_SPECS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "teams",
-        "choice",
-        "none",
-        "R1: 'alternate' makes two teams of alternate seats (4, 6 or 8 players)",
-        choices=("none", "alternate"),
-    ),
-    OptionSpec(
-        "target_score",
-        "int",
-        61,
-        "R25: the score that wins the match at once",
-        minimum=1,
-        maximum=MAX_TARGET_SCORE,
-        test_values=(61, 15, 1),
-    ),
-    OptionSpec(
-        "deal_pattern",
-        "choice",
-        "threes",
-        "R4: packets of three, or three rounds of single cards",
-        choices=("threes", "singles"),
-    ),
-    OptionSpec(
-        "declaration_mode",
-        "choice",
-        "manual",
-        "R9: seats decide to declare, or the engine declares",
-        choices=("manual", "auto"),
-    ),
-    OptionSpec("undeclared_claims", "bool", True, "R21: opponents may claim an undeclared ronda/rondine"),
-    OptionSpec("en_su_lugar_decline", "bool", True, "R14: a capture may be declined to score en su lugar"),
-    OptionSpec(
-        "limpia_value",
-        "choice",
-        "highest",
-        "R18: a limpia is valued by the highest captured card or by the last card of the run",
-        choices=("highest", "last_in_run"),
-    ),
-)
-
-RANK_CHARS = RANKS

@@ -205,7 +205,7 @@ def check_phase(
             raise refuse("last_drop", "no play has been made in this hand yet")
         if o.auto_declare:
             raise refuse("phase", "auto_declare has no declaration or challenge round")
-    elif any(d < 0 for d in decl) and not (phase == MATCH_OVER_P and total == 0):
+    elif min(decl) < 0 and not (phase == MATCH_OVER_P and total == 0):
         raise refuse("declarations", "every seat has declared once the declaration round is over")
     if phase != MATCH_OVER_P and s.challenged & ~s.withdrawn:
         raise refuse("challenged", "a genuine challenged declaration ends the match")

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from porrazo_helpers import GAME
 
 from engine.cards import CODES
-from engine.games.porrazo.state import holding
+from engine.games.porrazo.rules import holding
 from engine.protocol import BadAction, EngineError
 
 json_values = st.recursive(
