@@ -9,13 +9,14 @@ from typing import Any
 from engine.protocol import InvalidState
 from engine.sampling import assign_cards
 
-from .loading import load_state
-from .rules import PASS, TrexState, entries
+from .codec import ParseOptions, load_state
+from .state import TrexState, entries
 from .tables import (
     ALL,
     HEARTS,
     JACK_MASK,
     NON_HEART_MASK,
+    PASS,
     PENALTY_MASK,
     RNG_BITS,
     SEQ_A,
@@ -77,9 +78,10 @@ def deductions(s: TrexState) -> list[int]:
     return ex
 
 
-def make_sampler(view: Any) -> Callable[[random.Random], TrexState]:
-    """Validate ``view`` once; the returned function deals the unseen cards at random."""
-    base, counts, seat = load_state(view, partial=False, view=True)
+def make_sampler(view: Any, parse_options: ParseOptions) -> Callable[[random.Random], TrexState]:
+    """Validate ``view`` once (its options read by ``parse_options``); the returned function
+    deals the unseen cards at random."""
+    base, counts, seat = load_state(view, parse_options, partial=False, view=True)
     assert seat is not None
     known = base.table | base.taken
     for c in base.trick:
