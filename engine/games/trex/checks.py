@@ -10,12 +10,14 @@ from typing import Any
 from engine.protocol import JSON, EngineError, InvalidState
 
 from .rules import check_action, choosable, reset_deal, step
+from .scoring import penalty_value
 from .state import Entry, TrexState, entries, history_entries_past, kingdom_owner_of
 from .tables import (
     ALL,
     CHOOSE,
     CHOOSE_BASE,
     CODES,
+    CONTRACT_NAMES,
     DEAL_OVER,
     DOUBLABLE_MASK,
     DOUBLE,
@@ -24,7 +26,13 @@ from .tables import (
     MATCH_OVER,
     PASS,
     PHASE_NAMES,
+    SEQ_J,
+    SEVEN_H,
+    TREX,
+    TRICKS,
+    TWO_MASK,
     cards_of,
+    codes_of,
     deal_total,
 )
 
@@ -202,3 +210,323 @@ def check_replay(s: TrexState, write: Callable[[TrexState], JSON]) -> None:
     for key in want:
         if want[key] != got[key]:
             raise InvalidState(f"{key} is not what this deal's played entries give", field=key)
+
+
+# ================================================================ a document's fields, one rule each
+# Called by the codec's reader as it reads a state, a layout or a view, in the order below
+# (so that a document with one fault names the field that has it).
+def check_canonical(raw: list[Any], mask: int, field: str) -> None:
+    """A full state or view lists cards as the engine writes them: in canonical order."""
+    if codes_of(mask) != raw:
+        raise InvalidState(
+            f"{field} must list its cards in canonical order (suits S H D C, ranks 2..A)", field=field
+        )
+
+
+def check_hand(i: int, hand: int, seen: int) -> None:
+    """R2: a hand holds at most 13 cards, none of them elsewhere (``seen``)."""
+    if hand.bit_count() > 13:
+        raise InvalidState(f"hands[{i}] holds more than 13 cards", field=f"hands[{i}]")
+    if hand & seen:
+        raise InvalidState(f"hands[{i}]: a card is in two places", field=f"hands[{i}]")
+
+
+def check_contracts_used(s: TrexState) -> None:
+    """R6: each contract once per kingdom, the current one last, one per deal of the kingdom so far."""
+    used = s.contracts_used
+    if len(set(used)) != len(used):
+        raise InvalidState("contracts_used lists a contract twice", field="contracts_used")
+    if s.contract >= 0 and (not used or used[-1] != s.contract):
+        raise InvalidState("contracts_used must end with the current contract", field="contracts_used")
+    position = (s.deal_no - 1) % s.opts.deals_per_kingdom
+    if len(used) != position + (1 if s.contract >= 0 else 0):
+        raise InvalidState(
+            f"contracts_used must list {position + (s.contract >= 0)} contracts at deal {s.deal_no} "
+            f"(deal {position + 1} of its kingdom)",
+            field="contracts_used",
+        )
+
+
+def check_phase(s: TrexState) -> None:
+    """R6, R7, R14, E3: the phase fits the contract (a doubling phase only where a card may be
+    doubled, the layout only in trex) and the match ends only after its last deal."""
+    phase, contract = s.phase, s.contract
+    if (phase == CHOOSE) != (contract < 0):
+        raise InvalidState("contract must be null exactly in phase choose_contract", field="contract")
+    if phase == DOUBLING and not (s.opts.doubling and DOUBLABLE_MASK[contract]):
+        raise InvalidState(f"no doubling phase in {CONTRACT_NAMES[contract]}", field="phase")
+    if phase in (DOUBLING, TRICKS) and contract == TREX or phase == LAYOUT and contract != TREX:
+        raise InvalidState(
+            f"phase {PHASE_NAMES[phase]} does not fit contract {CONTRACT_NAMES[contract]}", field="phase"
+        )
+    if phase == MATCH_OVER and s.deal_no != s.opts.total_deals:
+        raise InvalidState("match_over only after the last deal", field="phase")
+
+
+def check_kingdom(s: TrexState, kingdom_index: int | None, kingdom_owner: int | None) -> None:
+    """R5: the kingdom fields given (None: not given) are the deal's kingdom and its owner."""
+    if kingdom_index is not None and kingdom_index != s.kingdom_index:
+        raise InvalidState(
+            f"kingdom_index must be {s.kingdom_index} at deal {s.deal_no}", field="kingdom_index"
+        )
+    if kingdom_owner is not None and kingdom_owner != s.owner:
+        raise InvalidState(f"kingdom_owner must be {s.owner} (R5)", field="kingdom_owner")
+
+
+def check_dealer(s: TrexState) -> None:
+    """R4: from deal 2 on the kingdom owner deals."""
+    if s.deal_no > 1 and s.dealer != s.owner:
+        raise InvalidState(f"dealer must be the kingdom owner {s.owner} from deal 2 on (R4)", field="dealer")
+
+
+def check_doublable(s: TrexState, card: int) -> None:
+    """R7: only a contract's doublable cards are doubled, and only with the doubling option."""
+    if s.contract < 0 or not DOUBLABLE_MASK[s.contract] >> card & 1 or not s.opts.doubling:
+        raise InvalidState(f"{CODES[card]} cannot be doubled here", field="doubled")
+
+
+def check_doubling_turn(s: TrexState) -> None:
+    """R7: the doubling turn fits the phase, and a card was doubled only by a seat that has
+    had its turn."""
+    phase = s.phase
+    if phase == DOUBLING and s.doubling_turn == 4 or phase == CHOOSE and (s.doubling_turn or s.doubled):
+        raise InvalidState("doubling_turn does not fit the phase", field="doubling_turn")
+    if phase == DOUBLING:
+        had_turn = {(s.owner + i) & 3 for i in range(s.doubling_turn + 1)}
+        for _, d in s.doubled:
+            if d not in had_turn:
+                raise InvalidState(f"seat {d} has not had its doubling turn yet (R7)", field="doubled")
+
+
+def check_trick_size(s: TrexState, cards: int) -> None:
+    """R8: a trick on the table holds 0 to 3 cards (the 4th ends it), only in phase tricks."""
+    if cards > 3 or cards and s.phase != TRICKS:
+        raise InvalidState("trick holds 0 to 3 cards, only in phase tricks", field="trick")
+
+
+def check_trick_seats(trick_seats: list[int], leader: int, trick_leader: Any, given: bool) -> None:
+    """R8: the trick's seats follow each other from its leader, who is ``trick_leader`` when
+    that field is ``given``."""
+    for i, seat in enumerate(trick_seats):
+        if seat != (leader + i) & 3:
+            raise InvalidState("trick seats must follow each other from the leader", field="trick")
+    if given and trick_leader != leader:
+        raise InvalidState("trick_leader must be the seat of the trick's first card", field="trick_leader")
+
+
+def check_no_trick_leader(trick_leader: Any) -> None:
+    """Outside phase tricks no trick is led."""
+    if trick_leader is not None:
+        raise InvalidState("trick_leader is null outside phase tricks", field="trick_leader")
+
+
+def check_trick_cards(trick: list[int], seen: int) -> None:
+    """A card of the trick is nowhere else (nor twice in the trick)."""
+    for c in trick:
+        if seen >> c & 1:
+            raise InvalidState(f"{CODES[c]} is in two places", field="trick")
+        seen |= 1 << c
+
+
+def check_layout_range(where: str, low: int, high: int) -> None:
+    """R15: a suit's range on the layout grows from its jack, so it holds the jack."""
+    if not low <= SEQ_J <= high:
+        raise InvalidState(f"{where}: a range runs from low up to high through the jack", field=where)
+
+
+def check_layout(s: TrexState, table: int, seen: int) -> None:
+    """R14: only the trex contract has a layout, and its cards are nowhere else."""
+    if table and s.contract != TREX:
+        raise InvalidState("only the trex contract has a layout", field="layout")
+    if table & seen:
+        raise InvalidState("a layout card is also in a hand or trick", field="layout")
+
+
+def check_cards_won_apart(cards_won: list[int], seen: int) -> None:
+    """A card won is nowhere else."""
+    for i, m in enumerate(cards_won):
+        if m & seen:
+            raise InvalidState(f"cards_won[{i}]: a card is in two places", field=f"cards_won[{i}]")
+        seen |= m
+
+
+def check_no_tricks_won(cards_won: list[int] | None, tricks_won: list[int] | None) -> None:
+    """No trick is won in trex, nor before the tricks begin."""
+    if cards_won is not None and any(cards_won) or tricks_won is not None and any(tricks_won):
+        raise InvalidState("no tricks are won in this phase or contract", field="tricks_won")
+
+
+def check_tricks_won(s: TrexState) -> None:
+    """R12: the tricks played are the tricks won, of 4 cards each."""
+    if sum(s.tricks_won) != s.tricks_played:
+        raise InvalidState("tricks_played must be the sum of tricks_won", field="tricks_played")
+    for i in range(4):
+        if s.cards_won[i].bit_count() != 4 * s.tricks_won[i]:
+            raise InvalidState(f"cards_won[{i}] must hold 4 cards per trick won", field=f"cards_won[{i}]")
+
+
+def check_cards_conserved(
+    s: TrexState, seen: int, hidden: int, counts: list[int], trick_seats: list[int]
+) -> None:
+    """R2: every card is once in hands, trick, cards won or layout (``seen``, plus ``hidden``
+    cards of a view's hidden hands), 13 in each hand before play, and in a trick contract
+    13 less the tricks played (and the card on the trick) after."""
+    if seen.bit_count() + hidden != 52:
+        raise InvalidState(
+            f"every card must be exactly once in hands, trick, cards_won or layout "
+            f"({seen.bit_count() + hidden} of 52 found)",
+            field="hands",
+        )
+    if s.phase in (CHOOSE, DOUBLING) and any(n != 13 for n in counts):
+        raise InvalidState("each hand holds 13 cards before play", field="hands")
+    if s.contract != TREX and s.phase in (TRICKS, DEAL_OVER, MATCH_OVER):
+        for i in range(4):
+            want = 13 - s.tricks_played - (1 if i in trick_seats else 0)
+            if counts[i] != want:
+                raise InvalidState(
+                    f"hands[{i}] must hold {want} cards after {s.tricks_played} tricks", field=f"hands[{i}]"
+                )
+
+
+def check_doubled_card(card: int, doubler: int, seen: int, held: int) -> None:
+    """R7: a doubled card is in play, and stays with its doubler until played (``held``:
+    the doubler's hand and the cards played this deal)."""
+    bit = 1 << card
+    if seen & bit and not held & bit:
+        raise InvalidState(f"doubled {CODES[card]} is not in its doubler's hand", field="doubled")
+    if not seen & bit:
+        raise InvalidState(f"doubled {CODES[card]} is nowhere", field="doubled")
+
+
+def check_finish_order(s: TrexState) -> None:
+    """R17: each seat goes out once, only in trex."""
+    fo = s.finish_order
+    if len(set(fo)) != len(fo):
+        raise InvalidState("finish_order lists a seat twice", field="finish_order")
+    if fo and s.contract != TREX:
+        raise InvalidState("finish_order is only for the trex contract", field="finish_order")
+
+
+def check_layout_turns(s: TrexState) -> None:
+    """R16: each card on the layout took a turn."""
+    if s.layout_turns < s.table.bit_count():
+        raise InvalidState("layout_turns is less than the cards on the layout", field="layout_turns")
+
+
+def check_seats_out(s: TrexState, counts: list[int]) -> None:
+    """R17: during trex the seats out are the seats without cards, at most two (the third
+    ends the deal); a finished trex deal ranks all four."""
+    fo = s.finish_order
+    if s.contract == TREX and s.phase == LAYOUT:
+        if len(fo) > 2:
+            raise InvalidState("the deal ends when three seats are out (R17)", field="finish_order")
+        for i in range(4):
+            if (counts[i] == 0) != (i in fo):
+                raise InvalidState(
+                    "finish_order must list exactly the seats without cards", field="finish_order"
+                )
+    if s.contract == TREX and s.phase in (DEAL_OVER, MATCH_OVER) and len(fo) != 4:
+        raise InvalidState("a finished trex deal has all four seats in finish_order", field="finish_order")
+
+
+def twos_are_exposed(s: TrexState) -> bool:
+    """R18: in partnership trex the 2s are exposed once each seat has had a layout turn."""
+    return s.opts.partnership and s.contract == TREX and s.layout_turns >= 4
+
+
+def check_twos_exposed(given: Any, exposed: bool) -> None:
+    """R18: the ``twos_exposed`` flag given is the rule's."""
+    if given is not exposed:
+        raise InvalidState(f"twos_exposed must be {str(exposed).lower()} (R18)", field="twos_exposed")
+
+
+def check_exposed_twos(i: int, twos: int, exposed: bool, hand: int | None) -> None:
+    """R18: ``exposed_twos[i]`` lists exposed 2s only, and (``hand`` known) those of the hand."""
+    if twos & ~TWO_MASK or twos and not exposed:
+        raise InvalidState("exposed_twos lists only exposed 2s (R18)", field="exposed_twos")
+    if hand is not None and twos != (hand & TWO_MASK if exposed else 0):
+        raise InvalidState(f"exposed_twos[{i}] must list the 2s of hands[{i}]", field="exposed_twos")
+
+
+def check_known_cards_fit(hands: list[int], counts: list[int], view_seat: int) -> None:
+    """A view's hidden hands hold at least the cards known to be there (doubled, exposed)."""
+    for i in range(4):
+        if i != view_seat and hands[i].bit_count() > counts[i]:
+            raise InvalidState(
+                f"hands[{i}] holds fewer cards than are known to be there", field=f"hands[{i}]"
+            )
+
+
+def seat_to_act(s: TrexState, counts: list[int], layout_turn: int) -> int:
+    """R6-R17, E3: the seat to act (-1: none, the match is over); in trex the seat whose turn
+    it is (``layout_turn``) must still hold cards, and no deal follows the last one."""
+    phase = s.phase
+    if phase == CHOOSE:
+        return s.owner
+    if phase == DOUBLING:
+        return (s.owner + s.doubling_turn) & 3
+    if phase == TRICKS:
+        return (s.leader + len(s.trick)) & 3
+    if phase == LAYOUT:
+        if counts[layout_turn] == 0:
+            raise InvalidState("to_act has gone out", field="to_act")
+        return layout_turn
+    if phase == DEAL_OVER:
+        if s.deal_no >= s.opts.total_deals:
+            raise InvalidState("deal_over cannot follow the last deal", field="phase")
+        return kingdom_owner_of(s.first_owner, s.deal_no + 1, s.opts)
+    return -1
+
+
+def check_to_act(given: Any, want: int) -> None:
+    """The ``to_act`` given is the seat to act (null when none is)."""
+    expected = None if want < 0 else want
+    if given != expected or isinstance(given, bool):
+        raise InvalidState(f"to_act must be {expected} in this position", field="to_act")
+
+
+def check_first_owner_holds_7h(s: TrexState, hands: list[int]) -> None:
+    """R3: in deal 1 the holder of 7H owns the first kingdom."""
+    holder = next((i for i in range(4) if hands[i] >> SEVEN_H & 1), None)
+    if holder is not None and holder != s.first_owner:
+        raise InvalidState("in deal 1 the first owner is the holder of 7H (R3)", field="first_owner")
+
+
+def check_first_owner_keeps_7h(s: TrexState, counts: list[int], view_seat: int | None) -> None:
+    """R3: in deal 1 the first owner holds 7H until it is played, so a view that does not show
+    7H is not the first owner's, and leaves room for 7H in the first owner's hand."""
+    if view_seat == s.first_owner:
+        raise InvalidState("the first owner must hold 7H in deal 1 (R3)", field="first_owner")
+    if (s.hands[s.first_owner] | 1 << SEVEN_H).bit_count() > counts[s.first_owner]:
+        raise InvalidState("the first owner must still hold 7H (R3)", field="first_owner")
+
+
+def check_scores(s: TrexState, scores: Any) -> None:
+    """``scores`` is the match totals per side (per team with partnership)."""
+    ms = s.match_scores
+    want = [ms[0] + ms[2], ms[1] + ms[3]] if s.opts.partnership else ms
+    if scores != want:
+        raise InvalidState("scores must be the match totals per side", field="scores")
+
+
+def check_deal_scores(s: TrexState) -> None:
+    """S9: the deal's scores sum to what the cards taken cost (the bonuses once trex is over)."""
+    contract, opts = s.contract, s.opts
+    if contract == TREX:
+        want = deal_total(TREX, opts.swap) if s.phase != LAYOUT else 0
+    elif contract >= 0:
+        want = -penalty_value(s, s.taken)
+    else:
+        want = 0
+    want *= opts.sign
+    if sum(s.deal_scores) != want:
+        raise InvalidState(f"deal_scores must sum to {want} for the cards taken (S9)", field="deal_scores")
+
+
+def check_history_ends_with_played(history: list[Entry], played: list[Entry], view: bool) -> None:
+    """The match history ends with this deal's entries; a view's history is only those."""
+    if view and len(history) != len(played):
+        raise InvalidState("a view's history is the current deal's played entries", field="history")
+    tail = history[len(history) - len(played) :]
+    if len(played) > len(history) or [e[:2] for e in tail] != [e[:2] for e in played]:
+        raise InvalidState("history must end with this deal's played entries", field="history")

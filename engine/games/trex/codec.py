@@ -9,38 +9,69 @@ from typing import Any
 from engine.checks import rng_state_from_json, rng_state_to_json
 from engine.protocol import JSON, BadAction, EngineError, InvalidSetup, InvalidState
 
-from .checks import check_full_state
+from .checks import (
+    check_canonical,
+    check_cards_conserved,
+    check_cards_won_apart,
+    check_contracts_used,
+    check_deal_scores,
+    check_dealer,
+    check_doublable,
+    check_doubled_card,
+    check_doubling_turn,
+    check_exposed_twos,
+    check_finish_order,
+    check_first_owner_holds_7h,
+    check_first_owner_keeps_7h,
+    check_full_state,
+    check_hand,
+    check_history_ends_with_played,
+    check_kingdom,
+    check_known_cards_fit,
+    check_layout,
+    check_layout_range,
+    check_layout_turns,
+    check_no_trick_leader,
+    check_no_tricks_won,
+    check_phase,
+    check_scores,
+    check_seats_out,
+    check_to_act,
+    check_trick_cards,
+    check_trick_seats,
+    check_trick_size,
+    check_tricks_won,
+    check_twos_exposed,
+    seat_to_act,
+    twos_are_exposed,
+)
 from .options import OPTION_SPECS, Opts
-from .rules import deal_from
-from .scoring import penalty_value
-from .state import Entry, TrexState, entries, history_entries_past, kingdom_owner_of, push_past
+from .rules import deal_from, layout_fits, trick_winner
+from .state import Entry, TrexState, entries, history_entries_past, push_past
 from .tables import (
+    ALL,
     CHOOSE,
     CHOOSE_BASE,
     CODES,
     CONTRACT_NAMES,
     CONTRACT_OF_NAME,
     DEAL,
-    DEAL_OVER,
     DOUBLABLE_MASK,
     DOUBLE,
     DOUBLING,
     INDEX_OF_CODE,
     LAYOUT,
-    MATCH_OVER,
     PASS,
     PHASE_NAMES,
     PHASE_OF_NAME,
-    SEQ_A,
-    SEQ_J,
     SEQ_RANKS,
     SEVEN_H,
     SUITS_ORDER,
     TREX,
     TRICKS,
     TWO_MASK,
+    cards_of,
     codes_of,
-    deal_total,
 )
 
 ParseOptions = Callable[[Any, int], JSON]
@@ -324,6 +355,10 @@ class _Reader:
             raise InvalidState(f"missing field {name!r}", field=name)
         return default
 
+    def given(self, name: str, lo: int, hi: int) -> Any:
+        """The whole number ``name`` if the document gives it, else None."""
+        return self.int(name, lo, hi) if name in self.data else None
+
     def int(self, name: str, lo: int, hi: int, default: Any = None, *, nullable: bool = False) -> Any:
         v = self.raw(name, default)
         return check_int(v, name, lo, hi, nullable=nullable)
@@ -347,9 +382,8 @@ def check_list(v: Any, name: str, length: int | None = None) -> list[Any]:
     return v
 
 
-def check_cards(v: Any, name: str, canonical: bool = False) -> int:
-    """A list of codes -> mask; duplicates rejected (and, with ``canonical``, any order but
-    the canonical one: a full state or view lists cards as the engine writes them)."""
+def read_cards(v: Any, name: str, canonical: bool = False) -> int:
+    """A list of codes -> mask; duplicates rejected (with ``canonical``, as ``check_canonical``)."""
     check_list(v, name)
     m = 0
     for code in v:
@@ -357,11 +391,19 @@ def check_cards(v: Any, name: str, canonical: bool = False) -> int:
         if m & b:
             raise InvalidState(f"{name} lists {code} twice", field=name)
         m |= b
-    if canonical and codes_of(m) != v:
-        raise InvalidState(
-            f"{name} must list its cards in canonical order (suits S H D C, ranks 2..A)", field=name
-        )
+    if canonical:
+        check_canonical(v, m, name)
     return m
+
+
+def read_seat_cards(v: Any, name: str, canonical: bool) -> list[int]:
+    """Four card lists, one per seat -> their masks."""
+    return [read_cards(x, f"{name}[{i}]", canonical) for i, x in enumerate(check_list(v, name, 4))]
+
+
+def read_numbers(v: Any, name: str, lo: int, hi: int) -> list[int]:
+    """Four whole numbers, one per seat."""
+    return [check_int(x, f"{name}[{i}]", lo, hi) for i, x in enumerate(check_list(v, name, 4))]
 
 
 def contract_of(v: Any, name: str, opts: Opts) -> int:
@@ -438,290 +480,246 @@ def load_options(r: _Reader, partial: bool, parse_options: ParseOptions) -> Opts
     return opts
 
 
-def load_layout(r: _Reader, contract: int, seen: int) -> tuple[int, int]:
-    """R15: the layout field -> (cards on the layout, cards that fit it now)."""
+def read_layout(r: _Reader) -> int:
+    """The layout field -> the cards on the layout (each suit's range from low to high)."""
     table = 0
     layout_raw = r.raw("layout", None)
-    if layout_raw is not None:
-        if not isinstance(layout_raw, dict) or set(layout_raw) != set(SUITS_ORDER):
-            raise InvalidState("layout must map each of S, H, D, C to null or {low, high}", field="layout")
-        for suit, letter in enumerate(SUITS_ORDER):
-            rng = layout_raw[letter]
-            if rng is None:
-                continue
-            where = f"layout.{letter}"
-            if not isinstance(rng, dict) or set(rng) != {"low", "high"}:
-                raise InvalidState(f"{where} must be null or {{low, high}}", field=where)
-            lo, hi = rng["low"], rng["high"]
-            if not (
-                isinstance(lo, str)
-                and isinstance(hi, str)
-                and len(lo) == 1
-                and len(hi) == 1
-                and lo in SEQ_RANKS
-                and hi in SEQ_RANKS
-            ):
-                raise InvalidState(f"{where}: low and high are ranks 2-9 T J Q K A", field=where)
-            lo_i, hi_i = SEQ_RANKS.index(lo), SEQ_RANKS.index(hi)
-            if not lo_i <= SEQ_J <= hi_i:
-                raise InvalidState(f"{where}: a range runs from low up to high through the jack", field=where)
-            for q in range(lo_i, hi_i + 1):
-                table |= 1 << (suit * 13 + q)
-    if table and contract != TREX:
-        raise InvalidState("only the trex contract has a layout", field="layout")
-    if table & seen:
-        raise InvalidState("a layout card is also in a hand or trick", field="layout")
-    lay = 0
-    for suit in range(4):
-        m = (table >> (13 * suit)) & 0x1FFF
-        if not m:
-            lay |= 1 << (suit * 13 + SEQ_J)
-        else:
-            lo_i, hi_i = (m & -m).bit_length() - 1, m.bit_length() - 1
-            if lo_i > 0:
-                lay |= 1 << (suit * 13 + lo_i - 1)
-            if hi_i < SEQ_A:
-                lay |= 1 << (suit * 13 + hi_i + 1)
-    return table, lay
+    if layout_raw is None:
+        return table
+    if not isinstance(layout_raw, dict) or set(layout_raw) != set(SUITS_ORDER):
+        raise InvalidState("layout must map each of S, H, D, C to null or {low, high}", field="layout")
+    for suit, letter in enumerate(SUITS_ORDER):
+        rng = layout_raw[letter]
+        if rng is None:
+            continue
+        where = f"layout.{letter}"
+        if not isinstance(rng, dict) or set(rng) != {"low", "high"}:
+            raise InvalidState(f"{where} must be null or {{low, high}}", field=where)
+        lo, hi = rng["low"], rng["high"]
+        if not (
+            isinstance(lo, str)
+            and isinstance(hi, str)
+            and len(lo) == 1
+            and len(hi) == 1
+            and lo in SEQ_RANKS
+            and hi in SEQ_RANKS
+        ):
+            raise InvalidState(f"{where}: low and high are ranks 2-9 T J Q K A", field=where)
+        lo_i, hi_i = SEQ_RANKS.index(lo), SEQ_RANKS.index(hi)
+        check_layout_range(where, lo_i, hi_i)
+        for q in range(lo_i, hi_i + 1):
+            table |= 1 << (suit * 13 + q)
+    return table
+
+
+class _Load:
+    """One document being read: its reader, its kind, and what the reading found so far:
+    the cards placed (``seen``) and each hand's size (``counts``: for a view's hidden
+    hands, the number it shows)."""
+
+    def __init__(self, r: _Reader, partial: bool, view: bool) -> None:
+        self.r = r
+        self.partial = partial
+        self.view = view
+        self.view_seat: int | None = None
+        self.hands_given = False
+        self.counts = [0, 0, 0, 0]
+        self.seen = 0
+        self.trick_seats: list[int] = []
+
+    def hidden(self, seat: int) -> bool:
+        """Whether ``seat``'s hand is a count in this document (another seat's, in a view)."""
+        return self.view and seat != self.view_seat
 
 
 def load_state(
-    data: Any,
-    parse_options: ParseOptions,
-    *,
-    partial: bool,
-    view: bool,
-    options_override: Opts | None = None,
-    defaults: dict[str, Any] | None = None,
+    data: Any, parse_options: ParseOptions, *, partial: bool, view: bool
 ) -> tuple[TrexState, list[int], int | None]:
     """Validate a full state (``partial`` False), a layout (``partial``) or a view (``view``)
     and build the internal state. Returns ``(state, hand_counts, view_seat)``; for a view the
-    hidden hands hold only the cards the view pins to them (doubled cards, exposed 2s)."""
-
+    hidden hands hold only the cards the view pins to them (doubled cards, exposed 2s). The
+    fields are read in this order, each checked as soon as what it depends on is read."""
     r = _Reader(data, partial)
     if not partial:
         check_fields(r.data, view)
-    if defaults:
-        for key, v in defaults.items():
-            if key not in r.data:
-                r.data = {**r.data, key: v}
-    opts = options_override if options_override is not None else load_options(r, partial, parse_options)
+    opts = load_options(r, partial, parse_options)
     if r.raw("players", 4) != 4 or isinstance(r.raw("players", 4), bool):
         raise InvalidState("Trex needs exactly 4 players", field="players")
-    view_seat = None
+    ld = _Load(r, partial, view)
     if view:
-        view_seat = check_int(r.data.get("seat"), "seat", 0, 3)
+        ld.view_seat = check_int(r.data.get("seat"), "seat", 0, 3)
     elif "seat" in r.data:
         raise InvalidState("a state has no field 'seat' (that is a view)", field="seat")
     s = TrexState(opts)
     s.deal_no = r.int("deal_no", 1, opts.total_deals, 1)
-    phase_name = r.raw("phase", None)
-    # ---- hands
-    hands_raw = check_list(r.raw("hands"), "hands", 4) if not partial or r.has("hands") else None
-    counts = [0, 0, 0, 0]
-    hands = [0, 0, 0, 0]
-    seen = 0
-    if hands_raw is not None:
-        for i, h in enumerate(hands_raw):
-            if view and i != view_seat:
-                counts[i] = check_int(h, f"hands[{i}]", 0, 13)
-                continue
-            m = check_cards(h, f"hands[{i}]", not partial)
-            if m.bit_count() > 13:
-                raise InvalidState(f"hands[{i}] holds more than 13 cards", field=f"hands[{i}]")
-            if m & seen:
-                raise InvalidState(f"hands[{i}]: a card is in two places", field=f"hands[{i}]")
-            seen |= m
-            hands[i] = m
-            counts[i] = m.bit_count()
-    # ---- contract and phase
+    load_hands(ld, s)
+    load_contract_and_phase(ld, s)
+    load_owner_and_dealer(ld, s)
+    load_doubles(ld, s)
+    tricks_won = load_trick(ld, s)
+    s.table = read_layout(r)
+    check_layout(s, s.table, ld.seen)
+    s.lay_mask = layout_fits(s.table)
+    ld.seen |= s.table
+    load_cards_won(ld, s, tricks_won)
+    load_trex_fields(ld, s)
+    load_to_act(ld, s)
+    load_scores(ld, s)
+    load_history(r, s, view)
+    if not partial and not view:
+        check_full_state(s, state_json)
+    return s, ld.counts, ld.view_seat
+
+
+def load_hands(ld: _Load, s: TrexState) -> None:
+    """The hands: card lists (counts for a view's hidden hands)."""
+    r = ld.r
+    if ld.partial and not r.has("hands"):
+        return
+    ld.hands_given = True
+    for i, h in enumerate(check_list(r.raw("hands"), "hands", 4)):
+        if ld.hidden(i):
+            ld.counts[i] = check_int(h, f"hands[{i}]", 0, 13)
+            continue
+        m = read_cards(h, f"hands[{i}]", not ld.partial)
+        check_hand(i, m, ld.seen)
+        ld.seen |= m
+        s.hands[i] = m
+        ld.counts[i] = m.bit_count()
+
+
+def load_contract_and_phase(ld: _Load, s: TrexState) -> None:
+    """The contract, the contracts used in the kingdom and the phase (a layout may leave the
+    last two out: the phase is then the one the contract's deal is in)."""
+    r, opts = ld.r, s.opts
     contract_raw = r.raw("contract", None)
-    contract = -1 if contract_raw is None else contract_of(contract_raw, "contract", opts)
+    s.contract = -1 if contract_raw is None else contract_of(contract_raw, "contract", opts)
     used_raw = r.raw("contracts_used", [contract_raw] if contract_raw is not None else [])
-    used = tuple(
+    s.contracts_used = tuple(
         contract_of(c, f"contracts_used[{i}]", opts)
         for i, c in enumerate(check_list(used_raw, "contracts_used"))
     )
-    if len(set(used)) != len(used):
-        raise InvalidState("contracts_used lists a contract twice", field="contracts_used")
-    if contract >= 0 and (not used or used[-1] != contract):
-        raise InvalidState("contracts_used must end with the current contract", field="contracts_used")
-    position = (s.deal_no - 1) % opts.deals_per_kingdom
-    if len(used) != position + (1 if contract >= 0 else 0):
-        raise InvalidState(
-            f"contracts_used must list {position + (contract >= 0)} contracts at deal {s.deal_no} "
-            f"(deal {position + 1} of its kingdom)",
-            field="contracts_used",
-        )
+    check_contracts_used(s)
+    phase_name = r.raw("phase", None)
     if phase_name is None:
-        if contract < 0:
-            phase_name = "choose_contract"
-        elif contract == TREX:
-            phase_name = "layout"
-        elif (
-            opts.doubling
-            and DOUBLABLE_MASK[contract]
-            and r.raw("doubling_turn", 0) != 4
-            and not r.raw("trick", [])
-            and not r.raw("tricks_played", 0)
-        ):
-            phase_name = "doubling"
-        else:
-            phase_name = "tricks"
+        phase_name = PHASE_NAMES[layout_phase(ld, s)]
     if not isinstance(phase_name, str) or phase_name not in PHASE_OF_NAME:
         raise InvalidState(f"unknown phase {phase_name!r}", field="phase")
-    phase = PHASE_OF_NAME[phase_name]
-    s.phase = phase
-    if (phase == CHOOSE) != (contract < 0):
-        raise InvalidState("contract must be null exactly in phase choose_contract", field="contract")
-    if phase == DOUBLING and not (opts.doubling and DOUBLABLE_MASK[contract]):
-        raise InvalidState(f"no doubling phase in {CONTRACT_NAMES[contract]}", field="phase")
-    if phase in (DOUBLING, TRICKS) and contract == TREX or phase == LAYOUT and contract != TREX:
-        raise InvalidState(f"phase {phase_name} does not fit contract {contract_raw}", field="phase")
-    if phase == MATCH_OVER and s.deal_no != opts.total_deals:
-        raise InvalidState("match_over only after the last deal", field="phase")
-    s.contract = contract
-    s.contracts_used = used
-    # ---- owner, dealer
-    k = (s.deal_no - 1) // opts.deals_per_kingdom
+    s.phase = PHASE_OF_NAME[phase_name]
+    check_phase(s)
+
+
+def layout_phase(ld: _Load, s: TrexState) -> int:
+    """A layout without a phase: the contract's first phase, or tricks once doubling is done."""
+    r, contract = ld.r, s.contract
+    if contract < 0:
+        return CHOOSE
+    if contract == TREX:
+        return LAYOUT
+    if (
+        s.opts.doubling
+        and DOUBLABLE_MASK[contract]
+        and r.raw("doubling_turn", 0) != 4
+        and not r.raw("trick", [])
+        and not r.raw("tricks_played", 0)
+    ):
+        return DOUBLING
+    return TRICKS
+
+
+def load_owner_and_dealer(ld: _Load, s: TrexState) -> None:
+    """The first kingdom's owner (a layout may give it through the kingdom owner, the 7H in
+    deal 1, or the dealer), the kingdom fields and the dealer."""
+    r = ld.r
+    k = (s.deal_no - 1) // s.opts.deals_per_kingdom
     if r.has("first_owner"):
-        first_owner = r.int("first_owner", 0, 3)
+        s.first_owner = r.int("first_owner", 0, 3)
     elif r.has("kingdom_owner"):
-        first_owner = (r.int("kingdom_owner", 0, 3) - k) & 3
+        s.first_owner = (r.int("kingdom_owner", 0, 3) - k) & 3
     elif s.deal_no == 1:
-        first_owner = next((i for i in range(4) if hands[i] >> SEVEN_H & 1), 0)
+        s.first_owner = next((i for i in range(4) if s.hands[i] >> SEVEN_H & 1), 0)
     elif r.has("dealer"):
-        first_owner = (r.int("dealer", 0, 3) - k) & 3
-    else:
-        first_owner = 0
-    s.first_owner = first_owner
-    owner = s.owner
-    if r.has("kingdom_index") and r.int("kingdom_index", 0, 3) != k:
-        raise InvalidState(f"kingdom_index must be {k} at deal {s.deal_no}", field="kingdom_index")
-    if r.has("kingdom_owner") and r.int("kingdom_owner", 0, 3) != owner:
-        raise InvalidState(f"kingdom_owner must be {owner} (R5)", field="kingdom_owner")
-    s.dealer = r.int("dealer", 0, 3, owner if s.deal_no > 1 else 0)
-    if s.deal_no > 1 and s.dealer != owner:
-        raise InvalidState(f"dealer must be the kingdom owner {owner} from deal 2 on (R4)", field="dealer")
-    # ---- doubled
+        s.first_owner = (r.int("dealer", 0, 3) - k) & 3
+    check_kingdom(s, r.given("kingdom_index", 0, 3), r.given("kingdom_owner", 0, 3))
+    s.dealer = r.int("dealer", 0, 3, s.owner if s.deal_no > 1 else 0)
+    check_dealer(s)
+
+
+def load_doubles(ld: _Load, s: TrexState) -> None:
+    """The doubled cards (card -> doubler, in doubling order) and the doubling turn."""
+    r, opts = ld.r, s.opts
     doubled_raw = r.raw("doubled", {})
     if not isinstance(doubled_raw, dict):
         raise InvalidState("doubled must be an object card -> seat", field="doubled")
     doubled = []
-    dmask = 0
     for code, d in doubled_raw.items():
         c = card_index(code, "doubled")
-        d = check_int(d, f"doubled.{code}", 0, 3)
-        if contract < 0 or not DOUBLABLE_MASK[contract] >> c & 1 or not opts.doubling:
-            raise InvalidState(f"{code} cannot be doubled here", field="doubled")
-        doubled.append((c, d))
-        dmask |= 1 << c
+        doubled.append((c, check_int(d, f"doubled.{code}", 0, 3)))
+        check_doublable(s, c)
+        s.dbl_mask |= 1 << c
     s.doubled = tuple(doubled)
-    s.dbl_mask = dmask
-    s.doubling_turn = r.int(
-        "doubling_turn",
-        0,
-        4,
-        4
-        if phase not in (CHOOSE, DOUBLING) and contract >= 0 and opts.doubling and DOUBLABLE_MASK[contract]
-        else 0,
-    )
-    if phase == DOUBLING and s.doubling_turn == 4 or phase == CHOOSE and (s.doubling_turn or doubled):
-        raise InvalidState("doubling_turn does not fit the phase", field="doubling_turn")
-    if phase == DOUBLING:
-        had_turn = {(owner + i) & 3 for i in range(s.doubling_turn + 1)}
-        for _, d in doubled:
-            if d not in had_turn:
-                raise InvalidState(f"seat {d} has not had its doubling turn yet (R7)", field="doubled")
-    # ---- trick play
+    doubling_done = s.phase not in (CHOOSE, DOUBLING) and s.contract >= 0 and opts.doubling
+    s.doubling_turn = r.int("doubling_turn", 0, 4, 4 if doubling_done and DOUBLABLE_MASK[s.contract] else 0)
+    check_doubling_turn(s)
+
+
+def load_trick(ld: _Load, s: TrexState) -> list[int] | None:
+    """The trick on the table and its leader; returns ``tricks_won`` if the document gives it."""
+    r = ld.r
     trick_raw = check_list(r.raw("trick", []), "trick")
-    if len(trick_raw) > 3 or trick_raw and phase != TRICKS:
-        raise InvalidState("trick holds 0 to 3 cards, only in phase tricks", field="trick")
-    trick = []
-    trick_seats = []
+    check_trick_size(s, len(trick_raw))
     for i, t in enumerate(trick_raw):
         if not isinstance(t, dict) or set(t) != {"seat", "card"}:
             raise InvalidState(f"trick[{i}] must be an object with seat and card", field=f"trick[{i}]")
-        trick_seats.append(check_int(t["seat"], f"trick[{i}].seat", 0, 3))
-        trick.append(card_index(t["card"], f"trick[{i}].card"))
+        ld.trick_seats.append(check_int(t["seat"], f"trick[{i}].seat", 0, 3))
+        s.trick.append(card_index(t["card"], f"trick[{i}].card"))
     tricks_won_raw = r.raw("tricks_won", None)
-    if tricks_won_raw is not None:
-        tricks_won = [
-            check_int(v, f"tricks_won[{i}]", 0, 13)
-            for i, v in enumerate(check_list(tricks_won_raw, "tricks_won", 4))
-        ]
-    else:
-        tricks_won = None
-    tp_default = sum(tricks_won) if tricks_won is not None else None
-    # leader
-    if phase == TRICKS:
-        if trick_seats:
-            leader = trick_seats[0]
+    tricks_won = None if tricks_won_raw is None else read_numbers(tricks_won_raw, "tricks_won", 0, 13)
+    if s.phase == TRICKS:
+        if ld.trick_seats:
+            s.leader = ld.trick_seats[0]
         else:
-            leader = r.int("trick_leader", 0, 3, r.raw("to_act", owner), nullable=False)
-        for i, st in enumerate(trick_seats):
-            if st != (leader + i) & 3:
-                raise InvalidState("trick seats must follow each other from the leader", field="trick")
-        if r.has("trick_leader") and r.data["trick_leader"] != leader:
-            raise InvalidState(
-                "trick_leader must be the seat of the trick's first card", field="trick_leader"
-            )
+            s.leader = r.int("trick_leader", 0, 3, r.raw("to_act", s.owner), nullable=False)
+        check_trick_seats(ld.trick_seats, s.leader, r.data.get("trick_leader"), r.has("trick_leader"))
     else:
-        leader = owner
-        if r.data.get("trick_leader") is not None:
-            raise InvalidState("trick_leader is null outside phase tricks", field="trick_leader")
-    s.leader = leader
-    s.trick = trick
-    tmask = 0
-    for c in trick:
-        if (seen | tmask) >> c & 1:
-            raise InvalidState(f"{CODES[c]} is in two places", field="trick")
-        tmask |= 1 << c
-    if trick:
-        best = trick[0]
-        best_seat = leader
-        for i, c in enumerate(trick):
-            if c // 13 == trick[0] // 13 and c > best:
-                best, best_seat = c, (leader + i) & 3
-        s.best, s.best_seat = best, best_seat
-    seen |= tmask
-    # ---- layout
-    table, s.lay_mask = load_layout(r, contract, seen)
-    seen |= table
-    s.table = table
-    # ---- cards won
+        s.leader = s.owner
+        check_no_trick_leader(r.data.get("trick_leader"))
+    check_trick_cards(s.trick, ld.seen)
+    if s.trick:
+        s.best, s.best_seat = trick_winner(s.trick, s.leader)
+    for c in s.trick:
+        ld.seen |= 1 << c
+    return tricks_won
+
+
+def load_cards_won(ld: _Load, s: TrexState, tricks_won: list[int] | None) -> None:
+    """The cards and tricks won, and the tricks played (a layout may give only some of them:
+    without cards won, every card not in sight went in the leader's earlier tricks)."""
+    r = ld.r
+    tricks_given = tricks_won
     cw_raw = r.raw("cards_won", None)
-    if cw_raw is not None:
-        cards_won = [
-            check_cards(v, f"cards_won[{i}]", not partial)
-            for i, v in enumerate(check_list(cw_raw, "cards_won", 4))
-        ]
-        for i, m in enumerate(cards_won):
-            if m & seen:
-                raise InvalidState(f"cards_won[{i}]: a card is in two places", field=f"cards_won[{i}]")
-            seen |= m
+    cards_won = None if cw_raw is None else read_seat_cards(cw_raw, "cards_won", not ld.partial)
+    if cards_won is not None:
+        check_cards_won_apart(cards_won, ld.seen)
+        for m in cards_won:
+            ld.seen |= m
         if tricks_won is None:
             tricks_won = [m.bit_count() // 4 for m in cards_won]
-    else:
-        cards_won = None
-    if contract == TREX or phase in (CHOOSE, DOUBLING):
-        if cards_won is not None and any(cards_won) or tricks_won is not None and any(tricks_won):
-            raise InvalidState("no tricks are won in this phase or contract", field="tricks_won")
-        cards_won = [0, 0, 0, 0]
-        tricks_won = [0, 0, 0, 0]
-    tricks_played = r.int("tricks_played", 0, 13, tp_default, nullable=partial)
-    hidden_total = sum(counts[i] for i in range(4) if view and i != view_seat)
+    if s.contract == TREX or s.phase in (CHOOSE, DOUBLING):
+        check_no_tricks_won(cards_won, tricks_won)
+        cards_won, tricks_won = [0, 0, 0, 0], [0, 0, 0, 0]
+    default = sum(tricks_given) if tricks_given is not None else None
+    tricks_played = r.int("tricks_played", 0, 13, default, nullable=ld.partial)
+    if not ld.hands_given:
+        raise InvalidState("hands are required", field="hands")
     if cards_won is None:
         # layout shorthand: every card not in a hand or the trick went in earlier tricks
-        missing = [c for c in range(52) if not seen >> c & 1]
-        n_missing = len(missing) - hidden_total
-        if hands_raw is None:
-            raise InvalidState("hands are required", field="hands")
+        missing = cards_of(ALL & ~ld.seen)
         if tricks_played is None:
-            tricks_played = n_missing // 4
+            tricks_played = (len(missing) - hidden_total(ld)) // 4
         if tricks_won is None:
             tricks_won = [0, 0, 0, 0]
-            tricks_won[leader] = tricks_played
+            tricks_won[s.leader] = tricks_played
         cards_won = [0, 0, 0, 0]
         pos = 0
         for i in range(4):
@@ -729,160 +727,82 @@ def load_state(
                 cards_won[i] |= 1 << c
             pos += 4 * tricks_won[i]
         for m in cards_won:
-            seen |= m
-    if tricks_won is None:  # not reached: set from cards_won or by the shorthand above
-        raise InvalidState("tricks_won is required", field="tricks_won")
-    if tricks_played is None:
-        tricks_played = sum(tricks_won)
-    if sum(tricks_won) != tricks_played:
-        raise InvalidState("tricks_played must be the sum of tricks_won", field="tricks_played")
-    for i in range(4):
-        if cards_won[i].bit_count() != 4 * tricks_won[i]:
-            raise InvalidState(f"cards_won[{i}] must hold 4 cards per trick won", field=f"cards_won[{i}]")
+            ld.seen |= m
+    assert tricks_won is not None  # given, or set from cards_won or by the shorthand above
     s.tricks_won = tricks_won
     s.cards_won = cards_won
-    s.tricks_played = tricks_played
-    taken = cards_won[0] | cards_won[1] | cards_won[2] | cards_won[3]
-    s.taken = taken
-    # ---- conservation and hand sizes
-    if hands_raw is None:
-        raise InvalidState("hands are required", field="hands")
-    if seen.bit_count() + hidden_total != 52:
-        raise InvalidState(
-            f"every card must be exactly once in hands, trick, cards_won or layout "
-            f"({seen.bit_count() + hidden_total} of 52 found)",
-            field="hands",
-        )
-    if phase in (CHOOSE, DOUBLING) and any(n != 13 for n in counts):
-        raise InvalidState("each hand holds 13 cards before play", field="hands")
-    if contract != TREX and phase in (TRICKS, DEAL_OVER, MATCH_OVER):
-        for i in range(4):
-            want = 13 - tricks_played - (1 if i in trick_seats else 0)
-            if counts[i] != want:
-                raise InvalidState(
-                    f"hands[{i}] must hold {want} cards after {tricks_played} tricks",
-                    field=f"hands[{i}]",
-                )
-    # ---- doubled cards: in the doubler's hand or already played
+    s.tricks_played = sum(tricks_won) if tricks_played is None else tricks_played
+    check_tricks_won(s)
+    s.taken = cards_won[0] | cards_won[1] | cards_won[2] | cards_won[3]
+    check_cards_conserved(s, ld.seen, hidden_total(ld), ld.counts, ld.trick_seats)
+    trick_mask = sum(1 << c for c in s.trick)
     for c, d in s.doubled:
-        b = 1 << c
-        if view and d != view_seat and not seen & b:
-            hands[d] |= b  # pinned: a doubled card stays with its doubler until played
-            seen |= b
+        if ld.hidden(d) and not ld.seen >> c & 1:
+            s.hands[d] |= 1 << c  # pinned: a doubled card stays with its doubler until played
+            ld.seen |= 1 << c
             continue
-        if seen & b and not (hands[d] | tmask | taken) & b:
-            raise InvalidState(f"doubled {CODES[c]} is not in its doubler's hand", field="doubled")
-        if not seen & b:
-            raise InvalidState(f"doubled {CODES[c]} is nowhere", field="doubled")
-    # ---- Trex layout fields
+        check_doubled_card(c, d, ld.seen, s.hands[d] | trick_mask | s.taken)
+
+
+def hidden_total(ld: _Load) -> int:
+    """The cards a view's hidden hands hold (0 in a state or a layout)."""
+    return sum(ld.counts[i] for i in range(4) if ld.hidden(i))
+
+
+def load_trex_fields(ld: _Load, s: TrexState) -> None:
+    """Trex's fields: the seats out, the layout turns, the 2s exposed (R18)."""
+    r = ld.r
     fo_raw = check_list(r.raw("finish_order", []), "finish_order")
-    fo = [check_int(v, f"finish_order[{i}]", 0, 3) for i, v in enumerate(fo_raw)]
-    if len(set(fo)) != len(fo):
-        raise InvalidState("finish_order lists a seat twice", field="finish_order")
-    if fo and contract != TREX:
-        raise InvalidState("finish_order is only for the trex contract", field="finish_order")
-    s.finish_order = fo
-    s.layout_turns = r.int("layout_turns", 0, 10_000, table.bit_count())
-    if s.layout_turns < table.bit_count():
-        raise InvalidState("layout_turns is less than the cards on the layout", field="layout_turns")
-    if contract == TREX and phase == LAYOUT:
-        if len(fo) > 2:
-            raise InvalidState("the deal ends when three seats are out (R17)", field="finish_order")
-        for i in range(4):
-            if (counts[i] == 0) != (i in fo):
-                raise InvalidState(
-                    "finish_order must list exactly the seats without cards", field="finish_order"
-                )
-    if contract == TREX and phase in (DEAL_OVER, MATCH_OVER) and len(fo) != 4:
-        raise InvalidState("a finished trex deal has all four seats in finish_order", field="finish_order")
-    exposed = opts.partnership and contract == TREX and s.layout_turns >= 4
-    if r.has("twos_exposed") and r.data["twos_exposed"] is not exposed:
-        raise InvalidState(f"twos_exposed must be {str(exposed).lower()} (R18)", field="twos_exposed")
-    s.twos_exposed = exposed
+    s.finish_order = [check_int(v, f"finish_order[{i}]", 0, 3) for i, v in enumerate(fo_raw)]
+    check_finish_order(s)
+    s.layout_turns = r.int("layout_turns", 0, 10_000, s.table.bit_count())
+    check_layout_turns(s)
+    check_seats_out(s, ld.counts)
+    s.twos_exposed = twos_are_exposed(s)
+    if r.has("twos_exposed"):
+        check_twos_exposed(r.data["twos_exposed"], s.twos_exposed)
     et_raw = r.raw("exposed_twos", None)
     if et_raw is not None:
-        et = [
-            check_cards(v, f"exposed_twos[{i}]", not partial)
-            for i, v in enumerate(check_list(et_raw, "exposed_twos", 4))
-        ]
-        for i in range(4):
-            if et[i] & ~TWO_MASK or et[i] and not exposed:
-                raise InvalidState("exposed_twos lists only exposed 2s (R18)", field="exposed_twos")
-            if view and i != view_seat:
-                if et[i] & seen:
+        for i, twos in enumerate(read_seat_cards(et_raw, "exposed_twos", not ld.partial)):
+            check_exposed_twos(i, twos, s.twos_exposed, None if ld.hidden(i) else s.hands[i])
+            if ld.hidden(i):
+                if twos & ld.seen:
                     raise InvalidState("an exposed 2 is also elsewhere", field="exposed_twos")
-                hands[i] |= et[i]
-                seen |= et[i]
-            elif et[i] != (hands[i] & TWO_MASK if exposed else 0):
-                raise InvalidState(f"exposed_twos[{i}] must list the 2s of hands[{i}]", field="exposed_twos")
-    elif exposed and view:
+                s.hands[i] |= twos
+                ld.seen |= twos
+    elif s.twos_exposed and ld.view:
         raise InvalidState("exposed_twos is required once the 2s are exposed", field="exposed_twos")
-    if view:
-        for i in range(4):
-            if i != view_seat and hands[i].bit_count() > counts[i]:
-                raise InvalidState(
-                    f"hands[{i}] holds fewer cards than are known to be there", field=f"hands[{i}]"
-                )
-    s.hands = hands
-    # ---- to_act
-    if phase == CHOOSE:
-        want = owner
-    elif phase == DOUBLING:
-        want = (owner + s.doubling_turn) & 3
-    elif phase == TRICKS:
-        want = (leader + len(trick)) & 3
-    elif phase == LAYOUT:
-        want = check_int(r.raw("to_act", owner), "to_act", 0, 3)
-        if counts[want] == 0:
-            raise InvalidState("to_act has gone out", field="to_act")
-    elif phase == DEAL_OVER:
-        want = kingdom_owner_of(first_owner, s.deal_no + 1, opts) if s.deal_no < opts.total_deals else -1
-        if want < 0:
-            raise InvalidState("deal_over cannot follow the last deal", field="phase")
-    else:
-        want = -1
-    got = r.raw("to_act", None if want < 0 else want)
-    if got != (None if want < 0 else want) or isinstance(got, bool):
-        raise InvalidState(f"to_act must be {None if want < 0 else want} in this position", field="to_act")
+    if ld.view_seat is not None:
+        check_known_cards_fit(s.hands, ld.counts, ld.view_seat)
+
+
+def load_to_act(ld: _Load, s: TrexState) -> None:
+    """The seat to act, and deal 1's 7H (R3): a view pins it to the first owner's hand."""
+    r = ld.r
+    layout_turn = check_int(r.raw("to_act", s.owner), "to_act", 0, 3) if s.phase == LAYOUT else -1
+    want = seat_to_act(s, ld.counts, layout_turn)
+    check_to_act(r.raw("to_act", None if want < 0 else want), want)
     s.to_act = want
-    # ---- deal 1: R3 (the owner holds 7H until it is played)
-    if s.deal_no == 1 and hands_raw is not None and not view:
-        holder = next((i for i in range(4) if hands[i] >> SEVEN_H & 1), None)
-        if holder is not None and holder != first_owner:
-            raise InvalidState("in deal 1 the first owner is the holder of 7H (R3)", field="first_owner")
-    if view and s.deal_no == 1 and not seen >> SEVEN_H & 1 and view_seat != first_owner:
-        hands[first_owner] |= 1 << SEVEN_H
-        seen |= 1 << SEVEN_H
-        if hands[first_owner].bit_count() > counts[first_owner]:
-            raise InvalidState("the first owner must still hold 7H (R3)", field="first_owner")
-    elif view and s.deal_no == 1 and not seen >> SEVEN_H & 1:
-        raise InvalidState("the first owner must hold 7H in deal 1 (R3)", field="first_owner")
-    # ---- scores
-    s.deal_scores = [
-        check_int(v, f"deal_scores[{i}]", -10_000, 10_000)
-        for i, v in enumerate(check_list(r.raw("deal_scores", [0, 0, 0, 0]), "deal_scores", 4))
-    ]
-    s.match_scores = [
-        check_int(v, f"match_scores[{i}]", -(10**7), 10**7)
-        for i, v in enumerate(check_list(r.raw("match_scores", [0, 0, 0, 0]), "match_scores", 4))
-    ]
+    if s.deal_no != 1:
+        return
+    if not ld.view:
+        if ld.hands_given:
+            check_first_owner_holds_7h(s, s.hands)
+        return
+    if not ld.seen >> SEVEN_H & 1:
+        check_first_owner_keeps_7h(s, ld.counts, ld.view_seat)
+        s.hands[s.first_owner] |= 1 << SEVEN_H  # pinned: the first owner holds 7H until played
+        ld.seen |= 1 << SEVEN_H
+
+
+def load_scores(ld: _Load, s: TrexState) -> None:
+    """The deal's and the match's scores, and the results of the finished deals."""
+    r, opts = ld.r, s.opts
+    s.deal_scores = read_numbers(r.raw("deal_scores", [0, 0, 0, 0]), "deal_scores", -10_000, 10_000)
+    s.match_scores = read_numbers(r.raw("match_scores", [0, 0, 0, 0]), "match_scores", -(10**7), 10**7)
     if r.has("scores"):
-        ms = s.match_scores
-        want_scores = [ms[0] + ms[2], ms[1] + ms[3]] if opts.partnership else ms
-        if r.data["scores"] != want_scores:
-            raise InvalidState("scores must be the match totals per side", field="scores")
-    total = sum(s.deal_scores)
-    if contract == TREX:
-        want_total = deal_total(TREX, opts.swap) if phase != LAYOUT else 0
-    elif contract >= 0:
-        want_total = -penalty_value(s, taken)
-    else:
-        want_total = 0
-    want_total *= opts.sign
-    if total != want_total:
-        raise InvalidState(
-            f"deal_scores must sum to {want_total} for the cards taken (S9)", field="deal_scores"
-        )
+        check_scores(s, r.data["scores"])
+    check_deal_scores(s)
     dr = []
     for i, e in enumerate(check_list(r.raw("deal_results", []), "deal_results")):
         where = f"deal_results[{i}]"
@@ -898,10 +818,6 @@ def load_state(
             )
         )
     s.deal_results = tuple(dr)
-    load_history(r, s, view)
-    if not partial and not view:
-        check_full_state(s, state_json)
-    return s, counts, view_seat
 
 
 def load_history(r: _Reader, s: TrexState, view: bool) -> None:
@@ -923,10 +839,7 @@ def load_history(r: _Reader, s: TrexState, view: bool) -> None:
         "history",
         view,
     )
-    if view and len(hist) != len(played):
-        raise InvalidState("a view's history is the current deal's played entries", field="history")
-    if len(played) > len(hist) or [e[:2] for e in hist[len(hist) - len(played) :]] != [e[:2] for e in played]:
-        raise InvalidState("history must end with this deal's played entries", field="history")
+    check_history_ends_with_played(hist, played, view)
     prefix = hist[: len(hist) - len(played)]
     if prefix:
         chunk: Any = None  # a cons list (previous, seat, action, trick_no)

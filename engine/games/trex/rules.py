@@ -38,6 +38,7 @@ from .tables import (
     PHASE_NAMES,
     RNG_BITS,
     SEQ_A,
+    SEQ_J,
     SEVEN_H,
     SUIT_MASK,
     SUIT_WORDS,
@@ -305,6 +306,15 @@ def _finish_trick(s: TrexState, events: Events) -> None:
         end_deal(s, events)
 
 
+def trick_winner(trick: list[int], leader: int) -> tuple[int, int]:
+    """R12: the highest card of the led suit in ``trick`` (led by ``leader``) and its seat."""
+    best, best_seat = trick[0], leader
+    for i, c in enumerate(trick):
+        if c // 13 == trick[0] // 13 and c > best:
+            best, best_seat = c, (leader + i) & 3
+    return best, best_seat
+
+
 def is_deal_over_early(s: TrexState) -> bool:
     """R13: without play_all_tricks a KH/queens/diamonds deal ends once no penalty card of
     the contract is left in any hand."""
@@ -313,6 +323,23 @@ def is_deal_over_early(s: TrexState) -> bool:
         return False
     h = s.hands
     return not (h[0] | h[1] | h[2] | h[3]) & PENALTY_MASK[c]
+
+
+def layout_fits(table: int) -> int:
+    """R15: the cards that fit a layout holding the cards ``table``: each suit's jack while
+    the suit is empty, else the cards one below its lowest and one above its highest."""
+    fits = 0
+    for suit in range(4):
+        m = (table >> (13 * suit)) & 0x1FFF
+        if not m:
+            fits |= 1 << (suit * 13 + SEQ_J)
+        else:
+            low, high = (m & -m).bit_length() - 1, m.bit_length() - 1
+            if low > 0:
+                fits |= 1 << (suit * 13 + low - 1)
+            if high < SEQ_A:
+                fits |= 1 << (suit * 13 + high + 1)
+    return fits
 
 
 def _layout_turn(s: TrexState, seat: int, action: int, events: Events) -> None:
