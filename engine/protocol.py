@@ -31,9 +31,12 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from engine.codec import Codec
 
 JSON = dict[str, Any]
 Action = Hashable
@@ -195,6 +198,29 @@ class ScoreReport:
         return out
 
 
+def parse_options(
+    game_id: str,
+    specs: Sequence[OptionSpec],
+    raw: Any,
+    players: int,
+    check_options: Callable[[JSON, int], None],
+) -> JSON:
+    """Options with defaults filled in; raises InvalidSetup for an unknown option, a bad
+    value or a combination ``check_options`` forbids. (Shared by :meth:`Game.parse_options`
+    and the declared codec, engine/codec.py.)"""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        raise InvalidSetup("options must be an object", field="options")
+    known = {spec.name: spec for spec in specs}
+    for name in raw:
+        if name not in known:
+            raise InvalidSetup(f"unknown option {name!r} for {game_id}", field=f"options.{name}")
+    options = {name: spec.validate(raw.get(name, spec.default)) for name, spec in known.items()}
+    check_options(options, players)
+    return options
+
+
 # --------------------------------------------------------------------------- the protocol
 
 
@@ -215,17 +241,7 @@ class Game(ABC, Generic[S]):
     def parse_options(self, raw: Mapping[str, Any] | None, players: int) -> JSON:
         """Options with defaults filled in; raises InvalidSetup for an unknown option,
         a bad value or a combination the spec forbids (see ``check_options``)."""
-        if raw is None:
-            raw = {}
-        if not isinstance(raw, Mapping):
-            raise InvalidSetup("options must be an object", field="options")
-        known = {spec.name: spec for spec in self.option_specs}
-        for name in raw:
-            if name not in known:
-                raise InvalidSetup(f"unknown option {name!r} for {self.id}", field=f"options.{name}")
-        options = {name: spec.validate(raw.get(name, spec.default)) for name, spec in known.items()}
-        self.check_options(options, players)
-        return options
+        return parse_options(self.id, self.option_specs, raw, players, self.check_options)
 
     def check_options(self, options: JSON, players: int) -> None:
         """Reject combinations of options the spec forbids (InvalidSetup). Default: none."""
@@ -436,6 +452,17 @@ class Game(ABC, Generic[S]):
             step(state, actions[int(rand() * len(actions))])
 
     # ---- metadata ----------------------------------------------------------------
+
+    codec: Codec[Any] | None = None
+    """The game's declared JSON shape (engine/codec.py), where the game has one."""
+
+    def json_schemas(self) -> dict[str, JSON]:
+        """JSON Schemas (draft 2020-12) of the game's documents, generated from its codec's
+        declarations: ``{"state", "view", "action", "options"}`` (the action is a ``oneOf``
+        discriminated by ``type``)."""
+        if self.codec is None:
+            raise NotImplementedError(f"{self.id} has no declared codec")
+        return self.codec.json_schemas()
 
     def metadata(self) -> JSON:
         return {

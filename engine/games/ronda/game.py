@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any, cast
 
 from engine.cards import card_code
-from engine.checks import MAX_TARGET_SCORE
-from engine.games.ronda import codec, rules
+from engine.codec import LAYOUT
+from engine.games.ronda import rules, scoring
+from engine.games.ronda.codec import CODEC, RONDA_PACK, VERBS, verb_of
+from engine.games.ronda.options import OPTION_SPECS, Rules, check_options
 from engine.games.ronda.rules import _CARDS
 from engine.games.ronda.rules import r19_play as _play
-from engine.games.ronda.state import RondaState, Rules, blank_state
+from engine.games.ronda.sampling import make_sampler
+from engine.games.ronda.state import RondaState, blank_state
 from engine.games.ronda.tables import (
     CHALLENGE_BASE,
     CHALLENGE_P,
@@ -20,7 +22,6 @@ from engine.games.ronda.tables import (
     DECLARE_BASE,
     DECLARE_P,
     PACK,
-    PASS,
     PHASE_NAMES,
     PHASE_RULE,
     PHASE_VERBS,
@@ -35,7 +36,6 @@ from engine.protocol import (
     IllegalAction,
     InvalidSetup,
     InvalidState,
-    OptionSpec,
     ScoreReport,
 )
 
@@ -48,33 +48,12 @@ _PLAY_LISTS = cast("dict[int, list[Action]]", _CARDS)
 _cards_of = cast("Callable[[int], list[Action]]", rules.cards_of)
 
 
-def _action_type(action: Any) -> str:
-    if type(action) is not int:
-        return "deal"
-    if action < 52:
-        return "play"
-    if action == PASS:
-        return "pass"
-    return "declare" if action < CHALLENGE_BASE else "challenge"
-
-
 class Ronda(Game[RondaState]):
     id = "ronda"
     title = "Ronda"
     player_counts = (2, 3, 4)
-    option_specs = (
-        OptionSpec("deal_style", "choice", "table", "table: 3 cards each and 4 to the table; no_table: "
-                   "4-card hands, no table cards (2 or 4 players)", choices=("table", "no_table")),
-        OptionSpec("tringa_points", "choice", 5, "value of a genuine tringa (the penalty stays 5)",
-                   choices=(5, 3)),
-        OptionSpec("challenges", "bool", True, "whether the challenge round exists (never with 3 players)"),
-        OptionSpec("auto_declare", "bool", False, "the engine declares every seat's true holding"),
-        OptionSpec("chain_bonuses", "bool", True, "b'khamsa (3-4 players) and b'achra (4 players)"),
-        OptionSpec("target_score", "int", 41, "score that ends the match", minimum=1,
-                   maximum=MAX_TARGET_SCORE, test_values=(41, 11)),
-        OptionSpec("shuffle_returned_cards", "bool", True, "shuffle cards sent back by the initial-table "
-                   "check into the stock (false: put them at the bottom)"),
-    )  # fmt: skip
+    option_specs = OPTION_SPECS
+    codec = CODEC
     verbs = {
         "pass": "say nothing in the declaration round, or do not challenge",
         "declare": "declare a combination: combo ronda, tringa or double_ronda",
@@ -86,8 +65,7 @@ class Ronda(Game[RondaState]):
     # ---- setup ---------------------------------------------------------------
 
     def check_options(self, options: JSON, players: int) -> None:
-        if options["deal_style"] == "no_table" and players == 3:
-            raise InvalidSetup("the no_table deal needs 2 or 4 players", field="options.deal_style")
+        check_options(options, players)
 
     def new_state(
         self,
@@ -110,8 +88,8 @@ class Ronda(Game[RondaState]):
         if layout is not None:
             rng_state = None if seed is None else random.Random(seed).getrandbits(63)
             opts = None if options is None else self.parse_options(options, n)
-            return codec.load(layout, self.parse_options, layout=True, players=n, options=opts,
-                              dealer=dealer, rng_state=rng_state)  # fmt: skip
+            given = {"dealer": dealer, "rng_state": rng_state}
+            return CODEC.load(layout, LAYOUT, players=n, options=opts, given=given)
         o = Rules.of(self.parse_options(options, n), n)
         s = blank_state(o, dealer)
         if deck is not None:
@@ -122,9 +100,9 @@ class Ronda(Game[RondaState]):
             cards = []
             for code in deck:
                 try:
-                    cards.append(codec._pack_card(code, "deck"))
-                except Exception as err:  # BadAction -> setup error
-                    raise InvalidSetup(str(err), field="deck") from None
+                    cards.append(RONDA_PACK.read(code, "deck"))
+                except InvalidState as err:
+                    raise InvalidSetup(err.message, field="deck") from None
             if len(set(cards)) != len(PACK):
                 raise InvalidSetup("deck must hold each card of the Ronda pack exactly once", field="deck")
             rng = rules.caller_deal_rng(cards) if o.shuffle_returned else None
@@ -163,7 +141,7 @@ class Ronda(Game[RondaState]):
 
     def check_action(self, state: RondaState, action: Action) -> None:
         s = state
-        kind = _action_type(action)
+        kind = verb_of(action)
         if kind == "challenge" and not s.o.challenges:
             raise IllegalAction("challenges are not played in this game", rule="R13")
         if s.phase not in _PHASE_OF_TYPE[kind]:
@@ -201,59 +179,32 @@ class Ronda(Game[RondaState]):
     # ---- actions as JSON -----------------------------------------------------
 
     def parse_action(self, state: RondaState, data: Any) -> Action:
-        action: Action = codec.parse_action_json(data, state.n)
-        return action
+        return VERBS.decode(data, state.o)
 
     def action_to_json(self, state: RondaState, action: Action) -> JSON:
-        return codec.action_json(action)
+        return VERBS.encode(action)
 
     # ---- scores, views, JSON ---------------------------------------------------
 
     def score(self, state: RondaState) -> ScoreReport:
-        s = state
-        ns = s.nsides
-        items = [
-            {"side": side, "points": points, "item": item, "rule": rule}
-            for side, points, item, rule in codec._cons_list(s.items)
-        ]
-        deal_points = [0] * ns
-        for item in items:
-            deal_points[item["side"]] += item["points"]
-        return ScoreReport(
-            sides=[[seat for seat in range(s.n) if seat % ns == side] for side in range(ns)],
-            scores=s.scores[:],
-            deal_no=s.deal_no,
-            deal_points=deal_points,
-            items=items,
-            finished=s.winner >= 0,
-            winner=None if s.winner < 0 else s.winner,
-            extra={
-                "hand_number": s.hand_no,
-                "provisional_award": (
-                    None if s.prov_side < 0 else {"side": s.prov_side, "points": s.prov_pts}
-                ),
-                "piles": [p.bit_count() for p in s.piles],
-            },
-        )
+        return scoring.score_report(state)
 
     def to_json(self, state: RondaState) -> JSON:
-        return codec.dump(state)
+        return CODEC.dump(state)
 
     def from_json(self, data: Any) -> RondaState:
-        return codec.load(data, self.parse_options)
+        return CODEC.load(data)
 
     def view(self, state: RondaState, seat: int) -> JSON:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n:
             raise InvalidState(f"seat must be 0..{state.n - 1}", field="seat")
-        return codec.dump(state, seat)
+        return CODEC.view(state, seat)
 
     def public_view(self, state: RondaState) -> JSON:
-        out = codec.dump(state, SPECTATOR)  # no seat is -1: only challenged hands shown
-        out["seat"] = None
-        return out
+        return CODEC.view(state, SPECTATOR)  # only challenged hands shown
 
     def sampler(self, view: JSON) -> Callable[[random.Random], RondaState]:
-        return codec.make_sampler(view, self.parse_options)
+        return make_sampler(view)
 
     def info_key(self, state: RondaState, seat: int) -> Hashable:
         s = state
@@ -295,16 +246,7 @@ class Ronda(Game[RondaState]):
     # ---- search support ----------------------------------------------------------
 
     def outcome(self, start: RondaState, end: RondaState) -> list[float]:
-        ns = end.nsides
-        if end.winner >= 0:
-            return [1.0 if seat % ns == end.winner else 0.0 for seat in range(end.n)]
-        gain = [end.scores[side] - start.scores[side] for side in range(ns)]
-        out = []
-        for seat in range(end.n):
-            mine = gain[seat % ns]
-            best_other = max(g for side, g in enumerate(gain) if side != seat % ns)
-            out.append(0.5 + 0.5 * math.tanh((mine - best_other) / 5.0))
-        return out
+        return scoring.outcome(start, end)
 
 
 GAME = Ronda()

@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from engine.cards import card_code
+from engine.games.ronda.scoring import Events, award, end_match, r32_match_over
 from engine.games.ronda.state import RondaState
 from engine.games.ronda.tables import (
     CARD_THRESHOLD,
@@ -33,8 +34,6 @@ from engine.games.ronda.tables import (
     RR,
     TRINGA,
 )
-
-Events = list[dict[str, Any]] | None
 
 _CARDS: dict[int, list[int]] = {}
 
@@ -97,45 +96,6 @@ def holding(dealt: int) -> tuple[int, tuple[int, tuple[int, ...]]]:
             result = (RONDA, (1, tuple(pairs)))
     _HOLD[dealt] = result
     return result
-
-
-# --------------------------------------------------------------------------- scoring
-
-
-def award(s: RondaState, side: int, points: int, item: str, rule: str, events: Events) -> None:
-    """Add ``points`` to ``side`` and record the item for the deal's breakdown."""
-    s.scores[side] += points
-    s.items = (s.items, side, points, item, rule)
-    if events is not None:
-        events.append({"type": "points", "side": side, "points": points, "item": item, "rule": rule})
-
-
-def end_match(s: RondaState, side: int, events: Events) -> None:
-    """The match is over: ``side`` won."""
-    s.winner = side
-    s.phase = MATCH_OVER_P
-    s.to_act = -1
-    if events is not None:
-        events.append({"type": "match_over", "winner": side, "scores": s.scores[:]})
-
-
-def target_winner(scores: list[int], target: int) -> int | None:
-    """R32: the side with at least ``target`` points and strictly more than every other
-    side, or None (below the target, or the highest score is shared)."""
-    best = max(scores)
-    if best >= target and scores.count(best) == 1:
-        return scores.index(best)
-    return None
-
-
-def r32_match_over(s: RondaState, events: Events) -> bool:
-    """R32: after a scoring batch, a side with at least the target and strictly more than
-    every other side wins at once. Returns True when the match ended."""
-    side = target_winner(s.scores, s.o.target)
-    if side is not None:
-        end_match(s, side, events)
-        return True
-    return False
 
 
 # --------------------------------------------------------------------------- dealing

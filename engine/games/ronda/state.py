@@ -2,41 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from engine.games.ronda.tables import DEAL_PATTERNS, DealPattern, combo_values
-
-
-@dataclass(frozen=True)
-class Rules:
-    """The options of one match, resolved for the seat count (shared by every clone)."""
-
-    raw: tuple[tuple[str, Any], ...]
-    players: int
-    pattern: DealPattern
-    values: tuple[int, int, int, int]
-    challenges: bool
-    """R11/R13: the challenge round exists (option on and not 3 players)."""
-    auto_declare: bool
-    chains: bool
-    """R24: chain bonuses possible (option on and 3-4 players)."""
-    target: int
-    shuffle_returned: bool
-
-    @classmethod
-    def of(cls, options: dict[str, Any], players: int) -> Rules:
-        return cls(
-            raw=tuple(options.items()),
-            players=players,
-            pattern=DEAL_PATTERNS[(options["deal_style"], players)],
-            values=combo_values(options["tringa_points"]),
-            challenges=options["challenges"] and players != 3,
-            auto_declare=options["auto_declare"],
-            chains=options["chain_bonuses"] and players >= 3,
-            target=options["target_score"],
-            shuffle_returned=options["shuffle_returned_cards"],
-        )
+from engine.games.ronda.options import Rules
 
 
 class RondaState:
@@ -126,7 +94,7 @@ def blank_state(o: Rules, dealer: int) -> RondaState:
     n = o.players
     s.o = o
     s.n = n
-    s.nsides = 2 if n == 4 else n
+    s.nsides = o.sides
     s.dealer = dealer
     s.phase = 0
     s.to_act = -1
@@ -155,3 +123,13 @@ def blank_state(o: Rules, dealer: int) -> RondaState:
     s.decks = None
     s.items = None
     return s
+
+
+def cons_list(cons: Any) -> list[Any]:
+    """The entries of a persistent cons list ``(previous, *entry)``, oldest first."""
+    out = []
+    while cons is not None:
+        out.append(cons[1:])
+        cons = cons[0]
+    out.reverse()
+    return out

@@ -423,7 +423,7 @@ def test_options_are_validated_naming_the_option(options, field):
 
 def test_errors_unknown_combination_and_malformed_actions():
     s = lay(2, 0, ["AS 4D 6H", "KS KH 3C"], "JD 5C", "3S 3H 7D 6C QH QD")
-    with pytest.raises(BadAction, match="unknown combination: quad"):
+    with pytest.raises(BadAction, match="combo: must be one of ronda, tringa, double_ronda"):
         GAME.parse_action(s, declare("quad"))
     for junk in [
         None,

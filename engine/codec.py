@@ -1,0 +1,1267 @@
+"""The shared codec: a game declares its JSON shape once; this module reads, writes,
+hides and documents it (issue 19).
+
+A game's ``codec.py`` builds one :class:`Codec` from
+
+* **kinds** — what a JSON value is and what it becomes inside the engine: :class:`Int`,
+  :class:`Bool`, :class:`Text`, :class:`Seat`, :class:`Side`, :class:`Choice`,
+  :class:`Card`, :class:`Cards`, :class:`CardMask`, :class:`SeatSet`, :class:`Nullable`,
+  :class:`ListOf`, :class:`PerSeat`, :class:`PerSide`, :class:`Obj`, :class:`Const`,
+  :class:`RngState`, :class:`History`;
+* **fields** — :class:`Field`: a name, a kind, how the writer gets the value from the state,
+  what a layout may leave out, whether it is derived, and what a seat's view shows;
+* **verbs** — :class:`Verbs`: the action table (``{"type": "play", "card": "TH"}``);
+* two functions of the game: ``build(values, rules, mode)`` (decoded values -> state) and
+  ``check(state, values, mode)`` (its ``checks.py``: what the rules imply beyond the shape).
+
+Each kind is compiled once, when the codec is made, into closures (``decode(raw, path,
+rules)`` and ``encode(value)``): no document is interpreted against the declarations.
+
+Every refusal is ``InvalidState(f"{path}: {problem}", field=path)`` with ``path`` like
+``hands[2]`` or ``chain.packet`` (actions: ``BadAction``, see :class:`Verbs`).
+
+>>> pack = Pack("Ronda", (0, 1, 2, 3))
+>>> decode = CardMask(pack).decoder()
+>>> decode(["AS", "AD"], "hands[0]", None)
+5
+>>> decode(["AS", "AS"], "hands[0]", None)
+Traceback (most recent call last):
+engine.protocol.InvalidState: hands[0]: card AS appears twice
+>>> CardMask(pack).encoder()(5)
+['AS', 'AD']
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import islice
+from operator import attrgetter
+from typing import Any, Generic, Protocol, TypeVar
+
+from engine.cards import CODES, parse_card
+from engine.checks import MAX_SAFE_INT, rng_state_from_json, rng_state_to_json
+from engine.protocol import JSON, Action, BadAction, InvalidSetup, InvalidState, OptionSpec, parse_options
+
+S = TypeVar("S")
+
+Decode = Callable[[Any, str, Any], Any]
+"""``decode(raw, path, rules)``: the internal value of a JSON value, or InvalidState naming ``path``."""
+Encode = Callable[[Any], Any]
+"""``encode(value)``: the JSON value of an internal value."""
+
+STATE, LAYOUT, TEMPLATE = "state", "layout", "template"
+"""Reading modes. ``STATE``: a full state, strict (every field, written as the engine
+writes it). ``LAYOUT``: a partial state for ``new_state(layout=...)`` (omitted fields take
+their defaults or are derived by the game's ``build``). ``TEMPLATE``: a full state a
+sampler made from a view (hidden parts of actions may be counts; not checked for the
+engine's canonical writing)."""
+
+
+class TableRules(Protocol):
+    """What the kinds need of a game's per-match rules object (derived from the options)."""
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def sides(self) -> int: ...
+
+
+def refuse(path: str, problem: str) -> InvalidState:
+    """The one wording of a refusal: ``"<path>: <problem>"``, field ``path``."""
+    return InvalidState(f"{path}: {problem}", field=path)
+
+
+# --------------------------------------------------------------------------- kinds
+
+
+class Kind:
+    """A kind of JSON value. Subclasses compile ``decoder`` and ``encoder`` closures and
+    describe themselves as JSON Schema. ``normalises``: reading may accept more than one
+    spelling of the same value (so a full state is compared with its re-encoding)."""
+
+    normalises = False
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        raise NotImplementedError
+
+    def encoder(self, view: bool = False) -> Encode:
+        return _same
+
+    def count(self, value: Any) -> int:
+        """How many cards ``value`` holds (what a view shows instead of hidden cards)."""
+        raise TypeError(f"{type(self).__name__} has no count")
+
+    def canonical(self) -> Callable[[Any, Any], bool]:
+        """``same(value, raw)``: ``raw`` is exactly how the engine writes ``value``."""
+        encode = self.encoder()
+        return lambda value, raw: encode(value) == raw
+
+    def schema(self, view: bool = False) -> JSON:
+        raise NotImplementedError
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _bound(value: int | Callable[[Any], int], rules: Any) -> int:
+    return value(rules) if callable(value) else value
+
+
+@dataclass(frozen=True)
+class Int(Kind):
+    """A whole number (never a bool) from ``lo`` to ``hi`` (``hi`` may depend on the rules)."""
+
+    lo: int = 0
+    hi: int | Callable[[Any], int] = MAX_SAFE_INT
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        lo, hi = self.lo, self.hi
+        if callable(hi):
+            high = hi
+
+            def decode_rule_bound(raw: Any, path: str, rules: Any) -> int:
+                top = high(rules)
+                if type(raw) is int and lo <= raw <= top:
+                    return raw
+                raise refuse(path, f"must be a whole number from {lo} to {top}")
+
+            return decode_rule_bound
+
+        def decode(raw: Any, path: str, rules: Any) -> int:
+            if type(raw) is int and lo <= raw <= hi:
+                return raw
+            raise refuse(path, f"must be a whole number from {lo} to {hi}")
+
+        return decode
+
+    def schema(self, view: bool = False) -> JSON:
+        out: JSON = {"type": "integer", "minimum": self.lo}
+        if not callable(self.hi):
+            out["maximum"] = self.hi
+        return out
+
+
+@dataclass(frozen=True)
+class Seat(Int):
+    """A seat of the table: 0 .. players - 1."""
+
+    lo: int = 0
+    hi: int | Callable[[Any], int] = field(default=lambda rules: rules.players - 1)
+
+    def schema(self, view: bool = False) -> JSON:
+        return {"type": "integer", "minimum": 0, "maximum": 7}
+
+
+@dataclass(frozen=True)
+class Side(Int):
+    """A side (team, or a seat where every seat plays alone): 0 .. sides - 1."""
+
+    lo: int = 0
+    hi: int | Callable[[Any], int] = field(default=lambda rules: rules.sides - 1)
+
+    def schema(self, view: bool = False) -> JSON:
+        return {"type": "integer", "minimum": 0, "maximum": 7}
+
+
+@dataclass(frozen=True)
+class Bool(Kind):
+    """``true`` or ``false``."""
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        def decode(raw: Any, path: str, rules: Any) -> bool:
+            if type(raw) is bool:
+                return raw
+            raise refuse(path, "must be true or false")
+
+        return decode
+
+    def schema(self, view: bool = False) -> JSON:
+        return {"type": "boolean"}
+
+
+@dataclass(frozen=True)
+class Text(Kind):
+    """A string (a score item's words, a rule id)."""
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        def decode(raw: Any, path: str, rules: Any) -> str:
+            if type(raw) is str:
+                return raw
+            raise refuse(path, "must be a string")
+
+        return decode
+
+    def schema(self, view: bool = False) -> JSON:
+        return {"type": "string"}
+
+
+@dataclass(frozen=True)
+class Const(Kind):
+    """A fixed value (``game``, ``version``)."""
+
+    value: Any
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        value = self.value
+
+        def decode(raw: Any, path: str, rules: Any) -> Any:
+            if raw == value and type(raw) is type(value):
+                return value
+            raise refuse(path, f"must be {json.dumps(value)}")
+
+        return decode
+
+    def schema(self, view: bool = False) -> JSON:
+        return {"const": self.value}
+
+
+@dataclass(frozen=True)
+class Choice(Kind):
+    """One of ``names`` (strings); inside, the value at the same index of ``values``
+    (by default the index itself: phase names -> phase numbers)."""
+
+    names: tuple[str, ...]
+    values: tuple[Any, ...] | None = None
+
+    def _values(self) -> tuple[Any, ...]:
+        return self.values if self.values is not None else tuple(range(len(self.names)))
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        of_name = dict(zip(self.names, self._values(), strict=True))
+        allowed = ", ".join(self.names)
+
+        def decode(raw: Any, path: str, rules: Any) -> Any:
+            if type(raw) is str:
+                value = of_name.get(raw, of_name)
+                if value is not of_name:
+                    return value
+            raise refuse(path, f"must be one of {allowed}")
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        return dict(zip(self._values(), self.names, strict=True)).__getitem__
+
+    def schema(self, view: bool = False) -> JSON:
+        return {"enum": list(self.names)}
+
+
+@dataclass(frozen=True)
+class Pack:
+    """A game's pack: its name (for messages) and its distinct cards in canonical order."""
+
+    name: str
+    cards: tuple[int, ...]
+
+    def card_of_code(self) -> dict[str, int]:
+        return {CODES[c]: c for c in self.cards}
+
+    def read(self, raw: Any, path: str) -> int:
+        """The card of a code that is in this pack (any spelling ``parse_card`` reads)."""
+        try:
+            card = parse_card(raw)
+        except ValueError:
+            card = -1
+        if card not in self.cards:
+            shown = raw if isinstance(raw, str) else json.dumps(raw, default=str)
+            raise refuse(path, f"no such card in the {self.name} pack: {shown}")
+        return card
+
+    def schema(self) -> JSON:
+        return {"enum": [CODES[c] for c in self.cards]}
+
+
+@dataclass(frozen=True)
+class Card(Kind):
+    """A card code of the pack (``"TH"``); inside, the card int."""
+
+    pack: Pack
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        get = self.pack.card_of_code().get
+        read = self.pack.read
+
+        def decode(raw: Any, path: str, rules: Any) -> int:
+            card = get(raw) if type(raw) is str else None
+            return read(raw, path) if card is None else card
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        return CODES.__getitem__
+
+    def schema(self, view: bool = False) -> JSON:
+        return self.pack.schema()
+
+
+def _card_list_decoder(pack: Pack, what: str) -> Callable[[Any, str], list[int]]:
+    get = pack.card_of_code().get
+    read = pack.read
+
+    def decode(raw: Any, path: str) -> list[int]:
+        if type(raw) is list:
+            try:
+                cards = [get(c) for c in raw]
+            except TypeError:  # an unhashable entry: the checked path below names it
+                cards = [None]
+            if None not in cards:
+                return cards  # type: ignore[return-value]
+            return [read(c, f"{path}[{i}]") for i, c in enumerate(raw)]
+        raise refuse(path, f"must be {what}")
+
+    return decode
+
+
+@dataclass(frozen=True)
+class Cards(Kind):
+    """A list of card codes in a meaningful order (a stock top first, a table as laid);
+    inside, a list of card ints. ``length``: exactly that many. ``unique``: no card twice."""
+
+    pack: Pack
+    length: int | None = None
+    unique: bool = True
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        what = "a list of card codes" if self.length is None else f"a list of {self.length} card codes"
+        read = _card_list_decoder(self.pack, what)
+        length, unique = self.length, self.unique
+
+        def decode(raw: Any, path: str, rules: Any) -> list[int]:
+            cards = read(raw, path)
+            if length is not None and len(cards) != length:
+                raise refuse(path, f"must be {what}")
+            if unique and len(set(cards)) != len(cards):
+                seen: set[int] = set()
+                for c in cards:
+                    if c in seen:
+                        raise refuse(path, f"card {CODES[c]} appears twice")
+                    seen.add(c)
+            return cards
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        def encode(cards: Iterable[int]) -> list[str]:
+            return [CODES[c] for c in cards]
+
+        return encode
+
+    def count(self, value: Any) -> int:
+        return len(value)
+
+    def schema(self, view: bool = False) -> JSON:
+        out: JSON = {"type": "array", "items": self.pack.schema()}
+        if self.length is not None:
+            out["minItems"] = out["maxItems"] = self.length
+        return out
+
+
+_MASK_CODES: dict[int, list[str]] = {}
+
+
+def mask_codes(mask: int) -> list[str]:
+    """The codes of the cards in ``mask``, ascending (the canonical order). Memoised: hands
+    repeat a lot; returns a fresh list."""
+    codes = _MASK_CODES.get(mask)
+    if codes is None:
+        codes = []
+        m = mask
+        while m:
+            low = m & -m
+            codes.append(CODES[low.bit_length() - 1])
+            m ^= low
+        if len(_MASK_CODES) < 200_000:
+            _MASK_CODES[mask] = codes
+    return codes[:]
+
+
+@dataclass(frozen=True)
+class CardMask(Kind):
+    """A set of distinct cards, written as codes in canonical (ascending card) order;
+    inside, an int bit mask (``1 << card``). A full state must list them in that order."""
+
+    pack: Pack
+    normalises = True
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        read = _card_list_decoder(self.pack, "a list of card codes")
+
+        def decode(raw: Any, path: str, rules: Any) -> int:
+            mask = 0
+            for c in read(raw, path):
+                bit = 1 << c
+                if mask & bit:
+                    raise refuse(path, f"card {CODES[c]} appears twice")
+                mask |= bit
+            return mask
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        return mask_codes
+
+    def canonical(self) -> Callable[[Any, Any], bool]:
+        def same(mask: int, raw: Any) -> bool:
+            codes = _MASK_CODES.get(mask)
+            return (codes if codes is not None else mask_codes(mask)) == raw
+
+        return same
+
+    def count(self, value: Any) -> int:
+        return int(value).bit_count()
+
+    def schema(self, view: bool = False) -> JSON:
+        return {"type": "array", "items": self.pack.schema(), "uniqueItems": True}
+
+
+@dataclass(frozen=True)
+class SeatSet(Kind):
+    """A set of seats, written ascending; inside, an int bit mask (``1 << seat``)."""
+
+    normalises = True
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        seat = Seat().decoder()
+
+        def decode(raw: Any, path: str, rules: Any) -> int:
+            if type(raw) is not list:
+                raise refuse(path, "must be a list of seats")
+            mask = 0
+            for i, entry in enumerate(raw):
+                bit = 1 << seat(entry, f"{path}[{i}]", rules)
+                if mask & bit:
+                    raise refuse(path, f"seat {entry} listed twice")
+                mask |= bit
+            return mask
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        def encode(mask: int) -> list[int]:
+            return [seat for seat in range(mask.bit_length()) if mask >> seat & 1]
+
+        return encode
+
+    def schema(self, view: bool = False) -> JSON:
+        return {"type": "array", "items": Seat().schema(), "uniqueItems": True}
+
+
+@dataclass(frozen=True)
+class Nullable(Kind):
+    """``null`` or a value of ``kind``; inside, ``none`` stands for null (e.g. -1 for "no seat")."""
+
+    kind: Kind
+    none: Any = None
+
+    @property
+    def normalises(self) -> bool:  # type: ignore[override]
+        return self.kind.normalises
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        inner = self.kind.decoder(hidden)
+        none = self.none
+
+        def decode(raw: Any, path: str, rules: Any) -> Any:
+            return none if raw is None else inner(raw, path, rules)
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        inner = self.kind.encoder(view)
+        none = self.none
+
+        def encode(value: Any) -> Any:
+            return None if value is none or (none is not None and value == none) else inner(value)
+
+        return encode
+
+    def schema(self, view: bool = False) -> JSON:
+        return {"anyOf": [self.kind.schema(view), {"type": "null"}]}
+
+
+@dataclass(frozen=True)
+class ListOf(Kind):
+    """A list of values of ``kind`` (``length``: exactly that many, may depend on the rules);
+    inside, a list."""
+
+    kind: Kind
+    length: int | Callable[[Any], int] | None = None
+
+    @property
+    def normalises(self) -> bool:  # type: ignore[override]
+        return self.kind.normalises
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        inner = self.kind.decoder(hidden)
+        length = self.length
+
+        def decode(raw: Any, path: str, rules: Any) -> list[Any]:
+            size = None if length is None else _bound(length, rules)
+            if type(raw) is not list or size is not None and len(raw) != size:
+                raise refuse(path, "must be a list" if size is None else f"must be a list of {size} entries")
+            try:  # paths are written only for a refusal: read again to name the entry
+                return [inner(entry, path, rules) for entry in raw]
+            except InvalidState:
+                return [inner(entry, f"{path}[{i}]", rules) for i, entry in enumerate(raw)]
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        inner = self.kind.encoder(view)
+        if inner is _same:
+            return list
+        return lambda values: [inner(v) for v in values]
+
+    def canonical(self) -> Callable[[Any, Any], bool]:
+        same = self.kind.canonical()
+        return lambda values, raw: all(map(same, values, raw))
+
+    def schema(self, view: bool = False) -> JSON:
+        return {"type": "array", "items": self.kind.schema(view)}
+
+
+def PerSeat(kind: Kind) -> ListOf:  # noqa: N802 - a kind constructor, named like the classes
+    """One value of ``kind`` per seat, indexed by seat."""
+    return ListOf(kind, lambda rules: rules.players)
+
+
+def PerSide(kind: Kind) -> ListOf:  # noqa: N802
+    """One value of ``kind`` per side, indexed by side."""
+    return ListOf(kind, lambda rules: rules.sides)
+
+
+class Obj(Kind):
+    """A small object with exactly these keys, e.g. ``Obj(side=Side(), points=Int(1))``;
+    inside, a tuple of the values in this order."""
+
+    def __init__(self, **fields: Kind) -> None:
+        self.fields = tuple(fields.items())
+
+    def __repr__(self) -> str:
+        return f"Obj({', '.join(name for name, _ in self.fields)})"
+
+    @property
+    def normalises(self) -> bool:  # type: ignore[override]
+        return any(kind.normalises for _, kind in self.fields)
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        parts = [(name, kind.decoder(hidden)) for name, kind in self.fields]
+        keys = {name for name, _ in self.fields}
+        listed = "{" + ", ".join(name for name, _ in self.fields) + "}"
+
+        def decode(raw: Any, path: str, rules: Any) -> tuple[Any, ...]:
+            if type(raw) is not dict or raw.keys() != keys:
+                raise refuse(path, f"must be an object {listed}")
+            try:  # as in ListOf: the path is written only for a refusal
+                return tuple([dec(raw[name], path, rules) for name, dec in parts])
+            except InvalidState:
+                return tuple([dec(raw[name], f"{path}.{name}", rules) for name, dec in parts])
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        parts = [(name, kind.encoder(view)) for name, kind in self.fields]
+
+        def encode(value: Sequence[Any]) -> JSON:
+            return {name: enc(v) for (name, enc), v in zip(parts, value, strict=True)}
+
+        return encode
+
+    def schema(self, view: bool = False) -> JSON:
+        return {
+            "type": "object",
+            "properties": {name: kind.schema(view) for name, kind in self.fields},
+            "required": [name for name, _ in self.fields],
+            "additionalProperties": False,
+        }
+
+
+@dataclass(frozen=True)
+class RngState(Kind):
+    """The generator state of an engine-dealt match: a decimal string, or null for a
+    caller-dealt match (engine/checks.py); inside, an int or None."""
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        def decode(raw: Any, path: str, rules: Any) -> int | None:
+            return None if raw is None else rng_state_from_json(raw, path)
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        return rng_state_to_json
+
+    def schema(self, view: bool = False) -> JSON:
+        return {
+            "anyOf": [
+                {"type": "string", "pattern": "^(0|[1-9][0-9]{0,18})$"},
+                {"type": "integer", "minimum": 0, "maximum": MAX_SAFE_INT},
+                {"type": "null"},
+            ]
+        }
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class Verb:
+    """One action ``type`` and its fields. ``make(*values)`` builds the internal action from
+    the decoded field values (in order); ``split(action)`` gives them back. ``hidden``: the
+    fields a view shows as a count (a caller's deal deck), each with the placeholder value
+    a count reads back as (a sampler's template)."""
+
+    type: str
+    fields: Mapping[str, Kind] = field(default_factory=dict)
+    make: Callable[..., Action] = lambda: None
+    split: Callable[[Any], tuple[Any, ...]] = lambda action: ()
+    hidden: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
+
+
+class Verbs:
+    """A game's action table: JSON action <-> internal action, and the action schema.
+
+    ``verb_of(action)`` names the verb of an internal action. Reading raises
+    ``BadAction("malformed action: ...", field=<the bad key>)``."""
+
+    def __init__(self, verbs: Sequence[Verb], verb_of: Callable[[Action], str]) -> None:
+        self.verbs = {verb.type: verb for verb in verbs}
+        self.verb_of = verb_of
+        self.types = ", ".join(self.verbs)
+        self._read = {t: self._compile_read(v, False) for t, v in self.verbs.items()}
+        self._read_hidden = {t: self._compile_read(v, True) for t, v in self.verbs.items()}
+        self._write = {t: self._compile_write(v, False) for t, v in self.verbs.items()}
+        self._write_hidden = {t: self._compile_write(v, True) for t, v in self.verbs.items()}
+        self._memo: dict[tuple[Any, ...], Action] = {}
+        self._memo_hidden: dict[tuple[Any, ...], Action] = {}
+
+    @staticmethod
+    def _compile_read(verb: Verb, hidden: bool) -> Callable[[JSON, Any], Action]:
+        parts = [
+            (name, kind.decoder(), verb.hidden.get(name) if hidden else None)
+            for name, kind in verb.fields.items()
+        ]
+        size = len(parts) + 1
+        make = verb.make
+        verb_keys = set(verb.fields)
+
+        def read(data: JSON, rules: Any) -> Action:
+            if len(data) != size:
+                for key in data:
+                    if key != "type" and key not in verb_keys:
+                        raise BadAction(
+                            f"malformed action: unexpected field {key!r} for {verb.type}", field=str(key)
+                        )
+            values = []
+            for name, dec, placeholder in parts:
+                if name not in data:
+                    raise BadAction(f"malformed action: {verb.type} needs a {name!r} field", field=name)
+                raw = data[name]
+                if placeholder is not None and type(raw) is int:
+                    values.append(placeholder(raw))
+                    continue
+                try:
+                    values.append(dec(raw, name, rules))
+                except InvalidState as err:
+                    raise BadAction(f"malformed action: {err.message}", field=name) from None
+            return make(*values)
+
+        return read
+
+    @staticmethod
+    def _compile_write(verb: Verb, hidden: bool) -> Callable[[Action], JSON]:
+        parts = [
+            (name, kind.encoder(), hidden and name in verb.hidden, kind) for name, kind in verb.fields.items()
+        ]
+        split = verb.split
+        kind_name = verb.type
+
+        def write(action: Action) -> JSON:
+            out: JSON = {"type": kind_name}
+            for (name, enc, as_count, kind), value in zip(parts, split(action), strict=True):
+                out[name] = kind.count(value) if as_count else enc(value)
+            return out
+
+        return write
+
+    def decode(self, data: Any, rules: Any, hidden: bool = False) -> Action:
+        """The internal action of a JSON action (``hidden``: a hidden field may be a count)."""
+        if type(data) is not dict:
+            raise BadAction("malformed action: an action is a JSON object", field="action")
+        kind = data.get("type")
+        read = (self._read_hidden if hidden else self._read).get(kind) if type(kind) is str else None
+        if read is None:
+            raise BadAction(
+                f"malformed action: unknown type {kind!r} (expected one of {self.types})", field="type"
+            )
+        action = read(data, rules)
+        memo = self._memo_hidden if hidden else self._memo
+        if len(memo) < 100_000 and all(type(v) is str for v in data.values()):
+            memo[tuple(data.items())] = action
+        return action
+
+    def encode(self, action: Action, hidden: bool = False) -> JSON:
+        """The JSON form of an internal action (``hidden``: a view's, hidden fields as counts)."""
+        return (self._write_hidden if hidden else self._write)[self.verb_of(action)](action)
+
+    def memo(self, hidden: bool = False) -> dict[tuple[Any, ...], Action]:
+        """Actions already read, keyed by their JSON's ``tuple(data.items())``, for
+        histories. :meth:`decode` fills it with actions whose JSON values are all strings
+        (the type, card codes, names): such an action reads the same under any rules, and
+        a string key cannot be confused with a number or a bool."""
+        return self._memo_hidden if hidden else self._memo
+
+    def flat_encoder(self, hidden: bool = False) -> Callable[[Action], JSON]:
+        """``encode`` memoised for histories: actions repeat a lot (a history holds each
+        card's play many times over a match). An action whose JSON is flat (no list) is
+        written once and copied after; others are written each time, so no two documents
+        share a list."""
+        memo: dict[Action, JSON] = {}
+        encode = self.encode
+
+        def encode_memo(action: Action) -> JSON:
+            known = memo.get(action)
+            if known is not None:
+                return known.copy()
+            out = encode(action, hidden)
+            if len(memo) < 100_000 and not any(type(v) is list for v in out.values()):
+                memo[action] = out.copy()
+            return out
+
+        return encode_memo
+
+    def schema(self, view: bool = False) -> JSON:
+        """JSON Schema of an action: a ``oneOf`` discriminated by ``type``."""
+        options = []
+        for verb in self.verbs.values():
+            props: JSON = {"type": {"const": verb.type}}
+            for name, kind in verb.fields.items():
+                props[name] = kind.schema()
+                if view and name in verb.hidden:
+                    props[name] = {"anyOf": [props[name], {"type": "integer", "minimum": 0}]}
+            options.append(
+                {
+                    "type": "object",
+                    "properties": props,
+                    "required": ["type", *verb.fields],
+                    "additionalProperties": False,
+                }
+            )
+        return {"oneOf": options}
+
+
+@dataclass(frozen=True)
+class History(Kind):
+    """The match's history: ``[{"seat": s, "action": {...}}]`` with the action through the
+    verb table; inside, a list of ``(seat, action)``. An action that cannot be read is refused
+    as ``history[i].action`` (InvalidState)."""
+
+    verbs: Verbs
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        decode_action = self.verbs.decode
+        known = self.verbs.memo(hidden)
+        keys = {"seat", "action"}
+
+        def checked(entry: Any, where: str, rules: Any) -> tuple[int, Action]:
+            if type(entry) is not dict or entry.keys() != keys:
+                raise refuse(where, "must be an object {seat, action}")
+            seat = entry["seat"]
+            players = rules.players
+            if type(seat) is not int or not 0 <= seat < players:
+                raise refuse(f"{where}.seat", f"must be a whole number from 0 to {players - 1}")
+            try:
+                action = decode_action(entry["action"], rules, hidden)
+            except BadAction as err:
+                raise refuse(f"{where}.action", err.message) from None
+            return seat, action
+
+        def decode(raw: Any, path: str, rules: Any) -> list[tuple[int, Action]]:
+            if type(raw) is not list:
+                raise refuse(path, "must be a list")
+            players = rules.players
+            out: list[tuple[int, Action]] = []
+            append = out.append
+            while len(out) < len(raw):
+                # The usual entry, a seat and an action met before, costs one look-up; any
+                # other one (or any error) leaves the loop for the checked reading.
+                try:
+                    for entry in islice(raw, len(out), None):
+                        seat = entry["seat"]
+                        action = known[tuple(entry["action"].items())]
+                        if type(seat) is not int or not 0 <= seat < players or len(entry) != 2:
+                            break
+                        append((seat, action))
+                except (KeyError, TypeError, AttributeError):
+                    pass
+                i = len(out)
+                if i < len(raw):
+                    append(checked(raw[i], f"{path}[{i}]", rules))
+            return out
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        encode_action = self.verbs.flat_encoder(view)
+
+        def encode(entries: Iterable[tuple[int, Action]]) -> list[JSON]:
+            return [{"seat": seat, "action": encode_action(action)} for seat, action in entries]
+
+        return encode
+
+    def schema(self, view: bool = False) -> JSON:
+        entry = {
+            "type": "object",
+            "properties": {"seat": Seat().schema(), "action": {"$ref": "#/$defs/action"}},
+            "required": ["seat", "action"],
+            "additionalProperties": False,
+        }
+        return {"type": "array", "items": entry}
+
+
+# --------------------------------------------------------------------------- fields and views
+
+
+class Show:
+    """What a seat's view shows of a field (see the constants below and :class:`OwnOrCount`)."""
+
+
+@dataclass(frozen=True)
+class Public(Show):
+    """The same as in the state."""
+
+
+@dataclass(frozen=True)
+class StateOnly(Show):
+    """Absent from views (``rng_state``)."""
+
+
+@dataclass(frozen=True)
+class Count(Show):
+    """Only the number of cards (``stock`` -> its length)."""
+
+
+@dataclass(frozen=True)
+class OwnOrCount(Show):
+    """A per-seat field: entry ``t`` shown when ``shows(state, viewer, t)`` (by default: it
+    is the viewer's own), else its count. The viewer of a spectator view is SPECTATOR."""
+
+    shows: Callable[[Any, int, int], bool] | None = None
+
+
+PUBLIC: Show = Public()
+STATE_ONLY: Show = StateOnly()
+COUNT: Show = Count()
+OWN: Show = OwnOrCount()
+
+_NOT_GIVEN: Any = object()
+REQUIRED: Any = object()
+"""A field's ``default`` when a layout must give it too."""
+OMITTED: Any = object()
+"""A field's ``default`` when the game's ``build`` works it out if a layout leaves it out
+(the field is then absent from ``values``)."""
+
+
+@dataclass(frozen=True)
+class Field(Generic[S]):
+    """One top-level field of the game's state JSON, in document order.
+
+    ``get(state)`` gives the internal value the writer encodes (default: the attribute of
+    the same name). ``default``: a layout's value when it is left out (a value, or a
+    function of the rules), :data:`REQUIRED` or :data:`OMITTED`. ``derived``: worked out
+    from the rest of the state; a document that gives it must give exactly what the state
+    gives (refused otherwise). ``show``: what a seat's view shows. ``view_get(state,
+    viewer)``: a view's value when it differs in content (e.g. only this deal's history).
+    ``in_state=False``: a view-only field (``seat``)."""
+
+    name: str
+    kind: Kind
+    get: Callable[[S], Any] | None = None
+    default: Any = REQUIRED
+    derived: bool = False
+    show: Show = PUBLIC
+    view_get: Callable[[S, int], Any] | None = None
+    in_state: bool = True
+
+
+def _default_of(f: Field[Any], rules: Any) -> Any:
+    d = f.default
+    return d(rules) if callable(d) else d
+
+
+def view_seat(kind: Kind = Seat()) -> Field[Any]:
+    """The view-only ``seat`` field: the viewer (null in a spectator view)."""
+    return Field(
+        "seat", Nullable(kind), in_state=False, view_get=lambda s, viewer: None if viewer < 0 else viewer
+    )
+
+
+# --------------------------------------------------------------------------- the codec
+
+
+class Codec(Generic[S]):
+    """One game's JSON: state, layout and view documents, actions, and their JSON Schemas.
+
+    Every document starts ``game``, ``version``, ``options``, ``players``; ``fields`` follow
+    in document order. ``rules_of(options, players)`` makes the per-match rules object the
+    kinds read bounds from (``.players``, ``.sides``); it is cached per distinct options.
+    ``options_of(state)`` / ``players_of(state)`` give them back for writing.
+    ``build(values, rules, mode)`` makes a state from the decoded ``values`` (name ->
+    internal value); ``check(state, values, mode)`` refuses what the rules forbid."""
+
+    def __init__(
+        self,
+        *,
+        game: str,
+        version: int,
+        option_specs: Sequence[OptionSpec],
+        player_counts: Sequence[int],
+        check_options: Callable[[JSON, int], None],
+        rules_of: Callable[[JSON, int], Any],
+        options_of: Callable[[S], Mapping[str, Any]],
+        players_of: Callable[[S], int],
+        fields: Sequence[Field[S]],
+        verbs: Verbs,
+        build: Callable[[dict[str, Any], Any, str], S],
+        check: Callable[[S, dict[str, Any], str], None] | None = None,
+    ) -> None:
+        self.game = game
+        self.version = version
+        self.option_specs = tuple(option_specs)
+        self.player_counts = tuple(sorted(player_counts))
+        self.check_options = check_options
+        self.rules_of = rules_of
+        self.options_of = options_of
+        self.players_of = players_of
+        self.fields = tuple(fields)
+        self.verbs = verbs
+        self.build = build
+        self.check = check
+        self.state_fields = tuple(f for f in self.fields if f.in_state)
+        self.known = frozenset(
+            ("game", "version", "options", "players", *(f.name for f in self.state_fields))
+        )
+        self._read = [(f, f.kind.decoder(False), f.kind.decoder(True)) for f in self.state_fields]
+        self._write = [(f.name, _getter(f), f.kind.encoder(False)) for f in self.state_fields]
+        self._write_view = [_view_writer(f) for f in self.fields if not isinstance(f.show, StateOnly)]
+        self._read_strict = [(f.name, f.kind.decoder(False)) for f in self.state_fields]
+        self._canonical = [(f.name, f.kind.canonical()) for f in self.state_fields if f.kind.normalises]
+        self._derived = [(f.name, _getter(f), f.kind.encoder(False)) for f in self.state_fields if f.derived]
+        self._rules_seen: dict[tuple[Any, ...], tuple[JSON, Any]] = {}
+
+    # ---- options and rules ------------------------------------------------------
+
+    def read_options(self, raw: Any, players: int) -> JSON:
+        """Options with defaults filled in; InvalidSetup for an unknown option, a bad value
+        or a combination the game forbids (the same reading as ``Game.parse_options``)."""
+        return parse_options(self.game, self.option_specs, raw, players, self.check_options)
+
+    def rules(self, raw: Any, players: int) -> tuple[JSON, Any]:
+        """(options, rules object) of raw options for ``players`` seats, cached: a state's
+        options come back with every request. Refusals are InvalidState."""
+        key = _options_key(raw, players)
+        known = self._rules_seen.get(key) if key is not None else None
+        if known is not None:
+            return known
+        try:
+            options = self.read_options(raw, players)
+        except InvalidSetup as err:
+            raise InvalidState(err.message, field=err.field or "options") from None
+        made = (options, self.rules_of(options, players))
+        if key is not None:
+            if len(self._rules_seen) >= 512:
+                self._rules_seen.clear()
+            self._rules_seen[key] = made
+        return made
+
+    # ---- writing ---------------------------------------------------------------
+
+    def _header(self, s: S) -> JSON:
+        return {
+            "game": self.game,
+            "version": self.version,
+            "options": dict(self.options_of(s)),
+            "players": self.players_of(s),
+        }
+
+    def dump(self, s: S) -> JSON:
+        """The full state as JSON."""
+        out = self._header(s)
+        for name, get, enc in self._write:
+            out[name] = get(s) if enc is _same else enc(get(s))
+        return out
+
+    def view(self, s: S, viewer: int) -> JSON:
+        """What ``viewer`` may know (SPECTATOR: what every seat may know)."""
+        out = self._header(s)
+        for name, write in self._write_view:
+            out[name] = write(s, viewer)
+        return out
+
+    # ---- reading ---------------------------------------------------------------
+
+    def load(
+        self,
+        doc: Any,
+        mode: str = STATE,
+        *,
+        players: int | None = None,
+        options: JSON | None = None,
+        given: Mapping[str, Any] | None = None,
+    ) -> S:
+        """Read a state document (``mode``: STATE, LAYOUT or TEMPLATE). A layout may leave
+        out ``players`` and ``options`` (the request's are used; given ones must agree) and
+        any field with a default; ``given`` overrides declared defaults with internal values
+        (e.g. the request's dealer)."""
+        if type(doc) is not dict:
+            raise InvalidState("a state is a JSON object", field="state")
+        if not self.known.issuperset(doc):
+            unknown = next(key for key in doc if key not in self.known)
+            raise InvalidState(f"unknown field {unknown!r}", field=str(unknown))
+        layout = mode == LAYOUT
+        rules = self._read_header(doc, layout, players, options)
+        if mode == STATE and len(doc) == len(self.known):  # every field given: the service's case
+            values = {name: decode(doc[name], name, rules) for name, decode in self._read_strict}
+        else:
+            values = self._read_fields(doc, rules, mode, given)
+        state = self.build(values, rules, mode)
+        if self.check is not None:
+            self.check(state, values, mode)
+        for name, get, enc in self._derived:
+            if name in doc:
+                want = enc(get(state))
+                if doc[name] != want:
+                    raise refuse(name, f"must be {json.dumps(want)} in this state")
+        if mode == STATE:
+            for name, same in self._canonical:
+                if not same(values[name], doc[name]):
+                    raise refuse(name, "must be written as the engine writes it (cards in canonical order)")
+        return state
+
+    def _read_fields(
+        self, doc: JSON, rules: Any, mode: str, given: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
+        """Each field by its kind; a missing one refused, or its default in a layout."""
+        layout = mode == LAYOUT
+        hidden = mode == TEMPLATE
+        values: dict[str, Any] = {}
+        for f, decode, decode_hidden in self._read:
+            name = f.name
+            raw = doc.get(name, _NOT_GIVEN)
+            if raw is not _NOT_GIVEN:
+                values[name] = (decode_hidden if hidden else decode)(raw, name, rules)
+            elif not layout or f.default is REQUIRED:
+                raise InvalidState(f"missing field {name}", field=name)
+            elif given is not None and name in given:
+                values[name] = given[name]
+            elif f.default is not OMITTED:
+                values[name] = _default_of(f, rules)
+        return values
+
+    def _read_header(self, doc: JSON, layout: bool, players: int | None, options: JSON | None) -> Any:
+        game = doc.get("game", self.game if layout else _NOT_GIVEN)
+        if game != self.game:
+            raise (
+                refuse("game", f"must be {json.dumps(self.game)}")
+                if game is not _NOT_GIVEN
+                else _missing("game")
+            )
+        version = doc.get("version", self.version if layout else _NOT_GIVEN)
+        if version is _NOT_GIVEN:
+            raise _missing("version")
+        if type(version) is not int or version != self.version:
+            raise refuse("version", f"must be {self.version}")
+        n = doc.get("players", players if layout else _NOT_GIVEN)
+        if n is _NOT_GIVEN:
+            raise _missing("players")
+        if type(n) is not int or n not in self.player_counts:
+            counts = ", ".join(str(c) for c in self.player_counts)
+            raise refuse("players", f"must be one of {counts}")
+        if players is not None and n != players:
+            raise refuse("players", f"the layout is for {n} players, the request for {players}")
+        raw = doc.get("options", options if layout else _NOT_GIVEN)
+        if raw is _NOT_GIVEN:
+            raise _missing("options")
+        parsed, rules = self.rules(raw, n)
+        if options is not None and parsed != options:
+            raise refuse("options", "the layout's options differ from the request's options")
+        if not layout and (type(raw) is not dict or len(raw) != len(parsed)):
+            raise refuse("options", "must list every option (as the engine writes it)")
+        return rules
+
+    def read_view(self, doc: Any) -> tuple[Any, int | None, dict[str, Any]]:
+        """Read a view document by its view shape: ``(rules, viewer, values)``. A hidden
+        entry (a count where the state has cards) reads as :class:`Hidden`. For samplers."""
+        if type(doc) is not dict:
+            raise InvalidState("a view is a JSON object", field="view")
+        view_fields = [f for f in self.fields if not isinstance(f.show, StateOnly)]
+        names = {"game", "version", "options", "players", *(f.name for f in view_fields)}
+        for key in doc:
+            if key not in names:
+                raise InvalidState(f"unknown field {key!r}", field=str(key))
+        rules = self._read_header(doc, False, None, None)
+        values: dict[str, Any] = {}
+        for f in view_fields:
+            if f.name not in doc:
+                raise _missing(f.name)
+            values[f.name] = _view_decoder(f)(doc[f.name], f.name, rules)
+        viewer = values.get("seat")
+        return rules, viewer, values
+
+    # ---- actions ----------------------------------------------------------------
+
+    def parse_action(self, data: Any, rules: Any) -> Action:
+        return self.verbs.decode(data, rules)
+
+    def action_json(self, action: Action) -> JSON:
+        return self.verbs.encode(action)
+
+    # ---- JSON Schema --------------------------------------------------------------
+
+    def json_schemas(self) -> dict[str, JSON]:
+        """JSON Schemas (draft 2020-12) of the state, a view, an action and the options."""
+        dialect = "https://json-schema.org/draft/2020-12/schema"
+        action = self.verbs.schema()
+        options = self.options_schema()
+        header = {
+            "game": {"const": self.game},
+            "version": {"const": self.version},
+            "options": options,
+            "players": {"enum": list(self.player_counts)},
+        }
+
+        def document(fields: Sequence[Field[S]], view: bool) -> JSON:
+            props = dict(header)
+            for f in fields:
+                props[f.name] = _view_schema(f) if view else f.kind.schema()
+            return {
+                "$schema": dialect,
+                "type": "object",
+                "properties": props,
+                "required": list(props),
+                "additionalProperties": False,
+                "$defs": {"action": self.verbs.schema(view)},
+            }
+
+        view_fields = [f for f in self.fields if not isinstance(f.show, StateOnly)]
+        return {
+            "state": document(self.state_fields, False),
+            "view": document(view_fields, True),
+            "action": {"$schema": dialect, **action},
+            "options": {"$schema": dialect, **options},
+        }
+
+    def options_schema(self) -> JSON:
+        props: JSON = {}
+        for spec in self.option_specs:
+            one: JSON = {"description": spec.description, "default": spec.default}
+            if spec.kind == "bool":
+                one["type"] = "boolean"
+            elif spec.kind == "int":
+                one["type"] = "integer"
+                if spec.minimum is not None:
+                    one["minimum"] = spec.minimum
+                if spec.maximum is not None:
+                    one["maximum"] = spec.maximum
+            else:
+                one["enum"] = list(spec.choices)
+            props[spec.name] = one
+        return {"type": "object", "properties": props, "additionalProperties": False}
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """A hidden entry of a view as :meth:`Codec.read_view` reads it: only its card count."""
+
+    count: int
+
+
+def _missing(name: str) -> InvalidState:
+    return InvalidState(f"missing field {name}", field=name)
+
+
+_SCALARS = (bool, int, str, float, type(None))
+
+
+def _options_key(raw: Any, players: int) -> tuple[Any, ...] | None:
+    """A cache key of raw options: only plain scalar values make one, with their types (so
+    that 1 and True differ)."""
+    if type(raw) is not dict:
+        return None
+    items: list[Any] = [players]
+    for name, value in raw.items():
+        if type(value) not in _SCALARS:
+            return None
+        items.append((name, type(value), value))
+    return tuple(items)
+
+
+def _getter(f: Field[Any]) -> Callable[[Any], Any]:
+    return f.get if f.get is not None else attrgetter(f.name)
+
+
+def _view_writer(f: Field[Any]) -> tuple[str, Callable[[Any, int], Any]]:
+    """(name, write(state, viewer)) of a field in a view."""
+    kind = f.kind
+    enc = kind.encoder(True)
+    view_get = f.view_get
+    get = _getter(f)
+    if view_get is not None:
+        return f.name, lambda s, viewer: enc(view_get(s, viewer))
+    show = f.show
+    if isinstance(show, Count):
+        count = kind.count
+        return f.name, lambda s, viewer: count(get(s))
+    if isinstance(show, OwnOrCount):
+        assert isinstance(kind, ListOf), f"{f.name}: OwnOrCount needs a per-seat list"
+        inner = kind.kind.encoder(True)
+        count = kind.kind.count
+        shows = show.shows
+
+        def write(s: Any, viewer: int) -> list[Any]:
+            values = get(s)
+            if shows is None:
+                return [inner(v) if t == viewer else count(v) for t, v in enumerate(values)]
+            return [
+                inner(v) if t == viewer or shows(s, viewer, t) else count(v) for t, v in enumerate(values)
+            ]
+
+        return f.name, write
+    return f.name, lambda s, viewer: enc(get(s))
+
+
+def _view_decoder(f: Field[Any]) -> Decode:
+    kind = f.kind
+    show = f.show
+    if isinstance(show, Count):
+        return Int().decoder()
+    if isinstance(show, OwnOrCount) and isinstance(kind, ListOf):
+        entry = kind.kind.decoder(True)
+        length = kind.length
+        whole = Int().decoder()
+
+        def decode(raw: Any, path: str, rules: Any) -> list[Any]:
+            size = None if length is None else _bound(length, rules)
+            if type(raw) is not list or size is not None and len(raw) != size:
+                raise refuse(path, f"must be a list of {size} entries")
+            return [
+                Hidden(whole(v, f"{path}[{i}]", rules)) if type(v) is int else entry(v, f"{path}[{i}]", rules)
+                for i, v in enumerate(raw)
+            ]
+
+        return decode
+    return kind.decoder(True)
+
+
+def _view_schema(f: Field[Any]) -> JSON:
+    kind = f.kind
+    show = f.show
+    count = {"type": "integer", "minimum": 0}
+    if isinstance(show, Count):
+        return count
+    if isinstance(show, OwnOrCount) and isinstance(kind, ListOf):
+        return {"type": "array", "items": {"anyOf": [kind.kind.schema(True), count]}}
+    return kind.schema(True)

@@ -1,0 +1,118 @@
+"""Ronda's sampler: worlds that fit a seat's view (the rules' Information section, §7)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from engine.cards import card_code, cards_of_mask
+from engine.codec import TEMPLATE, Hidden, refuse
+from engine.games.ronda.codec import CODEC
+from engine.games.ronda.rules import holding
+from engine.games.ronda.state import RondaState, cons_list
+from engine.games.ronda.tables import MATCH_OVER_P, PACK
+from engine.protocol import InvalidState
+
+
+def make_sampler(view: Any) -> Callable[[random.Random], RondaState]:
+    """Validate ``view`` once; return f(rng) dealing the unseen cards at random into the
+    other seats' hands (known sizes) and the stock (known size). Exact deductions kept:
+    played cards, piles, table and revealed hands are fixed; each seat's dealt cards are
+    its (sampled) hand plus what it played this hand (§7)."""
+    rules, seat, values = CODEC.read_view(view)
+    if seat is None:
+        raise refuse("seat", "a spectator's view has no hand to sample around: give a seat's view")
+
+    hands_v = values["hands"]
+    if isinstance(hands_v[seat], Hidden):
+        raise refuse(f"hands[{seat}]", "the viewing seat's own hand must be listed")
+    known = 0
+    hidden_seats: list[tuple[int, int]] = []
+    for t, h in enumerate(hands_v):
+        if isinstance(h, Hidden):
+            hidden_seats.append((t, h.count))
+        else:
+            known |= h
+    for c in values["table"]:
+        known |= 1 << c
+    for p in values["piles"]:
+        known |= p
+    pool = [c for c in PACK if not known >> c & 1]
+    stock_n = values["stock"]
+    if len(pool) != stock_n + sum(k for _, k in hidden_seats):
+        raise InvalidState(
+            f"view: {len(pool)} unseen cards but {stock_n} in the stock and "
+            f"{sum(k for _, k in hidden_seats)} in hidden hands",
+            field="hands",
+        )
+    played = values["played"]
+    full = {key: value for key, value in view.items() if key != "seat"}
+    hands_full = list(view["hands"])
+    dealt_full = list(view["dealt"])
+    pos = 0
+    for t, k in hidden_seats:
+        hands_full[t] = [card_code(c) for c in pool[pos : pos + k]]
+        pos += k
+        if isinstance(values["dealt"][t], Hidden):
+            dealt_full[t] = hands_full[t] + [card_code(c) for c in cards_of_mask(played[t])]
+    full["hands"] = hands_full
+    full["dealt"] = dealt_full
+    full["stock"] = [card_code(c) for c in pool[pos:]]
+    full["rng_state"] = 0
+    template = CODEC.load(full, TEMPLATE)
+    if CODEC.view(template, seat) != view:
+        raise InvalidState("view is not a consistent view of a Ronda state", field="view")
+    n_decks = len(cons_list(template.decks))
+    hidden = [t for t, _ in hidden_seats]
+    sizes = [k for _, k in hidden_seats]
+    # With auto_declare a declaration is the seat's true holding: an exact deduction.
+    must_hold = (
+        template.o.auto_declare and template.phase != MATCH_OVER_P and all(d >= 0 for d in template.decl)
+    )
+
+    def deal_hidden(s: RondaState, rng: random.Random) -> list[int]:
+        # Seat by seat: a seat's hand is redrawn from what is left until its holding is the
+        # one it declared (joint rejection over every seat is hopeless when several seats
+        # must hold a tringa). Consistent with the view; only the seats' joint odds differ
+        # slightly from a uniform deal.
+        for _ in range(200):
+            rest = pool[:]
+            ok = True
+            for t, k in zip(hidden, sizes, strict=True):
+                for _ in range(2_000):
+                    rng.shuffle(rest)
+                    m = 0
+                    for c in rest[:k]:
+                        m |= 1 << c
+                    if not must_hold or holding(m | played[t])[0] == s.decl[t]:
+                        break
+                else:
+                    ok = False
+                    break
+                s.hands[t] = m
+                s.dealt[t] = m | played[t]
+                rest = rest[k:]
+            if ok:
+                rng.shuffle(rest)
+                return rest
+        raise InvalidState(
+            "view: no deal of the unseen cards matches the declared holdings", field="declarations"
+        )
+
+    if must_hold:
+        deal_hidden(template.clone(), random.Random(0))  # fails now, not in the search, if impossible
+
+    def sample(rng: random.Random) -> RondaState:
+        s = template.clone()
+        s.stock = tuple(deal_hidden(s, rng))
+        decks: Any = None  # a cons list
+        for _ in range(n_decks):
+            deck = list(PACK)
+            rng.shuffle(deck)
+            decks = (decks, tuple(deck))
+        s.decks = decks
+        s.rng_state = rng.getrandbits(63)
+        return s
+
+    return sample
