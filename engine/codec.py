@@ -33,6 +33,7 @@ engine.protocol.InvalidState: hands[0]: card AS appears twice
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -252,27 +253,34 @@ class Choice(Kind):
 
 @dataclass(frozen=True)
 class Pack:
-    """A game's pack: its name (for messages) and its distinct cards in canonical order."""
+    """A game's pack: its name (for messages) and its distinct cards in canonical order.
+    ``codes``: the code of each card number, where a game numbers its cards its own way
+    (e.g. suit by suit, so that ascending numbers are its canonical order); by default
+    ``engine.cards``' numbering, whose every spelling ``parse_card`` reads."""
 
     name: str
     cards: tuple[int, ...]
+    codes: tuple[str, ...] = CODES
 
     def card_of_code(self) -> dict[str, int]:
-        return {CODES[c]: c for c in self.cards}
+        return {self.codes[c]: c for c in self.cards}
 
     def read(self, raw: Any, path: str) -> int:
-        """The card of a code that is in this pack (any spelling ``parse_card`` reads)."""
-        try:
-            card = parse_card(raw)
-        except ValueError:
-            card = -1
+        """The card of a code that is in this pack."""
+        if self.codes is not CODES:
+            card = self.card_of_code().get(raw, -1) if type(raw) is str else -1
+        else:
+            try:
+                card = parse_card(raw)
+            except ValueError:
+                card = -1
         if card not in self.cards:
             shown = raw if isinstance(raw, str) else json.dumps(raw, default=str)
             raise refuse(path, f"no such card in the {self.name} pack: {shown}")
         return card
 
     def schema(self) -> JSON:
-        return {"enum": [CODES[c] for c in self.cards]}
+        return {"enum": [self.codes[c] for c in self.cards]}
 
 
 @dataclass(frozen=True)
@@ -292,7 +300,7 @@ class Card(Kind):
         return decode
 
     def encoder(self, view: bool = False) -> Encode:
-        return CODES.__getitem__
+        return self.pack.codes.__getitem__
 
     def schema(self, view: bool = False) -> JSON:
         return self.pack.schema()
@@ -328,7 +336,7 @@ class Cards(Kind):
     def decoder(self, hidden: bool = False) -> Decode:
         what = "a list of card codes" if self.length is None else f"a list of {self.length} card codes"
         read = _card_list_decoder(self.pack, what)
-        length, unique = self.length, self.unique
+        length, unique, codes = self.length, self.unique, self.pack.codes
 
         def decode(raw: Any, path: str, rules: Any) -> list[int]:
             cards = read(raw, path)
@@ -338,15 +346,17 @@ class Cards(Kind):
                 seen: set[int] = set()
                 for c in cards:
                     if c in seen:
-                        raise refuse(path, f"card {CODES[c]} appears twice")
+                        raise refuse(path, f"card {codes[c]} appears twice")
                     seen.add(c)
             return cards
 
         return decode
 
     def encoder(self, view: bool = False) -> Encode:
+        codes = self.pack.codes
+
         def encode(cards: Iterable[int]) -> list[str]:
-            return [CODES[c] for c in cards]
+            return [codes[c] for c in cards]
 
         return encode
 
@@ -360,23 +370,30 @@ class Cards(Kind):
         return out
 
 
-_MASK_CODES: dict[int, list[str]] = {}
+@functools.cache
+def mask_coder(table: tuple[str, ...]) -> tuple[Callable[[int], list[str]], dict[int, list[str]]]:
+    """``(mask_codes, memo)`` for a pack's code ``table``: ``mask_codes(mask)`` gives the
+    codes of the cards in ``mask``, ascending (the canonical order), memoised in ``memo``
+    (hands repeat a lot); it returns a fresh list."""
+    memo: dict[int, list[str]] = {}
+
+    def mask_codes(mask: int) -> list[str]:
+        codes = memo.get(mask)
+        if codes is None:
+            codes = []
+            m = mask
+            while m:
+                low = m & -m
+                codes.append(table[low.bit_length() - 1])
+                m ^= low
+            if len(memo) < 200_000:
+                memo[mask] = codes
+        return codes[:]
+
+    return mask_codes, memo
 
 
-def mask_codes(mask: int) -> list[str]:
-    """The codes of the cards in ``mask``, ascending (the canonical order). Memoised: hands
-    repeat a lot; returns a fresh list."""
-    codes = _MASK_CODES.get(mask)
-    if codes is None:
-        codes = []
-        m = mask
-        while m:
-            low = m & -m
-            codes.append(CODES[low.bit_length() - 1])
-            m ^= low
-        if len(_MASK_CODES) < 200_000:
-            _MASK_CODES[mask] = codes
-    return codes[:]
+mask_codes = mask_coder(CODES)[0]
 
 
 @dataclass(frozen=True)
@@ -389,25 +406,28 @@ class CardMask(Kind):
 
     def decoder(self, hidden: bool = False) -> Decode:
         read = _card_list_decoder(self.pack, "a list of card codes")
+        codes = self.pack.codes
 
         def decode(raw: Any, path: str, rules: Any) -> int:
             mask = 0
             for c in read(raw, path):
                 bit = 1 << c
                 if mask & bit:
-                    raise refuse(path, f"card {CODES[c]} appears twice")
+                    raise refuse(path, f"card {codes[c]} appears twice")
                 mask |= bit
             return mask
 
         return decode
 
     def encoder(self, view: bool = False) -> Encode:
-        return mask_codes
+        return mask_coder(self.pack.codes)[0]
 
     def canonical(self) -> Callable[[Any, Any], bool]:
+        encode, memo = mask_coder(self.pack.codes)
+
         def same(mask: int, raw: Any) -> bool:
-            codes = _MASK_CODES.get(mask)
-            return (codes if codes is not None else mask_codes(mask)) == raw
+            codes = memo.get(mask)
+            return (codes if codes is not None else encode(mask)) == raw
 
         return same
 
