@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine.codec import STATE, refuse
 from engine.protocol import JSON, EngineError, InvalidState
 
 from .rules import check_action, choosable, reset_deal, step
@@ -30,9 +31,7 @@ from .tables import (
     SEVEN_H,
     TREX,
     TRICKS,
-    TWO_MASK,
     cards_of,
-    codes_of,
     deal_total,
 )
 
@@ -212,38 +211,81 @@ def check_replay(s: TrexState, write: Callable[[TrexState], JSON]) -> None:
             raise InvalidState(f"{key} is not what this deal's played entries give", field=key)
 
 
-# ================================================================ a document's fields, one rule each
-# Called by the codec's reader as it reads a state, a layout or a view, in the order below
-# (so that a document with one fault names the field that has it).
-def check_canonical(raw: list[Any], mask: int, field: str) -> None:
-    """A full state or view lists cards as the engine writes them: in canonical order."""
-    if codes_of(mask) != raw:
-        raise InvalidState(
-            f"{field} must list its cards in canonical order (suits S H D C, ranks 2..A)", field=field
-        )
+# ================================================================ a loaded state, one rule each
+def check_state(
+    s: TrexState, values: dict[str, Any], mode: str, led_by: int, write: Callable[[TrexState], JSON]
+) -> None:
+    """Every rule-implied check of a state the codec read in ``mode`` (``values``: the decoded
+    fields; ``led_by``: the leader given for an empty trick, -1 for none; ``write``: the
+    state's JSON writer, for the replay of a full state)."""
+    counts = [h.bit_count() for h in s.hands]
+    trick_seats = [seat for seat, _ in values["trick"]]
+    check_cards_apart(s)
+    check_contracts_known(s)
+    check_contracts_used(s)
+    check_phase(s)
+    check_to_act(s)
+    check_dealer(s)
+    check_doubles(s)
+    check_trick(s, trick_seats, values.get("trick_leader"), led_by)
+    check_layout(s)
+    check_tricks_won(s, values.get("cards_won"), values.get("tricks_won"))
+    check_cards_conserved(s, counts, trick_seats)
+    check_doubled_cards_held(s)
+    check_finish_order(s, counts)
+    check_first_owner_holds_7h(s)
+    check_deal_scores(s)
+    check_history_ends_with_played(values.get("history"), values["played"])
+    if mode == STATE:
+        check_full_state(s, write)
 
 
-def check_hand(i: int, hand: int, seen: int) -> None:
-    """R2: a hand holds at most 13 cards, none of them elsewhere (``seen``)."""
-    if hand.bit_count() > 13:
-        raise InvalidState(f"hands[{i}] holds more than 13 cards", field=f"hands[{i}]")
-    if hand & seen:
-        raise InvalidState(f"hands[{i}]: a card is in two places", field=f"hands[{i}]")
+def check_cards_apart(s: TrexState) -> None:
+    """R2: a hand holds at most 13 cards, and no card is in two places (hands, the trick,
+    the layout, the cards won)."""
+    seen = 0
+    for i, hand in enumerate(s.hands):
+        if hand.bit_count() > 13:
+            raise refuse(f"hands[{i}]", "holds more than 13 cards")
+        if hand & seen:
+            raise refuse(f"hands[{i}]", "a card is in two places")
+        seen |= hand
+    for c in s.trick:
+        if seen >> c & 1:
+            raise refuse("trick", f"{CODES[c]} is in two places")
+        seen |= 1 << c
+    if s.table & seen:
+        raise refuse("layout", "a layout card is also in a hand or trick")
+    seen |= s.table
+    for i, won in enumerate(s.cards_won):
+        if won & seen:
+            raise refuse(f"cards_won[{i}]", "a card is in two places")
+        seen |= won
+
+
+def check_contracts_known(s: TrexState) -> None:
+    """R6, R6b: every contract named is one of the options' contract set."""
+    named = [("contract", s.contract)] if s.contract >= 0 else []
+    named += [(f"contracts_used[{i}]", c) for i, c in enumerate(s.contracts_used)]
+    named += [(f"deal_results[{i}].contract", r[2]) for i, r in enumerate(s.deal_results)]
+    for where, c in named:
+        if c not in s.opts.contract_set:
+            raise refuse(where, f"unknown contract {CONTRACT_NAMES[c]!r} for these options")
 
 
 def check_contracts_used(s: TrexState) -> None:
     """R6: each contract once per kingdom, the current one last, one per deal of the kingdom so far."""
     used = s.contracts_used
     if len(set(used)) != len(used):
-        raise InvalidState("contracts_used lists a contract twice", field="contracts_used")
+        raise refuse("contracts_used", "lists a contract twice")
     if s.contract >= 0 and (not used or used[-1] != s.contract):
-        raise InvalidState("contracts_used must end with the current contract", field="contracts_used")
+        raise refuse("contracts_used", "must end with the current contract")
     position = (s.deal_no - 1) % s.opts.deals_per_kingdom
     if len(used) != position + (1 if s.contract >= 0 else 0):
-        raise InvalidState(
-            f"contracts_used must list {position + (s.contract >= 0)} contracts at deal {s.deal_no} "
+        raise refuse(
+            "contracts_used",
+            f"must list {position + (s.contract >= 0)} contracts at deal {s.deal_no} "
             f"(deal {position + 1} of its kingdom)",
-            field="contracts_used",
         )
 
 
@@ -252,181 +294,129 @@ def check_phase(s: TrexState) -> None:
     doubled, the layout only in trex) and the match ends only after its last deal."""
     phase, contract = s.phase, s.contract
     if (phase == CHOOSE) != (contract < 0):
-        raise InvalidState("contract must be null exactly in phase choose_contract", field="contract")
+        raise refuse("contract", "must be null exactly in phase choose_contract")
     if phase == DOUBLING and not (s.opts.doubling and DOUBLABLE_MASK[contract]):
-        raise InvalidState(f"no doubling phase in {CONTRACT_NAMES[contract]}", field="phase")
+        raise refuse("phase", f"no doubling phase in {CONTRACT_NAMES[contract]}")
     if phase in (DOUBLING, TRICKS) and contract == TREX or phase == LAYOUT and contract != TREX:
-        raise InvalidState(
-            f"phase {PHASE_NAMES[phase]} does not fit contract {CONTRACT_NAMES[contract]}", field="phase"
-        )
+        raise refuse("phase", f"phase {PHASE_NAMES[phase]} does not fit contract {CONTRACT_NAMES[contract]}")
     if phase == MATCH_OVER and s.deal_no != s.opts.total_deals:
-        raise InvalidState("match_over only after the last deal", field="phase")
-
-
-def check_kingdom(s: TrexState, kingdom_index: int | None, kingdom_owner: int | None) -> None:
-    """R5: the kingdom fields given (None: not given) are the deal's kingdom and its owner."""
-    if kingdom_index is not None and kingdom_index != s.kingdom_index:
-        raise InvalidState(
-            f"kingdom_index must be {s.kingdom_index} at deal {s.deal_no}", field="kingdom_index"
-        )
-    if kingdom_owner is not None and kingdom_owner != s.owner:
-        raise InvalidState(f"kingdom_owner must be {s.owner} (R5)", field="kingdom_owner")
+        raise refuse("phase", "match_over only after the last deal")
 
 
 def check_dealer(s: TrexState) -> None:
     """R4: from deal 2 on the kingdom owner deals."""
     if s.deal_no > 1 and s.dealer != s.owner:
-        raise InvalidState(f"dealer must be the kingdom owner {s.owner} from deal 2 on (R4)", field="dealer")
+        raise refuse("dealer", f"must be the kingdom owner {s.owner} from deal 2 on (R4)")
 
 
-def check_doublable(s: TrexState, card: int) -> None:
-    """R7: only a contract's doublable cards are doubled, and only with the doubling option."""
-    if s.contract < 0 or not DOUBLABLE_MASK[s.contract] >> card & 1 or not s.opts.doubling:
-        raise InvalidState(f"{CODES[card]} cannot be doubled here", field="doubled")
-
-
-def check_doubling_turn(s: TrexState) -> None:
-    """R7: the doubling turn fits the phase, and a card was doubled only by a seat that has
-    had its turn."""
+def check_doubles(s: TrexState) -> None:
+    """R7: only a contract's doublable cards are doubled, only with the doubling option and
+    only by a seat that has had its doubling turn; the doubling turn fits the phase."""
+    for card, _ in s.doubled:
+        if s.contract < 0 or not DOUBLABLE_MASK[s.contract] >> card & 1 or not s.opts.doubling:
+            raise refuse("doubled", f"{CODES[card]} cannot be doubled here")
     phase = s.phase
     if phase == DOUBLING and s.doubling_turn == 4 or phase == CHOOSE and (s.doubling_turn or s.doubled):
-        raise InvalidState("doubling_turn does not fit the phase", field="doubling_turn")
+        raise refuse("doubling_turn", "does not fit the phase")
     if phase == DOUBLING:
         had_turn = {(s.owner + i) & 3 for i in range(s.doubling_turn + 1)}
         for _, d in s.doubled:
             if d not in had_turn:
-                raise InvalidState(f"seat {d} has not had its doubling turn yet (R7)", field="doubled")
+                raise refuse("doubled", f"seat {d} has not had its doubling turn yet (R7)")
 
 
-def check_trick_size(s: TrexState, cards: int) -> None:
-    """R8: a trick on the table holds 0 to 3 cards (the 4th ends it), only in phase tricks."""
-    if cards > 3 or cards and s.phase != TRICKS:
-        raise InvalidState("trick holds 0 to 3 cards, only in phase tricks", field="trick")
-
-
-def check_trick_seats(trick_seats: list[int], leader: int, trick_leader: Any, given: bool) -> None:
-    """R8: the trick's seats follow each other from its leader, who is ``trick_leader`` when
-    that field is ``given``."""
+def check_trick(s: TrexState, trick_seats: list[int], trick_leader: int | None, led_by: int) -> None:
+    """R8: a trick on the table holds 0 to 3 cards (the 4th ends it), only in phase tricks;
+    its seats follow each other from its leader, who is ``trick_leader`` when given (None:
+    not given; -1: null, as outside phase tricks); an empty trick has a leader (``led_by``)."""
+    if len(s.trick) > 3 or s.trick and s.phase != TRICKS:
+        raise refuse("trick", "holds 0 to 3 cards, only in phase tricks")
+    if s.phase != TRICKS:
+        if trick_leader is not None and trick_leader >= 0:
+            raise refuse("trick_leader", "is null outside phase tricks")
+        return
+    if not s.trick and led_by < 0:
+        raise refuse("trick_leader", "must be a seat in phase tricks")
     for i, seat in enumerate(trick_seats):
-        if seat != (leader + i) & 3:
-            raise InvalidState("trick seats must follow each other from the leader", field="trick")
-    if given and trick_leader != leader:
-        raise InvalidState("trick_leader must be the seat of the trick's first card", field="trick_leader")
-
-
-def check_no_trick_leader(trick_leader: Any) -> None:
-    """Outside phase tricks no trick is led."""
-    if trick_leader is not None:
-        raise InvalidState("trick_leader is null outside phase tricks", field="trick_leader")
-
-
-def check_trick_cards(trick: list[int], seen: int) -> None:
-    """A card of the trick is nowhere else (nor twice in the trick)."""
-    for c in trick:
-        if seen >> c & 1:
-            raise InvalidState(f"{CODES[c]} is in two places", field="trick")
-        seen |= 1 << c
+        if seat != (s.leader + i) & 3:
+            raise refuse("trick", "trick seats must follow each other from the leader")
+    if trick_leader is not None and trick_leader != s.leader:
+        raise refuse("trick_leader", "must be the seat of the trick's first card")
 
 
 def check_layout_range(where: str, low: int, high: int) -> None:
     """R15: a suit's range on the layout grows from its jack, so it holds the jack."""
     if not low <= SEQ_J <= high:
-        raise InvalidState(f"{where}: a range runs from low up to high through the jack", field=where)
+        raise refuse(where, "a range runs from low up to high through the jack")
 
 
-def check_layout(s: TrexState, table: int, seen: int) -> None:
-    """R14: only the trex contract has a layout, and its cards are nowhere else."""
-    if table and s.contract != TREX:
-        raise InvalidState("only the trex contract has a layout", field="layout")
-    if table & seen:
-        raise InvalidState("a layout card is also in a hand or trick", field="layout")
+def check_layout(s: TrexState) -> None:
+    """R14, R16: only the trex contract has a layout, and each card on it took a turn."""
+    if s.table and s.contract != TREX:
+        raise refuse("layout", "only the trex contract has a layout")
+    if s.layout_turns < s.table.bit_count():
+        raise refuse("layout_turns", "is less than the cards on the layout")
 
 
-def check_cards_won_apart(cards_won: list[int], seen: int) -> None:
-    """A card won is nowhere else."""
-    for i, m in enumerate(cards_won):
-        if m & seen:
-            raise InvalidState(f"cards_won[{i}]: a card is in two places", field=f"cards_won[{i}]")
-        seen |= m
-
-
-def check_no_tricks_won(cards_won: list[int] | None, tricks_won: list[int] | None) -> None:
-    """No trick is won in trex, nor before the tricks begin."""
-    if cards_won is not None and any(cards_won) or tricks_won is not None and any(tricks_won):
-        raise InvalidState("no tricks are won in this phase or contract", field="tricks_won")
-
-
-def check_tricks_won(s: TrexState) -> None:
-    """R12: the tricks played are the tricks won, of 4 cards each."""
+def check_tricks_won(s: TrexState, cards_won: list[int] | None, tricks_won: list[int] | None) -> None:
+    """R12: no trick is won in trex, nor before the tricks begin (``cards_won``,
+    ``tricks_won``: as given, None if not); the tricks played are the tricks won, of 4
+    cards each."""
+    if s.contract == TREX or s.phase in (CHOOSE, DOUBLING):
+        if cards_won is not None and any(cards_won) or tricks_won is not None and any(tricks_won):
+            raise refuse("tricks_won", "no tricks are won in this phase or contract")
     if sum(s.tricks_won) != s.tricks_played:
-        raise InvalidState("tricks_played must be the sum of tricks_won", field="tricks_played")
+        raise refuse("tricks_played", "must be the sum of tricks_won")
     for i in range(4):
         if s.cards_won[i].bit_count() != 4 * s.tricks_won[i]:
-            raise InvalidState(f"cards_won[{i}] must hold 4 cards per trick won", field=f"cards_won[{i}]")
+            raise refuse(f"cards_won[{i}]", "must hold 4 cards per trick won")
 
 
-def check_cards_conserved(
-    s: TrexState, seen: int, hidden: int, counts: list[int], trick_seats: list[int]
-) -> None:
-    """R2: every card is once in hands, trick, cards won or layout (``seen``, plus ``hidden``
-    cards of a view's hidden hands), 13 in each hand before play, and in a trick contract
-    13 less the tricks played (and the card on the trick) after."""
-    if seen.bit_count() + hidden != 52:
-        raise InvalidState(
-            f"every card must be exactly once in hands, trick, cards_won or layout "
-            f"({seen.bit_count() + hidden} of 52 found)",
-            field="hands",
+def check_cards_conserved(s: TrexState, counts: list[int], trick_seats: list[int]) -> None:
+    """R2: every card is once in hands, trick, cards won or layout, 13 in each hand before
+    play, and in a trick contract 13 less the tricks played (and the card on the trick) after."""
+    seen = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3] | s.table | s.taken
+    found = seen.bit_count() + len(s.trick)
+    if found != 52:
+        raise refuse(
+            "hands",
+            f"every card must be exactly once in hands, trick, cards_won or layout ({found} of 52 found)",
         )
     if s.phase in (CHOOSE, DOUBLING) and any(n != 13 for n in counts):
-        raise InvalidState("each hand holds 13 cards before play", field="hands")
+        raise refuse("hands", "each hand holds 13 cards before play")
     if s.contract != TREX and s.phase in (TRICKS, DEAL_OVER, MATCH_OVER):
         for i in range(4):
             want = 13 - s.tricks_played - (1 if i in trick_seats else 0)
             if counts[i] != want:
-                raise InvalidState(
-                    f"hands[{i}] must hold {want} cards after {s.tricks_played} tricks", field=f"hands[{i}]"
-                )
+                raise refuse(f"hands[{i}]", f"must hold {want} cards after {s.tricks_played} tricks")
 
 
-def check_doubled_card(card: int, doubler: int, seen: int, held: int) -> None:
-    """R7: a doubled card is in play, and stays with its doubler until played (``held``:
-    the doubler's hand and the cards played this deal)."""
-    bit = 1 << card
-    if seen & bit and not held & bit:
-        raise InvalidState(f"doubled {CODES[card]} is not in its doubler's hand", field="doubled")
-    if not seen & bit:
-        raise InvalidState(f"doubled {CODES[card]} is nowhere", field="doubled")
+def check_doubled_cards_held(s: TrexState) -> None:
+    """R7: a doubled card stays with its doubler until played."""
+    played = s.taken
+    for c in s.trick:
+        played |= 1 << c
+    for card, doubler in s.doubled:
+        if not (s.hands[doubler] | played) >> card & 1:
+            raise refuse("doubled", f"doubled {CODES[card]} is not in its doubler's hand")
 
 
-def check_finish_order(s: TrexState) -> None:
-    """R17: each seat goes out once, only in trex."""
+def check_finish_order(s: TrexState, counts: list[int]) -> None:
+    """R17: each seat goes out once, only in trex; during trex the seats out are the seats
+    without cards, at most two (the third ends the deal); a finished trex deal ranks all four."""
     fo = s.finish_order
     if len(set(fo)) != len(fo):
-        raise InvalidState("finish_order lists a seat twice", field="finish_order")
+        raise refuse("finish_order", "lists a seat twice")
     if fo and s.contract != TREX:
-        raise InvalidState("finish_order is only for the trex contract", field="finish_order")
-
-
-def check_layout_turns(s: TrexState) -> None:
-    """R16: each card on the layout took a turn."""
-    if s.layout_turns < s.table.bit_count():
-        raise InvalidState("layout_turns is less than the cards on the layout", field="layout_turns")
-
-
-def check_seats_out(s: TrexState, counts: list[int]) -> None:
-    """R17: during trex the seats out are the seats without cards, at most two (the third
-    ends the deal); a finished trex deal ranks all four."""
-    fo = s.finish_order
+        raise refuse("finish_order", "is only for the trex contract")
     if s.contract == TREX and s.phase == LAYOUT:
         if len(fo) > 2:
-            raise InvalidState("the deal ends when three seats are out (R17)", field="finish_order")
+            raise refuse("finish_order", "the deal ends when three seats are out (R17)")
         for i in range(4):
             if (counts[i] == 0) != (i in fo):
-                raise InvalidState(
-                    "finish_order must list exactly the seats without cards", field="finish_order"
-                )
+                raise refuse("finish_order", "must list exactly the seats without cards")
     if s.contract == TREX and s.phase in (DEAL_OVER, MATCH_OVER) and len(fo) != 4:
-        raise InvalidState("a finished trex deal has all four seats in finish_order", field="finish_order")
+        raise refuse("finish_order", "a finished trex deal has all four seats in finish_order")
 
 
 def twos_are_exposed(s: TrexState) -> bool:
@@ -434,32 +424,9 @@ def twos_are_exposed(s: TrexState) -> bool:
     return s.opts.partnership and s.contract == TREX and s.layout_turns >= 4
 
 
-def check_twos_exposed(given: Any, exposed: bool) -> None:
-    """R18: the ``twos_exposed`` flag given is the rule's."""
-    if given is not exposed:
-        raise InvalidState(f"twos_exposed must be {str(exposed).lower()} (R18)", field="twos_exposed")
-
-
-def check_exposed_twos(i: int, twos: int, exposed: bool, hand: int | None) -> None:
-    """R18: ``exposed_twos[i]`` lists exposed 2s only, and (``hand`` known) those of the hand."""
-    if twos & ~TWO_MASK or twos and not exposed:
-        raise InvalidState("exposed_twos lists only exposed 2s (R18)", field="exposed_twos")
-    if hand is not None and twos != (hand & TWO_MASK if exposed else 0):
-        raise InvalidState(f"exposed_twos[{i}] must list the 2s of hands[{i}]", field="exposed_twos")
-
-
-def check_known_cards_fit(hands: list[int], counts: list[int], view_seat: int) -> None:
-    """A view's hidden hands hold at least the cards known to be there (doubled, exposed)."""
-    for i in range(4):
-        if i != view_seat and hands[i].bit_count() > counts[i]:
-            raise InvalidState(
-                f"hands[{i}] holds fewer cards than are known to be there", field=f"hands[{i}]"
-            )
-
-
-def seat_to_act(s: TrexState, counts: list[int], layout_turn: int) -> int:
-    """R6-R17, E3: the seat to act (-1: none, the match is over); in trex the seat whose turn
-    it is (``layout_turn``) must still hold cards, and no deal follows the last one."""
+def seat_to_act(s: TrexState, layout_turn: int) -> int:
+    """R6-R17, E3: the seat to act (-1: none); in trex the seat whose turn it is, which the
+    rules cannot tell from the rest of a state (``layout_turn``)."""
     phase = s.phase
     if phase == CHOOSE:
         return s.owner
@@ -468,45 +435,29 @@ def seat_to_act(s: TrexState, counts: list[int], layout_turn: int) -> int:
     if phase == TRICKS:
         return (s.leader + len(s.trick)) & 3
     if phase == LAYOUT:
-        if counts[layout_turn] == 0:
-            raise InvalidState("to_act has gone out", field="to_act")
         return layout_turn
-    if phase == DEAL_OVER:
-        if s.deal_no >= s.opts.total_deals:
-            raise InvalidState("deal_over cannot follow the last deal", field="phase")
+    if phase == DEAL_OVER and s.deal_no < s.opts.total_deals:
         return kingdom_owner_of(s.first_owner, s.deal_no + 1, s.opts)
     return -1
 
 
-def check_to_act(given: Any, want: int) -> None:
-    """The ``to_act`` given is the seat to act (null when none is)."""
-    expected = None if want < 0 else want
-    if given != expected or isinstance(given, bool):
-        raise InvalidState(f"to_act must be {expected} in this position", field="to_act")
+def check_to_act(s: TrexState) -> None:
+    """R16, R17: in trex a seat still holding cards is to act; E3: no deal follows the last."""
+    if s.phase == LAYOUT and s.to_act < 0:
+        raise refuse("to_act", "must be a seat in phase layout")
+    if s.phase == LAYOUT and not s.hands[s.to_act]:
+        raise refuse("to_act", "has gone out")
+    if s.phase == DEAL_OVER and s.to_act < 0:
+        raise refuse("phase", "deal_over cannot follow the last deal")
 
 
-def check_first_owner_holds_7h(s: TrexState, hands: list[int]) -> None:
+def check_first_owner_holds_7h(s: TrexState) -> None:
     """R3: in deal 1 the holder of 7H owns the first kingdom."""
-    holder = next((i for i in range(4) if hands[i] >> SEVEN_H & 1), None)
+    if s.deal_no != 1:
+        return
+    holder = next((i for i in range(4) if s.hands[i] >> SEVEN_H & 1), None)
     if holder is not None and holder != s.first_owner:
-        raise InvalidState("in deal 1 the first owner is the holder of 7H (R3)", field="first_owner")
-
-
-def check_first_owner_keeps_7h(s: TrexState, counts: list[int], view_seat: int | None) -> None:
-    """R3: in deal 1 the first owner holds 7H until it is played, so a view that does not show
-    7H is not the first owner's, and leaves room for 7H in the first owner's hand."""
-    if view_seat == s.first_owner:
-        raise InvalidState("the first owner must hold 7H in deal 1 (R3)", field="first_owner")
-    if (s.hands[s.first_owner] | 1 << SEVEN_H).bit_count() > counts[s.first_owner]:
-        raise InvalidState("the first owner must still hold 7H (R3)", field="first_owner")
-
-
-def check_scores(s: TrexState, scores: Any) -> None:
-    """``scores`` is the match totals per side (per team with partnership)."""
-    ms = s.match_scores
-    want = [ms[0] + ms[2], ms[1] + ms[3]] if s.opts.partnership else ms
-    if scores != want:
-        raise InvalidState("scores must be the match totals per side", field="scores")
+        raise refuse("first_owner", "in deal 1 the first owner is the holder of 7H (R3)")
 
 
 def check_deal_scores(s: TrexState) -> None:
@@ -520,13 +471,13 @@ def check_deal_scores(s: TrexState) -> None:
         want = 0
     want *= opts.sign
     if sum(s.deal_scores) != want:
-        raise InvalidState(f"deal_scores must sum to {want} for the cards taken (S9)", field="deal_scores")
+        raise refuse("deal_scores", f"must sum to {want} for the cards taken (S9)")
 
 
-def check_history_ends_with_played(history: list[Entry], played: list[Entry], view: bool) -> None:
-    """The match history ends with this deal's entries; a view's history is only those."""
-    if view and len(history) != len(played):
-        raise InvalidState("a view's history is the current deal's played entries", field="history")
+def check_history_ends_with_played(history: list[tuple[int, Any]] | None, played: list[Entry]) -> None:
+    """The match history (None: not given) ends with this deal's entries."""
+    if history is None:
+        return
     tail = history[len(history) - len(played) :]
-    if len(played) > len(history) or [e[:2] for e in tail] != [e[:2] for e in played]:
-        raise InvalidState("history must end with this deal's played entries", field="history")
+    if len(played) > len(history) or tail != [e[:2] for e in played]:
+        raise refuse("history", "must end with this deal's played entries")

@@ -11,7 +11,7 @@ from typing import Any
 from engine.protocol import JSON, SPECTATOR, Action, Event, Game, InvalidSetup, InvalidState, ScoreReport
 
 from . import playout, rules, scoring
-from .codec import action_json, load_state, parse_action_json, parse_deck, state_from_layout, state_json
+from .codec import CODEC, VERBS, parse_action, parse_deck, state_from_layout
 from .options import OPTION_SPECS, Opts
 from .sampling import make_sampler
 from .state import TrexState, cards_in_play, hidden_cards, info_key
@@ -23,6 +23,7 @@ class Trex(Game[TrexState]):
     title = "Trex"
     player_counts = (4,)
     option_specs = OPTION_SPECS
+    codec = CODEC
     verbs: Mapping[str, str] = MappingProxyType(
         {
             "choose": "the kingdom owner picks this deal's contract",
@@ -61,7 +62,8 @@ class Trex(Game[TrexState]):
         if deck is not None and layout is not None:
             raise InvalidSetup("give either a deck or a layout, not both", field="deck")
         if layout is not None:
-            s = state_from_layout(layout, options, dealer, self.parse_options)
+            parsed = None if options is None else self.parse_options(options, players)
+            s = state_from_layout(layout, parsed, dealer)
             if seed is not None:
                 s.rng_state = random.Random(seed).getrandbits(RNG_BITS)
             return s
@@ -102,31 +104,28 @@ class Trex(Game[TrexState]):
 
     # ---- actions
     def parse_action(self, state: TrexState, data: Any) -> Action:
-        action: Action = parse_action_json(data)
-        return action
+        return parse_action(data, state.opts)
 
     def action_to_json(self, state: TrexState, action: Action) -> JSON:
-        return action_json(action)
+        return VERBS.encode(action)
 
     # ---- JSON
     def to_json(self, state: TrexState) -> JSON:
-        return state_json(state)
+        return CODEC.dump(state)
 
     def from_json(self, data: Any) -> TrexState:
-        return load_state(data, self.parse_options, partial=False, view=False)[0]
+        return CODEC.load(data)
 
     def view(self, state: TrexState, seat: int) -> JSON:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
             raise InvalidState("seat must be 0-3", field="seat")
-        return state_json(state, seat)
+        return CODEC.view(state, seat)
 
     def public_view(self, state: TrexState) -> JSON:
-        out = state_json(state, SPECTATOR)  # no seat is -1: every hand a count
-        out["seat"] = None
-        return out
+        return CODEC.view(state, SPECTATOR)  # every hand a count
 
     def sampler(self, view: JSON) -> Callable[[random.Random], TrexState]:
-        return make_sampler(view, self.parse_options)
+        return make_sampler(view)
 
     def info_key(self, state: TrexState, seat: int) -> Hashable:
         return info_key(state, seat)

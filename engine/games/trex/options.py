@@ -92,7 +92,9 @@ class Opts:
         "must_discard",
         "partnership",
         "play_all",
+        "players",
         "raw",
+        "sides",
         "sign",
         "swap",
         "total_deals",
@@ -116,3 +118,5 @@ class Opts:
         self.total_deals = self.deals_per_kingdom * KINGDOMS
         self.dv = DIAMOND_VALUE[self.swap]
         self.tv = TRICK_VALUE[self.swap]
+        self.players = 4
+        self.sides = 2 if self.partnership else 4  # the shared codec's per-side fields (``scores``)

@@ -87,7 +87,7 @@ class TrexState:
         self.taken = 0  # union of cards_won
         self.played: Any = None
         self.past: Any = None
-        self.past_json: list[Any] | None = []  # cache of the JSON of ``past`` (codec)
+        self.past_json: list[Any] | None = []  # the JSON of ``past``, once written (codec)
         self.lay_mask = JACK_MASK  # Trex: the cards that fit the layout now
         self.table = 0  # Trex: cards on the layout
         self.finish_order: list[int] = []
