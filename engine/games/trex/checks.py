@@ -29,6 +29,7 @@ from .tables import (
     PHASE_NAMES,
     SEQ_J,
     SEVEN_H,
+    SUITS_ORDER,
     TREX,
     TRICKS,
     cards_of,
@@ -220,6 +221,7 @@ def check_state(
     state's JSON writer, for the replay of a full state)."""
     counts = [h.bit_count() for h in s.hands]
     trick_seats = [seat for seat, _ in values["trick"]]
+    check_layout_runs(values["layout"])
     check_cards_apart(s)
     check_contracts_known(s)
     check_contracts_used(s)
@@ -344,10 +346,11 @@ def check_trick(s: TrexState, trick_seats: list[int], trick_leader: int | None, 
         raise refuse("trick_leader", "must be the seat of the trick's first card")
 
 
-def check_layout_range(where: str, low: int, high: int) -> None:
-    """R15: a suit's range on the layout grows from its jack, so it holds the jack."""
-    if not low <= SEQ_J <= high:
-        raise refuse(where, "a range runs from low up to high through the jack")
+def check_layout_runs(runs: tuple[tuple[int, int] | None, ...]) -> None:
+    """R15: a suit's run on the layout grows from its jack, so it holds the jack."""
+    for suit, run in enumerate(runs):
+        if run is not None and not run[0] <= SEQ_J <= run[1]:
+            raise refuse(f"layout.{SUITS_ORDER[suit]}", "a range runs from low up to high through the jack")
 
 
 def check_layout(s: TrexState) -> None:

@@ -39,7 +39,6 @@ from engine.codec import (
 from engine.protocol import JSON, Action, BadAction, InvalidSetup, InvalidState
 
 from .checks import (
-    check_layout_range,
     check_state,
     seat_to_act,
     twos_are_exposed,
@@ -75,6 +74,7 @@ TREX_PACK = Pack("Trex", tuple(range(52)), CODES)  # numbered suit by suit: asce
 CARD = Card(TREX_PACK)
 MASK = CardMask(TREX_PACK)
 CONTRACT = Choice(CONTRACT_NAMES)
+DECK = Cards(TREX_PACK, length=52)
 
 # ================================================================ actions
 
@@ -110,7 +110,7 @@ VERBS = Verbs(
         Verb("play", {"card": CARD}, make=lambda card: card, split=lambda a: (a,)),
         Verb(
             "deal",
-            {"deck": Cards(TREX_PACK, length=52)},
+            {"deck": DECK},
             make=lambda deck: (DEAL, tuple(deck)),
             split=lambda a: (a[1],),
             hidden={"deck": _hidden_deck},
@@ -159,94 +159,23 @@ class Doubled(Kind):
         }
 
 
-class TrexLayout(Kind):
-    """The trex layout, ``{"S": null | {"low": "9", "high": "Q"}, ...}``; inside, the mask of
-    the cards on it (each suit's range, which R15 grows from the jack)."""
-
-    def decoder(self, hidden: bool = False) -> Any:
-        def decode(raw: Any, path: str, rules: Any) -> int:
-            if type(raw) is not dict or raw.keys() != set(SUITS_ORDER):
-                raise refuse(path, "must map each of S, H, D, C to null or {low, high}")
-            table = 0
-            for suit, letter in enumerate(SUITS_ORDER):
-                run, where = raw[letter], f"{path}.{letter}"
-                if run is None:
-                    continue
-                if type(run) is not dict or run.keys() != {"low", "high"}:
-                    raise refuse(where, "must be null or {low, high}")
-                low, high = run["low"], run["high"]
-                if not (type(low) is str and type(high) is str and len(low) == len(high) == 1):
-                    raise refuse(where, "low and high are ranks 2-9 T J Q K A")
-                if low not in SEQ_RANKS or high not in SEQ_RANKS:
-                    raise refuse(where, "low and high are ranks 2-9 T J Q K A")
-                check_layout_range(where, SEQ_RANKS.index(low), SEQ_RANKS.index(high))
-                for q in range(SEQ_RANKS.index(low), SEQ_RANKS.index(high) + 1):
-                    table |= 1 << (suit * 13 + q)
-            return table
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Any:
-        def encode(table: int) -> JSON:
-            out: JSON = {}
-            for suit, letter in enumerate(SUITS_ORDER):
-                m = (table >> (13 * suit)) & 0x1FFF
-                low, high = (m & -m).bit_length() - 1, m.bit_length() - 1
-                out[letter] = {"low": SEQ_RANKS[low], "high": SEQ_RANKS[high]} if m else None
-            return out
-
-        return encode
-
-    def schema(self, view: bool = False) -> JSON:
-        run = {
-            "type": "object",
-            "properties": {"low": {"enum": list(SEQ_RANKS)}, "high": {"enum": list(SEQ_RANKS)}},
-            "required": ["low", "high"],
-            "additionalProperties": False,
-        }
-        suit = {"anyOf": [run, {"type": "null"}]}
-        return {
-            "type": "object",
-            "properties": dict.fromkeys(SUITS_ORDER, suit),
-            "required": list(SUITS_ORDER),
-            "additionalProperties": False,
-        }
-
-
 class Played(Kind):
     """This deal's entries, ``{"seat", "action", "trick"}`` (``trick``: the number of the trick
     a card went to, only for a trick play); inside, a list of ``(seat, action, trick_no)``."""
 
     def decoder(self, hidden: bool = False) -> Any:
-        seat, trick_no = Seat().decoder(), Int(0, 13).decoder()
-        known, decode_action = VERBS.memo(hidden), VERBS.decode
-
-        def action_of(raw: Any, where: str, rules: Any) -> Action:
-            try:
-                return known[tuple(raw.items())]
-            except (KeyError, TypeError, AttributeError):
-                try:
-                    return decode_action(raw, rules, hidden)
-                except BadAction as err:
-                    raise refuse(f"{where}.action", err.message) from None
+        history, trick_no = History(VERBS).decoder(hidden), Int(0, 13).decoder()
 
         def decode(raw: Any, path: str, rules: Any) -> list[Entry]:
             if type(raw) is not list:
                 raise refuse(path, "must be a list")
-            out: list[Entry] = []
-            for i, e in enumerate(raw):
-                where = f"{path}[{i}]"
-                if type(e) is not dict or not {"seat", "action"} <= e.keys() <= {"seat", "action", "trick"}:
-                    raise refuse(where, "must be an object {seat, action, trick}")
-                action = action_of(e["action"], where, rules)
-                entry = (
-                    seat(e["seat"], f"{where}.seat", rules),
-                    action,
-                    trick_no(e.get("trick", 0), f"{where}.trick", rules),
-                )
-                if entry[2] and (type(action) is not int or action >= PASS):
-                    raise refuse(where, "only a trick play has a trick number")
-                out.append(entry)
+            bare = [{k: v for k, v in e.items() if k != "trick"} if type(e) is dict else e for e in raw]
+            out = []
+            for i, (seat, action) in enumerate(history(bare, path, rules)):
+                trick = trick_no(raw[i].get("trick", 0), f"{path}[{i}].trick", rules)
+                if trick and (type(action) is not int or action >= PASS):
+                    raise refuse(f"{path}[{i}]", "only a trick play has a trick number")
+                out.append((seat, action, trick))
             return out
 
         return decode
@@ -266,17 +195,9 @@ class Played(Kind):
         return encode
 
     def schema(self, view: bool = False) -> JSON:
-        entry = {
-            "type": "object",
-            "properties": {
-                "seat": Seat().schema(),
-                "action": {"$ref": "#/$defs/action"},
-                "trick": Int(1, 13).schema(),
-            },
-            "required": ["seat", "action"],
-            "additionalProperties": False,
-        }
-        return {"type": "array", "items": entry}
+        trick = {"type": "integer", "minimum": 1, "maximum": 13}
+        entry = History(VERBS).schema()["items"]
+        return {"type": "array", "items": {**entry, "properties": {**entry["properties"], "trick": trick}}}
 
 
 class MatchHistory(History):
@@ -316,6 +237,10 @@ def _none(o: Opts) -> list[Any]:
 
 POINTS = Int(-10_000, 10_000)
 TOTALS = Int(-(10**7), 10**7)
+RANK = Choice(tuple(SEQ_RANKS))
+RUNS = Obj(**dict.fromkeys(SUITS_ORDER, Nullable(Obj(low=RANK, high=RANK))))
+"""The trex layout, ``{"S": null | {"low": "9", "high": "Q"}, ...}``: each suit's run as
+``(low, high)`` sequence indices, None for an empty suit."""
 RESULT = Obj(deal_no=Int(1, lambda o: o.total_deals), owner=Seat(), contract=CONTRACT, scores=PerSeat(POINTS))
 
 FIELDS: list[Field[TrexState]] = [
@@ -344,7 +269,7 @@ FIELDS: list[Field[TrexState]] = [
     Field("tricks_won", PerSeat(Int(0, 13)), default=OMITTED),
     Field("cards_won", PerSeat(MASK), default=OMITTED),
     Field("played", Played(), lambda s: entries(s.played), default=_none),
-    Field("layout", TrexLayout(), lambda s: s.table, default=0),
+    Field("layout", RUNS, lambda s: runs_of(s.table), default=(None, None, None, None)),
     Field("finish_order", ListOf(Seat()), default=_none),
     Field("layout_turns", Int(0, 10_000), default=OMITTED),
     Field("twos_exposed", Bool(), derived=True, default=OMITTED),
@@ -352,7 +277,7 @@ FIELDS: list[Field[TrexState]] = [
     Field("deal_scores", PerSeat(POINTS), default=_zeros),
     Field("match_scores", PerSeat(TOTALS), default=_zeros),
     Field("deal_results", ListOf(RESULT), default=_none),
-    Field("decks", ListOf(Cards(TREX_PACK, length=52)), default=_none, show=STATE_ONLY),
+    Field("decks", ListOf(DECK), default=_none, show=STATE_ONLY),
     view_seat(),
 ]
 
@@ -366,6 +291,19 @@ def side_totals(s: TrexState) -> list[int]:
 def trick_entries(s: TrexState) -> list[tuple[int, int]]:
     """The trick on the table as ``(seat, card)``, from its leader."""
     return [((s.leader + i) & 3, c) for i, c in enumerate(s.trick)]
+
+
+def runs_of(table: int) -> tuple[tuple[int, int] | None, ...]:
+    """The layout's run of each suit (lowest and highest card on it), None while empty."""
+    chunks = [(table >> (13 * suit)) & 0x1FFF for suit in range(4)]
+    return tuple(((m & -m).bit_length() - 1, m.bit_length() - 1) if m else None for m in chunks)
+
+
+def table_of(runs: tuple[tuple[int, int] | None, ...]) -> int:
+    """The cards on the layout: each suit's run from low to high."""
+    return sum(
+        1 << (suit * 13 + q) for suit, run in enumerate(runs) if run for q in range(run[0], run[1] + 1)
+    )
 
 
 def exposed_twos(s: TrexState) -> list[int]:
@@ -391,7 +329,7 @@ def build(values: dict[str, Any], o: Opts, mode: str) -> TrexState:
     doubling_done = s.phase not in (CHOOSE, DOUBLING) and s.contract >= 0 and o.doubling
     s.doubling_turn = values.get("doubling_turn", 4 if doubling_done and DOUBLABLE_MASK[s.contract] else 0)
     build_trick(s, values)
-    s.table = values["layout"]
+    s.table = table_of(values["layout"])
     s.lay_mask = layout_fits(s.table)
     build_tricks_won(s, values)
     s.finish_order = values["finish_order"]
@@ -526,14 +464,11 @@ CODEC: Codec[TrexState] = Codec(
 
 
 def parse_deck(deck: Any, field: str, error: type[InvalidSetup] | type[InvalidState]) -> list[int]:
-    """A deck of 52 distinct codes (top first) -> card indices; ``error`` naming ``field``."""
-    if not isinstance(deck, list) or len(deck) != 52:
-        raise error("a deck must be a list of the 52 card codes, top first", field=field)
-    cards = [TREX_PACK.card_of_code().get(c, -1) if isinstance(c, str) else -1 for c in deck]
-    if -1 in cards:
-        raise error(f"no such card in the Trex pack: {deck[cards.index(-1)]!r}", field=field)
-    if len(set(cards)) != 52:
-        raise error("a deck must hold each card exactly once", field=field)
+    """A deck of the 52 cards (top first) -> card indices; ``error`` naming ``field``."""
+    try:
+        cards: list[int] = DECK.decoder()(deck, field, None)
+    except InvalidState as err:
+        raise error(err.message, field=field) from None
     return cards
 
 

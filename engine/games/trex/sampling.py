@@ -10,7 +10,7 @@ from engine.codec import TEMPLATE, Hidden, refuse
 from engine.protocol import InvalidState
 from engine.sampling import assign_cards
 
-from .codec import CODEC
+from .codec import CODEC, table_of
 from .state import TrexState, entries
 from .tables import (
     ALL,
@@ -93,7 +93,7 @@ def view_template(view: Any) -> tuple[TrexState, list[int], int]:
     hands = values["hands"]
     if isinstance(hands[seat], Hidden):
         raise refuse(f"hands[{seat}]", "the viewing seat's own hand must be listed")
-    seen = values["layout"]
+    seen = table_of(values["layout"])
     for m in [h for h in hands if not isinstance(h, Hidden)] + values["cards_won"]:
         seen |= m
     for _, card in values["trick"]:
