@@ -1,6 +1,10 @@
 """Trex checks: what a loaded state must satisfy beyond its JSON shape, because the rules
-imply it (the match record, earlier deals replayed, the current deal replayed from its
-history). Each check raises InvalidState naming the field at fault."""
+imply it. ``check_state``, which the codec runs on every state, layout and view template
+it reads, runs the checks of one rule each (cards in one place and conserved, contracts,
+phase, seat to act, dealer, doubles, trick, layout, tricks won, seats out, 7H, deal
+scores, history) and, on a full state, ``check_full_state``: the match record, the
+earlier deals and the current deal replayed from the history. Each check raises
+InvalidState naming the field at fault."""
 
 from __future__ import annotations
 

@@ -1,8 +1,10 @@
 """Trex's JSON shape, declared for the shared codec (engine/codec.py): its verbs, its state
 fields in document order (what a layout may leave out, what a seat's view shows), three
-kinds of its own (the doubled cards, the layout, this deal's played entries) and the glue
-that builds a state from the decoded values (a layout's omitted fields worked out here).
-What a loaded state must satisfy beyond its shape is in ``checks``."""
+kinds of its own (the doubled cards, this deal's played entries with their trick numbers,
+the match history written with its earlier deals cached) and the glue that builds a state
+from the decoded values (a layout's omitted fields worked out here), with the layout's
+``deck``/``decks`` shorthand. What a loaded state must satisfy beyond its shape is in
+``checks``."""
 
 from __future__ import annotations
 
@@ -479,7 +481,7 @@ def state_from_layout(layout: Any, options: JSON | None, dealer: int) -> TrexSta
     if not isinstance(layout, dict):
         raise InvalidSetup("layout must be a JSON object (a partial state)", field="layout")
     data = dict(layout)
-    if options is not None and "options" in data and CODEC.rules(data["options"], 4)[0] != options:
+    if options is not None and "options" in data and CODEC.read_options(data["options"], 4) != options:
         raise InvalidSetup("options differ between the request and the layout", field="options")
     if "hands" not in data and ("decks" in data or "deck" in data):
         decks = data.pop("decks", None)
