@@ -967,6 +967,12 @@ class Codec(Generic[S]):
         self._read = [(f, f.kind.decoder(False), f.kind.decoder(True)) for f in self.state_fields]
         self._write = [(f.name, _getter(f), f.kind.encoder(False)) for f in self.state_fields]
         self._write_view = [_view_writer(f) for f in self.fields if not isinstance(f.show, StateOnly)]
+        self._read_view = [
+            (f.name, _view_decoder(f)) for f in self.fields if not isinstance(f.show, StateOnly)
+        ]
+        self._view_names = frozenset(
+            ("game", "version", "options", "players", *(name for name, _ in self._read_view))
+        )
         self._read_strict = [(f.name, f.kind.decoder(False)) for f in self.state_fields]
         self._canonical = [(f.name, f.kind.canonical()) for f in self.state_fields if f.kind.normalises]
         self._derived = [(f.name, _getter(f), f.kind.encoder(False)) for f in self.state_fields if f.derived]
@@ -1117,17 +1123,15 @@ class Codec(Generic[S]):
         entry (a count where the state has cards) reads as :class:`Hidden`. For samplers."""
         if type(doc) is not dict:
             raise InvalidState("a view is a JSON object", field="view")
-        view_fields = [f for f in self.fields if not isinstance(f.show, StateOnly)]
-        names = {"game", "version", "options", "players", *(f.name for f in view_fields)}
         for key in doc:
-            if key not in names:
+            if key not in self._view_names:
                 raise InvalidState(f"unknown field {key!r}", field=str(key))
         rules = self._read_header(doc, False, None, None)
         values: dict[str, Any] = {}
-        for f in view_fields:
-            if f.name not in doc:
-                raise _missing(f.name)
-            values[f.name] = _view_decoder(f)(doc[f.name], f.name, rules)
+        for name, decode in self._read_view:
+            if name not in doc:
+                raise _missing(name)
+            values[name] = decode(doc[name], name, rules)
         viewer = values.get("seat")
         return rules, viewer, values
 
