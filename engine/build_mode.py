@@ -43,6 +43,7 @@ HOT_MODULES = (
     "engine.games.baloot.playout",
     "engine.games.ronda.state",
     "engine.games.ronda.rules",
+    "engine.games.ronda.scoring",
     "engine.games.porrazo.state",
     "engine.games.porrazo.rules",
     "engine.games.baloot.sampling",

@@ -5,12 +5,13 @@ A game's ``codec.py`` builds one :class:`Codec` from
 
 * **kinds** — what a JSON value is and what it becomes inside the engine: :class:`Int`,
   :class:`Bool`, :class:`Text`, :class:`Seat`, :class:`Side`, :class:`Choice`,
-  :class:`Card`, :class:`Cards`, :class:`CardMask`, :class:`SeatSet`, :class:`Nullable`,
+  :class:`Card`, :class:`Cards`, :class:`CardMask`, :class:`SeatSet`, :class:`SeatMap`, :class:`Nullable`,
   :class:`ListOf`, :class:`PerSeat`, :class:`PerSide`, :class:`Obj`, :class:`Const`,
   :class:`RngState`, :class:`History`;
 * **fields** — :class:`Field`: a name, a kind, how the writer gets the value from the state,
   what a layout may leave out, whether it is derived, and what a seat's view shows;
 * **verbs** — :class:`Verbs`: the action table (``{"type": "play", "card": "TH"}``);
+  :class:`Pack`: the game's cards and their codes (its own numbering where it has one);
 * two functions of the game: ``build(values, rules, mode)`` (decoded values -> state) and
   ``check(state, values, mode)`` (its ``checks.py``: what the rules imply beyond the shape).
 
@@ -265,6 +266,10 @@ class Pack:
     def card_of_code(self) -> dict[str, int]:
         return {self.codes[c]: c for c in self.cards}
 
+    def mask_codes(self) -> Callable[[int], list[str]]:
+        """``mask_codes`` for this pack's numbering (see :func:`mask_coder`)."""
+        return mask_coder(self.codes)[0]
+
     def read(self, raw: Any, path: str) -> int:
         """The card of a code that is in this pack."""
         if self.codes is not CODES:
@@ -470,6 +475,53 @@ class SeatSet(Kind):
         return {"type": "array", "items": Seat().schema(), "uniqueItems": True}
 
 
+_SEAT_KEYS = {str(seat): seat for seat in range(16)}
+
+
+@dataclass(frozen=True)
+class SeatMap(Kind):
+    """An object from seats, as decimal keys (``{"0": 3}``), to values of ``kind``, written
+    in ascending seat order; inside, a per-seat list with ``none`` for each seat the object
+    leaves out (e.g. who claimed each seat's combination)."""
+
+    kind: Kind
+    none: Any = None
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        inner = self.kind.decoder(hidden)
+        none = self.none
+
+        def decode(raw: Any, path: str, rules: Any) -> list[Any]:
+            if type(raw) is not dict:
+                raise refuse(path, "must be an object from seats to values")
+            players = rules.players
+            out = [none] * players
+            for key, value in raw.items():
+                seat = _SEAT_KEYS.get(key, players) if type(key) is str else players
+                if seat >= players:
+                    raise refuse(path, f"{key!r} is not a seat")
+                out[seat] = inner(value, f"{path}.{key}", rules)
+            return out
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        inner = self.kind.encoder(view)
+        none = self.none
+
+        def encode(values: Sequence[Any]) -> JSON:
+            return {str(seat): inner(v) for seat, v in enumerate(values) if v != none}
+
+        return encode
+
+    def schema(self, view: bool = False) -> JSON:
+        return {
+            "type": "object",
+            "propertyNames": {"pattern": "^[0-7]$"},
+            "additionalProperties": self.kind.schema(view),
+        }
+
+
 @dataclass(frozen=True)
 class Nullable(Kind):
     """``null`` or a value of ``kind``; inside, ``none`` stands for null (e.g. -1 for "no seat")."""
@@ -585,6 +637,9 @@ class Obj(Kind):
 
     def encoder(self, view: bool = False) -> Encode:
         parts = [(name, kind.encoder(view)) for name, kind in self.fields]
+        if all(enc is _same for _, enc in parts):
+            names = [name for name, _ in parts]
+            return lambda value: dict(zip(names, value, strict=True))
 
         def encode(value: Sequence[Any]) -> JSON:
             return {name: enc(v) for (name, enc), v in zip(parts, value, strict=True)}
@@ -632,52 +687,64 @@ class Verb:
     """One action ``type`` and its fields. ``make(*values)`` builds the internal action from
     the decoded field values (in order); ``split(action)`` gives them back. ``hidden``: the
     fields a view shows as a count (a caller's deal deck), each with the placeholder value
-    a count reads back as (a sampler's template)."""
+    a count reads back as (a sampler's template). ``optional``: fields an action may leave
+    out, after the others: ``make`` gets None for one left out, and ``split`` gives None for
+    one the JSON leaves out."""
 
     type: str
     fields: Mapping[str, Kind] = field(default_factory=dict)
     make: Callable[..., Action] = lambda: None
     split: Callable[[Any], tuple[Any, ...]] = lambda action: ()
     hidden: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
+    optional: Mapping[str, Kind] = field(default_factory=dict)
 
 
 class Verbs:
     """A game's action table: JSON action <-> internal action, and the action schema.
 
     ``verb_of(action)`` names the verb of an internal action. Reading raises
-    ``BadAction("malformed action: ...", field=<the bad key>)``."""
+    ``BadAction("malformed action: ...", field=<the bad entry>)``. ``memo_key(rules)``: what
+    of the rules the reading of an action depends on (e.g. whether the pack has jokers), so
+    that actions read under different rules are not memoised together (default: nothing)."""
 
-    def __init__(self, verbs: Sequence[Verb], verb_of: Callable[[Action], str]) -> None:
+    def __init__(
+        self,
+        verbs: Sequence[Verb],
+        verb_of: Callable[[Action], str],
+        memo_key: Callable[[Any], Any] | None = None,
+    ) -> None:
         self.verbs = {verb.type: verb for verb in verbs}
         self.verb_of = verb_of
+        self.memo_key = memo_key
         self.types = ", ".join(self.verbs)
         self._read = {t: self._compile_read(v, False) for t, v in self.verbs.items()}
         self._read_hidden = {t: self._compile_read(v, True) for t, v in self.verbs.items()}
         self._write = {t: self._compile_write(v, False) for t, v in self.verbs.items()}
         self._write_hidden = {t: self._compile_write(v, True) for t, v in self.verbs.items()}
-        self._memo: dict[tuple[Any, ...], Action] = {}
-        self._memo_hidden: dict[tuple[Any, ...], Action] = {}
+        self._memos: dict[tuple[bool, Any], dict[tuple[Any, ...], Action]] = {}
 
     @staticmethod
     def _compile_read(verb: Verb, hidden: bool) -> Callable[[JSON, Any], Action]:
         parts = [
-            (name, kind.decoder(), verb.hidden.get(name) if hidden else None)
+            (name, kind.decoder(), verb.hidden.get(name) if hidden else None, False)
             for name, kind in verb.fields.items()
-        ]
-        size = len(parts) + 1
+        ] + [(name, kind.decoder(), None, True) for name, kind in verb.optional.items()]
         make = verb.make
-        verb_keys = set(verb.fields)
+        verb_keys = {"type", *verb.fields, *verb.optional}
 
         def read(data: JSON, rules: Any) -> Action:
-            if len(data) != size:
+            if not data.keys() <= verb_keys:
                 for key in data:
-                    if key != "type" and key not in verb_keys:
+                    if key not in verb_keys:
                         raise BadAction(
                             f"malformed action: unexpected field {key!r} for {verb.type}", field=str(key)
                         )
-            values = []
-            for name, dec, placeholder in parts:
+            values: list[Any] = []
+            for name, dec, placeholder, optional in parts:
                 if name not in data:
+                    if optional:
+                        values.append(None)
+                        continue
                     raise BadAction(f"malformed action: {verb.type} needs a {name!r} field", field=name)
                 raw = data[name]
                 if placeholder is not None and type(raw) is int:
@@ -686,7 +753,7 @@ class Verbs:
                 try:
                     values.append(dec(raw, name, rules))
                 except InvalidState as err:
-                    raise BadAction(f"malformed action: {err.message}", field=name) from None
+                    raise BadAction(f"malformed action: {err.message}", field=err.field or name) from None
             return make(*values)
 
         return read
@@ -694,15 +761,17 @@ class Verbs:
     @staticmethod
     def _compile_write(verb: Verb, hidden: bool) -> Callable[[Action], JSON]:
         parts = [
-            (name, kind.encoder(), hidden and name in verb.hidden, kind) for name, kind in verb.fields.items()
+            (name, kind.encoder(), hidden and name in verb.hidden, kind, name in verb.optional)
+            for name, kind in (*verb.fields.items(), *verb.optional.items())
         ]
         split = verb.split
         kind_name = verb.type
 
         def write(action: Action) -> JSON:
             out: JSON = {"type": kind_name}
-            for (name, enc, as_count, kind), value in zip(parts, split(action), strict=True):
-                out[name] = kind.count(value) if as_count else enc(value)
+            for (name, enc, as_count, kind, optional), value in zip(parts, split(action), strict=True):
+                if value is not None or not optional:
+                    out[name] = kind.count(value) if as_count else enc(value)
             return out
 
         return write
@@ -718,7 +787,7 @@ class Verbs:
                 f"malformed action: unknown type {kind!r} (expected one of {self.types})", field="type"
             )
         action = read(data, rules)
-        memo = self._memo_hidden if hidden else self._memo
+        memo = self.memo(hidden, rules)
         if len(memo) < 100_000 and all(type(v) is str for v in data.values()):
             memo[tuple(data.items())] = action
         return action
@@ -727,12 +796,16 @@ class Verbs:
         """The JSON form of an internal action (``hidden``: a view's, hidden fields as counts)."""
         return (self._write_hidden if hidden else self._write)[self.verb_of(action)](action)
 
-    def memo(self, hidden: bool = False) -> dict[tuple[Any, ...], Action]:
-        """Actions already read, keyed by their JSON's ``tuple(data.items())``, for
-        histories. :meth:`decode` fills it with actions whose JSON values are all strings
-        (the type, card codes, names): such an action reads the same under any rules, and
-        a string key cannot be confused with a number or a bool."""
-        return self._memo_hidden if hidden else self._memo
+    def memo(self, hidden: bool = False, rules: Any = None) -> dict[tuple[Any, ...], Action]:
+        """Actions already read under ``rules`` (as far as ``memo_key`` tells them apart),
+        keyed by their JSON's ``tuple(data.items())``, for histories. :meth:`decode` fills
+        it with actions whose JSON values are all strings (the type, card codes, names): a
+        string key cannot be confused with a number or a bool."""
+        key = (hidden, None if self.memo_key is None else self.memo_key(rules))
+        memo = self._memos.get(key)
+        if memo is None:
+            memo = self._memos[key] = {}
+        return memo
 
     def flat_encoder(self, hidden: bool = False) -> Callable[[Action], JSON]:
         """``encode`` memoised for histories: actions repeat a lot (a history holds each
@@ -751,6 +824,7 @@ class Verbs:
                 memo[action] = out.copy()
             return out
 
+        encode_memo.memo = memo  # type: ignore[attr-defined]
         return encode_memo
 
     def schema(self, view: bool = False) -> JSON:
@@ -762,6 +836,8 @@ class Verbs:
                 props[name] = kind.schema()
                 if view and name in verb.hidden:
                     props[name] = {"anyOf": [props[name], {"type": "integer", "minimum": 0}]}
+            for name, kind in verb.optional.items():
+                props[name] = kind.schema()
             options.append(
                 {
                     "type": "object",
@@ -783,7 +859,7 @@ class History(Kind):
 
     def decoder(self, hidden: bool = False) -> Decode:
         decode_action = self.verbs.decode
-        known = self.verbs.memo(hidden)
+        memo = self.verbs.memo
         keys = {"seat", "action"}
 
         def checked(entry: Any, where: str, rules: Any) -> tuple[int, Action]:
@@ -803,6 +879,7 @@ class History(Kind):
             if type(raw) is not list:
                 raise refuse(path, "must be a list")
             players = rules.players
+            known = memo(hidden, rules)
             out: list[tuple[int, Action]] = []
             append = out.append
             while len(out) < len(raw):
@@ -826,9 +903,16 @@ class History(Kind):
 
     def encoder(self, view: bool = False) -> Encode:
         encode_action = self.verbs.flat_encoder(view)
+        memo = encode_action.memo  # type: ignore[attr-defined]
 
         def encode(entries: Iterable[tuple[int, Action]]) -> list[JSON]:
-            return [{"seat": seat, "action": encode_action(action)} for seat, action in entries]
+            out: list[JSON] = []
+            append = out.append
+            get = memo.get
+            for seat, action in entries:  # inlined: the longest part of a state by far
+                known = get(action)
+                append({"seat": seat, "action": known.copy() if known is not None else encode_action(action)})
+            return out
 
         return encode
 
@@ -867,15 +951,21 @@ class Count(Show):
 @dataclass(frozen=True)
 class OwnOrCount(Show):
     """A per-seat field: entry ``t`` shown when ``shows(state, viewer, t)`` (by default: it
-    is the viewer's own), else its count. The viewer of a spectator view is SPECTATOR."""
+    is the viewer's own), else its count. The viewer of a spectator view is SPECTATOR.
+    ``hides_own(state, viewer)``: when true, the viewer's own entry is a count too (cards
+    its seat may not look at yet)."""
 
     shows: Callable[[Any, int, int], bool] | None = None
+    hides_own: Callable[[Any, int], bool] | None = None
 
 
 PUBLIC: Show = Public()
 STATE_ONLY: Show = StateOnly()
 COUNT: Show = Count()
 OWN: Show = OwnOrCount()
+
+HEADER = ("game", "version", "options", "players")
+"""The fields every document starts with (the codec reads and writes them itself)."""
 
 _NOT_GIVEN: Any = object()
 REQUIRED: Any = object()
@@ -961,22 +1051,17 @@ class Codec(Generic[S]):
         self.build = build
         self.check = check
         self.state_fields = tuple(f for f in self.fields if f.in_state)
-        self.known = frozenset(
-            ("game", "version", "options", "players", *(f.name for f in self.state_fields))
-        )
+        self.known = frozenset((*HEADER, *(f.name for f in self.state_fields)))
         self._read = [(f, f.kind.decoder(False), f.kind.decoder(True)) for f in self.state_fields]
         self._write = [(f.name, _getter(f), f.kind.encoder(False)) for f in self.state_fields]
         self._write_view = [_view_writer(f) for f in self.fields if not isinstance(f.show, StateOnly)]
-        self._read_view = [
-            (f.name, _view_decoder(f)) for f in self.fields if not isinstance(f.show, StateOnly)
-        ]
-        self._view_names = frozenset(
-            ("game", "version", "options", "players", *(name for name, _ in self._read_view))
-        )
         self._read_strict = [(f.name, f.kind.decoder(False)) for f in self.state_fields]
         self._canonical = [(f.name, f.kind.canonical()) for f in self.state_fields if f.kind.normalises]
         self._derived = [(f.name, _getter(f), f.kind.encoder(False)) for f in self.state_fields if f.derived]
         self._rules_seen: dict[tuple[Any, ...], tuple[JSON, Any]] = {}
+        view_fields = [f for f in self.fields if not isinstance(f.show, StateOnly)]
+        self._view_names = frozenset((*HEADER, *(f.name for f in view_fields)))
+        self._read_view = [(f.name, _view_decoder(f)) for f in view_fields]
 
     # ---- options and rules ------------------------------------------------------
 
@@ -1023,8 +1108,11 @@ class Codec(Generic[S]):
     def view(self, s: S, viewer: int) -> JSON:
         """What ``viewer`` may know (SPECTATOR: what every seat may know)."""
         out = self._header(s)
-        for name, write in self._write_view:
-            out[name] = write(s, viewer)
+        for name, get, enc, write in self._write_view:
+            if write is not None:
+                out[name] = write(s, viewer)
+            else:
+                out[name] = get(s) if enc is _same else enc(get(s))
         return out
 
     # ---- reading ---------------------------------------------------------------
@@ -1227,34 +1315,43 @@ def _getter(f: Field[Any]) -> Callable[[Any], Any]:
     return f.get if f.get is not None else attrgetter(f.name)
 
 
-def _view_writer(f: Field[Any]) -> tuple[str, Callable[[Any, int], Any]]:
-    """(name, write(state, viewer)) of a field in a view."""
+def _view_writer(
+    f: Field[Any],
+) -> tuple[str, Callable[[Any], Any], Encode, Callable[[Any, int], Any] | None]:
+    """(name, get, encode, write) of a field in a view: a public field is written like in
+    the state (``write`` None), any other by ``write(state, viewer)``."""
+    if f.view_get is None and isinstance(f.show, Public):
+        return f.name, _getter(f), f.kind.encoder(True), None
+    return f.name, _getter(f), _same, _view_write(f)
+
+
+def _view_write(f: Field[Any]) -> Callable[[Any, int], Any]:
     kind = f.kind
     enc = kind.encoder(True)
     view_get = f.view_get
     get = _getter(f)
     if view_get is not None:
-        return f.name, lambda s, viewer: enc(view_get(s, viewer))
+        return lambda s, viewer: enc(view_get(s, viewer))
     show = f.show
     if isinstance(show, Count):
         count = kind.count
-        return f.name, lambda s, viewer: count(get(s))
+        return lambda s, viewer: count(get(s))
     if isinstance(show, OwnOrCount):
         assert isinstance(kind, ListOf), f"{f.name}: OwnOrCount needs a per-seat list"
         inner = kind.kind.encoder(True)
         count = kind.kind.count
         shows = show.shows
+        hides_own = show.hides_own
 
         def write(s: Any, viewer: int) -> list[Any]:
             values = get(s)
+            own = None if hides_own is not None and hides_own(s, viewer) else viewer
             if shows is None:
-                return [inner(v) if t == viewer else count(v) for t, v in enumerate(values)]
-            return [
-                inner(v) if t == viewer or shows(s, viewer, t) else count(v) for t, v in enumerate(values)
-            ]
+                return [inner(v) if t == own else count(v) for t, v in enumerate(values)]
+            return [inner(v) if t == own or shows(s, viewer, t) else count(v) for t, v in enumerate(values)]
 
-        return f.name, write
-    return f.name, lambda s, viewer: enc(get(s))
+        return write
+    return lambda s, viewer: enc(get(s))
 
 
 def _view_decoder(f: Field[Any]) -> Decode:

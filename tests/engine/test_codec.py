@@ -385,6 +385,7 @@ def test_verbs_read_and_write_actions():
             "malformed action: unknown type 'fold' (expected one of pass, play, deal)",
         ),
         ({"type": "pass", "x": 1}, "x", "malformed action: unexpected field 'x' for pass"),
+        ({"type": "play", "x": 1}, "x", "malformed action: unexpected field 'x' for play"),
         ({"type": "play"}, "card", "malformed action: play needs a 'card' field"),
         ({"type": "play", "card": "KS"}, "card", "malformed action: card: no such card in the Toy pack: KS"),
         ({"type": "deal", "deck": ALL[:7]}, "deck", "malformed action: deck: must be a list of 8 card codes"),
@@ -397,6 +398,37 @@ def test_malformed_actions_are_refused_naming_the_field(data, field, message):
     assert info.value.field == field
     if message is not None:
         assert info.value.message == message
+
+
+def test_a_verb_may_leave_out_its_optional_fields():
+    verbs = Verbs(
+        [Verb("bid", {"level": Int(1, 7)}, make=lambda *v: v, split=tuple, optional={"doubled": Bool()})],
+        verb_of=lambda action: "bid",
+    )
+    assert verbs.decode({"type": "bid", "level": 3}, None) == (3, None)
+    assert verbs.decode({"type": "bid", "level": 3, "doubled": True}, None) == (3, True)
+    assert verbs.encode((3, None)) == {"type": "bid", "level": 3}
+    assert verbs.encode((3, False)) == {"type": "bid", "level": 3, "doubled": False}
+    with pytest.raises(BadAction) as info:
+        verbs.decode({"type": "bid", "level": 3, "doubled": 1}, None)
+    assert info.value.field == "doubled"
+    schema = verbs.schema()["oneOf"][0]
+    assert "doubled" in schema["properties"] and schema["required"] == ["type", "level"]
+
+
+def test_a_pack_may_number_its_cards_its_own_way():
+    """``codes[card]`` names the card: masks list ascending numbers, the pack's own order."""
+    pack = Pack("Own", (0, 1, 2), codes=("KS", "AS", "7H"))
+    assert Card(pack).decoder()("AS", "card", None) == 1
+    assert CardMask(pack).encoder()(0b101) == ["KS", "7H"]
+    assert Cards(pack).encoder()([2, 0]) == ["7H", "KS"]
+    with pytest.raises(InvalidState, match="no such card in the Own pack: 2C"):
+        Card(pack).decoder()("2C", "card", None)
+    same = CardMask(pack).canonical()  # a full state lists a mask in the pack's own order
+    assert same(0b101, ["KS", "7H"]) and not same(0b101, ["7H", "KS"])
+    assert CardMask(TOY_PACK).canonical()(0b11, ["AS", "AH"]) and not CardMask(TOY_PACK).canonical()(
+        0b11, ["AH", "AS"]
+    )
 
 
 def test_refuse_has_the_one_wording():
@@ -444,3 +476,44 @@ def test_rondas_schemas_validate_every_recorded_ronda_document():
             for action in doc:
                 validators["action"].validate(action)
     assert not validators["state"].is_valid(dict(records[0]["doc"], bonus=1))
+
+
+def test_a_malformed_entry_of_an_action_field_is_named_by_its_path():
+    deck = ALL[:2] + ["KS"] + ALL[3:]
+    with pytest.raises(BadAction) as info:
+        VERBS.decode({"type": "deal", "deck": deck}, ToyRules(2, 2, 10))
+    assert info.value.field == "deck[2]"
+    assert info.value.message == "malformed action: deck[2]: no such card in the Toy pack: KS"
+
+
+@dataclass(frozen=True)
+class JokerRules:
+    players: int
+    sides: int
+    jokers: bool
+
+
+class JokerCard(Card):
+    """A toy card kind whose pack has the joker (card 8, ``XX``) only under some rules."""
+
+    def decoder(self, hidden: bool = False) -> Any:
+        read = super().decoder(hidden)
+        plain = Card(TOY_PACK).decoder(hidden)
+        return lambda raw, path, rules: (read if rules.jokers else plain)(raw, path, rules)
+
+
+def test_actions_read_under_rules_that_read_them_differently_are_memoised_apart():
+    pack = Pack("Toy", tuple(range(9)), tuple(ALL) + ("XX",))
+    verbs = Verbs(
+        [Verb("play", {"card": JokerCard(pack)}, make=lambda card: card, split=lambda a: (a,))],
+        verb_of=lambda action: "play",
+        memo_key=lambda rules: rules.jokers,
+    )
+    history = History(verbs).decoder()
+    entry = [{"seat": 0, "action": {"type": "play", "card": "XX"}}]
+    assert history(entry, "history", JokerRules(2, 2, True)) == [(0, 8)]  # memoised under these rules
+    with pytest.raises(InvalidState) as info:
+        history(entry, "history", JokerRules(2, 2, False))
+    assert info.value.field == "history[0].action"
+    with pytest.raises(BadAction):
+        verbs.decode({"type": "play", "card": "XX"}, JokerRules(2, 2, False))

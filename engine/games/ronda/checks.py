@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.cards import card_code, cards_of_mask
+from engine.cards import card_code, cards_of_mask, mask_of
 from engine.codec import LAYOUT, TEMPLATE, refuse
 from engine.games.ronda.rules import holding, is_open_target, r13_next_asked
 from engine.games.ronda.scoring import target_winner
@@ -63,15 +63,12 @@ def check_cards(s: RondaState, values: dict[str, Any]) -> list[int]:
             raise refuse(
                 f"dealt[{t}]", f"seat {t}'s dealt cards must be its hand plus the cards it played this hand"
             )
-    places: list[tuple[str, list[int]]] = [(f"hands[{t}]", cards_of_mask(hands[t])) for t in range(n)]
-    places += [("table", s.table), ("stock", list(s.stock))]
-    places += [(f"piles[{i}]", cards_of_mask(p)) for i, p in enumerate(s.piles)]
-    seen = 0
-    for where, cards in places:
-        for c in cards:
-            if seen >> c & 1:
-                raise refuse(where, f"card {card_code(c)} is in two places (or twice)")
-            seen |= 1 << c
+    seen = 0  # the fast path: masks; a card met twice is named by the slow one
+    for mask in (*hands, mask_of(s.table), mask_of(s.stock), *s.piles):
+        seen |= mask
+    counted = sum(h.bit_count() for h in hands) + sum(p.bit_count() for p in s.piles)
+    if counted + len(s.table) + len(s.stock) != seen.bit_count():
+        name_a_card_twice(s)
     if seen != PACK_MASK:
         missing = " ".join(card_code(c) for c in cards_of_mask(PACK_MASK & ~seen))
         raise InvalidState(f"cards: missing from hands, table, stock and piles: {missing}", field="cards")
@@ -81,6 +78,20 @@ def check_cards(s: RondaState, values: dict[str, Any]) -> list[int]:
             raise refuse("table", f"two cards of rank {RANK_CHARS[RR[c]]} on the table (R7)")
         ranks |= RBIT[c]
     return played
+
+
+def name_a_card_twice(s: RondaState) -> None:
+    """Some card lies in two places (or twice in one): refuse naming the first place where
+    it is met again, in the order hands, table, stock, piles."""
+    places: list[tuple[str, list[int]]] = [(f"hands[{t}]", cards_of_mask(h)) for t, h in enumerate(s.hands)]
+    places += [("table", s.table), ("stock", list(s.stock))]
+    places += [(f"piles[{i}]", cards_of_mask(p)) for i, p in enumerate(s.piles)]
+    seen = 0
+    for where, cards in places:
+        for c in cards:
+            if seen >> c & 1:
+                raise refuse(where, f"card {card_code(c)} is in two places (or twice)")
+            seen |= 1 << c
 
 
 def hand_of_stock(s: RondaState, stock_size: int) -> int:

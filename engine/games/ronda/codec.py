@@ -39,7 +39,7 @@ from engine.codec import (
 )
 from engine.games.ronda.checks import check_state, hand_of_stock
 from engine.games.ronda.options import OPTION_SPECS, Rules, check_options
-from engine.games.ronda.rules import open_hand
+from engine.games.ronda.rules import open_hand, verb_of
 from engine.games.ronda.state import RondaState, blank_state, cons_list
 from engine.games.ronda.tables import (
     CHALLENGE_BASE,
@@ -59,18 +59,6 @@ CARD = Card(RONDA_PACK)
 MASK = CardMask(RONDA_PACK)
 
 # --------------------------------------------------------------------------- actions
-
-
-def verb_of(action: Action) -> str:
-    """The JSON ``type`` of an internal action (a card int, PASS, a declaration or challenge
-    int, or a caller's deal: a tuple of 40 card ints)."""
-    if type(action) is not int:
-        return "deal"
-    if action < 52:
-        return "play"
-    if action == PASS:
-        return "pass"
-    return "declare" if action < CHALLENGE_BASE else "challenge"
 
 
 def _hidden_deck(count: Any) -> tuple[int, ...]:
@@ -113,19 +101,18 @@ VERBS = Verbs(
 
 def whole_history(s: RondaState) -> list[tuple[int, Action]]:
     """The whole match's history, each caller's deal with its deck."""
-    decks = [d[0] for d in cons_list(s.decks)]
     entries = []
     for (chunk,) in cons_list(s.old_hist):
         entries += cons_list(chunk)
     entries += cons_list(s.hist)
-    out = []
-    k = 0
-    for seat, action in entries:
-        if action == DEAL_MARK:
-            action = decks[k]
-            k += 1
-        out.append((seat, action))
-    return out
+    if s.decks is not None:
+        decks = [deck for (deck,) in cons_list(s.decks)]
+        k = 0
+        for i, (seat, action) in enumerate(entries):
+            if action == DEAL_MARK:
+                entries[i] = (seat, decks[k])
+                k += 1
+    return entries
 
 
 def deal_history(s: RondaState, viewer: int) -> list[tuple[int, Action]]:

@@ -8,23 +8,15 @@ from typing import Any, cast
 
 from engine.cards import card_code
 from engine.codec import LAYOUT
-from engine.games.ronda import rules, scoring
-from engine.games.ronda.codec import CODEC, RONDA_PACK, VERBS, verb_of
+from engine.games.ronda import rules, sampling, scoring
+from engine.games.ronda.codec import CODEC, RONDA_PACK, VERBS
 from engine.games.ronda.options import OPTION_SPECS, Rules, check_options
 from engine.games.ronda.rules import _CARDS
 from engine.games.ronda.rules import r19_play as _play
-from engine.games.ronda.sampling import make_sampler
 from engine.games.ronda.state import RondaState, blank_state
 from engine.games.ronda.tables import (
-    CHALLENGE_BASE,
-    CHALLENGE_P,
-    DEAL_OVER_P,
-    DECLARE_BASE,
-    DECLARE_P,
     PACK,
     PHASE_NAMES,
-    PHASE_RULE,
-    PHASE_VERBS,
     PLAY_P,
 )
 from engine.protocol import (
@@ -33,14 +25,10 @@ from engine.protocol import (
     Action,
     Event,
     Game,
-    IllegalAction,
     InvalidSetup,
     InvalidState,
     ScoreReport,
 )
-
-_PHASE_OF_TYPE = {"pass": (DECLARE_P, CHALLENGE_P), "declare": (DECLARE_P,), "challenge": (CHALLENGE_P,),
-                  "play": (PLAY_P,), "deal": (DEAL_OVER_P,)}  # fmt: skip
 
 # Card ints are the play phase's actions. The protocol types actions as Hashable and list
 # is invariant, so the memo and its filler are re-typed once here, not cast on every call.
@@ -140,31 +128,7 @@ class Ronda(Game[RondaState]):
         return rules.legal_actions(state)
 
     def check_action(self, state: RondaState, action: Action) -> None:
-        s = state
-        kind = verb_of(action)
-        if kind == "challenge" and not s.o.challenges:
-            raise IllegalAction("challenges are not played in this game", rule="R13")
-        if s.phase not in _PHASE_OF_TYPE[kind]:
-            name = PHASE_NAMES[s.phase]
-            raise IllegalAction(
-                f"wrong phase: {name} expects {PHASE_VERBS[s.phase]}", rule=PHASE_RULE[s.phase]
-            )
-        if type(action) is not int:  # kind "deal": parse_action's tuple of card ints
-            deck = cast("tuple[int, ...]", action)
-            if len(set(deck)) != len(PACK):
-                raise IllegalAction("the deck must hold each of the 40 cards exactly once", rule="R2")
-            if not rules.deal_terminates(s, deck):
-                raise IllegalAction("with this deck the initial-table check never ends", rule="R6")
-        elif kind == "declare":
-            if not rules.can_declare(s, action - DECLARE_BASE):
-                raise IllegalAction("double_ronda needs a four-card hand", rule="R12")
-        elif kind == "challenge":
-            target = action - CHALLENGE_BASE
-            if not rules.is_open_target(s, s.to_act, target):
-                raise IllegalAction(f"seat {target} has no open declaration you can challenge", rule="R13")
-        elif kind == "play":
-            if not s.hands[s.to_act] >> action & 1:
-                raise IllegalAction(f"card not in hand: {card_code(action)}", rule="R19")
+        rules.check_action(state, action)
 
     def clone(self, state: RondaState) -> RondaState:
         return state.clone()
@@ -204,20 +168,10 @@ class Ronda(Game[RondaState]):
         return CODEC.view(state, SPECTATOR)  # only challenged hands shown
 
     def sampler(self, view: JSON) -> Callable[[random.Random], RondaState]:
-        return make_sampler(view)
+        return sampling.make_sampler(view)
 
     def info_key(self, state: RondaState, seat: int) -> Hashable:
-        s = state
-        n = s.n
-        shown = [
-            s.hands[t] if t == seat or s.challenged >> t & 1 else s.hands[t].bit_count() for t in range(n)
-        ]
-        return (
-            seat, s.o.raw, s.dealer, s.phase, s.to_act, s.deal_no, s.hand_no, tuple(shown),
-            tuple(s.dealt[t] & ~s.hands[t] for t in range(n)), tuple(s.table), len(s.stock),
-            tuple(s.piles), tuple(s.scores), tuple(s.decl), s.challenged, s.withdrawn, s.prov_side,
-            s.prov_pts, s.last_drop, s.chain, s.last_cap, s.winner, s.items, s.old_len, s.hist,
-        )  # fmt: skip
+        return sampling.info_key(state, seat)
 
     # ---- invariants -------------------------------------------------------------
 

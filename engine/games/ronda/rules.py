@@ -28,12 +28,16 @@ from engine.games.ronda.tables import (
     PACK,
     PASS,
     PENALTY,
+    PHASE_NAMES,
+    PHASE_RULE,
+    PHASE_VERBS,
     PLAY_P,
     RBIT,
     RONDA,
     RR,
     TRINGA,
 )
+from engine.protocol import IllegalAction
 
 _CARDS: dict[int, list[int]] = {}
 
@@ -595,3 +599,48 @@ def legal_actions(s: RondaState) -> list[Any]:
     if phase == CHALLENGE_P:
         return challenge_actions(s)
     return []
+
+
+# --------------------------------------------------------------------------- action checks
+
+
+def verb_of(action: Any) -> str:
+    """The verb of an internal action: a card int (play), PASS, a declaration or challenge
+    int, or a caller's deal (a tuple of 40 card ints)."""
+    if type(action) is not int:
+        return "deal"
+    if action < 52:
+        return "play"
+    if action == PASS:
+        return "pass"
+    return "declare" if action < CHALLENGE_BASE else "challenge"
+
+
+PHASES_OF_VERB = {"pass": (DECLARE_P, CHALLENGE_P), "declare": (DECLARE_P,), "challenge": (CHALLENGE_P,),
+                  "play": (PLAY_P,), "deal": (DEAL_OVER_P,)}  # fmt: skip
+"""R8, R13, R19, R29: the phases in which each verb is played."""
+
+
+def check_action(s: RondaState, action: Any) -> None:
+    """R2, R6, R8, R12, R13, R19, R29: raises IllegalAction (with the rule id) unless the
+    seat to act may take ``action`` now."""
+    verb = verb_of(action)
+    if verb == "challenge" and not s.o.challenges:
+        raise IllegalAction("challenges are not played in this game", rule="R13")
+    if s.phase not in PHASES_OF_VERB[verb]:
+        name = PHASE_NAMES[s.phase]
+        raise IllegalAction(f"wrong phase: {name} expects {PHASE_VERBS[s.phase]}", rule=PHASE_RULE[s.phase])
+    if verb == "deal":
+        if len(set(action)) != len(PACK):
+            raise IllegalAction("the deck must hold each of the 40 cards exactly once", rule="R2")
+        if not deal_terminates(s, action):
+            raise IllegalAction("with this deck the initial-table check never ends", rule="R6")
+    elif verb == "declare":
+        if not can_declare(s, action - DECLARE_BASE):
+            raise IllegalAction("double_ronda needs a four-card hand", rule="R12")
+    elif verb == "challenge":
+        target = action - CHALLENGE_BASE
+        if not is_open_target(s, s.to_act, target):
+            raise IllegalAction(f"seat {target} has no open declaration you can challenge", rule="R13")
+    elif verb == "play" and not s.hands[s.to_act] >> action & 1:
+        raise IllegalAction(f"card not in hand: {card_code(action)}", rule="R19")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from engine.cards import card_code, cards_of_mask
@@ -116,3 +116,16 @@ def make_sampler(view: Any) -> Callable[[random.Random], RondaState]:
         return s
 
     return sample
+
+
+def info_key(s: RondaState, seat: int) -> Hashable:
+    """What ``seat`` knows in ``s``, as a cheap hashable key (equal exactly when the seat's
+    views are equal): hidden hands as counts, the stock as its size."""
+    n = s.n
+    shown = [s.hands[t] if t == seat or s.challenged >> t & 1 else s.hands[t].bit_count() for t in range(n)]
+    return (
+        seat, s.o.raw, s.dealer, s.phase, s.to_act, s.deal_no, s.hand_no, tuple(shown),
+        tuple(s.dealt[t] & ~s.hands[t] for t in range(n)), tuple(s.table), len(s.stock),
+        tuple(s.piles), tuple(s.scores), tuple(s.decl), s.challenged, s.withdrawn, s.prov_side,
+        s.prov_pts, s.last_drop, s.chain, s.last_cap, s.winner, s.items, s.old_len, s.hist,
+    )  # fmt: skip

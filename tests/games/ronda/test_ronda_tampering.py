@@ -249,3 +249,33 @@ def test_every_state_the_worked_examples_reach_loads_back(example, monkeypatch):
     """The checks must not refuse a state the engine reaches: every state the worked
     examples build (from decks and layouts, and every action after) loads back."""
     worked_example_loads_back(GAME, lambda: worked.test_worked_example(example), monkeypatch)
+
+
+# --------------------------------------------------------------------------- derived fields and decks
+
+
+def test_r13_the_revealed_seats_are_the_challenged_seats():
+    data = playing_state()
+    assert data["challenged"] == data["revealed"] == []
+    refused(dict(data, revealed=[0]), "revealed")
+
+
+def test_r5_the_hand_number_follows_from_the_stock():
+    data = playing_state()
+    refused(dict(data, hand_number=data["hand_number"] + 1), "hand_number")
+
+
+def test_r2_a_callers_deck_in_the_history_holds_each_card_once():
+    rng = random.Random(5)
+    deck = list(GAME.pack(None))
+    state = GAME.new_state(2, {"target_score": 10_000, "challenges": False}, 0, deck=deck)
+    while GAME.phase(state) != "deal_over":
+        state = GAME.apply(state, GAME.to_act(state), rng.choice(GAME.legal_actions(state)))[0]
+    rng.shuffle(deck)
+    action = GAME.parse_action(state, {"type": "deal", "deck": deck})
+    data = GAME.to_json(GAME.apply(state, GAME.to_act(state), action)[0])
+    last = len(data["history"]) - 1
+    assert data["history"][last]["action"]["type"] == "deal"
+    assert GAME.to_json(GAME.from_json(copy.deepcopy(data))) == data
+    data["history"][last]["action"]["deck"][1] = data["history"][last]["action"]["deck"][0]
+    refused(data, f"history[{last}].action.deck")
