@@ -67,10 +67,9 @@ def _int_actions(game_id: str, players: int, pack_size: int) -> int:
 
         return baloot.PASS_PROJECT + 1
     if game_id == "trex":
-        from engine.games.trex import codec as trex_codec
-        from engine.games.trex import rules as trex
+        from engine.games.trex import tables as trex
 
-        return trex.CHOOSE_BASE + len(trex_codec.CONTRACT_NAMES)
+        return trex.CHOOSE_BASE + len(trex.CONTRACT_NAMES)
     if game_id == "porrazo":
         from engine.games.porrazo import tables as porrazo
 

@@ -1,9 +1,13 @@
 """Trex (Trix): the four-kingdom compendium of the Levant and the Gulf (docs/rules/trex.md).
 
-Modules: ``tables`` (contracts, card indices, point values, options), ``rules`` (the
-compact state, rule predicates, legal actions, step), ``codec`` (actions and the state
-JSON), ``loading`` (validating and loading states, layouts and views), ``sampling``
-(the view sampler and section 7's deductions), ``game`` (the Game protocol).
+The package has the layout every game has (docs/engine-guide.md): ``tables`` (contracts,
+card indices, point values, action encodings), ``options`` (the option specs and the
+per-match ``Opts``), ``state`` (the compact state), ``scoring`` (section 5, the match
+result), ``rules`` (rule predicates, legal actions, step, dealing), ``checks`` (what a
+loaded state must satisfy beyond its shape), ``codec`` (the JSON shape of actions,
+states, layouts and views, declared for the shared ``engine/codec.py``), ``sampling``
+(the view sampler and section 7's deductions), ``playout`` (the fused random playout)
+and ``game`` (the Game protocol).
 
 State JSON and the rules file's section 3: the engine guide's top-level names are used
 (``deal_no`` for ``deal_number``, ``scores`` = match totals per side, ``history`` = the
@@ -21,6 +25,6 @@ replayed from ``played`` and must give every field back, and ``match_scores`` mu
 sum of ``deal_results``.
 """
 
-from .game import GAME, Trex
+from engine.games.trex.game import GAME
 
-__all__ = ["GAME", "Trex"]
+__all__ = ["GAME"]

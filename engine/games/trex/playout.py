@@ -35,8 +35,8 @@ import random
 from collections.abc import Callable
 from typing import Final
 
-from . import rules
-from .rules import PASS, TrexState
+from . import rules, scoring
+from .state import TrexState
 from .tables import (
     CHUNKS,
     COLLECTIONS,
@@ -44,6 +44,7 @@ from .tables import (
     DEAL_OVER,
     LAYOUT,
     NON_HEART_MASK,
+    PASS,
     PENALTY_MASK,
     TRICKS,
 )
@@ -134,7 +135,7 @@ def _tricks(s: TrexState, rand: Rand) -> None:
     discard = rules.must_discard_mask(s)  # R11
     pen_mask = PENALTY_MASK[c]
     every_trick = c == COLLECTIONS or c == COMPLEX  # S4: such tricks score with no penalty card
-    score_trick = rules.score_trick
+    score_trick = scoring.score_trick
     over_early = rules.is_deal_over_early
     played = s.played
     tricks_won = s.tricks_won

@@ -1,8 +1,8 @@
-"""Trex state and rules: the compact state, the rule predicates, legal actions and step.
+"""Trex rules: the rule predicates, legal actions, action checks (with the rule ids),
+step, dealing and the end of a deal.
 
-Hands are 52-bit masks of Trex card indices (see ``tables``). Actions are small ints:
-``0..51`` play that card, ``PASS``, ``DOUBLE + card``, ``CHOOSE + contract``; a caller's
-deal is ``("deal", (card, ...))``.
+Actions are small ints (see ``tables``): ``0..51`` play that card, ``PASS``,
+``DOUBLE + card``, ``CHOOSE_BASE + contract``; a caller's deal is ``("deal", (card, ...))``.
 """
 
 from __future__ import annotations
@@ -11,226 +11,49 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.protocol import Event, IllegalAction, InvalidState
+from engine.protocol import IllegalAction, InvalidState
 
+from .options import Opts
+from .scoring import Events, score_finish_order, score_trick
+from .state import TrexState, kingdom_owner_of, push_past
 from .tables import (
     CHOOSE,
+    CHOOSE_BASE,
     CHUNKS,
     CODES,
     COLLECTIONS,
     COMPLEX,
     CONTRACT_NAMES,
     DEAL_OVER,
-    DIAMOND_MASK,
-    DIAMONDS,
     DOUBLABLE_MASK,
+    DOUBLE,
     DOUBLING,
     JACK_MASK,
-    KH,
     KING_OF_HEARTS,
     LAYOUT,
     MATCH_OVER,
     NON_HEART_MASK,
+    PASS,
     PENALTY_MASK,
     PHASE_NAMES,
     RNG_BITS,
     SEQ_A,
+    SEQ_J,
     SEVEN_H,
-    SINGLE_VALUE,
     SUIT_MASK,
     SUIT_WORDS,
     TREX,
-    TREX_BONUS,
     TRICKS,
     TWO_MASK,
-    Opts,
     cards_of,
     deal_seat,
     deal_total,
 )
 
-PASS = 52
-DOUBLE = 64
-CHOOSE_BASE = 128
-DEAL = "deal"
-
-Entry = tuple[int, Any, int]
-"""``(seat, action, trick_no)``: one history entry; trick_no 0 unless a trick play. The
-action is an int, or ``("deal", deck)`` for a caller's deal."""
-Events = list[Event] | None
-"""A list to append JSON events to, or None on the search's fast path."""
-
-
-class TrexState:
-    """A Trex match. Mutable; ``clone`` copies the few small lists.
-
-    ``played`` is a cons list ``(previous, entry)`` of this deal's entries; ``past`` a cons
-    list of tuples of entries of earlier deals (and caller deals)."""
-
-    __slots__ = (
-        "best",
-        "best_seat",
-        "cards_won",
-        "contract",
-        "contracts_used",
-        "dbl_mask",
-        "deal_no",
-        "deal_results",
-        "deal_scores",
-        "dealer",
-        "decks",
-        "doubled",
-        "doubling_turn",
-        "finish_order",
-        "first_owner",
-        "hands",
-        "lay_mask",
-        "layout_turns",
-        "leader",
-        "match_scores",
-        "opts",
-        "past",
-        "past_json",
-        "phase",
-        "played",
-        "rng_state",
-        "table",
-        "taken",
-        "to_act",
-        "trick",
-        "tricks_played",
-        "tricks_won",
-        "twos_exposed",
-    )
-
-    def __init__(self, opts: Opts | None = None) -> None:
-        if opts is None:
-            return  # a blank for clone() to fill (mypyc's classes have no bare __new__)
-        self.opts = opts
-        self.rng_state: int | None = None
-        self.decks: tuple[tuple[int, ...], ...] = ()
-        self.deal_no = 1
-        self.dealer = 0
-        self.first_owner = 0
-        self.phase = CHOOSE
-        self.to_act = 0
-        self.contracts_used: tuple[int, ...] = ()
-        self.contract = -1
-        self.hands = [0, 0, 0, 0]
-        self.doubled: tuple[tuple[int, int], ...] = ()  # (card, doubler), in doubling order
-        self.dbl_mask = 0
-        self.doubling_turn = 0
-        self.trick: list[int] = []
-        self.leader = 0
-        self.best = -1
-        self.best_seat = -1
-        self.tricks_played = 0
-        self.tricks_won = [0, 0, 0, 0]
-        self.cards_won = [0, 0, 0, 0]
-        self.taken = 0  # union of cards_won
-        self.played: Any = None
-        self.past: Any = None
-        self.past_json: list[Any] | None = []  # cache of the JSON of ``past`` (codec)
-        self.lay_mask = JACK_MASK  # Trex: the cards that fit the layout now
-        self.table = 0  # Trex: cards on the layout
-        self.finish_order: list[int] = []
-        self.layout_turns = 0
-        self.twos_exposed = False
-        self.deal_scores = [0, 0, 0, 0]
-        self.match_scores = [0, 0, 0, 0]
-        self.deal_results: tuple[tuple[int, int, int, tuple[int, ...]], ...] = ()
-
-    def clone(self) -> TrexState:
-        """An independent copy (lists copied, immutable parts shared)."""
-        new = TrexState()
-        new.opts = self.opts
-        new.rng_state = self.rng_state
-        new.decks = self.decks
-        new.deal_no = self.deal_no
-        new.dealer = self.dealer
-        new.first_owner = self.first_owner
-        new.phase = self.phase
-        new.to_act = self.to_act
-        new.contracts_used = self.contracts_used
-        new.contract = self.contract
-        new.hands = self.hands[:]
-        new.doubled = self.doubled
-        new.dbl_mask = self.dbl_mask
-        new.doubling_turn = self.doubling_turn
-        new.trick = self.trick[:]
-        new.leader = self.leader
-        new.best = self.best
-        new.best_seat = self.best_seat
-        new.tricks_played = self.tricks_played
-        new.tricks_won = self.tricks_won[:]
-        new.cards_won = self.cards_won[:]
-        new.taken = self.taken
-        new.played = self.played
-        new.past = self.past
-        new.past_json = self.past_json
-        new.lay_mask = self.lay_mask
-        new.table = self.table
-        new.finish_order = self.finish_order[:]
-        new.layout_turns = self.layout_turns
-        new.twos_exposed = self.twos_exposed
-        new.deal_scores = self.deal_scores[:]
-        new.match_scores = self.match_scores[:]
-        new.deal_results = self.deal_results
-        return new
-
-    # ---- derived public facts
-    @property
-    def kingdom_index(self) -> int:
-        return (self.deal_no - 1) // self.opts.deals_per_kingdom
-
-    @property
-    def owner(self) -> int:
-        return (self.first_owner + self.kingdom_index) & 3
-
-
-def kingdom_owner_of(first_owner: int, deal_no: int, opts: Opts) -> int:
-    """R5: the owner of deal ``deal_no``'s kingdom."""
-    return (first_owner + (deal_no - 1) // opts.deals_per_kingdom) & 3
-
-
-def entries(cons: Any) -> list[Entry]:
-    """The entries ``(seat, action, trick_no)`` of a ``played`` cons list
-    ``(previous, seat, action, trick_no)``, oldest first."""
-    out = []
-    while cons is not None:
-        out.append(cons[1:])
-        cons = cons[0]
-    out.reverse()
-    return out
-
-
-def chunks(cons: Any) -> list[Any]:
-    """The chunks of the ``past`` cons list ``(previous, chunk)``, oldest first."""
-    out = []
-    while cons is not None:
-        cons, e = cons
-        out.append(e)
-    out.reverse()
-    return out
-
 
 def to_act(s: TrexState) -> int | None:
     """The seat to act, None once the match is over."""
     return None if s.to_act < 0 else s.to_act
-
-
-def push_past(s: TrexState, chunk: Any) -> None:
-    """Append a finished deal's ``played`` cons list (or a caller's deal) to the history."""
-    s.past = (s.past, chunk)
-    s.past_json = None
-
-
-def history_entries_past(s: TrexState) -> list[Entry]:
-    """The entries of earlier deals, oldest first."""
-    out: list[Entry] = []
-    for chunk in chunks(s.past):
-        out.extend(entries(chunk))
-    return out
 
 
 # ================================================================ rule predicates
@@ -455,53 +278,6 @@ def step(s: TrexState, action: Any, events: Events = None) -> None:
     raise InvalidState("the match is over", field="phase")
 
 
-def _score(s: TrexState, seat: int, points: int, item: str, rule: str, events: Events) -> None:
-    pts = points * s.opts.sign
-    s.deal_scores[seat] += pts
-    if events is not None:
-        events.append({"type": "points", "seat": seat, "points": pts, "item": item, "rule": rule})
-
-
-def score_trick(s: TrexState, tmask: int, w: int, leader: int, events: Events) -> None:
-    """S1-S5, S7: the penalties of one trick won by ``w`` and led by ``leader``."""
-    c = s.contract
-    opts = s.opts
-    if c == COLLECTIONS or c == COMPLEX:
-        _score(s, w, -opts.tv, "trick", "S4", events)
-    pen = tmask & PENALTY_MASK[c]
-    if not pen:
-        return
-    if pen & DIAMOND_MASK and (c == DIAMONDS or c == COMPLEX):
-        n = (pen & DIAMOND_MASK).bit_count()
-        _score(s, w, -opts.dv * n, f"{n} diamond{'s' if n > 1 else ''}", "S3", events)
-    pen &= DOUBLABLE_MASK[c]  # the single-valued cards: KH and queens (a queen is not a diamond here)
-    if not pen:
-        return
-    single = pen & ~s.dbl_mask
-    if single:
-        for card in cards_of(single):
-            _score(s, w, -SINGLE_VALUE[card], CODES[card], "S1" if card == KH else "S2", events)
-    doubled = pen & s.dbl_mask
-    if doubled:
-        for card, d in s.doubled:
-            if doubled >> card & 1:
-                score_doubled(s, card, d, w, leader, events)
-
-
-def score_doubled(s: TrexState, card: int, d: int, w: int, leader: int, events: Events) -> None:
-    """S5: a doubled card of single value v, doubled by ``d``, won by ``w``, trick led by ``leader``."""
-    v = SINGLE_VALUE[card]
-    name = f"doubled {CODES[card]}"
-    if w != d:
-        _score(s, w, -2 * v, name, "S5", events)
-        _score(s, d, v, f"{name} taken by another seat", "S5", events)
-    elif not s.opts.leader_bonus or leader == d:
-        _score(s, d, -v, f"{name} taken by its doubler", "S5", events)
-    else:
-        _score(s, d, -2 * v, f"{name} taken by its doubler", "S5", events)
-        _score(s, leader, v, f"{name}: bonus to the trick's leader", "S5", events)
-
-
 def _finish_trick(s: TrexState, events: Events) -> None:
     """R12: the highest card of the led suit wins; penalties are scored at once; R13."""
     trick = s.trick
@@ -530,6 +306,15 @@ def _finish_trick(s: TrexState, events: Events) -> None:
         end_deal(s, events)
 
 
+def trick_winner(trick: list[int], leader: int) -> tuple[int, int]:
+    """R12: the highest card of the led suit in ``trick`` (led by ``leader``) and its seat."""
+    best, best_seat = trick[0], leader
+    for i, c in enumerate(trick):
+        if c // 13 == trick[0] // 13 and c > best:
+            best, best_seat = c, (leader + i) & 3
+    return best, best_seat
+
+
 def is_deal_over_early(s: TrexState) -> bool:
     """R13: without play_all_tricks a KH/queens/diamonds deal ends once no penalty card of
     the contract is left in any hand."""
@@ -538,6 +323,23 @@ def is_deal_over_early(s: TrexState) -> bool:
         return False
     h = s.hands
     return not (h[0] | h[1] | h[2] | h[3]) & PENALTY_MASK[c]
+
+
+def layout_fits(table: int) -> int:
+    """R15: the cards that fit a layout holding the cards ``table``: each suit's jack while
+    the suit is empty, else the cards one below its lowest and one above its highest."""
+    fits = 0
+    for suit in range(4):
+        m = (table >> (13 * suit)) & 0x1FFF
+        if not m:
+            fits |= 1 << (suit * 13 + SEQ_J)
+        else:
+            low, high = (m & -m).bit_length() - 1, m.bit_length() - 1
+            if low > 0:
+                fits |= 1 << (suit * 13 + low - 1)
+            if high < SEQ_A:
+                fits |= 1 << (suit * 13 + high + 1)
+    return fits
 
 
 def _layout_turn(s: TrexState, seat: int, action: int, events: Events) -> None:
@@ -566,15 +368,7 @@ def _layout_turn(s: TrexState, seat: int, action: int, events: Events) -> None:
                 events.append({"type": "out", "seat": seat, "position": len(fo)})
             if len(fo) == 3:
                 fo.append(6 - fo[0] - fo[1] - fo[2])
-                for pos, st in enumerate(fo):
-                    _score(
-                        s,
-                        st,
-                        TREX_BONUS[pos],
-                        f"finished {('first', 'second', 'third', 'fourth')[pos]}",
-                        "S6",
-                        events,
-                    )
+                score_finish_order(s, events)
                 end_deal(s, events)
                 return
     elif events is not None:
@@ -699,3 +493,21 @@ def deal_from(deck: list[int], dealer: int) -> list[int]:
     for p, c in enumerate(deck):
         hands[deal_seat(dealer, p)] |= 1 << c
     return hands
+
+
+def new_match(opts: Opts, dealer: int, deck: Sequence[int] | None, seed: int | None) -> TrexState:
+    """R2-R6: a new match's first deal, dealt from ``deck`` (indices, top first) or else
+    shuffled by the generator of ``seed`` (a fresh one without), which then deals the
+    later deals too (``rng_state``); with a deck, the later deals come from ``seed``'s
+    generator when a seed is given, or from the caller (``deal`` actions)."""
+    s = TrexState(opts)
+    if deck is not None:
+        cards = deck
+        if seed is not None:
+            s.rng_state = random.Random(seed).getrandbits(RNG_BITS)
+    else:
+        rng = random.Random(seed) if seed is not None else random.Random()
+        cards = shuffled_pack(rng)
+        s.rng_state = rng.getrandbits(RNG_BITS)
+    start_deal(s, 1, dealer, cards, None)
+    return s

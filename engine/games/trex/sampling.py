@@ -6,19 +6,23 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from engine.codec import TEMPLATE, Hidden, refuse
 from engine.protocol import InvalidState
 from engine.sampling import assign_cards
 
-from .loading import load_state
-from .rules import PASS, TrexState, entries
+from .codec import CODEC, table_of
+from .state import TrexState, entries
 from .tables import (
     ALL,
+    CODES,
     HEARTS,
     JACK_MASK,
     NON_HEART_MASK,
+    PASS,
     PENALTY_MASK,
     RNG_BITS,
     SEQ_A,
+    SEVEN_H,
     SUIT_MASK,
     TREX,
     cards_of,
@@ -77,10 +81,78 @@ def deductions(s: TrexState) -> list[int]:
     return ex
 
 
+def view_template(view: Any) -> tuple[TrexState, list[int], int]:
+    """A view read back: ``(state, hand_counts, seat)`` where each hidden hand holds only the
+    cards the view pins to it (its doubled cards until played, its exposed 2s, and in deal
+    1 the first owner's 7H until played: R3, R7, R18). The view must be one some state
+    gives: a state with the hidden hands filled up from the unseen cards is loaded
+    (``TEMPLATE``, every check but the replay) and must give the view back."""
+    rules, seat, values = CODEC.read_view(view)
+    if seat is None:
+        raise refuse("seat", "a spectator's view has no hand to sample around: give a seat's view")
+    hands = values["hands"]
+    if isinstance(hands[seat], Hidden):
+        raise refuse(f"hands[{seat}]", "the viewing seat's own hand must be listed")
+    seen = table_of(values["layout"])
+    for m in [h for h in hands if not isinstance(h, Hidden)] + values["cards_won"]:
+        seen |= m
+    for _, card in values["trick"]:
+        seen |= 1 << card
+    pinned = [0, 0, 0, 0]
+    for card, doubler in values["doubled"]:
+        pinned[doubler] |= 1 << card
+    for i, twos in enumerate(values["exposed_twos"]):
+        pinned[i] |= twos
+    if values["deal_no"] == 1 and not seen >> SEVEN_H & 1:
+        if values["first_owner"] == seat:
+            raise refuse("first_owner", "the first owner must hold 7H in deal 1 (R3)")
+        pinned[values["first_owner"]] |= 1 << SEVEN_H
+    counts = [h.count if isinstance(h, Hidden) else h.bit_count() for h in hands]
+    free = ALL & ~seen
+    for i in range(4):
+        pinned[i] = pinned[i] & free if isinstance(hands[i], Hidden) else 0
+        if pinned[i].bit_count() > counts[i]:
+            raise refuse(f"hands[{i}]", "holds fewer cards than are known to be there")
+        free &= ~pinned[i]
+    rest = cards_of(free)
+    filled = []
+    for i, h in enumerate(hands):
+        if isinstance(h, Hidden):
+            need = counts[i] - pinned[i].bit_count()
+            h, rest = pinned[i] | sum(1 << c for c in rest[:need]), rest[need:]
+        filled.append([CODES[c] for c in cards_of(h)])
+    if rest:
+        raise refuse("hands", "hand sizes do not match the unseen cards")
+    doc = {key: value for key, value in view.items() if key != "seat"}
+    doc.update(hands=filled, rng_state=None, decks=[])
+    state = CODEC.load(doc, TEMPLATE)
+    again = CODEC.view(state, seat)
+    for key in again:
+        if again[key] != view[key]:
+            raise refuse(
+                first_difference(again[key], view[key], key), "is not what the rest of the view gives"
+            )
+    state.hands = [pinned[i] if isinstance(hands[i], Hidden) else hands[i] for i in range(4)]
+    return state, counts, seat
+
+
+def first_difference(want: Any, got: Any, path: str) -> str:
+    """The path of the first place where the JSON value ``got`` differs from ``want``, down
+    through lists of lists and objects (a list of card codes is one place: ``hands[2]``)."""
+    if type(want) is list and type(got) is list and len(want) == len(got):
+        for i, (w, g) in enumerate(zip(want, got, strict=True)):
+            if w != g:
+                return first_difference(w, g, f"{path}[{i}]") if type(w) in (list, dict) else path
+    if type(want) is dict and type(got) is dict and want.keys() == got.keys():
+        for key in want:
+            if want[key] != got[key]:
+                return first_difference(want[key], got[key], f"{path}.{key}")
+    return path
+
+
 def make_sampler(view: Any) -> Callable[[random.Random], TrexState]:
     """Validate ``view`` once; the returned function deals the unseen cards at random."""
-    base, counts, seat = load_state(view, partial=False, view=True)
-    assert seat is not None
+    base, counts, seat = view_template(view)
     known = base.table | base.taken
     for c in base.trick:
         known |= 1 << c

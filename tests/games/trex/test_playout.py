@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from trex_helpers import GAME
 
-from engine.games.trex.rules import entries, history_entries_past
+from engine.games.trex.state import entries, history_entries_past
 from engine.games.trex.tables import CONTRACT_NAMES, DEAL_OVER, MATCH_OVER
 from engine.protocol import Game
 

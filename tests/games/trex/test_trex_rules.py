@@ -420,15 +420,15 @@ def test_layout_shorthands_deck_and_decks():
 
 @pytest.mark.parametrize("swap", [False, True])
 def test_card_penalty_is_what_a_trick_costs_S1_S3(swap):
-    """tables.card_penalty (read by the easy bot) agrees with rules.score_trick for every
+    """tables.card_penalty (read by the easy bot) agrees with scoring.score_trick for every
     contract and card: one undoubled card alone in a trick (S4's per-trick value aside)."""
-    from engine.games.trex import rules, tables
+    from engine.games.trex import scoring, tables
 
     state = GAME.new_state(4, {"diamonds_collections_swap": swap}, 0, seed=1)
     for contract in range(len(tables.CONTRACT_NAMES)):
         for card in range(52):
             state.contract, state.dbl_mask, state.deal_scores = contract, 0, [0, 0, 0, 0]
-            rules.score_trick(state, 1 << card, 0, 0, None)
+            scoring.score_trick(state, 1 << card, 0, 0, None)
             per_trick = state.opts.tv if contract in (tables.COLLECTIONS, tables.COMPLEX) else 0
             assert -state.deal_scores[0] * state.opts.sign - per_trick == tables.card_penalty(
                 contract, card, swap

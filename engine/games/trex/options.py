@@ -1,0 +1,122 @@
+"""Trex options (section 2): the option specs and the per-match rules object ``Opts``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.protocol import OptionSpec
+
+from .tables import (
+    CONTRACT_SET_COMPLEX,
+    CONTRACT_SET_DEFAULT,
+    DEALS_PER_KINGDOM_COMPLEX,
+    DEALS_PER_KINGDOM_DEFAULT,
+    DIAMOND_VALUE,
+    KINGDOMS,
+    TRICK_VALUE,
+)
+
+OPTION_SPECS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "doubling",
+        "bool",
+        True,
+        "Holders of KH (King of Hearts, complex) and of queens (Queens, complex) may double them (R7, S5).",
+    ),
+    OptionSpec(
+        "self_capture_scoring",
+        "choice",
+        "leader_bonus",
+        "How a doubled card taken by its own doubler scores (S5).",
+        choices=("leader_bonus", "single_penalty"),
+    ),
+    OptionSpec(
+        "must_discard_penalty",
+        "bool",
+        False,
+        "A seat that cannot follow suit must play a penalty card if it holds one (R11).",
+    ),
+    OptionSpec(
+        "diamonds_collections_swap",
+        "bool",
+        False,
+        "Diamonds cost 15 each and Collections tricks 10 each (S3, S4).",
+    ),
+    OptionSpec(
+        "free_heart_lead",
+        "bool",
+        False,
+        "Hearts may be led at any time in King of Hearts and complex (R10 off).",
+    ),
+    OptionSpec(
+        "partnership",
+        "bool",
+        False,
+        "Seats {0,2} play against {1,3}; the 2s are exposed in Trex (R18, E4).",
+    ),
+    OptionSpec(
+        "partnership_result",
+        "choice",
+        "team_total",
+        "With partnership: how the winning team is decided (E4).",
+        choices=("team_total", "lowest_player_loses"),
+    ),
+    OptionSpec(
+        "trex_complex",
+        "bool",
+        False,
+        "Each kingdom is two deals, complex and trex; 8 deals in all (R6b, S7).",
+    ),
+    OptionSpec(
+        "play_all_tricks",
+        "bool",
+        False,
+        "Play all 13 tricks even after the last penalty card is taken (R13).",
+    ),
+    OptionSpec("reversed_scores", "bool", False, "Negate every deal score; the lowest total wins (S8)."),
+)
+
+
+class Opts:
+    """The parsed option values plus the numbers the hot path reads (shared, never mutated)."""
+
+    __slots__ = (
+        "complex",
+        "contract_set",
+        "deals_per_kingdom",
+        "doubling",
+        "dv",
+        "free_heart_lead",
+        "leader_bonus",
+        "lowest_player_loses",
+        "must_discard",
+        "partnership",
+        "play_all",
+        "players",
+        "raw",
+        "sides",
+        "sign",
+        "swap",
+        "total_deals",
+        "tv",
+    )
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        self.raw = dict(raw)
+        self.doubling: bool = raw["doubling"]
+        self.leader_bonus: bool = raw["self_capture_scoring"] == "leader_bonus"
+        self.must_discard: bool = raw["must_discard_penalty"]
+        self.swap: bool = raw["diamonds_collections_swap"]
+        self.free_heart_lead: bool = raw["free_heart_lead"]
+        self.partnership: bool = raw["partnership"]
+        self.lowest_player_loses: bool = raw["partnership_result"] == "lowest_player_loses"
+        self.complex: bool = raw["trex_complex"]
+        self.play_all: bool = raw["play_all_tricks"]
+        self.sign: int = -1 if raw["reversed_scores"] else 1
+        self.contract_set = CONTRACT_SET_COMPLEX if self.complex else CONTRACT_SET_DEFAULT
+        self.deals_per_kingdom = DEALS_PER_KINGDOM_COMPLEX if self.complex else DEALS_PER_KINGDOM_DEFAULT
+        self.total_deals = self.deals_per_kingdom * KINGDOMS
+        self.dv = DIAMOND_VALUE[self.swap]
+        self.tv = TRICK_VALUE[self.swap]
+        self.players = 4
+        self.sides = 2 if self.partnership else 4  # the shared codec's per-side fields (``scores``)

@@ -1,0 +1,230 @@
+"""Trex scoring (section 5): a deal's penalties item by item, the Trex bonuses, the match's
+end, its winners (E4), the score report, standings and the search's outcome."""
+
+from __future__ import annotations
+
+import math
+
+from engine.protocol import JSON, Event, ScoreReport
+
+from .state import TrexState, entries
+from .tables import (
+    CODES,
+    COLLECTIONS,
+    COMPLEX,
+    CONTRACT_NAMES,
+    DEAL_OVER,
+    DIAMOND_MASK,
+    DIAMONDS,
+    DOUBLABLE_MASK,
+    KH,
+    KH_BIT,
+    MATCH_OVER,
+    PENALTY_MASK,
+    QUEEN_CARDS,
+    QUEEN_MASK,
+    SINGLE_VALUE,
+    TREX,
+    TREX_BONUS,
+    cards_of,
+)
+
+Events = list[Event] | None
+"""A list to append JSON events to, or None on the search's fast path."""
+SIDES_SOLO = [[0], [1], [2], [3]]
+SIDES_TEAMS = [[0, 2], [1, 3]]
+OUTCOME_SCALE = 150.0
+"""Points of relative deal score that move a seat's reward by tanh(1)/2 (outcome)."""
+FINISHED = ("first", "second", "third", "fourth")
+
+
+# ================================================================ a deal, item by item
+def score_points(s: TrexState, seat: int, points: int, item: str, rule: str, events: Events) -> None:
+    """S8: ``points`` (before the sign of reversed_scores) to ``seat`` for ``item``, under ``rule``."""
+    pts = points * s.opts.sign
+    s.deal_scores[seat] += pts
+    if events is not None:
+        events.append({"type": "points", "seat": seat, "points": pts, "item": item, "rule": rule})
+
+
+def score_trick(s: TrexState, tmask: int, w: int, leader: int, events: Events) -> None:
+    """S1-S5, S7: the penalties of one trick won by ``w`` and led by ``leader``."""
+    c = s.contract
+    opts = s.opts
+    if c == COLLECTIONS or c == COMPLEX:
+        score_points(s, w, -opts.tv, "trick", "S4", events)
+    pen = tmask & PENALTY_MASK[c]
+    if not pen:
+        return
+    if pen & DIAMOND_MASK and (c == DIAMONDS or c == COMPLEX):
+        n = (pen & DIAMOND_MASK).bit_count()
+        score_points(s, w, -opts.dv * n, f"{n} diamond{'s' if n > 1 else ''}", "S3", events)
+    pen &= DOUBLABLE_MASK[c]  # the single-valued cards: KH and queens (a queen is not a diamond here)
+    if not pen:
+        return
+    single = pen & ~s.dbl_mask
+    if single:
+        for card in cards_of(single):
+            score_points(s, w, -SINGLE_VALUE[card], CODES[card], "S1" if card == KH else "S2", events)
+    doubled = pen & s.dbl_mask
+    if doubled:
+        for card, d in s.doubled:
+            if doubled >> card & 1:
+                score_doubled(s, card, d, w, leader, events)
+
+
+def score_doubled(s: TrexState, card: int, d: int, w: int, leader: int, events: Events) -> None:
+    """S5: a doubled card of single value v, doubled by ``d``, won by ``w``, trick led by ``leader``."""
+    v = SINGLE_VALUE[card]
+    name = f"doubled {CODES[card]}"
+    if w != d:
+        score_points(s, w, -2 * v, name, "S5", events)
+        score_points(s, d, v, f"{name} taken by another seat", "S5", events)
+    elif not s.opts.leader_bonus or leader == d:
+        score_points(s, d, -v, f"{name} taken by its doubler", "S5", events)
+    else:
+        score_points(s, d, -2 * v, f"{name} taken by its doubler", "S5", events)
+        score_points(s, leader, v, f"{name}: bonus to the trick's leader", "S5", events)
+
+
+def score_finish_order(s: TrexState, events: Events) -> None:
+    """S6: the Trex bonuses by finishing position, once all four seats are in ``finish_order``."""
+    for pos, seat in enumerate(s.finish_order):
+        score_points(s, seat, TREX_BONUS[pos], f"finished {FINISHED[pos]}", "S6", events)
+
+
+def penalty_value(s: TrexState, taken: int) -> int:
+    """The total (positive) penalty of the cards in ``taken`` under the contract (S1-S4, S7)."""
+    c = s.contract
+    o = s.opts
+    pen = taken & PENALTY_MASK[c]
+    v = 0
+    if c == COLLECTIONS or c == COMPLEX:
+        v += o.tv * (taken.bit_count() // 4)
+    if c in (DIAMONDS, COMPLEX):
+        v += o.dv * (pen & DIAMOND_MASK).bit_count()
+    pen &= DOUBLABLE_MASK[c]
+    if pen & KH_BIT:
+        v += SINGLE_VALUE[KH]
+    v += SINGLE_VALUE[QUEEN_CARDS[0]] * (pen & QUEEN_MASK).bit_count()
+    return v
+
+
+def running_totals(s: TrexState) -> list[int]:
+    """Match totals plus the running deal's scores (not yet recorded)."""
+    if s.phase in (DEAL_OVER, MATCH_OVER):
+        return list(s.match_scores)
+    return [s.match_scores[i] + s.deal_scores[i] for i in range(4)]
+
+
+def match_result(s: TrexState) -> tuple[list[int], bool]:
+    """E4: the winning sides (seats, or teams 0 = {0,2} / 1 = {1,3}) and whether it is a draw."""
+    sign = s.opts.sign  # reversed: lowest wins, i.e. highest of the negated totals
+    ms = [v * sign for v in s.match_scores]
+    if not s.opts.partnership:
+        best = max(ms)
+        return [i for i in range(4) if ms[i] == best], False
+    if not s.opts.lowest_player_loses:
+        t = [ms[0] + ms[2], ms[1] + ms[3]]
+        if t[0] == t[1]:
+            return [], True
+        return [0 if t[0] > t[1] else 1], False
+    low = min(ms)
+    losing = {i & 1 for i in range(4) if ms[i] == low}
+    if len(losing) == 2:
+        return [], True
+    return [1 - losing.pop()], False
+
+
+def deal_items(s: TrexState) -> list[JSON]:
+    """The current deal's score, item by item (replayed from ``played``); anything the
+    replay cannot explain (a layout that started mid-deal) is one 'earlier play' item."""
+    scratch = s.clone()
+    scratch.deal_scores = [0, 0, 0, 0]
+    events: list[Event] = []
+    if s.contract == TREX:
+        if len(s.finish_order) == 4:
+            score_finish_order(scratch, events)
+    elif s.contract >= 0:
+        tricks: dict[int, list[tuple[int, int]]] = {}
+        for seat, action, no in entries(s.played):
+            if no:
+                tricks.setdefault(no, []).append((seat, action))
+        for no in sorted(tricks):
+            t = tricks[no]
+            if len(t) != 4 or no > s.tricks_played:
+                continue
+            led = t[0][1] // 13
+            w = max((c, seat) for seat, c in t if c // 13 == led)[1]
+            tm = sum(1 << c for _, c in t)
+            score_trick(scratch, tm, w, t[0][0], events)
+    items = [
+        {"seat": e["seat"], "points": e["points"], "item": e["item"], "rule": e["rule"]}
+        for e in events
+        if e["type"] == "points"
+    ]
+    for i in range(4):
+        rest = s.deal_scores[i] - scratch.deal_scores[i]
+        if rest:
+            items.append({"seat": i, "points": rest, "item": "earlier play given in the setup", "rule": "S9"})
+    return items
+
+
+# ================================================================ the match
+def score_report(s: TrexState) -> ScoreReport:
+    """The protocol's score: match totals per side, this deal's points item by item, and
+    once the match is over its winners (E4)."""
+    opts = s.opts
+    sides = SIDES_TEAMS if opts.partnership else SIDES_SOLO
+    team_mask = 1 if opts.partnership else 3  # a seat's side: its team, or itself
+    ms = s.match_scores
+    scores = [sum(ms[i] for i in side) for side in sides]
+    items = deal_items(s)
+    for it in items:
+        it["side"] = it["seat"] & team_mask
+    deal_points = [sum(s.deal_scores[i] for i in side) for side in sides]
+    finished = s.phase == MATCH_OVER
+    winners, draw = match_result(s) if finished else ([], False)
+    return ScoreReport(
+        sides=[list(x) for x in sides],
+        scores=scores,
+        deal_no=s.deal_no,
+        deal_points=deal_points,
+        items=items,
+        finished=finished,
+        winner=winners[0] if len(winners) == 1 else None,
+        extra={
+            "match_scores": list(ms),
+            "deal_scores": list(s.deal_scores),
+            "contract": CONTRACT_NAMES[s.contract] if s.contract >= 0 else None,
+            "winners": winners,
+            "draw": draw,
+        },
+    )
+
+
+def standings(s: TrexState) -> list[float]:
+    """The totals per side, higher is better: S8/E4, with reversed_scores the lowest total wins."""
+    sign = s.opts.sign
+    return [float(v * sign) for v in score_report(s).scores]
+
+
+def outcome(start: TrexState, end: TrexState) -> list[float]:
+    """The search's reward per seat in [0, 1]: the match result once it is over (E4), else
+    the deal's points relative to the other seats (or the other team), squashed by tanh."""
+    if end.phase == MATCH_OVER:
+        winners, draw = match_result(end)
+        if draw:
+            return [0.5] * 4
+        if end.opts.partnership:
+            return [1.0 if (i & 1) in winners else 0.0 for i in range(4)]
+        return [1.0 if i in winners else 0.0 for i in range(4)]
+    a, b = running_totals(start), running_totals(end)
+    ch = [(b[i] - a[i]) * end.opts.sign for i in range(4)]
+    if end.opts.partnership:
+        t = [ch[0] + ch[2], ch[1] + ch[3]]
+        diff = [(t[i & 1] - t[1 - (i & 1)]) / 2 for i in range(4)]
+    else:
+        mean = sum(ch) / 4
+        diff = [(ch[i] - mean) * 4 / 3 for i in range(4)]
+    return [0.5 + 0.5 * math.tanh(d / OUTCOME_SCALE) for d in diff]

@@ -1,0 +1,239 @@
+"""Trex state data: the compact state ``TrexState``, its clone and its history lists.
+
+Hands are 52-bit masks of Trex card indices (see ``tables``). The history is kept as cons
+lists (cheap to extend and to share between clones): ``played`` holds this deal's entries,
+``past`` the earlier deals' (and caller deals').
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from .options import Opts
+from .tables import CHOOSE, CODES, JACK_MASK, TWO_MASK, codes_of
+
+Entry = tuple[int, Any, int]
+"""``(seat, action, trick_no)``: one history entry; trick_no 0 unless a trick play. The
+action is an int, or ``("deal", deck)`` for a caller's deal."""
+
+
+class TrexState:
+    """A Trex match. Mutable; ``clone`` copies the few small lists.
+
+    ``played`` is a cons list ``(previous, entry)`` of this deal's entries; ``past`` a cons
+    list of tuples of entries of earlier deals (and caller deals)."""
+
+    __slots__ = (
+        "best",
+        "best_seat",
+        "cards_won",
+        "contract",
+        "contracts_used",
+        "dbl_mask",
+        "deal_no",
+        "deal_results",
+        "deal_scores",
+        "dealer",
+        "decks",
+        "doubled",
+        "doubling_turn",
+        "finish_order",
+        "first_owner",
+        "hands",
+        "lay_mask",
+        "layout_turns",
+        "leader",
+        "match_scores",
+        "opts",
+        "past",
+        "past_json",
+        "phase",
+        "played",
+        "rng_state",
+        "table",
+        "taken",
+        "to_act",
+        "trick",
+        "tricks_played",
+        "tricks_won",
+        "twos_exposed",
+    )
+
+    def __init__(self, opts: Opts | None = None) -> None:
+        if opts is None:
+            return  # a blank for clone() to fill (mypyc's classes have no bare __new__)
+        self.opts = opts
+        self.rng_state: int | None = None
+        self.decks: tuple[tuple[int, ...], ...] = ()
+        self.deal_no = 1
+        self.dealer = 0
+        self.first_owner = 0
+        self.phase = CHOOSE
+        self.to_act = 0
+        self.contracts_used: tuple[int, ...] = ()
+        self.contract = -1
+        self.hands = [0, 0, 0, 0]
+        self.doubled: tuple[tuple[int, int], ...] = ()  # (card, doubler), in doubling order
+        self.dbl_mask = 0
+        self.doubling_turn = 0
+        self.trick: list[int] = []
+        self.leader = 0
+        self.best = -1
+        self.best_seat = -1
+        self.tricks_played = 0
+        self.tricks_won = [0, 0, 0, 0]
+        self.cards_won = [0, 0, 0, 0]
+        self.taken = 0  # union of cards_won
+        self.played: Any = None
+        self.past: Any = None
+        self.past_json: list[Any] | None = []  # the JSON of ``past``, once written (codec)
+        self.lay_mask = JACK_MASK  # Trex: the cards that fit the layout now
+        self.table = 0  # Trex: cards on the layout
+        self.finish_order: list[int] = []
+        self.layout_turns = 0
+        self.twos_exposed = False
+        self.deal_scores = [0, 0, 0, 0]
+        self.match_scores = [0, 0, 0, 0]
+        self.deal_results: tuple[tuple[int, int, int, tuple[int, ...]], ...] = ()
+
+    def clone(self) -> TrexState:
+        """An independent copy (lists copied, immutable parts shared)."""
+        new = TrexState()
+        new.opts = self.opts
+        new.rng_state = self.rng_state
+        new.decks = self.decks
+        new.deal_no = self.deal_no
+        new.dealer = self.dealer
+        new.first_owner = self.first_owner
+        new.phase = self.phase
+        new.to_act = self.to_act
+        new.contracts_used = self.contracts_used
+        new.contract = self.contract
+        new.hands = self.hands[:]
+        new.doubled = self.doubled
+        new.dbl_mask = self.dbl_mask
+        new.doubling_turn = self.doubling_turn
+        new.trick = self.trick[:]
+        new.leader = self.leader
+        new.best = self.best
+        new.best_seat = self.best_seat
+        new.tricks_played = self.tricks_played
+        new.tricks_won = self.tricks_won[:]
+        new.cards_won = self.cards_won[:]
+        new.taken = self.taken
+        new.played = self.played
+        new.past = self.past
+        new.past_json = self.past_json
+        new.lay_mask = self.lay_mask
+        new.table = self.table
+        new.finish_order = self.finish_order[:]
+        new.layout_turns = self.layout_turns
+        new.twos_exposed = self.twos_exposed
+        new.deal_scores = self.deal_scores[:]
+        new.match_scores = self.match_scores[:]
+        new.deal_results = self.deal_results
+        return new
+
+    # ---- derived public facts
+    @property
+    def kingdom_index(self) -> int:
+        return (self.deal_no - 1) // self.opts.deals_per_kingdom
+
+    @property
+    def owner(self) -> int:
+        return (self.first_owner + self.kingdom_index) & 3
+
+
+def kingdom_owner_of(first_owner: int, deal_no: int, opts: Opts) -> int:
+    """R5: the owner of deal ``deal_no``'s kingdom."""
+    return (first_owner + (deal_no - 1) // opts.deals_per_kingdom) & 3
+
+
+def entries(cons: Any) -> list[Entry]:
+    """The entries ``(seat, action, trick_no)`` of a ``played`` cons list
+    ``(previous, seat, action, trick_no)``, oldest first."""
+    out = []
+    while cons is not None:
+        out.append(cons[1:])
+        cons = cons[0]
+    out.reverse()
+    return out
+
+
+def chunks(cons: Any) -> list[Any]:
+    """The chunks of the ``past`` cons list ``(previous, chunk)``, oldest first."""
+    out = []
+    while cons is not None:
+        cons, e = cons
+        out.append(e)
+    out.reverse()
+    return out
+
+
+def push_past(s: TrexState, chunk: Any) -> None:
+    """Append a finished deal's ``played`` cons list (or a caller's deal) to the history."""
+    s.past = (s.past, chunk)
+    s.past_json = None
+
+
+def history_entries_past(s: TrexState) -> list[Entry]:
+    """The entries of earlier deals, oldest first."""
+    out: list[Entry] = []
+    for chunk in chunks(s.past):
+        out.extend(entries(chunk))
+    return out
+
+
+# ================================================================ facts about the cards
+def info_key(s: TrexState, seat: int) -> Hashable:
+    """What ``seat`` knows of the match (ISMCTS's information set): its own hand, the hand
+    sizes and every public field."""
+    h = s.hands
+    return (
+        seat,
+        h[seat],
+        h[0].bit_count(),
+        h[1].bit_count(),
+        h[2].bit_count(),
+        h[3].bit_count(),
+        s.deal_no,
+        s.phase,
+        s.to_act,
+        s.first_owner,
+        s.dealer,
+        s.contract,
+        s.contracts_used,
+        s.doubled,
+        s.doubling_turn,
+        tuple(s.trick),
+        s.leader,
+        tuple(s.cards_won),
+        s.table,
+        tuple(s.finish_order),
+        s.layout_turns,
+        (h[0] & TWO_MASK, h[1] & TWO_MASK, h[2] & TWO_MASK, h[3] & TWO_MASK) if s.twos_exposed else None,
+        tuple(s.deal_scores),
+        tuple(s.match_scores),
+        s.deal_results,
+        s.played,
+    )
+
+
+def cards_in_play(s: TrexState) -> list[str]:
+    """Every card of the deal, wherever it is: hands, the trick, tricks won, the layout."""
+    out = [CODES[c] for c in s.trick]
+    for mask in s.hands + s.cards_won + [s.table]:
+        out += codes_of(mask)
+    return out
+
+
+def hidden_cards(s: TrexState, seat: int) -> list[str]:
+    """The cards ``seat`` cannot see: the other hands but their doubled cards and, once
+    exposed (R18), their 2s."""
+    public = s.dbl_mask | (TWO_MASK if s.twos_exposed else 0)
+    out: list[str] = []
+    for i in range(4):
+        if i != seat:
+            out += codes_of(s.hands[i] & ~public)
+    return out
