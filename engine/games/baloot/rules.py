@@ -256,6 +256,18 @@ def trick_state(kind: int, trump: int, table: list[int] | tuple[int, ...]) -> tu
     return win, top_trump
 
 
+def set_trick_so_far(st: State) -> None:
+    """R13: the led suit, the winning seat and strength, and the top trump of the cards on
+    the table (nothing before the contract or the first card)."""
+    if st.table and st.kind:
+        win, top = trick_state(st.kind, st.trump, st.table)
+        st.led = SUIT_OF[st.table[0]]
+        st.win_seat = (st.leader + win) & 3
+        st.top_trump = top
+        wp = st.table[win]
+        st.win_str = 16 + TRUMP_STR[wp] if SUIT_OF[wp] == st.trump else PLAIN_STR[wp]
+
+
 def play_tiers(
     kind: int,
     trump: int,
@@ -1036,6 +1048,14 @@ def read_deck(deck: Any, where: str, error: type) -> list[int]:
         dup = next(CODE[p] for p in slots if slots.count(p) > 1)
         raise error(f"{where}: card {dup} appears twice", field=where)
     return slots
+
+
+def layout_deals_left_out_cards(st: State, stock_given: bool) -> bool:
+    """R1: a layout's left-out cards are still to be dealt (the stock) while the calls go
+    on, or at a deal's end that still shows hands and gives no stock; else they were played."""
+    if st.phase == DEAL_OVER:
+        return any(st.hands) and not stock_given
+    return st.phase in (BIDDING, CHOOSE_TRUMP)
 
 
 def settle_layout(st: State) -> None:
