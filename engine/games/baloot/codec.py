@@ -1,28 +1,15 @@
 """Baloot's JSON shape, declared for the shared codec (engine/codec.py): its verbs, its
-state fields in document order (what a layout may leave out, what a seat's view shows), the
-three kinds only Baloot has (``table``, ``played_by``, ``last_deal``), and the glue that
-builds a state from the decoded values.
+state fields in document order (what a layout may leave out, what a seat's view shows),
+the three kinds only Baloot has (``table``, ``played_by``, ``last_deal``), and ``build``,
+which makes a state of the decoded values.
 
-State JSON (after game/version/options/players): ``dealer``, ``phase``, ``to_act``,
-``scores``, ``deal_no``, ``history``, ``deal_history_start`` (index of the current deal in
-``history``), ``rng_state``, ``hands`` (by seat, canonical order), ``candidate`` (the
-turned card, kept after it is taken), ``candidate_taken``, ``stock`` (top first),
-``bidding`` {round, stage, hokm_bidder}, ``contract`` (null during bidding; kind, trump,
-ashkal, bidder, taker, declarer_team, multiplier, locked, gahwa, last_raiser_team),
-``doubling_step``, ``trick_no``, ``leader``, ``table`` [{seat, card}], ``lead_ekka``,
-``tricks`` [{leader, cards, winner, ekka}], ``played_by`` {card: seat|null} (earlier cards
-a layout placed without tricks), ``tricks_won``, ``card_points``, ``projects`` {declared,
-declare_done (null in other seats' views), revealed ({kind, top} per seat), team, shown},
-``baloot`` (seats), ``kawesh`` {seat, cards}, ``match_winner``, ``last_deal`` (the finished
-deal's award and workings).
-
-History entries are ``{"seat", "action"}``; a trick-1 project pass (R20, private) carries
-``"project": true``. A view keeps only the current deal's history (cards of earlier deals
-are back in play), drops other seats' project passes, shows caller decks as counts, and
-adds ``seat`` and ``engine_dealt``. A layout may leave out most fields, and most keys of
-``contract``, ``bidding``, ``projects`` and a trick: ``build`` gives them their natural
-values (``checks.natural_*``), its left-out cards go where ``rules.layout_deals_left_out_cards``
-says.
+A trick-1 project pass (R20, private) is a history entry with ``"project": true``. A view
+keeps only the current deal's history (cards of earlier deals are back in play), drops
+other seats' project passes, shows caller decks as counts, and adds ``seat`` and
+``engine_dealt``. A layout may leave out most fields, and most keys of ``contract``,
+``bidding``, ``projects`` and a trick: they take the values the rules imply
+(``checks.natural_*``), and its left-out cards go where
+``rules.layout_deals_left_out_cards`` says.
 """
 
 from __future__ import annotations
@@ -66,7 +53,6 @@ from engine.codec import (
 )
 from engine.games.baloot import checks, rules
 from engine.games.baloot.options import OPTION_SPECS, Opts, compact
-from engine.games.baloot.projects import project_set
 from engine.games.baloot.state import State, blank, chain_length, history_list, set_history
 from engine.games.baloot.tables import (
     BID_ASHKAL,
@@ -399,7 +385,7 @@ FIELDS: list[Field[State]] = [
     Field("deal_no", Int(1, MAX_SAFE_INT), default=1),
     Field("history", HISTORY, history_list, default=lambda o: [], view_get=_seen_history),
     Field(
-        "deal_history_start",
+        "deal_history_start",  # where the current deal begins in the history
         Int(0, MAX_SAFE_INT),
         lambda st: chain_length(st.hist_base),
         default=0,
@@ -407,9 +393,9 @@ FIELDS: list[Field[State]] = [
     ),
     Field("rng_state", RngState(), default=None, show=STATE_ONLY),
     Field("hands", PerSeat(Whole(MASK)), default=lambda o: [0, 0, 0, 0], show=OWN),
-    Field("candidate", Nullable(CARD, -1), default=-1),
+    Field("candidate", Nullable(CARD, -1), default=-1),  # the turned card, kept after it is taken
     Field("candidate_taken", Bool(), lambda st: st.cand_taken, default=OMITTED),
-    Field("stock", Whole(Cards(PACK)), default=OMITTED, show=COUNT),
+    Field("stock", Whole(Cards(PACK)), default=OMITTED, show=COUNT),  # top first
     Field(
         "bidding",
         BIDDING_PART,
@@ -438,6 +424,7 @@ FIELDS: list[Field[State]] = [
         lambda st: [{"leader": t[0], "cards": t[1], "winner": t[2], "ekka": t[3]} for t in st.tricks],
         default=lambda o: [],
     ),
+    # earlier cards a layout placed without tricks, {card: seat or null}
     Field("played_by", PlayedBy(), lambda st: st.extra_played, default=lambda o: []),
     Field("tricks_won", Whole(PerSide(Int(0, 8))), default=lambda o: [0, 0]),
     Field("card_points", Whole(PerSide(Int(0, 162))), default=lambda o: [0, 0]),
@@ -598,7 +585,7 @@ def _build_turn(st: State, values: dict[str, Any], layout: bool) -> None:
 def _build_projects(st: State, projects: Mapping[str, Any]) -> None:
     """``projects``, and each seat's project set from its cards once play has begun (R19)."""
     if st.phase == PLAY or (st.phase in (DEAL_OVER, MATCH_OVER) and st.kind and st.cand_taken):
-        st.psets = [project_set(st.hands[s] | st.seat_played[s], st.kind) for s in range(4)]
+        rules.set_project_sets(st)
     st.declared = list(projects.get("declared", st.declared))
     done = projects.get("declare_done", False)
     if done is None:

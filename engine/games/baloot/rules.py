@@ -1068,7 +1068,13 @@ def settle_layout(st: State) -> None:
     ):
         start_play(st)
     if st.phase == PLAY:
-        st.psets = [project_set(st.hands[s] | st.seat_played[s], st.kind) for s in range(4)]
+        set_project_sets(st)
+
+
+def set_project_sets(st: State) -> None:
+    """R19: each seat's project set, from the cards it held when play began (its hand and
+    what it has played); kept until the next deal."""
+    st.psets = [project_set(st.hands[s] | st.seat_played[s], st.kind) for s in range(4)]
 
 
 # --------------------------------------------------------------------------- where the cards are
