@@ -20,7 +20,7 @@ from engine.sampling import assign_cards
 MAX_TRIES = 3000
 
 
-def load_view(data: Any) -> tuple[State, int, list[int], int]:
+def template_of_view(data: Any) -> tuple[State, int, list[int], int]:
     """A seat's view as a state (a sampler's template): the unseen cards dealt first-fit
     to the other hands (their counts) and the stock. Returns (template, seat, hand sizes,
     stock size)."""
@@ -94,7 +94,7 @@ def make_sampler(data: Any) -> Callable[[random.Random], State]:
 def _make_sampler(data: Any) -> Callable[[random.Random], State]:
     if not isinstance(data, dict) or "seat" not in data:
         raise InvalidState("a view must be an object with a seat", field="seat")
-    template, seat, counts, stock_count = load_view(data)
+    template, seat, counts, stock_count = template_of_view(data)
     visible = template.hands[seat] | template.played
     for p in template.table:
         visible |= 1 << p

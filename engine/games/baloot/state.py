@@ -1,4 +1,4 @@
-"""Baloot's state: its data (the slots), the blank match and clone.
+"""Baloot's state: its data (the slots), the blank match, clone, and the history chain.
 
 The transitions that change it (bidding, dealing, tricks, the end of a deal) are in
 ``rules``; the deal's scoring and the match end in ``scoring``."""
