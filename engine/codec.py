@@ -6,8 +6,8 @@ A game's ``codec.py`` builds one :class:`Codec` from
 * **kinds** — what a JSON value is and what it becomes inside the engine: :class:`Int`,
   :class:`Bool`, :class:`Text`, :class:`Seat`, :class:`Side`, :class:`Choice`,
   :class:`Card`, :class:`Cards`, :class:`CardMask`, :class:`SeatSet`, :class:`SeatMap`, :class:`Nullable`,
-  :class:`ListOf`, :class:`PerSeat`, :class:`PerSide`, :class:`Obj`, :class:`Const`,
-  :class:`RngState`, :class:`History`;
+  :class:`ListOf`, :class:`PerSeat`, :class:`PerSide`, :class:`Obj`, :class:`Partial`,
+  :class:`Whole`, :class:`Const`, :class:`RngState`, :class:`History`, :class:`FlaggedHistory`;
 * **fields** — :class:`Field`: a name, a kind, how the writer gets the value from the state,
   what a layout may leave out, whether it is derived, and what a seat's view shows;
 * **verbs** — :class:`Verbs`: the action table (``{"type": "play", "card": "TH"}``);
@@ -924,6 +924,151 @@ class History(Kind):
             "additionalProperties": False,
         }
         return {"type": "array", "items": entry}
+
+
+class FlaggedHistory(Kind):
+    """A history whose entries may carry a flag, ``{"seat", "action", "<flag>": true}``,
+    that makes an action a different internal one (``flagged``: plain action -> flagged
+    action, e.g. a private pass); inside, a list of ``(seat, action)``. Unlike
+    :class:`History`, a refusal names the entry (``history[i]``), an unreadable action as
+    ``"action: ..."``."""
+
+    normalises = True  # "<flag>": false may be spelt out
+
+    def __init__(self, verbs: Verbs, flag: str, flagged: Mapping[Action, Action]) -> None:
+        self.verbs = verbs
+        self.flag = flag
+        self.flagged = dict(flagged)
+        self.plain = {marked: plain for plain, marked in self.flagged.items()}
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        decode_action, memo = self.verbs.decode, self.verbs.memo
+        flag, flagged = self.flag, self.flagged
+        keys = {"seat", "action", flag}
+        verbs = " or ".join(sorted({self.verbs.verb_of(a) for a in flagged}))
+        shape = f"must be an object {{seat, action}} (and {flag}: true for a {flag} {verbs})"
+
+        def checked(entry: Any, where: str, rules: Any) -> tuple[int, Action]:
+            if type(entry) is not dict or not {"seat", "action"} <= entry.keys() <= keys:
+                raise refuse(where, shape)
+            seat, marked = entry["seat"], entry.get(flag, False)
+            if type(seat) is not int or not 0 <= seat < rules.players:
+                raise refuse(f"{where}.seat", f"must be a whole number from 0 to {rules.players - 1}")
+            if type(marked) is not bool:
+                raise refuse(where, f"{flag} must be true or false")
+            try:
+                action = decode_action(entry["action"], rules, hidden)
+            except BadAction as err:
+                raise refuse(where, f"action: {err.message}") from None
+            if marked and action not in flagged:
+                raise refuse(where, f"only a {verbs} can be a {flag} {verbs}")
+            return seat, flagged[action] if marked else action
+
+        def decode(raw: Any, path: str, rules: Any) -> list[tuple[int, Action]]:
+            if type(raw) is not list:
+                raise refuse(path, "must be a list")
+            known = memo(hidden, rules)
+            players = rules.players
+            out = []
+            for i, entry in enumerate(raw):
+                try:  # the usual entry, a seat and an action met before, costs one look-up
+                    if len(entry) == 2:
+                        action = known[tuple(entry["action"].items())]
+                        seat = entry["seat"]
+                        if type(seat) is int and 0 <= seat < players:
+                            out.append((seat, action))
+                            continue
+                except (KeyError, TypeError, AttributeError):
+                    pass
+                out.append(checked(entry, f"{path}[{i}]", rules))
+            return out
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        write = self.verbs.flat_encoder(view)
+        get = write.memo.get  # type: ignore[attr-defined]
+        flag, plain = self.flag, self.plain
+
+        def encode(entries: Iterable[tuple[int, Action]]) -> list[JSON]:
+            out = []
+            for seat, action in entries:
+                if action in plain:
+                    out.append({"seat": seat, "action": write(plain[action]), flag: True})
+                else:
+                    known = get(action)
+                    out.append({"seat": seat, "action": known.copy() if known is not None else write(action)})
+            return out
+
+        return encode
+
+    def schema(self, view: bool = False) -> JSON:
+        props = {"seat": Seat().schema(), "action": {"$ref": "#/$defs/action"}, self.flag: {"const": True}}
+        entry = {"type": "object", "properties": props, "required": ["seat", "action"]}
+        return {"type": "array", "items": dict(entry, additionalProperties=False)}
+
+
+class Partial(Kind):
+    """An object that may leave out any of these keys (e.g. a layout's ``contract`` giving
+    only ``kind`` and ``bidder``); inside, a dict of the keys it gives: the game's ``build``
+    works out the others (or refuses one that a full state leaves out). Written with every
+    key, from a dict that has them all."""
+
+    def __init__(self, **fields: Kind) -> None:
+        self.fields = fields
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        parts = {name: kind.decoder(hidden) for name, kind in self.fields.items()}
+
+        def decode(raw: Any, path: str, rules: Any) -> dict[str, Any]:
+            if type(raw) is not dict:
+                raise refuse(path, "must be an object")
+            for key in raw:
+                if key not in parts:
+                    raise refuse(f"{path}.{key}", "unknown field")
+            return {key: parts[key](value, f"{path}.{key}", rules) for key, value in raw.items()}
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        parts = [(name, kind.encoder(view)) for name, kind in self.fields.items()]
+        return lambda values: {name: enc(values[name]) for name, enc in parts}
+
+    def schema(self, view: bool = False) -> JSON:
+        props = {name: kind.schema(view) for name, kind in self.fields.items()}
+        return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+
+
+class Whole(Kind):
+    """``kind``, with every refusal inside it naming the whole value (``scores``, not
+    ``scores[0]``): for a game whose errors have always named the field, not the entry."""
+
+    def __init__(self, kind: Kind) -> None:
+        self.kind = kind
+        self.normalises = kind.normalises
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        inner = self.kind.decoder(hidden)
+
+        def decode(raw: Any, path: str, rules: Any) -> Any:
+            try:
+                return inner(raw, path, rules)
+            except InvalidState as err:
+                raise InvalidState(err.message, field=path) from None
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        return self.kind.encoder(view)
+
+    def count(self, value: Any) -> int:
+        return self.kind.count(value)
+
+    def canonical(self) -> Callable[[Any, Any], bool]:
+        return self.kind.canonical()
+
+    def schema(self, view: bool = False) -> JSON:
+        return self.kind.schema(view)
 
 
 # --------------------------------------------------------------------------- fields and views

@@ -66,6 +66,17 @@ def natural_step(st: State) -> int:
     return {1: 0, 2: 1, 3: 2, 4: 3}[st.mult] if not st.gahwa else 3
 
 
+def natural_round(st: State) -> int:
+    """R4: the bidding round; trump is chosen after a round-2 Hokm."""
+    return 2 if st.phase == CHOOSE_TRUMP else 1
+
+
+def natural_candidate_taken(st: State) -> bool:
+    """R6: the candidate is taken once the hands are dealt out (doubling, play, or a finished
+    deal whose hands are played out)."""
+    return st.phase in (DOUBLING, PLAY) or (st.phase in (DEAL_OVER, MATCH_OVER) and not any(st.hands))
+
+
 def bidding_opener(st: State, last: tuple[int, Any] | None) -> int:
     """R2-R5: the seat the bidding passes to after this deal's ``last`` call (the next seat
     round the table), or, with no call yet, the first seat of the round (the dealer's left)

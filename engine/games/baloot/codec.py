@@ -1,26 +1,15 @@
 """Baloot's JSON shape, declared for the shared codec (engine/codec.py): its verbs, its
-state fields in document order (what a layout may leave out, what a seat's view shows), the
-few kinds only Baloot has, and the glue that builds a state from the decoded values.
+state fields in document order (what a layout may leave out, what a seat's view shows),
+the three kinds only Baloot has (``table``, ``played_by``, ``last_deal``), and ``build``,
+which makes a state of the decoded values.
 
-State JSON (after game/version/options/players): ``dealer``, ``phase``, ``to_act``,
-``scores``, ``deal_no``, ``history``, ``deal_history_start`` (index of the current deal in
-``history``), ``rng_state``, ``hands`` (by seat, canonical order), ``candidate`` (the
-turned card, kept after it is taken), ``candidate_taken``, ``stock`` (top first),
-``bidding`` {round, stage, hokm_bidder}, ``contract`` (null during bidding; kind, trump,
-ashkal, bidder, taker, declarer_team, multiplier, locked, gahwa, last_raiser_team),
-``doubling_step``, ``trick_no``, ``leader``, ``table`` [{seat, card}], ``lead_ekka``,
-``tricks`` [{leader, cards, winner, ekka}], ``played_by`` {card: seat|null} (earlier cards
-a layout placed without tricks), ``tricks_won``, ``card_points``, ``projects`` {declared,
-declare_done (null in other seats' views), revealed ({kind, top} per seat), team, shown},
-``baloot`` (seats), ``kawesh`` {seat, cards}, ``match_winner``, ``last_deal`` (the finished
-deal's award and workings).
-
-History entries are ``{"seat", "action"}``; a trick-1 project pass (R20, private) carries
-``"project": true``. A view keeps only the current deal's history (cards of earlier deals
-are back in play), drops other seats' project passes, shows caller decks as counts, and
-adds ``seat`` and ``engine_dealt``. A layout may leave out most fields, and most keys of
-``contract``, ``bidding``, ``projects`` and a trick: ``build`` gives them their natural
-values (``checks.natural_*``).
+A trick-1 project pass (R20, private) is a history entry with ``"project": true``. A view
+keeps only the current deal's history (cards of earlier deals are back in play), drops
+other seats' project passes, shows caller decks as counts, and adds ``seat`` and
+``engine_dealt``. A layout may leave out most fields, and most keys of ``contract``,
+``bidding``, ``projects`` and a trick: they take the values the rules imply
+(``checks.natural_*``), and its left-out cards go where
+``rules.layout_deals_left_out_cards`` says.
 """
 
 from __future__ import annotations
@@ -43,12 +32,14 @@ from engine.codec import (
     Choice,
     Codec,
     Field,
+    FlaggedHistory,
     Int,
     Kind,
     ListOf,
     Nullable,
     Obj,
     Pack,
+    Partial,
     PerSeat,
     PerSide,
     RngState,
@@ -56,20 +47,19 @@ from engine.codec import (
     Side,
     Verb,
     Verbs,
+    Whole,
     refuse,
     view_seat,
 )
 from engine.games.baloot import checks, rules
 from engine.games.baloot.options import OPTION_SPECS, Opts, compact
-from engine.games.baloot.projects import project_set
-from engine.games.baloot.state import State, blank
+from engine.games.baloot.state import State, blank, chain_length, history_list, set_history
 from engine.games.baloot.tables import (
     BID_ASHKAL,
     BID_HOKM,
     BID_SUN,
     BIDDING,
     CHOOSE,
-    CHOOSE_TRUMP,
     CLASS_NAMES,
     CODE,
     DEAL,
@@ -92,19 +82,16 @@ from engine.games.baloot.tables import (
     PASS,
     PASS_PROJECT,
     PHASE_NAMES,
-    PLAIN_STR,
     PLAY,
     SEQ_ORDER,
     STAGE_NAMES,
     STEP_NAMES,
     SUBKIND_NAMES,
     SUIT_CHARS,
-    SUIT_OF,
     SUN,
     TRIPLE,
-    TRUMP_STR,
 )
-from engine.protocol import JSON, Action, BadAction, InvalidState
+from engine.protocol import JSON, Action, InvalidState
 
 PACK = Pack("Baloot", tuple(range(NSLOTS)), CODE)
 """The 32 cards numbered by slot (tables): a mask lists them in the canonical order."""
@@ -113,19 +100,6 @@ MASK = CardMask(PACK)
 
 # --------------------------------------------------------------------------- actions
 
-VERB_HELP = {
-    "bid": "bid hokm, sun or ashkal (field bid)",
-    "pass": "pass a call, a double step or a project declaration",
-    "kawesh": "annul the deal with a first hand of 7s, 8s and 9s (option kawesh)",
-    "choose_trump": "name the trump suit after a round-2 hokm (field suit)",
-    "double": "double the contract (Hokm: field locked)",
-    "triple": "the bidder triples a doubled Hokm",
-    "four": "a defender quadruples (field locked unless four_lock_choice is off)",
-    "gahwa": "the bidder raises to gahwa: the deal decides the match",
-    "declare": "announce the class of your best project in trick 1",
-    "play": "play a card (field card; optional ekka when leading)",
-    "deal": "the caller's next deck, 32 codes top first (field deck)",
-}
 _VERB_OF = {
     PASS: "pass",
     PASS_PROJECT: "pass",
@@ -214,135 +188,6 @@ def action_to_json(action: Action) -> JSON:
 
 
 # --------------------------------------------------------------------------- Baloot's own kinds
-
-
-class Whole(Kind):
-    """``kind``, with every refusal inside it naming the whole field (``scores``, not
-    ``scores[0]``), as Baloot's errors always have."""
-
-    def __init__(self, kind: Kind) -> None:
-        self.kind = kind
-        self.normalises = kind.normalises
-
-    def decoder(self, hidden: bool = False) -> Callable[[Any, str, Any], Any]:
-        inner = self.kind.decoder(hidden)
-
-        def decode(raw: Any, path: str, rules: Any) -> Any:
-            try:
-                return inner(raw, path, rules)
-            except InvalidState as err:
-                raise InvalidState(err.message, field=path) from None
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Callable[[Any], Any]:
-        return self.kind.encoder(view)
-
-    def count(self, value: Any) -> int:
-        return self.kind.count(value)
-
-    def schema(self, view: bool = False) -> JSON:
-        return self.kind.schema(view)
-
-
-class Part(Kind):
-    """A small object of named kinds; inside, a dict of the keys it gives (a layout may
-    leave keys out: ``build`` fills them in, or refuses a missing one in a full state)."""
-
-    def __init__(self, **fields: Kind) -> None:
-        self.fields = fields
-
-    def decoder(self, hidden: bool = False) -> Callable[[Any, str, Any], Any]:
-        parts = {name: kind.decoder(hidden) for name, kind in self.fields.items()}
-
-        def decode(raw: Any, path: str, rules: Any) -> dict[str, Any]:
-            if type(raw) is not dict:
-                raise refuse(path, "must be an object")
-            for key in raw:
-                if key not in parts:
-                    raise refuse(f"{path}.{key}", "unknown field")
-            return {key: parts[key](value, f"{path}.{key}", rules) for key, value in raw.items()}
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Callable[[Any], Any]:
-        parts = [(name, kind.encoder(view)) for name, kind in self.fields.items()]
-        return lambda values: {name: enc(values[name]) for name, enc in parts}
-
-    def schema(self, view: bool = False) -> JSON:
-        props = {name: kind.schema(view) for name, kind in self.fields.items()}
-        return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
-
-
-class Calls(Kind):
-    """``history``: ``[{"seat", "action"}]``, a trick-1 project pass (R20) marked
-    ``"project": true``; inside, ``(seat, action)`` pairs (the project pass PASS_PROJECT).
-    Actions met before are read and written through the verb table's memos."""
-
-    normalises = True  # "project": false may be spelt out
-
-    def decoder(self, hidden: bool = False) -> Callable[[Any, str, Any], Any]:
-        read_action = VERBS.decode
-        known = VERBS.memo(hidden)
-
-        def checked(entry: Any, where: str, rules: Any) -> tuple[int, Action]:
-            if type(entry) is not dict or not {"seat", "action"} <= entry.keys() <= _ENTRY_KEYS:
-                raise refuse(where, "must be an object {seat, action} (and project: true for a project pass)")
-            seat, project = entry["seat"], entry.get("project", False)
-            if type(seat) is not int or not 0 <= seat <= 3:
-                raise refuse(f"{where}.seat", "must be a whole number from 0 to 3")
-            if type(project) is not bool:
-                raise refuse(where, "project must be true or false")
-            try:
-                action = read_action(entry["action"], rules, hidden)
-            except BadAction as err:
-                raise refuse(where, f"action: {err.message}") from None
-            if project and action != PASS:
-                raise refuse(where, "only a pass can be a project pass")
-            return seat, PASS_PROJECT if project else action
-
-        def decode(raw: Any, path: str, rules: Any) -> list[tuple[int, Action]]:
-            if type(raw) is not list:
-                raise refuse(path, "must be a list")
-            out = []
-            for i, entry in enumerate(raw):
-                try:  # the usual entry: a seat and an action met before
-                    if len(entry) == 2:
-                        action = known[tuple(entry["action"].items())]
-                        seat = entry["seat"]
-                        if type(seat) is int and 0 <= seat <= 3:
-                            out.append((seat, action))
-                            continue
-                except (KeyError, TypeError, AttributeError):
-                    pass
-                out.append(checked(entry, f"{path}[{i}]", rules))
-            return out
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Callable[[Any], Any]:
-        write = VERBS.flat_encoder(view)
-        get = write.memo.get  # type: ignore[attr-defined]
-
-        def encode(entries: list[tuple[int, Action]]) -> list[JSON]:
-            out = []
-            for seat, action in entries:
-                if action == PASS_PROJECT:
-                    out.append({"seat": seat, "action": {"type": "pass"}, "project": True})
-                else:
-                    known = get(action)
-                    out.append({"seat": seat, "action": known.copy() if known is not None else write(action)})
-            return out
-
-        return encode
-
-    def schema(self, view: bool = False) -> JSON:
-        props = {"seat": Seat().schema(), "action": {"$ref": "#/$defs/action"}, "project": {"const": True}}
-        entry = {"type": "object", "properties": props, "required": ["seat", "action"]}
-        return {"type": "array", "items": dict(entry, additionalProperties=False)}
-
-
-_ENTRY_KEYS = {"seat", "action", "project"}
 
 
 class PlayedBy(Kind):
@@ -435,29 +280,9 @@ def _plain_numbers(value: Any, path: str, depth: int = 0) -> None:
 # --------------------------------------------------------------------------- state fields
 
 
-def history_list(st: State, current_deal: bool = False) -> list[tuple[int, Action]]:
-    """The history entries, oldest first (only the current deal's when asked)."""
-    out = []
-    node = st.history
-    stop = st.hist_base if current_deal else None
-    while node is not None and node is not stop:
-        node, entry = node
-        out.append(entry)
-    out.reverse()
-    return out
-
-
 def _seen_history(st: State, seat: int) -> list[tuple[int, Action]]:
     """A view's history: this deal's, without other seats' project passes (R20)."""
     return [(s, a) for s, a in history_list(st, True) if a != PASS_PROJECT or s == seat]
-
-
-def _chain_length(node: Any) -> int:
-    n = 0
-    while node is not None:
-        node = node[0]
-        n += 1
-    return n
 
 
 def _contract(st: State) -> dict[str, Any] | None:
@@ -496,6 +321,7 @@ def _seen_projects(st: State, seat: int) -> dict[str, Any]:
 
 
 SEAT = Seat()
+HISTORY = FlaggedHistory(VERBS, "project", {PASS: PASS_PROJECT})  # R20: a private project pass
 NO_SEAT = Nullable(SEAT, -1)
 PLAY_ENTRY = Obj(seat=SEAT, card=CARD)
 
@@ -526,7 +352,7 @@ class Table(Kind):
         return {"type": "array", "items": PLAY_ENTRY.schema(), "maxItems": 3}
 
 
-CONTRACT = Part(
+CONTRACT = Partial(
     kind=Choice(("hokm", "sun"), (HOKM, SUN)),
     trump=Nullable(Choice(tuple(SUIT_CHARS)), -1),
     ashkal=Bool(),
@@ -538,9 +364,9 @@ CONTRACT = Part(
     gahwa=Bool(),
     last_raiser_team=Side(),
 )
-BIDDING_PART = Part(round=Int(1, 2), stage=Choice(STAGE_NAMES), hokm_bidder=NO_SEAT)
-TRICK = Part(leader=SEAT, cards=Whole(Cards(PACK, length=4)), winner=SEAT, ekka=Bool())
-PROJECTS = Part(
+BIDDING_PART = Partial(round=Int(1, 2), stage=Choice(STAGE_NAMES), hokm_bidder=NO_SEAT)
+TRICK = Partial(leader=SEAT, cards=Whole(Cards(PACK, length=4)), winner=SEAT, ekka=Bool())
+PROJECTS = Partial(
     declared=Whole(PerSeat(Nullable(Choice(tuple(CLASS_NAMES.values()), tuple(CLASS_NAMES)), 0))),
     declare_done=Nullable(Bool()),
     revealed=Whole(
@@ -557,19 +383,19 @@ FIELDS: list[Field[State]] = [
     Field("to_act", Nullable(SEAT), default=OMITTED),
     Field("scores", Whole(PerSide(Int(0, MAX_SCORE))), default=lambda o: [0, 0]),
     Field("deal_no", Int(1, MAX_SAFE_INT), default=1),
-    Field("history", Calls(), history_list, default=lambda o: [], view_get=_seen_history),
+    Field("history", HISTORY, history_list, default=lambda o: [], view_get=_seen_history),
     Field(
-        "deal_history_start",
+        "deal_history_start",  # where the current deal begins in the history
         Int(0, MAX_SAFE_INT),
-        lambda st: _chain_length(st.hist_base),
+        lambda st: chain_length(st.hist_base),
         default=0,
         view_get=lambda st, seat: 0,  # a view's history is the current deal's only
     ),
     Field("rng_state", RngState(), default=None, show=STATE_ONLY),
     Field("hands", PerSeat(Whole(MASK)), default=lambda o: [0, 0, 0, 0], show=OWN),
-    Field("candidate", Nullable(CARD, -1), default=-1),
+    Field("candidate", Nullable(CARD, -1), default=-1),  # the turned card, kept after it is taken
     Field("candidate_taken", Bool(), lambda st: st.cand_taken, default=OMITTED),
-    Field("stock", Whole(Cards(PACK)), default=OMITTED, show=COUNT),
+    Field("stock", Whole(Cards(PACK)), default=OMITTED, show=COUNT),  # top first
     Field(
         "bidding",
         BIDDING_PART,
@@ -598,6 +424,7 @@ FIELDS: list[Field[State]] = [
         lambda st: [{"leader": t[0], "cards": t[1], "winner": t[2], "ekka": t[3]} for t in st.tricks],
         default=lambda o: [],
     ),
+    # earlier cards a layout placed without tricks, {card: seat or null}
     Field("played_by", PlayedBy(), lambda st: st.extra_played, default=lambda o: []),
     Field("tricks_won", Whole(PerSide(Int(0, 8))), default=lambda o: [0, 0]),
     Field("card_points", Whole(PerSide(Int(0, 162))), default=lambda o: [0, 0]),
@@ -624,21 +451,24 @@ def _key(part: Mapping[str, Any], key: str, path: str, layout: bool, natural: An
 
 
 def build(values: dict[str, Any], opts: Opts, mode: str) -> State:
-    """A state from the decoded ``values`` (a layout's left-out fields at their natural
-    values, its left-out cards in the stock while bidding, else played)."""
+    """A state from the decoded ``values`` (a layout's left-out fields at the values the
+    rules imply, its left-out cards where ``rules.layout_deals_left_out_cards`` says)."""
     layout = mode == LAYOUT
     st = blank(opts, values["dealer"], values["scores"], values["rng_state"])
     st.deal_no = values["deal_no"]
     st.phase = values["phase"]
-    _build_history(st, values["history"], values["deal_history_start"])
+    entries, start = values["history"], values["deal_history_start"]
+    if start > len(entries):
+        raise refuse("deal_history_start", f"must be a whole number from 0 to {len(entries)}")
+    set_history(st, entries, start)
     if values["contract"] is not None:
         _build_contract(st, values["contract"], layout)
     bidding = values["bidding"]
-    st.round = bidding.get("round", 2 if st.phase == CHOOSE_TRUMP else 1)
+    st.round = bidding.get("round", checks.natural_round(st))
     st.stage = bidding.get("stage", MAIN)
     st.hokm_bidder = bidding.get("hokm_bidder", -1)
     placed: list[tuple[int, str]] = []  # every card, where, in document order
-    _build_cards(st, values, layout, placed)
+    _build_cards(st, values, placed)
     _build_table(st, values, layout, placed)
     _build_tricks(st, values["tricks"], layout, placed)
     _place_the_rest(st, values, layout, placed)
@@ -649,20 +479,6 @@ def build(values: dict[str, Any], opts: Opts, mode: str) -> State:
     st.match_winner = values["match_winner"]
     st.result = values["last_deal"]
     return st
-
-
-def _build_history(st: State, entries: list[tuple[int, Action]], start: int) -> None:
-    """The history as a linked chain, ``hist_base`` where the current deal begins."""
-    if start > len(entries):
-        raise refuse("deal_history_start", f"must be a whole number from 0 to {len(entries)}")
-    node: Any = None
-    base: Any = None
-    for i, entry in enumerate(entries):
-        if i == start:
-            base = node
-        node = (node, entry)
-    st.history = node
-    st.hist_base = base if start < len(entries) else node
 
 
 def _build_contract(st: State, contract: Mapping[str, Any], layout: bool) -> None:
@@ -678,14 +494,13 @@ def _build_contract(st: State, contract: Mapping[str, Any], layout: bool) -> Non
     st.raiser = _key(contract, "last_raiser_team", "contract", layout, checks.natural_raiser(st))
 
 
-def _build_cards(st: State, values: dict[str, Any], layout: bool, placed: list[tuple[int, str]]) -> None:
+def _build_cards(st: State, values: dict[str, Any], placed: list[tuple[int, str]]) -> None:
     """``hands``, ``candidate``, ``candidate_taken`` and ``stock``."""
     st.hands = list(values["hands"])
     for s, hand in enumerate(st.hands):
         placed += [(p, f"hands[{s}]") for p in rules.slots_of(hand)]
     st.candidate = values["candidate"]
-    dealt_out = st.phase in (DOUBLING, PLAY) or (st.phase in (DEAL_OVER, MATCH_OVER) and not any(st.hands))
-    st.cand_taken = values.get("candidate_taken", dealt_out)
+    st.cand_taken = values.get("candidate_taken", checks.natural_candidate_taken(st))
     if st.candidate >= 0 and not st.cand_taken:
         placed.append((st.candidate, "candidate"))
     if "stock" in values:
@@ -694,7 +509,7 @@ def _build_cards(st: State, values: dict[str, Any], layout: bool, placed: list[t
 
 
 def _build_table(st: State, values: dict[str, Any], layout: bool, placed: list[tuple[int, str]]) -> None:
-    """``trick_no``, ``leader``, ``table``, ``lead_ekka``, and the trick so far (R13)."""
+    """``trick_no``, ``leader``, ``table`` (a layout may give bare codes) and ``lead_ekka``."""
     st.trick_no = values["trick_no"]
     st.leader = values["leader"]
     for i, (seat, p) in enumerate(values["table"]):
@@ -704,13 +519,7 @@ def _build_table(st: State, values: dict[str, Any], layout: bool, placed: list[t
         st.table.append(p)
         st.seat_played[(st.leader + i) & 3] |= 1 << p
     st.lead_ekka = values["lead_ekka"]
-    if st.table and st.kind:
-        win, top = rules.trick_state(st.kind, st.trump, st.table)
-        st.led = SUIT_OF[st.table[0]]
-        st.win_seat = (st.leader + win) & 3
-        st.top_trump = top
-        wp = st.table[win]
-        st.win_str = 16 + TRUMP_STR[wp] if SUIT_OF[wp] == st.trump else PLAIN_STR[wp]
+    rules.set_trick_so_far(st)
 
 
 def _build_tricks(
@@ -732,8 +541,8 @@ def _build_tricks(
 
 
 def _place_the_rest(st: State, values: dict[str, Any], layout: bool, placed: list[tuple[int, str]]) -> None:
-    """``played_by``; then every card must be somewhere once (R1): a layout's left-out
-    cards go to the stock while bidding (or a deal_over layout with hands), else are played."""
+    """``played_by``; then every card must be somewhere once (R1), a layout's left-out
+    cards in the stock or played (``rules.layout_deals_left_out_cards``)."""
     in_tricks = {p for p, where in placed if where.startswith("tricks")}
     extra: dict[int, int] = {}
     for p, seat in values["played_by"]:
@@ -744,18 +553,14 @@ def _place_the_rest(st: State, values: dict[str, Any], layout: bool, placed: lis
     checks.check_each_card_once(placed)
     seen = {p for p, _ in placed}
     missing = [p for p in range(NSLOTS) if p not in seen]
-    if layout and missing:
-        stock_given = "stock" in values
-        if st.phase in (BIDDING, CHOOSE_TRUMP) or (
-            st.phase == DEAL_OVER and any(st.hands) and not stock_given
-        ):
-            if stock_given:
-                raise refuse("stock", f"card {CODE[missing[0]]} is nowhere")
-            st.stock = tuple(missing)
-        else:
-            extra.update(dict.fromkeys(missing, -1))
-    else:
+    if not layout or not missing:
         checks.check_nothing_missing(missing)
+    elif not rules.layout_deals_left_out_cards(st, "stock" in values):
+        extra.update(dict.fromkeys(missing, -1))
+    elif "stock" in values:
+        raise refuse("stock", f"card {CODE[missing[0]]} is nowhere")
+    else:
+        st.stock = tuple(missing)
     for p, seat in extra.items():
         st.played |= 1 << p
         if seat >= 0:
@@ -764,8 +569,7 @@ def _place_the_rest(st: State, values: dict[str, Any], layout: bool, placed: lis
 
 
 def _build_turn(st: State, values: dict[str, Any], layout: bool) -> None:
-    """``to_act`` and ``doubling_step`` (given in the doubling phase only), ``tricks_won``,
-    ``card_points``."""
+    """``to_act``, ``doubling_step`` (in the doubling phase only), ``tricks_won``, ``card_points``."""
     st.to_act = values["to_act"] if "to_act" in values else checks.natural_to_act(st, history_list(st, True))
     step = values.get("doubling_step")
     if st.phase == DOUBLING:
@@ -781,7 +585,7 @@ def _build_turn(st: State, values: dict[str, Any], layout: bool) -> None:
 def _build_projects(st: State, projects: Mapping[str, Any]) -> None:
     """``projects``, and each seat's project set from its cards once play has begun (R19)."""
     if st.phase == PLAY or (st.phase in (DEAL_OVER, MATCH_OVER) and st.kind and st.cand_taken):
-        st.psets = [project_set(st.hands[s] | st.seat_played[s], st.kind) for s in range(4)]
+        rules.set_project_sets(st)
     st.declared = list(projects.get("declared", st.declared))
     done = projects.get("declare_done", False)
     if done is None:
@@ -853,45 +657,3 @@ def load_layout(layout: Mapping[str, Any], options: Any, dealer: int, seed: int 
     if options is not None:
         data.setdefault("options", dict(options))
     return _load(data, LAYOUT, players=4, given={"dealer": dealer, "rng_state": seed})
-
-
-def load_view(data: Any) -> tuple[State, int, list[int], int]:
-    """A seat's view as a state (a sampler's template): the unseen cards dealt first-fit
-    to the other hands (their counts) and the stock. Returns (template, seat, hand sizes,
-    stock size)."""
-    opts, seat, values = CODEC.read_view(data)
-    if seat is None:
-        raise refuse("seat", "a spectator's view has no hand to sample around: give a seat's view")
-    hands = values["hands"]
-    hidden = [s for s, hand in enumerate(hands) if type(hand) is not int]
-    if hidden != [s for s in range(4) if s != seat]:
-        raise refuse("hands", "a view shows its own hand and counts the others")
-    counts = [hand.count if s in hidden else hand.bit_count() for s, hand in enumerate(hands)]
-    seen = hands[seat]
-    if values["candidate"] >= 0 and not values["candidate_taken"]:
-        seen |= 1 << values["candidate"]
-    plays = [p for _, p in values["table"]] + [p for p, _ in values["played_by"]]
-    plays += [p for trick in values["tricks"] for p in trick.get("cards", ())]
-    for p in plays:
-        seen |= 1 << p
-    missing = [p for p in range(NSLOTS) if not seen >> p & 1]
-    stock = values["stock"]
-    checks.check_hidden_counts(sum(counts[s] for s in hidden) + stock, missing)
-    values["hands"] = hands = list(hands)
-    for s in hidden:
-        hands[s] = sum(1 << p for p in missing[: counts[s]])
-        missing = missing[counts[s] :]
-    values["stock"] = missing
-    values["rng_state"] = 0 if values["engine_dealt"] else None
-    projects = values["projects"]
-    if projects.get("declare_done", False) is None:  # another seat's view: what its declaration shows
-        to_act = values["to_act"]
-        declared = to_act is not None and projects.get("declared", [0] * 4)[to_act]
-        done = values["phase"] == PLAY and values["trick_no"] == 1 and bool(declared)
-        values["projects"] = dict(projects, declare_done=done)
-    try:
-        st = build(values, opts, TEMPLATE)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
-        raise InvalidState(f"malformed view: {type(err).__name__}: {err}", field=None) from None
-    checks.check_loaded(st, values, history_list(st, True), hidden_seats=hidden, exact=False)
-    return st, seat, counts, stock

@@ -32,7 +32,19 @@ class Baloot(Game[State]):
     title = "Baloot"
     player_counts = (4,)
     option_specs = OPTION_SPECS
-    verbs = codec.VERB_HELP
+    verbs = {
+        "bid": "bid hokm, sun or ashkal (field bid)",
+        "pass": "pass a call, a double step or a project declaration",
+        "kawesh": "annul the deal with a first hand of 7s, 8s and 9s (option kawesh)",
+        "choose_trump": "name the trump suit after a round-2 hokm (field suit)",
+        "double": "double the contract (Hokm: field locked)",
+        "triple": "the bidder triples a doubled Hokm",
+        "four": "a defender quadruples (field locked unless four_lock_choice is off)",
+        "gahwa": "the bidder raises to gahwa: the deal decides the match",
+        "declare": "announce the class of your best project in trick 1",
+        "play": "play a card (field card; optional ekka when leading)",
+        "deal": "the caller's next deck, 32 codes top first (field deck)",
+    }
     codec = codec.CODEC
 
     # ---- setup ---------------------------------------------------------------

@@ -256,6 +256,18 @@ def trick_state(kind: int, trump: int, table: list[int] | tuple[int, ...]) -> tu
     return win, top_trump
 
 
+def set_trick_so_far(st: State) -> None:
+    """R13: the led suit, the winning seat and strength, and the top trump of the cards on
+    the table (nothing before the contract or the first card)."""
+    if st.table and st.kind:
+        win, top = trick_state(st.kind, st.trump, st.table)
+        st.led = SUIT_OF[st.table[0]]
+        st.win_seat = (st.leader + win) & 3
+        st.top_trump = top
+        wp = st.table[win]
+        st.win_str = 16 + TRUMP_STR[wp] if SUIT_OF[wp] == st.trump else PLAIN_STR[wp]
+
+
 def play_tiers(
     kind: int,
     trump: int,
@@ -1038,6 +1050,14 @@ def read_deck(deck: Any, where: str, error: type) -> list[int]:
     return slots
 
 
+def layout_deals_left_out_cards(st: State, stock_given: bool) -> bool:
+    """R1: a layout's left-out cards are still to be dealt (the stock) while the calls go
+    on, or at a deal's end that still shows hands and gives no stock; else they were played."""
+    if st.phase == DEAL_OVER:
+        return any(st.hands) and not stock_given
+    return st.phase in (BIDDING, CHOOSE_TRUMP)
+
+
 def settle_layout(st: State) -> None:
     """A layout in phase doubling whose contract allows no call starts play (R9 -> R13)."""
     if (
@@ -1048,7 +1068,13 @@ def settle_layout(st: State) -> None:
     ):
         start_play(st)
     if st.phase == PLAY:
-        st.psets = [project_set(st.hands[s] | st.seat_played[s], st.kind) for s in range(4)]
+        set_project_sets(st)
+
+
+def set_project_sets(st: State) -> None:
+    """R19: each seat's project set, from the cards it held when play began (its hand and
+    what it has played); kept until the next deal."""
+    st.psets = [project_set(st.hands[s] | st.seat_played[s], st.kind) for s in range(4)]
 
 
 # --------------------------------------------------------------------------- where the cards are

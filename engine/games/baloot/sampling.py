@@ -8,15 +8,58 @@ import random
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from engine.games.baloot import rules
-from engine.games.baloot.codec import load_view
+from engine.codec import TEMPLATE, refuse
+from engine.games.baloot import checks, rules
+from engine.games.baloot.codec import CODEC, build
 from engine.games.baloot.projects import candidate_groups, project_set
-from engine.games.baloot.state import State
+from engine.games.baloot.state import State, history_list
 from engine.games.baloot.tables import DOUBLING, NSLOTS, PASS_PROJECT, PLAY
 from engine.protocol import InvalidState
 from engine.sampling import assign_cards
 
 MAX_TRIES = 3000
+
+
+def template_of_view(data: Any) -> tuple[State, int, list[int], int]:
+    """A seat's view as a state (a sampler's template): the unseen cards dealt first-fit
+    to the other hands (their counts) and the stock. Returns (template, seat, hand sizes,
+    stock size)."""
+    opts, seat, values = CODEC.read_view(data)
+    if seat is None:
+        raise refuse("seat", "a spectator's view has no hand to sample around: give a seat's view")
+    hands = values["hands"]
+    hidden = [s for s, hand in enumerate(hands) if type(hand) is not int]
+    if hidden != [s for s in range(4) if s != seat]:
+        raise refuse("hands", "a view shows its own hand and counts the others")
+    counts = [hand.count if s in hidden else hand.bit_count() for s, hand in enumerate(hands)]
+    seen = hands[seat]
+    if values["candidate"] >= 0 and not values["candidate_taken"]:
+        seen |= 1 << values["candidate"]
+    plays = [p for _, p in values["table"]] + [p for p, _ in values["played_by"]]
+    plays += [p for trick in values["tricks"] for p in trick.get("cards", ())]
+    for p in plays:
+        seen |= 1 << p
+    missing = [p for p in range(NSLOTS) if not seen >> p & 1]
+    stock = values["stock"]
+    checks.check_hidden_counts(sum(counts[s] for s in hidden) + stock, missing)
+    values["hands"] = hands = list(hands)
+    for s in hidden:
+        hands[s] = sum(1 << p for p in missing[: counts[s]])
+        missing = missing[counts[s] :]
+    values["stock"] = missing
+    values["rng_state"] = 0 if values["engine_dealt"] else None
+    projects = values["projects"]
+    if projects.get("declare_done", False) is None:  # another seat's view: what its declaration shows
+        to_act = values["to_act"]
+        declared = to_act is not None and projects.get("declared", [0] * 4)[to_act]
+        done = values["phase"] == PLAY and values["trick_no"] == 1 and bool(declared)
+        values["projects"] = dict(projects, declare_done=done)
+    try:
+        st = build(values, opts, TEMPLATE)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+        raise InvalidState(f"malformed view: {type(err).__name__}: {err}", field=None) from None
+    checks.check_loaded(st, values, history_list(st, True), hidden_seats=hidden, exact=False)
+    return st, seat, counts, stock
 
 
 def forbidden_masks(st: State) -> list[int]:
@@ -51,7 +94,7 @@ def make_sampler(data: Any) -> Callable[[random.Random], State]:
 def _make_sampler(data: Any) -> Callable[[random.Random], State]:
     if not isinstance(data, dict) or "seat" not in data:
         raise InvalidState("a view must be an object with a seat", field="seat")
-    template, seat, counts, stock_count = load_view(data)
+    template, seat, counts, stock_count = template_of_view(data)
     visible = template.hands[seat] | template.played
     for p in template.table:
         visible |= 1 << p

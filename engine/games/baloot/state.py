@@ -1,4 +1,4 @@
-"""Baloot's state: its data (the slots), the blank match and clone.
+"""Baloot's state: its data (the slots), the blank match, clone, and the history chain.
 
 The transitions that change it (bidding, dealing, tricks, the end of a deal) are in
 ``rules``; the deal's scoring and the match end in ``scoring``."""
@@ -242,3 +242,40 @@ def reset_deal_calls(st: State) -> None:
     st.gahwa = False
     st.raiser = -1
     st.dstep = DOUBLE_STEP
+
+
+# --------------------------------------------------------------------------- the history chain
+
+
+def history_list(st: State, current_deal: bool = False) -> list[tuple[int, Any]]:
+    """The history entries (seat, action), oldest first (only the current deal's when asked)."""
+    out = []
+    node = st.history
+    stop = st.hist_base if current_deal else None
+    while node is not None and node is not stop:
+        node, entry = node
+        out.append(entry)
+    out.reverse()
+    return out
+
+
+def set_history(st: State, entries: list[tuple[int, Any]], deal_start: int) -> None:
+    """The history as a linked chain of ``entries``, ``hist_base`` where the current deal
+    begins (at index ``deal_start``; at most ``len(entries)``)."""
+    node: Any = None
+    base: Any = None
+    for i, entry in enumerate(entries):
+        if i == deal_start:
+            base = node
+        node = (node, entry)
+    st.history = node
+    st.hist_base = base if deal_start < len(entries) else node
+
+
+def chain_length(node: Any) -> int:
+    """How many entries a history chain holds (``hist_base``: the earlier deals' entries)."""
+    n = 0
+    while node is not None:
+        node = node[0]
+        n += 1
+    return n

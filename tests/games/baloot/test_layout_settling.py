@@ -1,0 +1,76 @@
+"""What a Baloot layout leaves out takes the value the rules imply (engine/games/baloot:
+``rules.layout_deals_left_out_cards``, ``checks.natural_round``,
+``checks.natural_candidate_taken``, ``rules.set_trick_so_far``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import get_game
+from engine.games.baloot import checks, rules
+from engine.games.baloot.options import compact
+from engine.games.baloot.state import State, blank
+from engine.games.baloot.tables import BIDDING, CHOOSE_TRUMP, DEAL_OVER, DOUBLING, HOKM, PLAY, SLOT
+
+GAME = get_game("baloot")
+
+
+def blank_in(phase: int, hands: list[int] | None = None) -> State:
+    st = blank(compact(GAME.parse_options({}, 4)), 0, [0, 0], None)
+    st.phase = phase
+    st.hands = hands or [0, 0, 0, 0]
+    return st
+
+
+def mask(*codes: str) -> int:
+    return sum(1 << SLOT[code] for code in codes)
+
+
+@pytest.mark.parametrize(
+    ("phase", "hands", "stock_given", "dealt"),
+    [
+        (BIDDING, None, False, True),
+        (CHOOSE_TRUMP, None, False, True),
+        (DOUBLING, None, False, False),
+        (PLAY, None, False, False),
+        (DEAL_OVER, [mask("AS"), 0, 0, 0], False, True),
+        (DEAL_OVER, [mask("AS"), 0, 0, 0], True, False),
+        (DEAL_OVER, None, False, False),
+    ],
+)
+def test_r1_a_layouts_left_out_cards_are_dealt_while_the_calls_go_on(phase, hands, stock_given, dealt):
+    assert rules.layout_deals_left_out_cards(blank_in(phase, hands), stock_given) is dealt
+
+
+def test_r1_a_bidding_layout_puts_its_left_out_cards_in_the_stock_and_a_play_layout_plays_them():
+    hands = {"0": ["AS", "KS", "QS", "JS", "TS"], "1": ["AH", "KH", "QH", "JH", "TH"]}
+    hands |= {"2": ["AD", "KD", "QD", "JD", "TD"], "3": ["AC", "KC", "QC", "JC", "TC"]}
+    bidding = GAME.to_json(GAME.new_state(4, {}, 0, layout={"hands": hands, "candidate": "9S"}))
+    assert len(bidding["stock"]) == 11 and bidding["played_by"] == {}
+    play = {"hands": hands, "phase": "play", "contract": {"kind": "sun", "bidder": 1}}
+    play |= {"trick_no": 4, "leader": 0, "tricks_won": [2, 1], "card_points": [30, 10]}
+    played = GAME.to_json(GAME.new_state(4, {}, 0, layout=play))
+    assert played["stock"] == [] and len(played["played_by"]) == 12
+    assert set(played["played_by"].values()) == {None}
+
+
+def test_r4_trump_is_chosen_in_round_two():
+    assert checks.natural_round(blank_in(CHOOSE_TRUMP)) == 2
+    assert checks.natural_round(blank_in(BIDDING)) == 1
+
+
+def test_r6_the_candidate_is_taken_once_the_hands_are_dealt_out():
+    assert checks.natural_candidate_taken(blank_in(DOUBLING))
+    assert checks.natural_candidate_taken(blank_in(PLAY))
+    assert checks.natural_candidate_taken(blank_in(DEAL_OVER))
+    assert not checks.natural_candidate_taken(blank_in(DEAL_OVER, [mask("AS"), 0, 0, 0]))
+    assert not checks.natural_candidate_taken(blank_in(BIDDING))
+
+
+def test_r13_the_trick_so_far_is_won_by_the_highest_trump():
+    st = blank_in(PLAY)
+    st.kind, st.trump, st.leader = HOKM, SLOT["7H"] >> 3, 1
+    st.table = [SLOT["AS"], SLOT["7H"], SLOT["TS"]]
+    rules.set_trick_so_far(st)
+    assert (st.led, st.win_seat) == (SLOT["AS"] >> 3, 2)
+    assert st.win_str > 16 and st.top_trump > 0
