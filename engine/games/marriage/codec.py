@@ -14,11 +14,11 @@ from engine import codec as C
 from engine.checks import MAX_SAFE_INT
 from engine.protocol import JSON, SCHEMA_VERSION, SPECTATOR, Action, InvalidSetup, InvalidState
 
+from . import tables as T
 from .checks import check_loaded, check_state, written_as_the_engine_writes
 from .options import OPTION_SPECS, Rules
-from .rules import FILL, cards_left_out, expose_done, place_left_out
+from .rules import FILL, cards_left_out, expose_done, place_left_out, route_shown, tiplu_at_bottom
 from .state import (
-    GAP,
     MState,
     blank_state,
     entry,
@@ -26,37 +26,13 @@ from .state import (
     entry_card,
     entry_unseen,
     history_entries,
-    public_action,
-)
-from .tables import (
-    ACT,
-    ALL_CODES,
-    CODE_TO_CARD,
-    DEAL,
-    DRAW,
-    DRAW_STOCK,
-    DUBLEES,
-    EXPOSE_BASE,
-    FINISH,
-    FINISH_DUBLEES,
-    NCODES,
-    OVER,
-    PASS,
-    PHASES,
-    PICK,
-    PICK_BASE,
-    SETS,
-    SHOW,
-    SHOW_DUBLEES,
-    TAKE_DISCARD,
-    UNSEEN,
-    XX,
+    set_history,
 )
 
 # --------------------------------------------------------------------------- cards
 
-PLAIN = C.Pack("Marriage", tuple(range(52)), ALL_CODES)
-WITH_MEN = C.Pack("Marriage", tuple(range(NCODES)), ALL_CODES)
+PLAIN = C.Pack("Marriage", tuple(range(52)), T.ALL_CODES)
+WITH_MEN = C.Pack("Marriage", tuple(range(T.NCODES)), T.ALL_CODES)
 
 
 def men_if_played(kind: Any, **args: Any) -> C.Widened:
@@ -67,7 +43,7 @@ def men_if_played(kind: Any, **args: Any) -> C.Widened:
 
 CARD, CARDS, CARD_NO_MAN = men_if_played(C.Card), men_if_played(C.Cards, unique=False), C.Card(PLAIN)
 SET = men_if_played(C.Cards, length=3, unique=False)
-HAND = C.CardCounts(CARDS, NCODES)  # inside, a count per card: the engine's hands
+HAND = C.CardCounts(CARDS, T.NCODES)  # inside, a count per card: the engine's hands
 
 
 class Entry(C.Obj):
@@ -105,7 +81,7 @@ class SetOrPair(C.Kind):
         )
 
     def encoder(self, view: bool = False) -> C.Encode:
-        return lambda item: [ALL_CODES[c] for c in item] if type(item) is tuple else ALL_CODES[item]
+        return lambda item: [T.ALL_CODES[c] for c in item] if type(item) is tuple else T.ALL_CODES[item]
 
     def schema(self, view: bool = False) -> JSON:
         return {"anyOf": [SET.schema(), CARD_NO_MAN.schema()]}
@@ -131,47 +107,49 @@ def verb_of(action: Action) -> str:
     """The JSON ``type`` of an internal action (R23 canonical forms)."""
     if type(action) is not int:
         return action[0]  # type: ignore[index, no-any-return]
-    if action < NCODES:
+    if action < T.NCODES:
         return "discard"
-    if action >= PICK_BASE:
+    if action >= T.PICK_BASE:
         return "pick_tiplu"
-    if action >= EXPOSE_BASE:
+    if action >= T.EXPOSE_BASE:
         return "expose_tunnela"
-    return {DRAW_STOCK: "draw_stock", TAKE_DISCARD: "take_discard", PASS: "pass"}[action]
+    return {T.DRAW_STOCK: "draw_stock", T.TAKE_DISCARD: "take_discard", T.PASS: "pass"}[action]
 
 
 SETS_SHOWN = C.AtMost(C.ListOf(SET), 8)
 
 
 def _deck(deck: Any) -> tuple[Any, ...]:
-    return (DEAL, deck if type(deck) is int else tuple(deck))
+    return (T.DEAL, deck if type(deck) is int else tuple(deck))
 
 
 VERBS = C.Verbs(
     [
         C.Verb("discard", {"card": CARD}, make=int, split=lambda a: (a,)),
-        C.Verb("draw_stock", make=lambda: DRAW_STOCK),
-        C.Verb("take_discard", make=lambda: TAKE_DISCARD),
-        C.Verb("pass", make=lambda: PASS),
-        C.Verb("expose_tunnela", {"card": CARD}, lambda c: EXPOSE_BASE + c, lambda a: (a - EXPOSE_BASE,)),
-        C.Verb("pick_tiplu", {"index": C.Int(0, 999)}, lambda i: PICK_BASE + i, lambda a: (a - PICK_BASE,)),
-        C.Verb("show", {"sets": SETS_SHOWN}, lambda sets: _with_sets(SHOW, sets), lambda a: (a[1],)),
+        C.Verb("draw_stock", make=lambda: T.DRAW_STOCK),
+        C.Verb("take_discard", make=lambda: T.TAKE_DISCARD),
+        C.Verb("pass", make=lambda: T.PASS),
+        C.Verb("expose_tunnela", {"card": CARD}, lambda c: T.EXPOSE_BASE + c, lambda a: (a - T.EXPOSE_BASE,)),
+        C.Verb(
+            "pick_tiplu", {"index": C.Int(0, 999)}, lambda i: T.PICK_BASE + i, lambda a: (a - T.PICK_BASE,)
+        ),
+        C.Verb("show", {"sets": SETS_SHOWN}, lambda sets: _with_sets(T.SHOW, sets), lambda a: (a[1],)),
         C.Verb(
             "show_dublees",
             {"pairs": C.AtMost(CARDS, 8)},
-            lambda p: (SHOW_DUBLEES, tuple(sorted(p))),
+            lambda p: (T.SHOW_DUBLEES, tuple(sorted(p))),
             lambda a: (a[1],),
         ),
         C.Verb(
             "finish",
             {"sets": SETS_SHOWN, "discard": CARD},
-            lambda sets, d: _with_sets(FINISH, sets, d),
+            lambda sets, d: _with_sets(T.FINISH, sets, d),
             lambda a: (a[1], a[2]),
         ),
         C.Verb(
             "finish_dublees",
             {"pair": CARD, "discard": CARD},
-            lambda p, d: (FINISH_DUBLEES, p, d),
+            lambda p, d: (T.FINISH_DUBLEES, p, d),
             lambda a: a[1:],
         ),
         C.Verb("deal", {"deck": C.AtMost(CARDS, 200)}, _deck, lambda a: (a[1],), hidden={"deck": int}),
@@ -185,7 +163,7 @@ VERBS = C.Verbs(
 
 def _tiplu_shown(st: MState, viewer: int) -> int:
     """§7: the tiplu as a seat's view shows it: to a seen seat, and to all at the deal's end."""
-    if st.phase == OVER or viewer != SPECTATOR and st.route[viewer] != UNSEEN:
+    if st.phase == T.OVER or viewer != SPECTATOR and st.route[viewer] != T.UNSEEN:
         return st.tiplu
     return -1
 
@@ -195,7 +173,7 @@ VIEW = "view"
 LAYOUT and TEMPLATE)."""
 SCORE = C.Int(-MAX_SAFE_INT, MAX_SAFE_INT)
 OPTIONAL_SCORES = C.Nullable(C.PerSeat(SCORE))
-ROUTE = C.Nullable(C.Choice(("sets", "dublees"), (SETS, DUBLEES)), UNSEEN)
+ROUTE = C.Nullable(C.Choice(("sets", "dublees"), (T.SETS, T.DUBLEES)), T.UNSEEN)
 
 
 class Turn(C.Obj):
@@ -227,7 +205,7 @@ def _per_seat(o: Rules) -> list[list[Any]]:
 
 FIELDS: list[C.Field[MState]] = [
     C.Field("dealer", C.Seat(), default=0),
-    C.Field("phase", C.Choice(PHASES), default=DRAW),
+    C.Field("phase", C.Choice(T.PHASES), default=T.DRAW),
     C.Field("to_act", C.Nullable(C.Seat()), lambda s: s.cur, default=C.OMITTED),
     C.Field("scores", C.PerSeat(SCORE), lambda s: s.totals, default=lambda o: [0] * o.players),
     C.Field("deal_no", C.Int(1, lambda o: o.deals or 10**9), default=1),
@@ -241,11 +219,11 @@ FIELDS: list[C.Field[MState]] = [
     C.Field("deal_start", C.Int(0, MAX_SAFE_INT), default=0),
     C.Field("rng_state", C.RngState(), default=None, show=C.STATE_ONLY),
     C.Field("caller_dealt", C.Bool(), lambda s: s.caller, default=C.OMITTED),
-    C.Field("hands", C.PerSeat(HAND), show=C.OwnOrCount(lambda s, viewer, seat: s.phase == OVER)),
+    C.Field("hands", C.PerSeat(HAND), show=C.OwnOrCount(lambda s, viewer, seat: s.phase == T.OVER)),
     C.Field("tunnelas", C.PerSeat(C.Cards(PLAIN, unique=False)), default=_per_seat),
     C.Field("shown", C.PerSeat(C.ListOf(SetOrPair())), default=_per_seat),
     C.Field("route", C.PerSeat(ROUTE), default=C.OMITTED),
-    C.Field("seen", C.PerSeat(C.Bool()), lambda s: [r != UNSEEN for r in s.route], default=C.OMITTED),
+    C.Field("seen", C.PerSeat(C.Bool()), lambda s: [r != T.UNSEEN for r in s.route], default=C.OMITTED),
     C.Field("stock", CARDS, lambda s: s.stock[::-1], show=C.COUNT),
     C.Field("tiplu", C.Nullable(CARD_NO_MAN, -1), default=-1, view_get=_tiplu_shown),
     C.Field("tiplu_chosen", C.Bool(), lambda s: s.tiplu != -1, default=C.OMITTED),
@@ -254,7 +232,7 @@ FIELDS: list[C.Field[MState]] = [
     C.Field("turn", TURN, lambda s: (s.drew, s.took, s.tws, expose_done(s)), default=C.OMITTED),
     C.Field("turns_completed", C.Int(0, lambda o: o.turn_limit), lambda s: s.turns, default=0),
     C.Field("winner", C.Nullable(C.Seat(), -1), default=-1),
-    C.Field("finish_kind", ROUTE, lambda s: s.fkind, default=UNSEEN),
+    C.Field("finish_kind", ROUTE, lambda s: s.fkind, default=T.UNSEEN),
     C.Field("maal", OPTIONAL_SCORES, default=None),
     C.Field("deal_delta", OPTIONAL_SCORES, lambda s: s.delta, default=None),
     C.Field("result_deal", C.Nullable(C.Int(1, MAX_SAFE_INT), 0), default=0),
@@ -269,15 +247,12 @@ def _work_out_layout(values: dict[str, Any], o: Rules) -> None:
     the checks): the seat to act, the routes and ``seen``, the turn, the generator."""
     values.setdefault("to_act", (values["dealer"] + 1) % o.players)
     values.setdefault("caller_dealt", values["rng_state"] is None)
-    if "route" not in values:  # from what each seat has shown: sets are lists, pairs codes
+    if "route" not in values:
         seen = values.get("seen") or [False] * o.players
-        values["route"] = [
-            (SETS if type(items[0]) is tuple else DUBLEES) if items else SETS if seen[s] else UNSEEN
-            for s, items in enumerate(values["shown"])
-        ]
-    values.setdefault("seen", [r != UNSEEN for r in values["route"]])
+        values["route"] = [route_shown(items, seen[s]) for s, items in enumerate(values["shown"])]
+    values.setdefault("seen", [r != T.UNSEEN for r in values["route"]])
     values.setdefault("tiplu_chosen", values["tiplu"] >= 0)
-    values.setdefault("turn", (1 if values["phase"] in (ACT, PICK) else 0, -1, False, None))
+    values.setdefault("turn", (1 if values["phase"] in (T.ACT, T.PICK) else 0, -1, False, None))
 
 
 def build(values: dict[str, Any], o: Rules, mode: str) -> MState:
@@ -302,26 +277,14 @@ def build(values: dict[str, Any], o: Rules, mode: str) -> MState:
     st.maal, st.delta, st.result_deal = values["maal"], values["deal_delta"], values["result_deal"]
     st.recycled = tuple(sorted(values["recycled"]))
     st.taken = [tuple(sorted(t)) for t in values["taken"]]
-    st.hands = [[0] * NCODES if isinstance(h, C.Hidden) else h for h in values["hands"]]
+    st.hands = [[0] * T.NCODES if isinstance(h, C.Hidden) else h for h in values["hands"]]
     stock = values["stock"]
     st.stock = [] if type(stock) is int else stock[::-1]
-    _build_history(st, values["history"], values["deal_start"], mode == VIEW)
-    return st
-
-
-def _build_history(st: MState, entries: list[tuple[int, Action]], start: int, view: bool) -> None:
-    """The history as a cons list, its length and this deal's public key. A view holds only
-    this deal's entries, after ``start`` earlier ones (kept as a gap)."""
-    if not view and start > len(entries):
+    entries, start = values["history"], values["deal_start"]
+    if mode != VIEW and start > len(entries):
         raise C.refuse("deal_start", f"must be a whole number from 0 to {len(entries)}")
-    hist: Any = (GAP, start) if view and start else None
-    first = 0 if view else start
-    hkey = 0
-    for i, (seat, action) in enumerate(entries):
-        hist = (hist, seat, action)
-        if i >= first:
-            hkey = hash((hkey, seat, public_action(action)))
-    st.hist, st.hkey, st.hlen, st.deal_start = hist, hkey, len(entries) + (start if view else 0), start
+    set_history(st, entries, start, mode == VIEW)
+    return st
 
 
 CODEC: C.Codec[MState] = C.Codec(
@@ -373,8 +336,8 @@ def deck_from_json(deck: Any, man_cards: int) -> list[int]:
         raise InvalidSetup("deck must be a list of card codes", field="deck")
     cards = []
     for i, code in enumerate(deck):
-        card = CODE_TO_CARD.get(code) if isinstance(code, str) else None
-        if card is None or (card == XX and not man_cards):
+        card = T.CODE_TO_CARD.get(code) if isinstance(code, str) else None
+        if card is None or (card == T.XX and not man_cards):
             raise InvalidSetup(f"deck[{i}]: no such card in the Marriage pack: {code!r}", field="deck")
         cards.append(card)
     return cards
@@ -413,7 +376,7 @@ def load_layout(
         doc.setdefault("to_act", current)
     men = doc["options"]["man_cards"]
     placed = _write_out(doc, players, men)
-    left_out = [ALL_CODES[c] for c in cards_left_out(placed, men)]
+    left_out = [T.ALL_CODES[c] for c in cards_left_out(placed, men)]
     place_left_out(doc["stock"], doc["discard"], left_out, doc.get("tiplu") is not None)
     doc["discard"] = _entries(doc["discard"])  # a left-out card placed there is a bare code
     return CODEC.load(doc, C.LAYOUT, players=players, given={"dealer": dealer, "rng_state": seed})
@@ -450,11 +413,11 @@ def _entries(discard: list[Any]) -> list[Any]:
 def _write_out(doc: JSON, n: int, men: int) -> list[int]:
     """The layout's card shorthands written out in ``doc`` (a ``"fill"`` marker kept), and
     how many of each card it places."""
-    placed = [0] * NCODES
+    placed = [0] * T.NCODES
 
     def take(code: Any, field: str) -> None:
-        card = CODE_TO_CARD.get(code) if isinstance(code, str) else None
-        if card is None or card == XX and not men:
+        card = T.CODE_TO_CARD.get(code) if isinstance(code, str) else None
+        if card is None or card == T.XX and not men:
             raise C.refuse(field, f"no such card in the Marriage pack: {code}")
         placed[card] += 1
 
@@ -472,10 +435,8 @@ def _write_out(doc: JSON, n: int, men: int) -> list[int]:
         for i, x in enumerate(_list(shown, f"shown[{s}]")):
             for c in x if isinstance(x, list) else [x, x]:
                 take(c, f"shown[{s}][{i}]")
-    tiplu = doc.get("tiplu")
     stock = doc["stock"] = _layout_cards(doc.get("stock", []), "stock")
-    if tiplu is not None and (not stock or stock[-1] != tiplu):
-        stock.append(tiplu)
+    tiplu_at_bottom(stock, doc.get("tiplu"))
     discard = doc["discard"] = _entries(_list(doc.get("discard", []), "discard"))
     for i, e in enumerate(discard):
         if isinstance(e, Mapping):

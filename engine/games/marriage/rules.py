@@ -119,6 +119,21 @@ FILL = "fill"
 """§10: the marker in a layout's ``stock`` or ``discard`` where the cards it leaves out go."""
 
 
+def route_shown(items: list[Any], seen: bool) -> int:
+    """§10: a layout's route for a seat from what it has shown (a set is a tuple of cards,
+    a dublee its card); with nothing shown, sets for a seen seat, else unseen."""
+    if items:
+        return SETS if type(items[0]) is tuple else DUBLEES
+    return SETS if seen else UNSEEN
+
+
+def tiplu_at_bottom(stock: list[Any], tiplu: Any) -> None:
+    """§10: a layout's chosen tiplu lies at the bottom of its stock (put there unless the
+    listed stock already ends with it)."""
+    if tiplu is not None and (not stock or stock[-1] != tiplu):
+        stock.append(tiplu)
+
+
 def cards_left_out(placed: list[int], man_cards: int) -> list[int]:
     """R2 for a layout: the cards of the pack that ``placed`` (how many of each card the
     layout shows) leaves out, in canonical order; refused (field ``layout``) when it shows
