@@ -729,8 +729,9 @@ class CardCounts(Kind):
         return decode
 
     def encoder(self, view: bool = False) -> Encode:
-        write, numbers = self.cards.encoder(view), range(self.size)
-        return lambda counts: write([c for c in numbers for _ in range(counts[c])])
+        numbers = range(self.size)
+        codes = self.cards.encoder(view)(list(numbers))  # a card list writes card by card
+        return lambda counts: [codes[c] for c in numbers for _ in range(counts[c])]
 
     def count(self, value: Any) -> int:
         return sum(value)
