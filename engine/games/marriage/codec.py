@@ -1,7 +1,8 @@
 """Marriage's JSON shape, declared for the shared codec (engine/codec.py): its verbs, its
 state fields in document order (with what a seat's view shows), the glue that builds a
 state from the decoded values, and the layout shorthands of the rules file's examples.
-What a loaded document must satisfy beyond its shape is :mod:`.checks`'s."""
+What a loaded document must satisfy beyond its shape is :mod:`.checks`'s; where a layout's
+left-out cards go (§10's fill rule) is :mod:`.rules`'s."""
 
 from __future__ import annotations
 
