@@ -7,7 +7,8 @@ A game's ``codec.py`` builds one :class:`Codec` from
   :class:`Bool`, :class:`Text`, :class:`Seat`, :class:`Side`, :class:`Choice`,
   :class:`Card`, :class:`Cards`, :class:`CardMask`, :class:`SeatSet`, :class:`SeatMap`, :class:`Nullable`,
   :class:`ListOf`, :class:`PerSeat`, :class:`PerSide`, :class:`Obj`, :class:`Partial`,
-  :class:`Whole`, :class:`Const`, :class:`RngState`, :class:`History`, :class:`FlaggedHistory`;
+  :class:`Whole`, :class:`Const`, :class:`RngState`, :class:`History`, :class:`FlaggedHistory`,
+  :class:`AtMost`, :class:`CardCounts`, :class:`Widened`;
 * **fields** — :class:`Field`: a name, a kind, how the writer gets the value from the state,
   what a layout may leave out, whether it is derived, and what a seat's view shows;
 * **verbs** — :class:`Verbs`: the action table (``{"type": "play", "card": "TH"}``);
@@ -677,6 +678,89 @@ class RngState(Kind):
                 {"type": "null"},
             ]
         }
+
+
+@dataclass(frozen=True)
+class AtMost(Kind):
+    """What ``kind`` reads, from a list of at most ``most`` entries: a cap on what a client
+    may send, refused before any entry is read."""
+
+    kind: Kind
+    most: int
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        read, most = self.kind.decoder(hidden), self.most
+
+        def decode(raw: Any, path: str, rules: Any) -> Any:
+            if type(raw) is list and len(raw) > most:
+                raise refuse(path, f"must be a list of at most {most} entries")
+            return read(raw, path, rules)
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        return self.kind.encoder(view)
+
+    def count(self, value: Any) -> int:
+        return self.kind.count(value)
+
+    def schema(self, view: bool = False) -> JSON:
+        return {**self.kind.schema(view), "maxItems": self.most}
+
+
+@dataclass(frozen=True)
+class CardCounts(Kind):
+    """A multiset of cards (packs shuffled together): a list that ``cards`` reads, written
+    in canonical order; inside, how many of each card number below ``size``. Reading takes
+    any order; a game that insists on the canonical writing compares the whole document."""
+
+    cards: Kind
+    size: int
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        read, size = self.cards.decoder(hidden), self.size
+
+        def decode(raw: Any, path: str, rules: Any) -> list[int]:
+            counts = [0] * size
+            for card in read(raw, path, rules):
+                counts[card] += 1
+            return counts
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        numbers = range(self.size)
+        codes = self.cards.encoder(view)(list(numbers))  # a card list writes card by card
+        return lambda counts: [codes[c] for c in numbers for _ in range(counts[c])]
+
+    def count(self, value: Any) -> int:
+        return sum(value)
+
+    def schema(self, view: bool = False) -> JSON:
+        return self.cards.schema(view)
+
+
+@dataclass(frozen=True)
+class Widened(Kind):
+    """A value of ``narrow``, or of the wider ``wide`` under the rules where ``when(rules)``
+    (e.g. a card that exists only under an option); written and documented as ``wide``."""
+
+    narrow: Kind
+    wide: Kind
+    when: Callable[[Any], bool]
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        narrow, wide, when = self.narrow.decoder(hidden), self.wide.decoder(hidden), self.when
+        return lambda raw, path, rules: (wide if when(rules) else narrow)(raw, path, rules)
+
+    def encoder(self, view: bool = False) -> Encode:
+        return self.wide.encoder(view)
+
+    def count(self, value: Any) -> int:
+        return self.wide.count(value)
+
+    def schema(self, view: bool = False) -> JSON:
+        return self.wide.schema(view)
 
 
 # --------------------------------------------------------------------------- actions

@@ -1,53 +1,25 @@
 """Marriage's JSON shape, declared for the shared codec (engine/codec.py): its verbs, its
 state fields in document order (with what a seat's view shows), the glue that builds a
 state from the decoded values, and the layout shorthands of the rules file's examples.
-What a loaded document must satisfy beyond its shape is :mod:`.checks`'s."""
+What a loaded document must satisfy beyond its shape is :mod:`.checks`'s; where a layout's
+left-out cards go (§10's fill rule) is :mod:`.rules`'s."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import Any
 
+from engine import codec as C
 from engine.checks import MAX_SAFE_INT
-from engine.codec import (
-    COUNT,
-    LAYOUT,
-    OMITTED,
-    STATE,
-    STATE_ONLY,
-    Bool,
-    Card,
-    Cards,
-    Choice,
-    Codec,
-    Decode,
-    Encode,
-    Field,
-    Hidden,
-    History,
-    Int,
-    Kind,
-    ListOf,
-    Nullable,
-    Obj,
-    OwnOrCount,
-    Pack,
-    PerSeat,
-    RngState,
-    Seat,
-    Verb,
-    Verbs,
-    refuse,
-    view_seat,
-)
 from engine.protocol import JSON, SCHEMA_VERSION, SPECTATOR, Action, InvalidSetup, InvalidState
 
+from . import tables as T
 from .checks import check_loaded, check_state, written_as_the_engine_writes
 from .options import OPTION_SPECS, Rules
-from .rules import expose_done
+from .rules import FILL, cards_left_out, expose_done, place_left_out, route_shown, tiplu_at_bottom
 from .state import (
-    GAP,
     MState,
     blank_state,
     entry,
@@ -55,102 +27,38 @@ from .state import (
     entry_card,
     entry_unseen,
     history_entries,
-    public_action,
-)
-from .tables import (
-    ACT,
-    ALL_CODES,
-    CODE_TO_CARD,
-    DEAL,
-    DRAW,
-    DRAW_STOCK,
-    DUBLEES,
-    EXPOSE_BASE,
-    FINISH,
-    FINISH_DUBLEES,
-    NCODES,
-    OVER,
-    PASS,
-    PHASES,
-    PICK,
-    PICK_BASE,
-    SETS,
-    SHOW,
-    SHOW_DUBLEES,
-    TAKE_DISCARD,
-    UNSEEN,
-    XX,
-    pack_cards,
+    set_history,
 )
 
 # --------------------------------------------------------------------------- cards
 
-PLAIN = Pack("Marriage", tuple(range(52)), ALL_CODES)
-WITH_MEN = Pack("Marriage", tuple(range(NCODES)), ALL_CODES)
+PLAIN = C.Pack("Marriage", tuple(range(52)), T.ALL_CODES)
+WITH_MEN = C.Pack("Marriage", tuple(range(T.NCODES)), T.ALL_CODES)
 
 
-class WithMen(Kind):
-    """Cards of the pack, the men (``XX``) among them only when the match has them
-    (option ``man_cards``): ``kind(pack)`` for either pack."""
-
-    def __init__(self, kind: Any, **args: Any) -> None:
-        self.plain, self.men = kind(PLAIN, **args), kind(WITH_MEN, **args)
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        plain, men = self.plain.decoder(hidden), self.men.decoder(hidden)
-        return lambda raw, path, o: (men if o.man_cards else plain)(raw, path, o)
-
-    def encoder(self, view: bool = False) -> Encode:
-        return self.men.encoder(view)  # type: ignore[no-any-return]
-
-    def count(self, value: Any) -> int:
-        return len(value)
-
-    def schema(self, view: bool = False) -> JSON:
-        return self.men.schema(view)  # type: ignore[no-any-return]
+def men_if_played(kind: Any, **args: Any) -> C.Widened:
+    """``kind`` of the pack, the men (``XX``) among it only when the match has them
+    (option ``man_cards``)."""
+    return C.Widened(kind(PLAIN, **args), kind(WITH_MEN, **args), attrgetter("man_cards"))
 
 
-CARD, CARDS, CARD_NO_MAN = WithMen(Card), WithMen(Cards, unique=False), Card(PLAIN)
-SET = WithMen(Cards, length=3, unique=False)
+CARD, CARDS, CARD_NO_MAN = men_if_played(C.Card), men_if_played(C.Cards, unique=False), C.Card(PLAIN)
+SET = men_if_played(C.Cards, length=3, unique=False)
+HAND = C.CardCounts(CARDS, T.NCODES)  # inside, a count per card: the engine's hands
 
 
-class Hand(Kind):
-    """A hand: a multiset of cards written in canonical order; inside, a count list
-    indexed by card (the engine's hands)."""
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        read = CARDS.decoder(hidden)
-
-        def decode(raw: Any, path: str, o: Any) -> list[int]:
-            counts = [0] * NCODES
-            for c in read(raw, path, o):
-                counts[c] += 1
-            return counts
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Encode:
-        return lambda counts: [ALL_CODES[c] for c in range(NCODES) for _ in range(counts[c])]
-
-    def count(self, value: Any) -> int:
-        return sum(value)
-
-    def schema(self, view: bool = False) -> JSON:
-        return CARDS.schema(view)
-
-
-class Entry(Obj):
+class Entry(C.Obj):
     """A discard pile entry ``{card, by, by_unseen}``; inside, the packed int of
     :func:`state.entry`. Written once per distinct entry, then copied."""
 
     def __init__(self) -> None:
-        super().__init__(card=CARD, by=Nullable(Seat(), -1), by_unseen=Bool())
+        super().__init__(card=CARD, by=C.Nullable(C.Seat(), -1), by_unseen=C.Bool())
 
-    def decoder(self, hidden: bool = False) -> Decode:
+    def decoder(self, hidden: bool = False) -> C.Decode:
         read = super().decoder(hidden)
         return lambda raw, path, o: entry(*read(raw, path, o))
 
-    def encoder(self, view: bool = False) -> Encode:
+    def encoder(self, view: bool = False) -> C.Encode:
         write = super().encoder(view)
         memo: dict[int, JSON] = {}
 
@@ -163,51 +71,24 @@ class Entry(Obj):
         return encode
 
 
-class SetOrPair(Kind):
+class SetOrPair(C.Kind):
     """A shown item (R12/R13/R15/R16): a set as its three cards, or a dublee as its card;
     inside, a sorted tuple or the card (which a route allows is :mod:`.checks`'s)."""
 
-    def decoder(self, hidden: bool = False) -> Decode:
+    def decoder(self, hidden: bool = False) -> C.Decode:
         read_set, read_pair = SET.decoder(), CARD_NO_MAN.decoder()
         return lambda raw, path, o: (
             tuple(sorted(read_set(raw, path, o))) if type(raw) is list else read_pair(raw, path, o)
         )
 
-    def encoder(self, view: bool = False) -> Encode:
-        return lambda item: [ALL_CODES[c] for c in item] if type(item) is tuple else ALL_CODES[item]
+    def encoder(self, view: bool = False) -> C.Encode:
+        return lambda item: [T.ALL_CODES[c] for c in item] if type(item) is tuple else T.ALL_CODES[item]
 
     def schema(self, view: bool = False) -> JSON:
         return {"anyOf": [SET.schema(), CARD_NO_MAN.schema()]}
 
 
 # --------------------------------------------------------------------------- actions
-
-
-class AtMost(Kind):
-    """A list of ``kind`` with at most ``most`` entries: a longer one in a client's action
-    is malformed (refused before any rule looks at it)."""
-
-    def __init__(self, kind: Kind, most: int) -> None:
-        self.kind, self.most = kind, most
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        read, most = self.kind.decoder(hidden), self.most
-
-        def decode(raw: Any, path: str, o: Any) -> Any:
-            if type(raw) is list and len(raw) > most:
-                raise refuse(path, f"must be a list of at most {most} entries")
-            return read(raw, path, o)
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Encode:
-        return self.kind.encoder(view)
-
-    def count(self, value: Any) -> int:
-        return self.kind.count(value)
-
-    def schema(self, view: bool = False) -> JSON:
-        return {**self.kind.schema(view), "maxItems": self.most}
 
 
 class ClientAction(tuple):  # type: ignore[type-arg]
@@ -227,50 +108,52 @@ def verb_of(action: Action) -> str:
     """The JSON ``type`` of an internal action (R23 canonical forms)."""
     if type(action) is not int:
         return action[0]  # type: ignore[index, no-any-return]
-    if action < NCODES:
+    if action < T.NCODES:
         return "discard"
-    if action >= PICK_BASE:
+    if action >= T.PICK_BASE:
         return "pick_tiplu"
-    if action >= EXPOSE_BASE:
+    if action >= T.EXPOSE_BASE:
         return "expose_tunnela"
-    return {DRAW_STOCK: "draw_stock", TAKE_DISCARD: "take_discard", PASS: "pass"}[action]
+    return {T.DRAW_STOCK: "draw_stock", T.TAKE_DISCARD: "take_discard", T.PASS: "pass"}[action]
 
 
-SETS_SHOWN = AtMost(ListOf(SET), 8)
+SETS_SHOWN = C.AtMost(C.ListOf(SET), 8)
 
 
 def _deck(deck: Any) -> tuple[Any, ...]:
-    return (DEAL, deck if type(deck) is int else tuple(deck))
+    return (T.DEAL, deck if type(deck) is int else tuple(deck))
 
 
-VERBS = Verbs(
+VERBS = C.Verbs(
     [
-        Verb("discard", {"card": CARD}, make=int, split=lambda a: (a,)),
-        Verb("draw_stock", make=lambda: DRAW_STOCK),
-        Verb("take_discard", make=lambda: TAKE_DISCARD),
-        Verb("pass", make=lambda: PASS),
-        Verb("expose_tunnela", {"card": CARD}, lambda c: EXPOSE_BASE + c, lambda a: (a - EXPOSE_BASE,)),
-        Verb("pick_tiplu", {"index": Int(0, 999)}, lambda i: PICK_BASE + i, lambda a: (a - PICK_BASE,)),
-        Verb("show", {"sets": SETS_SHOWN}, lambda sets: _with_sets(SHOW, sets), lambda a: (a[1],)),
-        Verb(
+        C.Verb("discard", {"card": CARD}, make=int, split=lambda a: (a,)),
+        C.Verb("draw_stock", make=lambda: T.DRAW_STOCK),
+        C.Verb("take_discard", make=lambda: T.TAKE_DISCARD),
+        C.Verb("pass", make=lambda: T.PASS),
+        C.Verb("expose_tunnela", {"card": CARD}, lambda c: T.EXPOSE_BASE + c, lambda a: (a - T.EXPOSE_BASE,)),
+        C.Verb(
+            "pick_tiplu", {"index": C.Int(0, 999)}, lambda i: T.PICK_BASE + i, lambda a: (a - T.PICK_BASE,)
+        ),
+        C.Verb("show", {"sets": SETS_SHOWN}, lambda sets: _with_sets(T.SHOW, sets), lambda a: (a[1],)),
+        C.Verb(
             "show_dublees",
-            {"pairs": AtMost(CARDS, 8)},
-            lambda p: (SHOW_DUBLEES, tuple(sorted(p))),
+            {"pairs": C.AtMost(CARDS, 8)},
+            lambda p: (T.SHOW_DUBLEES, tuple(sorted(p))),
             lambda a: (a[1],),
         ),
-        Verb(
+        C.Verb(
             "finish",
             {"sets": SETS_SHOWN, "discard": CARD},
-            lambda sets, d: _with_sets(FINISH, sets, d),
+            lambda sets, d: _with_sets(T.FINISH, sets, d),
             lambda a: (a[1], a[2]),
         ),
-        Verb(
+        C.Verb(
             "finish_dublees",
             {"pair": CARD, "discard": CARD},
-            lambda p, d: (FINISH_DUBLEES, p, d),
+            lambda p, d: (T.FINISH_DUBLEES, p, d),
             lambda a: a[1:],
         ),
-        Verb("deal", {"deck": AtMost(CARDS, 200)}, _deck, lambda a: (a[1],), hidden={"deck": int}),
+        C.Verb("deal", {"deck": C.AtMost(CARDS, 200)}, _deck, lambda a: (a[1],), hidden={"deck": int}),
     ],
     verb_of,
     memo_key=lambda o: o.man_cards,  # a card XX reads only in a match with men
@@ -281,7 +164,7 @@ VERBS = Verbs(
 
 def _tiplu_shown(st: MState, viewer: int) -> int:
     """§7: the tiplu as a seat's view shows it: to a seen seat, and to all at the deal's end."""
-    if st.phase == OVER or viewer != SPECTATOR and st.route[viewer] != UNSEEN:
+    if st.phase == T.OVER or viewer != SPECTATOR and st.route[viewer] != T.UNSEEN:
         return st.tiplu
     return -1
 
@@ -289,16 +172,16 @@ def _tiplu_shown(st: MState, viewer: int) -> int:
 VIEW = "view"
 """The mode :func:`load_view` builds in: a view's known part (the shared modes are STATE,
 LAYOUT and TEMPLATE)."""
-SCORE = Int(-MAX_SAFE_INT, MAX_SAFE_INT)
-OPTIONAL_SCORES = Nullable(PerSeat(SCORE))
-ROUTE = Nullable(Choice(("sets", "dublees"), (SETS, DUBLEES)), UNSEEN)
+SCORE = C.Int(-MAX_SAFE_INT, MAX_SAFE_INT)
+OPTIONAL_SCORES = C.Nullable(C.PerSeat(SCORE))
+ROUTE = C.Nullable(C.Choice(("sets", "dublees"), (T.SETS, T.DUBLEES)), T.UNSEEN)
 
 
-class Turn(Obj):
+class Turn(C.Obj):
     """The turn in progress. A layout (or a client's view) may leave out ``expose_done``,
     which follows from the seat to act (read as None; a full state must give it)."""
 
-    def decoder(self, hidden: bool = False) -> Decode:
+    def decoder(self, hidden: bool = False) -> C.Decode:
         read = super().decoder(hidden)
 
         def decode(raw: Any, path: str, o: Any) -> Any:
@@ -310,10 +193,10 @@ class Turn(Obj):
 
 
 TURN = Turn(
-    drew=Nullable(Choice(("stock", "discard"), (1, 2)), 0),
-    took=Nullable(CARD, -1),
-    took_while_seen=Bool(),
-    expose_done=Nullable(PerSeat(Bool())),
+    drew=C.Nullable(C.Choice(("stock", "discard"), (1, 2)), 0),
+    took=C.Nullable(CARD, -1),
+    took_while_seen=C.Bool(),
+    expose_done=C.Nullable(C.PerSeat(C.Bool())),
 )
 
 
@@ -321,42 +204,42 @@ def _per_seat(o: Rules) -> list[list[Any]]:
     return [[] for _ in range(o.players)]
 
 
-FIELDS: list[Field[MState]] = [
-    Field("dealer", Seat(), default=0),
-    Field("phase", Choice(PHASES), default=DRAW),
-    Field("to_act", Nullable(Seat()), lambda s: s.cur, default=OMITTED),
-    Field("scores", PerSeat(SCORE), lambda s: s.totals, default=lambda o: [0] * o.players),
-    Field("deal_no", Int(1, lambda o: o.deals or 10**9), default=1),
-    Field(
+FIELDS: list[C.Field[MState]] = [
+    C.Field("dealer", C.Seat(), default=0),
+    C.Field("phase", C.Choice(T.PHASES), default=T.DRAW),
+    C.Field("to_act", C.Nullable(C.Seat()), lambda s: s.cur, default=C.OMITTED),
+    C.Field("scores", C.PerSeat(SCORE), lambda s: s.totals, default=lambda o: [0] * o.players),
+    C.Field("deal_no", C.Int(1, lambda o: o.deals or 10**9), default=1),
+    C.Field(
         "history",
-        History(VERBS),
+        C.History(VERBS),
         lambda s: history_entries(s, False),
         default=lambda o: [],
         view_get=lambda s, viewer: history_entries(s, True),
     ),
-    Field("deal_start", Int(0, MAX_SAFE_INT), default=0),
-    Field("rng_state", RngState(), default=None, show=STATE_ONLY),
-    Field("caller_dealt", Bool(), lambda s: s.caller, default=OMITTED),
-    Field("hands", PerSeat(Hand()), show=OwnOrCount(lambda s, viewer, seat: s.phase == OVER)),
-    Field("tunnelas", PerSeat(Cards(PLAIN, unique=False)), default=_per_seat),
-    Field("shown", PerSeat(ListOf(SetOrPair())), default=_per_seat),
-    Field("route", PerSeat(ROUTE), default=OMITTED),
-    Field("seen", PerSeat(Bool()), lambda s: [r != UNSEEN for r in s.route], default=OMITTED),
-    Field("stock", CARDS, lambda s: s.stock[::-1], show=COUNT),
-    Field("tiplu", Nullable(CARD_NO_MAN, -1), default=-1, view_get=_tiplu_shown),
-    Field("tiplu_chosen", Bool(), lambda s: s.tiplu != -1, default=OMITTED),
-    Field("men_revealed", Int(0, lambda o: o.man_cards), lambda s: s.men_rev, default=0),
-    Field("discard", ListOf(Entry())),
-    Field("turn", TURN, lambda s: (s.drew, s.took, s.tws, expose_done(s)), default=OMITTED),
-    Field("turns_completed", Int(0, lambda o: o.turn_limit), lambda s: s.turns, default=0),
-    Field("winner", Nullable(Seat(), -1), default=-1),
-    Field("finish_kind", ROUTE, lambda s: s.fkind, default=UNSEEN),
-    Field("maal", OPTIONAL_SCORES, default=None),
-    Field("deal_delta", OPTIONAL_SCORES, lambda s: s.delta, default=None),
-    Field("result_deal", Nullable(Int(1, MAX_SAFE_INT), 0), default=0),
-    Field("recycled", CARDS, default=lambda o: []),
-    Field("taken", PerSeat(CARDS), default=_per_seat),
-    view_seat(),
+    C.Field("deal_start", C.Int(0, MAX_SAFE_INT), default=0),
+    C.Field("rng_state", C.RngState(), default=None, show=C.STATE_ONLY),
+    C.Field("caller_dealt", C.Bool(), lambda s: s.caller, default=C.OMITTED),
+    C.Field("hands", C.PerSeat(HAND), show=C.OwnOrCount(lambda s, viewer, seat: s.phase == T.OVER)),
+    C.Field("tunnelas", C.PerSeat(C.Cards(PLAIN, unique=False)), default=_per_seat),
+    C.Field("shown", C.PerSeat(C.ListOf(SetOrPair())), default=_per_seat),
+    C.Field("route", C.PerSeat(ROUTE), default=C.OMITTED),
+    C.Field("seen", C.PerSeat(C.Bool()), lambda s: [r != T.UNSEEN for r in s.route], default=C.OMITTED),
+    C.Field("stock", CARDS, lambda s: s.stock[::-1], show=C.COUNT),
+    C.Field("tiplu", C.Nullable(CARD_NO_MAN, -1), default=-1, view_get=_tiplu_shown),
+    C.Field("tiplu_chosen", C.Bool(), lambda s: s.tiplu != -1, default=C.OMITTED),
+    C.Field("men_revealed", C.Int(0, lambda o: o.man_cards), lambda s: s.men_rev, default=0),
+    C.Field("discard", C.ListOf(Entry())),
+    C.Field("turn", TURN, lambda s: (s.drew, s.took, s.tws, expose_done(s)), default=C.OMITTED),
+    C.Field("turns_completed", C.Int(0, lambda o: o.turn_limit), lambda s: s.turns, default=0),
+    C.Field("winner", C.Nullable(C.Seat(), -1), default=-1),
+    C.Field("finish_kind", ROUTE, lambda s: s.fkind, default=T.UNSEEN),
+    C.Field("maal", OPTIONAL_SCORES, default=None),
+    C.Field("deal_delta", OPTIONAL_SCORES, lambda s: s.delta, default=None),
+    C.Field("result_deal", C.Nullable(C.Int(1, MAX_SAFE_INT), 0), default=0),
+    C.Field("recycled", CARDS, default=lambda o: []),
+    C.Field("taken", C.PerSeat(CARDS), default=_per_seat),
+    C.view_seat(),
 ]
 
 
@@ -365,21 +248,18 @@ def _work_out_layout(values: dict[str, Any], o: Rules) -> None:
     the checks): the seat to act, the routes and ``seen``, the turn, the generator."""
     values.setdefault("to_act", (values["dealer"] + 1) % o.players)
     values.setdefault("caller_dealt", values["rng_state"] is None)
-    if "route" not in values:  # from what each seat has shown: sets are lists, pairs codes
+    if "route" not in values:
         seen = values.get("seen") or [False] * o.players
-        values["route"] = [
-            (SETS if type(items[0]) is tuple else DUBLEES) if items else SETS if seen[s] else UNSEEN
-            for s, items in enumerate(values["shown"])
-        ]
-    values.setdefault("seen", [r != UNSEEN for r in values["route"]])
+        values["route"] = [route_shown(items, seen[s]) for s, items in enumerate(values["shown"])]
+    values.setdefault("seen", [r != T.UNSEEN for r in values["route"]])
     values.setdefault("tiplu_chosen", values["tiplu"] >= 0)
-    values.setdefault("turn", (1 if values["phase"] in (ACT, PICK) else 0, -1, False, None))
+    values.setdefault("turn", (1 if values["phase"] in (T.ACT, T.PICK) else 0, -1, False, None))
 
 
 def build(values: dict[str, Any], o: Rules, mode: str) -> MState:
     """A state (or, for :func:`load_view`, a view's known part) from the decoded values: a
     view's hidden hands are empty and its stock is left for the sampler."""
-    if mode == LAYOUT:
+    if mode == C.LAYOUT:
         _work_out_layout(values, o)
     st = blank_state(o)
     st.dealer, st.phase, st.cur = values["dealer"], values["phase"], values["to_act"]
@@ -398,29 +278,17 @@ def build(values: dict[str, Any], o: Rules, mode: str) -> MState:
     st.maal, st.delta, st.result_deal = values["maal"], values["deal_delta"], values["result_deal"]
     st.recycled = tuple(sorted(values["recycled"]))
     st.taken = [tuple(sorted(t)) for t in values["taken"]]
-    st.hands = [[0] * NCODES if isinstance(h, Hidden) else h for h in values["hands"]]
+    st.hands = [[0] * T.NCODES if isinstance(h, C.Hidden) else h for h in values["hands"]]
     stock = values["stock"]
     st.stock = [] if type(stock) is int else stock[::-1]
-    _build_history(st, values["history"], values["deal_start"], mode == VIEW)
+    entries, start = values["history"], values["deal_start"]
+    if mode != VIEW and start > len(entries):
+        raise C.refuse("deal_start", f"must be a whole number from 0 to {len(entries)}")
+    set_history(st, entries, start, mode == VIEW)
     return st
 
 
-def _build_history(st: MState, entries: list[tuple[int, Action]], start: int, view: bool) -> None:
-    """The history as a cons list, its length and this deal's public key. A view holds only
-    this deal's entries, after ``start`` earlier ones (kept as a gap)."""
-    if not view and start > len(entries):
-        raise refuse("deal_start", f"must be a whole number from 0 to {len(entries)}")
-    hist: Any = (GAP, start) if view and start else None
-    first = 0 if view else start
-    hkey = 0
-    for i, (seat, action) in enumerate(entries):
-        hist = (hist, seat, action)
-        if i >= first:
-            hkey = hash((hkey, seat, public_action(action)))
-    st.hist, st.hkey, st.hlen, st.deal_start = hist, hkey, len(entries) + (start if view else 0), start
-
-
-CODEC: Codec[MState] = Codec(
+CODEC: C.Codec[MState] = C.Codec(
     game="marriage",
     version=SCHEMA_VERSION,
     option_specs=OPTION_SPECS,
@@ -441,7 +309,7 @@ CODEC: Codec[MState] = Codec(
 def load(data: Any, *, canonical: bool) -> MState:
     """A full state; with ``canonical`` (a client's state) written exactly as the engine
     writes it, so that nothing in it is silently reordered or dropped."""
-    st = CODEC.load(data, STATE)
+    st = CODEC.load(data, C.STATE)
     if canonical:
         written_as_the_engine_writes(CODEC.dump(st), data)
     return st
@@ -452,10 +320,10 @@ def load_view(data: Any) -> tuple[MState, int, dict[str, Any]]:
     sizes (``hand_sizes``, ``stock_size``) the sampler fills."""
     o, seat, values = CODEC.read_view(data)
     if seat is None:
-        raise refuse("seat", "must be a seat of the view's table")
+        raise C.refuse("seat", "must be a seat of the view's table")
     st = build(values, o, VIEW)
     hidden = {
-        "hand_sizes": [h.count if isinstance(h, Hidden) else sum(h) for h in values["hands"]],
+        "hand_sizes": [h.count if isinstance(h, C.Hidden) else sum(h) for h in values["hands"]],
         "stock_size": values["stock"],
     }
     check_loaded(st, values, seat, hidden, values["history"], 0)
@@ -469,8 +337,8 @@ def deck_from_json(deck: Any, man_cards: int) -> list[int]:
         raise InvalidSetup("deck must be a list of card codes", field="deck")
     cards = []
     for i, code in enumerate(deck):
-        card = CODE_TO_CARD.get(code) if isinstance(code, str) else None
-        if card is None or (card == XX and not man_cards):
+        card = T.CODE_TO_CARD.get(code) if isinstance(code, str) else None
+        if card is None or (card == T.XX and not man_cards):
             raise InvalidSetup(f"deck[{i}]: no such card in the Marriage pack: {code!r}", field="deck")
         cards.append(card)
     return cards
@@ -492,29 +360,32 @@ def load_layout(
     rules file uses: ``current`` stands for ``to_act``; the layout's ``options`` replace the
     request's; a card list may be one space-separated string; a discard entry may be
     ``"8D(1,no)"`` or a bare code; the chosen ``tiplu`` goes to the bottom of the stock
-    unless the listed stock already ends with it. Every card copy not placed goes, in
-    canonical order, where the ``"fill"`` marker stands in ``stock`` or ``discard``
-    (default: the stock, after the listed cards and before the tiplu; with no discard
-    given, the first fill card is the upcard). ``seed`` is the generator state as is."""
+    unless the listed stock already ends with it. The cards it leaves out are dealt by
+    :func:`rules.place_left_out` (where ``"fill"`` stands). ``seed`` is the generator state
+    as is."""
     if not isinstance(layout, Mapping):
         raise InvalidState("layout must be an object", field="layout")
     if seed is not None and not 0 <= seed < 2**63:
         raise InvalidSetup("seed must be from 0 to 2**63 - 1 with a layout", field="seed")
     for key in layout:
         if key not in CODEC.known and key != "current":
-            raise refuse(str(key), "unknown layout field")
+            raise C.refuse(str(key), "unknown layout field")
     doc = dict(layout)
     doc["options"] = read_options(layout["options"], players) if "options" in layout else options
     if "current" in doc:
         current = doc.pop("current")
         doc.setdefault("to_act", current)
-    _place_cards(doc, players, doc["options"]["man_cards"])
-    return CODEC.load(doc, LAYOUT, players=players, given={"dealer": dealer, "rng_state": seed})
+    men = doc["options"]["man_cards"]
+    placed = _write_out(doc, players, men)
+    left_out = [T.ALL_CODES[c] for c in cards_left_out(placed, men)]
+    place_left_out(doc["stock"], doc["discard"], left_out, doc.get("tiplu") is not None)
+    doc["discard"] = _entries(doc["discard"])  # a left-out card placed there is a bare code
+    return CODEC.load(doc, C.LAYOUT, players=players, given={"dealer": dealer, "rng_state": seed})
 
 
 def _list(value: Any, field: str, size: int | None = None) -> list[Any]:
     if type(value) is not list or size is not None and len(value) != size:
-        raise refuse(field, "must be a list" if size is None else f"must be a list of {size} entries")
+        raise C.refuse(field, "must be a list" if size is None else f"must be a list of {size} entries")
     return value
 
 
@@ -527,20 +398,28 @@ def _entry_shorthand(text: str, field: str) -> JSON:
     """A discard entry written as in §10: ``"8D(1,no)"``, ``"9C(null, no)"`` or ``"9C"``."""
     m = _ENTRY.match(text)
     if m is None:
-        raise refuse(field, "write an entry as CARD or CARD(seat|null, yes|no)")
+        raise C.refuse(field, "write an entry as CARD or CARD(seat|null, yes|no)")
     by = None if m.group(2) in (None, "null") else int(m.group(2))
     return {"card": m.group(1), "by": by, "by_unseen": m.group(3) == "yes"}
 
 
-def _place_cards(doc: JSON, n: int, men: int) -> None:
-    """The layout's card shorthands written out in ``doc``, and the cards it leaves out
-    placed where ``"fill"`` stands (see :func:`load_layout`)."""
-    placed = [0] * NCODES
+def _entries(discard: list[Any]) -> list[Any]:
+    """A discard pile with its shorthand entries written out (a ``"fill"`` marker kept)."""
+    return [
+        _entry_shorthand(e, f"discard[{i}]") if isinstance(e, str) and e != FILL else e
+        for i, e in enumerate(discard)
+    ]
+
+
+def _write_out(doc: JSON, n: int, men: int) -> list[int]:
+    """The layout's card shorthands written out in ``doc`` (a ``"fill"`` marker kept), and
+    how many of each card it places."""
+    placed = [0] * T.NCODES
 
     def take(code: Any, field: str) -> None:
-        card = CODE_TO_CARD.get(code) if isinstance(code, str) else None
-        if card is None or card == XX and not men:
-            raise refuse(field, f"no such card in the Marriage pack: {code}")
+        card = T.CODE_TO_CARD.get(code) if isinstance(code, str) else None
+        if card is None or card == T.XX and not men:
+            raise C.refuse(field, f"no such card in the Marriage pack: {code}")
         placed[card] += 1
 
     hands = doc["hands"] = [
@@ -557,37 +436,13 @@ def _place_cards(doc: JSON, n: int, men: int) -> None:
         for i, x in enumerate(_list(shown, f"shown[{s}]")):
             for c in x if isinstance(x, list) else [x, x]:
                 take(c, f"shown[{s}][{i}]")
-    tiplu = doc.get("tiplu")
     stock = doc["stock"] = _layout_cards(doc.get("stock", []), "stock")
-    if tiplu is not None and (not stock or stock[-1] != tiplu):
-        stock.append(tiplu)
-    discard = doc["discard"] = [
-        _entry_shorthand(e, f"discard[{i}]") if isinstance(e, str) and e != "fill" else e
-        for i, e in enumerate(_list(doc.get("discard", []), "discard"))
-    ]
+    tiplu_at_bottom(stock, doc.get("tiplu"))
+    discard = doc["discard"] = _entries(_list(doc.get("discard", []), "discard"))
     for i, e in enumerate(discard):
         if isinstance(e, Mapping):
             take(e.get("card"), f"discard[{i}].card")
     for i, c in enumerate(stock):
-        if c != "fill":
+        if c != FILL:
             take(c, f"stock[{i}]")
-    fill: list[str] = []
-    for c in pack_cards(men):
-        if placed[c]:
-            placed[c] -= 1
-        else:
-            fill.append(ALL_CODES[c])
-    if any(placed):
-        c = next(c for c, k in enumerate(placed) if k)
-        raise refuse("layout", f"too many copies of {ALL_CODES[c]}")
-    if "fill" in discard:
-        i = discard.index("fill")
-        discard[i : i + 1] = [{"card": c, "by": None, "by_unseen": False} for c in fill]
-    elif "fill" in stock:
-        i = stock.index("fill")
-        stock[i : i + 1] = fill
-    else:
-        if not discard and fill:
-            discard.append({"card": fill.pop(0), "by": None, "by_unseen": False})
-        at = len(stock) - (1 if tiplu is not None else 0)
-        stock[at:at] = fill
+    return placed

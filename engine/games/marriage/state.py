@@ -240,3 +240,17 @@ def history_entries(st: MState, this_deal: bool) -> list[tuple[int, Any]]:
         out.append((seat, action))
     out.reverse()
     return out
+
+
+def set_history(st: MState, entries: list[tuple[int, Any]], start: int, view: bool) -> None:
+    """The history from its ``entries`` (the inverse of :func:`history_entries`): a cons
+    list, its length and this deal's public key. A view holds only this deal's entries,
+    after ``start`` earlier ones (kept as a gap)."""
+    hist: Any = (GAP, start) if view and start else None
+    first = 0 if view else start
+    hkey = 0
+    for i, (seat, action) in enumerate(entries):
+        hist = (hist, seat, action)
+        if i >= first:
+            hkey = hash((hkey, seat, public_action(action)))
+    st.hist, st.hkey, st.hlen, st.deal_start = hist, hkey, len(entries) + (start if view else 0), start
