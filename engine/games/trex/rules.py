@@ -1,5 +1,6 @@
 """Trex rules: the rule predicates, legal actions, action checks (with the rule ids),
-step, dealing and the end of a deal.
+step, dealing, the end of a deal, and the fields a layout leaves out, worked out from the
+ones it gives (``complete_layout``).
 
 Actions are small ints (see ``tables``): ``0..51`` play that card, ``PASS``,
 ``DOUBLE + card``, ``CHOOSE_BASE + contract``; a caller's deal is ``("deal", (card, ...))``.
