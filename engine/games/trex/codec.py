@@ -128,9 +128,7 @@ HISTORY = CachedHistory(
 """The match's history, its earlier deals' JSON cached on the state. A view's history is
 this deal's entries only (earlier deals' cards are back in hands; their results stay in
 ``deal_results``)."""
-PLAYED = NumberedHistory(
-    VERBS, "trick", 13, numbered=lambda a: type(a) is int and a < T.PASS, what="a trick play"
-)
+PLAYED = NumberedHistory(VERBS, "trick", 13, numbered=is_card_play, what="a trick play")
 """This deal's entries, with the number of the trick each trick play went to."""
 POINTS = Int(-10_000, 10_000)
 TOTALS = Int(-(10**7), 10**7)
@@ -159,12 +157,7 @@ FIELDS: list[Field[TrexState]] = [
     Field("doubled", CardMap(TREX_PACK, Seat(), "seat"), default=()),
     Field("doubling_turn", Int(0, 4), default=OMITTED),
     Field("trick", ListOf(Obj(seat=Seat(), card=CARD)), lambda s: trick_entries(s), default=_none),
-    Field(
-        "trick_leader",
-        Nullable(Seat(), -1),
-        lambda s: s.leader if s.phase == T.TRICKS else -1,
-        default=OMITTED,
-    ),
+    Field("trick_leader", Nullable(Seat(), -1), lambda s: trick_leader(s), default=OMITTED),
     Field("tricks_played", Int(0, 13), default=OMITTED),
     Field("tricks_won", PerSeat(Int(0, 13)), default=OMITTED),
     Field("cards_won", PerSeat(MASK), default=OMITTED),
@@ -239,7 +232,8 @@ def build(values: dict[str, Any], o: Opts, mode: str) -> TrexState:
     s.rng_state = values["rng_state"]
     s.decks = tuple(tuple(d) for d in values["decks"])
     played = values["played"]
-    load_history(s, values.get("history", [e[:2] for e in played]), played)  # a layout's: its played
+    history = values.get("history", [e[:2] for e in played])  # a layout's default: its played entries
+    load_history(s, history, played)
     complete_layout(s, values)
     return s
 
