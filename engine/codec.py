@@ -8,7 +8,8 @@ A game's ``codec.py`` builds one :class:`Codec` from
   :class:`Card`, :class:`Cards`, :class:`CardMask`, :class:`SeatSet`, :class:`SeatMap`, :class:`Nullable`,
   :class:`ListOf`, :class:`PerSeat`, :class:`PerSide`, :class:`Obj`, :class:`Partial`,
   :class:`Whole`, :class:`Const`, :class:`RngState`, :class:`History`, :class:`FlaggedHistory`,
-  :class:`AtMost`, :class:`CardCounts`, :class:`Widened`;
+  :class:`AtMost`, :class:`CardCounts`, :class:`Widened`, :class:`CardMap`,
+  :class:`NumberedHistory`, :class:`CachedHistory`;
 * **fields** — :class:`Field`: a name, a kind, how the writer gets the value from the state,
   what a layout may leave out, whether it is derived, and what a seat's view shows;
 * **verbs** — :class:`Verbs`: the action table (``{"type": "play", "card": "TH"}``);
@@ -1153,6 +1154,127 @@ class Whole(Kind):
 
     def schema(self, view: bool = False) -> JSON:
         return self.kind.schema(view)
+
+
+@dataclass(frozen=True)
+class CardMap(Kind):
+    """An object from card codes to values of ``kind`` (``{"KH": 2}``: who doubled each
+    card), kept in the order given; inside, a tuple of ``(card, value)`` pairs in that
+    order. ``values`` names what the cards map to, for a refusal."""
+
+    pack: Pack
+    kind: Kind
+    values: str = "value"
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        card, inner = Card(self.pack).decoder(), self.kind.decoder(hidden)
+        shape = f"must be an object card -> {self.values}"
+
+        def decode(raw: Any, path: str, rules: Any) -> tuple[tuple[int, Any], ...]:
+            if type(raw) is not dict:
+                raise refuse(path, shape)
+            return tuple(
+                (card(code, path, rules), inner(v, f"{path}.{code}", rules)) for code, v in raw.items()
+            )
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        codes, inner = self.pack.codes, self.kind.encoder(view)
+        return lambda pairs: {codes[card]: inner(v) for card, v in pairs}
+
+    def schema(self, view: bool = False) -> JSON:
+        return {
+            "type": "object",
+            "propertyNames": self.pack.schema(),
+            "additionalProperties": self.kind.schema(view),
+        }
+
+
+@dataclass(frozen=True)
+class NumberedHistory(Kind):
+    """A history, read as :class:`History` reads it, whose entries may carry a number
+    under ``key`` from 1 to ``top`` (``{"seat", "action", "trick": 3}``: the trick a card
+    went to), left out for 0. Only an action that is ``numbered(action)`` may have one
+    (``what`` names those actions in the refusal). Inside, a list of ``(seat, action,
+    number)``."""
+
+    verbs: Verbs
+    key: str
+    top: int
+    numbered: Callable[[Action], bool]
+    what: str
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        history, number = History(self.verbs).decoder(hidden), Int(0, self.top).decoder()
+        key, numbered = self.key, self.numbered
+        only = f"only {self.what} has a {key} number"
+
+        def decode(raw: Any, path: str, rules: Any) -> list[tuple[int, Action, int]]:
+            if type(raw) is not list:
+                raise refuse(path, "must be a list")
+            bare = [{k: v for k, v in e.items() if k != key} if type(e) is dict else e for e in raw]
+            out = []
+            for i, (seat, action) in enumerate(history(bare, path, rules)):
+                n = number(raw[i].get(key, 0), f"{path}[{i}].{key}", rules)
+                if n and not numbered(action):
+                    raise refuse(f"{path}[{i}]", only)
+                out.append((seat, action, n))
+            return out
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        encode_action, key = self.verbs.flat_encoder(view), self.key
+
+        def encode(entries: Iterable[tuple[int, Action, int]]) -> list[JSON]:
+            out = []
+            for seat, action, n in entries:
+                entry = {"seat": seat, "action": encode_action(action)}
+                if n:
+                    entry[key] = n
+                out.append(entry)
+            return out
+
+        return encode
+
+    def schema(self, view: bool = False) -> JSON:
+        entry = History(self.verbs).schema(view)["items"]
+        number = {"type": "integer", "minimum": 1, "maximum": self.top}
+        return {"type": "array", "items": {**entry, "properties": {**entry["properties"], self.key: number}}}
+
+
+@dataclass(frozen=True)
+class CachedHistory(History):
+    """A history, read as :class:`History` reads it, written from the state itself (the
+    field's ``get`` gives the state) in two parts: ``earlier(state)``, the entries of the
+    finished parts (earlier deals), whose JSON never changes and so is written once and
+    cached in the state's attribute ``cache`` (None: not written yet; clones share it, and
+    so do the documents written, whose entries must not be mutated); then
+    ``current(state)``, the part under way. A view shows the current part only."""
+
+    earlier: Callable[[Any], Iterable[tuple[int, Action]]] = lambda s: ()
+    current: Callable[[Any], Iterable[tuple[int, Action]]] = lambda s: ()
+    cache: str = "history_json"
+
+    def encoder(self, view: bool = False) -> Encode:
+        encode = super().encoder(view)
+        earlier, current, cache = self.earlier, self.current, self.cache
+
+        def part_under_way(s: Any) -> list[JSON]:
+            return encode(current(s))  # type: ignore[no-any-return]
+
+        if view:
+            return part_under_way
+
+        def whole(s: Any) -> list[JSON]:
+            written = getattr(s, cache)
+            if written is None:
+                written = encode(earlier(s))
+                setattr(s, cache, written)
+            return written + encode(current(s))  # type: ignore[no-any-return]
+
+        return whole
 
 
 # --------------------------------------------------------------------------- fields and views

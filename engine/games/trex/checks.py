@@ -14,7 +14,7 @@ from typing import Any
 from engine.codec import STATE, refuse
 from engine.protocol import JSON, EngineError, InvalidState
 
-from .rules import check_action, choosable, reset_deal, step
+from .rules import check_action, choosable, reset_deal, step, trick_leader_given
 from .scoring import penalty_value
 from .state import Entry, TrexState, entries, history_entries_past, kingdom_owner_of
 from .tables import (
@@ -217,12 +217,9 @@ def check_replay(s: TrexState, write: Callable[[TrexState], JSON]) -> None:
 
 
 # ================================================================ a loaded state, one rule each
-def check_state(
-    s: TrexState, values: dict[str, Any], mode: str, led_by: int, write: Callable[[TrexState], JSON]
-) -> None:
+def check_state(s: TrexState, values: dict[str, Any], mode: str, write: Callable[[TrexState], JSON]) -> None:
     """Every rule-implied check of a state the codec read in ``mode`` (``values``: the decoded
-    fields; ``led_by``: the leader given for an empty trick, -1 for none; ``write``: the
-    state's JSON writer, for the replay of a full state)."""
+    fields; ``write``: the state's JSON writer, for the replay of a full state)."""
     counts = [h.bit_count() for h in s.hands]
     trick_seats = [seat for seat, _ in values["trick"]]
     check_layout_runs(values["layout"])
@@ -233,7 +230,7 @@ def check_state(
     check_to_act(s)
     check_dealer(s)
     check_doubles(s)
-    check_trick(s, trick_seats, values.get("trick_leader"), led_by)
+    check_trick(s, trick_seats, values.get("trick_leader"), trick_leader_given(s, values))
     check_layout(s)
     check_tricks_won(s, values.get("cards_won"), values.get("tricks_won"))
     check_cards_conserved(s, counts, trick_seats)
@@ -424,28 +421,6 @@ def check_finish_order(s: TrexState, counts: list[int]) -> None:
                 raise refuse("finish_order", "must list exactly the seats without cards")
     if s.contract == TREX and s.phase in (DEAL_OVER, MATCH_OVER) and len(fo) != 4:
         raise refuse("finish_order", "a finished trex deal has all four seats in finish_order")
-
-
-def twos_are_exposed(s: TrexState) -> bool:
-    """R18: in partnership trex the 2s are exposed once each seat has had a layout turn."""
-    return s.opts.partnership and s.contract == TREX and s.layout_turns >= 4
-
-
-def seat_to_act(s: TrexState, layout_turn: int) -> int:
-    """R6-R17, E3: the seat to act (-1: none); in trex the seat whose turn it is, which the
-    rules cannot tell from the rest of a state (``layout_turn``)."""
-    phase = s.phase
-    if phase == CHOOSE:
-        return s.owner
-    if phase == DOUBLING:
-        return (s.owner + s.doubling_turn) & 3
-    if phase == TRICKS:
-        return (s.leader + len(s.trick)) & 3
-    if phase == LAYOUT:
-        return layout_turn
-    if phase == DEAL_OVER and s.deal_no < s.opts.total_deals:
-        return kingdom_owner_of(s.first_owner, s.deal_no + 1, s.opts)
-    return -1
 
 
 def check_to_act(s: TrexState) -> None:

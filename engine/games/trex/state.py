@@ -177,6 +177,21 @@ def push_past(s: TrexState, chunk: Any) -> None:
     s.past_json = None
 
 
+def load_history(s: TrexState, history: list[tuple[int, Any]], played: list[Entry]) -> None:
+    """A loaded state's ``played`` entries, and the earlier entries of its ``history``
+    (all but the last ``len(played)``) as one chunk of ``past``."""
+    earlier = history[: len(history) - len(played)]
+    if earlier:
+        chunk: Any = None  # a cons list (previous, seat, action, trick_no)
+        for seat, action in earlier:
+            chunk = (chunk, seat, action, 0)
+        push_past(s, chunk)
+    cons: Any = None
+    for e in played:
+        cons = (cons, *e)
+    s.played = cons
+
+
 def history_entries_past(s: TrexState) -> list[Entry]:
     """The entries of earlier deals, oldest first."""
     out: list[Entry] = []
