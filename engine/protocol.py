@@ -289,6 +289,8 @@ class Game(ABC, Generic[S]):
 
     def players(self, state: S) -> int:
         """Number of seats at the table (games may override with a cheaper lookup)."""
+        if self.codec is not None:
+            return self.codec.players_of(state)
         return int(self.to_json(state)["players"])
 
     @abstractmethod
@@ -366,26 +368,33 @@ class Game(ABC, Generic[S]):
         winner can be the lowest total overrides it."""
         return [float(v) for v in self.score(state).scores]
 
-    @abstractmethod
+    # The four documents below come from the game's declared codec (engine/codec.py) by
+    # default: a game overrides one only where it adds something of its own.
+
     def to_json(self, state: S) -> JSON:
         """The full state as JSON (every hidden card included)."""
+        return self.declared_codec().dump(state)
 
-    @abstractmethod
     def from_json(self, data: Any) -> S:
         """Validate and load a JSON state; raises InvalidState naming the problem
         (unknown phase, duplicate or missing cards, wrong hand sizes...)."""
+        loaded: S = self.declared_codec().load(data)
+        return loaded
 
-    @abstractmethod
     def view(self, state: S, seat: int) -> JSON:
         """What ``seat`` may know, as JSON: the state with every card the seat cannot
         see replaced by a count, the public history, no generator state. Has
         ``"seat": seat`` and the same top-level fields as a state otherwise."""
+        players = self.declared_codec().players_of(state)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise InvalidState(f"seat must be a seat from 0 to {players - 1}", field="seat")
+        return self.declared_codec().view(state, seat)
 
     def public_view(self, state: S) -> JSON:
         """What every seat may know (a spectator's view): the view of a seat that holds
         no hand, i.e. every hand and the stock as counts and no seat's private facts;
-        ``"seat": None``. Each game defines it from its own view code."""
-        raise NotImplementedError(f"{self.id} has no public view")
+        ``"seat": None``."""
+        return self.declared_codec().view(state, SPECTATOR)
 
     @abstractmethod
     def sampler(self, view: JSON) -> Callable[[random.Random], S]:
@@ -454,15 +463,18 @@ class Game(ABC, Generic[S]):
     # ---- metadata ----------------------------------------------------------------
 
     codec: Codec[Any] | None = None
-    """The game's declared JSON shape (engine/codec.py), where the game has one."""
+    """The game's declared JSON shape (engine/codec.py)."""
+
+    def declared_codec(self) -> Codec[Any]:
+        if self.codec is None:
+            raise NotImplementedError(f"{self.id} has no declared codec")
+        return self.codec
 
     def json_schemas(self) -> dict[str, JSON]:
         """JSON Schemas (draft 2020-12) of the game's documents, generated from its codec's
         declarations: ``{"state", "view", "action", "options"}`` (the action is a ``oneOf``
         discriminated by ``type``)."""
-        if self.codec is None:
-            raise NotImplementedError(f"{self.id} has no declared codec")
-        return self.codec.json_schemas()
+        return self.declared_codec().json_schemas()
 
     def metadata(self) -> JSON:
         return {

@@ -8,7 +8,6 @@ from typing import Any
 
 from engine.protocol import (
     JSON,
-    SPECTATOR,
     EngineError,
     Event,
     Game,
@@ -115,9 +114,6 @@ class Marriage(Game[MState]):
     def score(self, state: MState) -> ScoreReport:
         return scoring.score_report(state)
 
-    def to_json(self, state: MState) -> JSON:
-        return codec.CODEC.dump(state)
-
     def from_json(self, data: Any) -> MState:
         return self._load(data, canonical=True)
 
@@ -129,13 +125,6 @@ class Marriage(Game[MState]):
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as exc:
             raise InvalidState(f"not a Marriage state: {exc}", field="state") from None
         return st
-
-    def view(self, state: MState, seat: int) -> JSON:
-        _check_seat(state, seat)
-        return codec.CODEC.view(state, seat)
-
-    def public_view(self, state: MState) -> JSON:
-        return codec.CODEC.view(state, SPECTATOR)  # every hand a count; the tiplu at the end only
 
     def sampler(self, view: JSON) -> Callable[[random.Random], MState]:
         return sampling.make_sampler(view)

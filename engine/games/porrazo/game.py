@@ -18,7 +18,6 @@ from engine.games.porrazo.state import PState, blank_state, match_deal_no
 from engine.games.porrazo.tables import P_DEALING, PHASE_NAMES, PLAYER_COUNTS
 from engine.protocol import (
     JSON,
-    SPECTATOR,
     Action,
     Event,
     Game,
@@ -147,18 +146,6 @@ class Porrazo(Game[PState]):
 
     def score(self, state: PState) -> ScoreReport:
         return scoring.score_report(state)
-
-    def to_json(self, state: PState) -> JSON:
-        return CODEC.dump(state)
-
-    def from_json(self, data: Any) -> PState:
-        return CODEC.load(data)
-
-    def view(self, state: PState, seat: int) -> JSON:
-        return CODEC.view(state, seat)
-
-    def public_view(self, state: PState) -> JSON:
-        return CODEC.view(state, SPECTATOR)  # no seat is -1: every hand a count
 
     def sampler(self, view: JSON) -> Callable[[random.Random], PState]:
         return make_sampler(view)

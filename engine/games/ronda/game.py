@@ -21,7 +21,6 @@ from engine.games.ronda.tables import (
 )
 from engine.protocol import (
     JSON,
-    SPECTATOR,
     Action,
     Event,
     Game,
@@ -152,20 +151,6 @@ class Ronda(Game[RondaState]):
 
     def score(self, state: RondaState) -> ScoreReport:
         return scoring.score_report(state)
-
-    def to_json(self, state: RondaState) -> JSON:
-        return CODEC.dump(state)
-
-    def from_json(self, data: Any) -> RondaState:
-        return CODEC.load(data)
-
-    def view(self, state: RondaState, seat: int) -> JSON:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n:
-            raise InvalidState(f"seat must be 0..{state.n - 1}", field="seat")
-        return CODEC.view(state, seat)
-
-    def public_view(self, state: RondaState) -> JSON:
-        return CODEC.view(state, SPECTATOR)  # only challenged hands shown
 
     def sampler(self, view: JSON) -> Callable[[random.Random], RondaState]:
         return sampling.make_sampler(view)

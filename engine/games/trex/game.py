@@ -8,7 +8,7 @@ from collections.abc import Callable, Hashable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from engine.protocol import JSON, SPECTATOR, Action, Event, Game, InvalidSetup, InvalidState, ScoreReport
+from engine.protocol import JSON, Action, Event, Game, InvalidSetup, ScoreReport
 
 from . import playout, rules, scoring
 from .codec import CODEC, VERBS, parse_action, parse_deck, state_from_layout
@@ -110,20 +110,6 @@ class Trex(Game[TrexState]):
         return VERBS.encode(action)
 
     # ---- JSON
-    def to_json(self, state: TrexState) -> JSON:
-        return CODEC.dump(state)
-
-    def from_json(self, data: Any) -> TrexState:
-        return CODEC.load(data)
-
-    def view(self, state: TrexState, seat: int) -> JSON:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
-            raise InvalidState("seat must be 0-3", field="seat")
-        return CODEC.view(state, seat)
-
-    def public_view(self, state: TrexState) -> JSON:
-        return CODEC.view(state, SPECTATOR)  # every hand a count
-
     def sampler(self, view: JSON) -> Callable[[random.Random], TrexState]:
         return make_sampler(view)
 
