@@ -63,7 +63,6 @@ from engine.games.baloot.tables import (
     CLASS_NAMES,
     CODE,
     DEAL,
-    DEAL_OVER,
     DECLARE,
     DOUBLE,
     DOUBLE_LOCKED,
@@ -76,8 +75,6 @@ from engine.games.baloot.tables import (
     GAHWA,
     HOKM,
     KAWESH,
-    MAIN,
-    MATCH_OVER,
     NSLOTS,
     PASS,
     PASS_PROJECT,
@@ -440,160 +437,155 @@ FIELDS: list[Field[State]] = [
 
 # --------------------------------------------------------------------------- building a state
 
-
-def _key(part: Mapping[str, Any], key: str, path: str, layout: bool, natural: Any = ...) -> Any:
-    """``part[key]``; a layout may leave it out for its ``natural`` value (``...``: never)."""
-    if key in part:
-        return part[key]
-    if layout and natural is not ...:
-        return natural
-    raise InvalidState(f"missing field {path}.{key}", field=f"{path}.{key}")
+_COPIED = {
+    "deal_no": "deal_no",
+    "phase": "phase",
+    "to_act": "to_act",
+    "candidate": "candidate",
+    "candidate_taken": "cand_taken",
+    "trick_no": "trick_no",
+    "leader": "leader",
+    "lead_ekka": "lead_ekka",
+    "tricks_won": "tricks_won",
+    "card_points": "card_points",
+    "kawesh": "kawesh",
+    "match_winner": "match_winner",
+    "last_deal": "result",
+}
+"""Top-level fields the state keeps as they are read: the state's name of each."""
+_PARTS: dict[str, dict[str, str | None]] = {
+    "contract": {
+        "kind": "kind",
+        "trump": "trump",
+        "ashkal": "ashkal",
+        "bidder": "bidder",
+        "taker": "taker",
+        "declarer_team": None,  # the bidder's team: checks.check_contract compares it
+        "multiplier": "mult",
+        "locked": "locked",
+        "gahwa": "gahwa",
+        "last_raiser_team": "raiser",
+    },
+    "bidding": {"round": "round", "stage": "stage", "hokm_bidder": "hokm_bidder"},
+    "projects": {
+        "declared": "declared",
+        "declare_done": "decided",
+        "revealed": "revealed",
+        "team": "proj_team",
+        "shown": "shown",
+    },
+}
+"""The objects whose keys the state keeps one by one (a key left out keeps ``blank``'s value
+or is settled by the rules)."""
+_CONTRACT_NEEDS = {
+    True: ("kind", "bidder"),  # a layout
+    False: ("kind", "bidder", "taker", "declarer_team", "multiplier", "locked", "gahwa", "last_raiser_team"),
+}
+_TRICK_NEEDS = {True: ("leader", "cards", "winner"), False: ("leader", "cards", "winner", "ekka")}
 
 
 def build(values: dict[str, Any], opts: Opts, mode: str) -> State:
-    """A state from the decoded ``values`` (a layout's left-out fields at the values the
-    rules imply, its left-out cards where ``rules.layout_deals_left_out_cards`` says)."""
+    """A state holding the decoded ``values``; what they leave out is then settled as the
+    rules imply (``rules.settle_left_out``), and every card must be in one place (R1)."""
     layout = mode == LAYOUT
     st = blank(opts, values["dealer"], values["scores"], values["rng_state"])
-    st.deal_no = values["deal_no"]
-    st.phase = values["phase"]
     entries, start = values["history"], values["deal_history_start"]
     if start > len(entries):
         raise refuse("deal_history_start", f"must be a whole number from 0 to {len(entries)}")
     set_history(st, entries, start)
+    for name, attr in _COPIED.items():
+        if name in values:
+            setattr(st, attr, values[name])
     if values["contract"] is not None:
-        _build_contract(st, values["contract"], layout)
-    bidding = values["bidding"]
-    st.round = bidding.get("round", checks.natural_round(st))
-    st.stage = bidding.get("stage", MAIN)
-    st.hokm_bidder = bidding.get("hokm_bidder", -1)
-    placed: list[tuple[int, str]] = []  # every card, where, in document order
-    _build_cards(st, values, placed)
-    _build_table(st, values, layout, placed)
-    _build_tricks(st, values["tricks"], layout, placed)
-    _place_the_rest(st, values, layout, placed)
-    _build_turn(st, values, layout)
-    _build_projects(st, values["projects"])
+        _require(values["contract"], "contract", _CONTRACT_NEEDS[layout])
+    for name, keys in _PARTS.items():
+        for key, value in (values[name] or {}).items():
+            attr = keys[key]
+            if attr is not None:
+                setattr(st, attr, value)
+    st.hands = list(values["hands"])
+    st.stock = tuple(values.get("stock", ()))
+    _copy_plays(st, values, layout)
+    _copy_doubling_step(st, values, layout)
+    if st.decided is None:
+        raise refuse("projects.declare_done", "must be true or false")
+    st.shown = [None if g is None else tuple(g) for g in st.shown]
     st.baloot = tuple(values["baloot"])
-    st.kawesh = values["kawesh"]
-    st.match_winner = values["match_winner"]
-    st.result = values["last_deal"]
+    rules.settle_left_out(st, _left_out(values), layout)
+    _check_cards(st, values, layout)
     return st
 
 
-def _build_contract(st: State, contract: Mapping[str, Any], layout: bool) -> None:
-    st.kind = _key(contract, "kind", "contract", layout)
-    st.trump = contract.get("trump", -1)
-    st.ashkal = contract.get("ashkal", False)
-    st.bidder = _key(contract, "bidder", "contract", layout)
-    st.taker = _key(contract, "taker", "contract", layout, checks.natural_taker(st))
-    _key(contract, "declarer_team", "contract", layout, None)  # checks.check_contract compares it
-    st.mult = _key(contract, "multiplier", "contract", layout, 1)
-    st.locked = _key(contract, "locked", "contract", layout, False)
-    st.gahwa = _key(contract, "gahwa", "contract", layout, False)
-    st.raiser = _key(contract, "last_raiser_team", "contract", layout, checks.natural_raiser(st))
+def _require(part: Mapping[str, Any], path: str, keys: tuple[str, ...]) -> None:
+    for key in keys:
+        if key not in part:
+            raise InvalidState(f"missing field {path}.{key}", field=f"{path}.{key}")
 
 
-def _build_cards(st: State, values: dict[str, Any], placed: list[tuple[int, str]]) -> None:
-    """``hands``, ``candidate``, ``candidate_taken`` and ``stock``."""
-    st.hands = list(values["hands"])
-    for s, hand in enumerate(st.hands):
-        placed += [(p, f"hands[{s}]") for p in rules.slots_of(hand)]
-    st.candidate = values["candidate"]
-    st.cand_taken = values.get("candidate_taken", checks.natural_candidate_taken(st))
-    if st.candidate >= 0 and not st.cand_taken:
-        placed.append((st.candidate, "candidate"))
-    if "stock" in values:
-        st.stock = tuple(values["stock"])
-        placed += [(p, "stock") for p in st.stock]
-
-
-def _build_table(st: State, values: dict[str, Any], layout: bool, placed: list[tuple[int, str]]) -> None:
-    """``trick_no``, ``leader``, ``table`` (a layout may give bare codes) and ``lead_ekka``."""
-    st.trick_no = values["trick_no"]
-    st.leader = values["leader"]
+def _copy_plays(st: State, values: dict[str, Any], layout: bool) -> None:
+    """``table`` (a layout may give bare codes), ``tricks`` and ``played_by`` (a layout may
+    list a trick's cards there too), and who played what."""
     for i, (seat, p) in enumerate(values["table"]):
         if seat is None and not layout:
             raise refuse(f"table[{i}]", "must be an object {seat, card}")
-        placed.append((p, f"table[{i}]"))
         st.table.append(p)
         st.seat_played[(st.leader + i) & 3] |= 1 << p
-    st.lead_ekka = values["lead_ekka"]
-    rules.set_trick_so_far(st)
-
-
-def _build_tricks(
-    st: State, tricks: list[Mapping[str, Any]], layout: bool, placed: list[tuple[int, str]]
-) -> None:
-    out = []
-    for i, trick in enumerate(tricks):
-        path = f"tricks[{i}]"
-        leader = _key(trick, "leader", path, layout)
-        cards = _key(trick, "cards", path, layout)
-        winner = _key(trick, "winner", path, layout)
-        ekka = _key(trick, "ekka", path, layout, False)
+    tricks = []
+    for i, trick in enumerate(values["tricks"]):
+        _require(trick, f"tricks[{i}]", _TRICK_NEEDS[layout])
+        leader, cards = trick["leader"], trick["cards"]
         for k, p in enumerate(cards):
-            placed.append((p, path))
             st.seat_played[(leader + k) & 3] |= 1 << p
             st.played |= 1 << p
-        out.append((leader, tuple(cards), winner, ekka))
-    st.tricks = tuple(out)
-
-
-def _place_the_rest(st: State, values: dict[str, Any], layout: bool, placed: list[tuple[int, str]]) -> None:
-    """``played_by``; then every card must be somewhere once (R1), a layout's left-out
-    cards in the stock or played (``rules.layout_deals_left_out_cards``)."""
-    in_tricks = {p for p, where in placed if where.startswith("tricks")}
-    extra: dict[int, int] = {}
-    for p, seat in values["played_by"]:
-        if layout and p in in_tricks:
-            continue
-        extra[p] = seat
-        placed.append((p, "played_by"))
-    checks.check_each_card_once(placed)
-    seen = {p for p, _ in placed}
-    missing = [p for p in range(NSLOTS) if p not in seen]
-    if not layout or not missing:
-        checks.check_nothing_missing(missing)
-    elif not rules.layout_deals_left_out_cards(st, "stock" in values):
-        extra.update(dict.fromkeys(missing, -1))
-    elif "stock" in values:
-        raise refuse("stock", f"card {CODE[missing[0]]} is nowhere")
-    else:
-        st.stock = tuple(missing)
-    for p, seat in extra.items():
+        tricks.append((leader, tuple(cards), trick["winner"], trick.get("ekka", False)))
+    st.tricks = tuple(tricks)
+    in_tricks = st.played if layout else 0
+    extra = [(p, seat) for p, seat in values["played_by"] if not in_tricks >> p & 1]
+    for p, seat in extra:
         st.played |= 1 << p
         if seat >= 0:
             st.seat_played[seat] |= 1 << p
-    st.extra_played = tuple(sorted(extra.items()))
+    st.extra_played = tuple(sorted(extra))
 
 
-def _build_turn(st: State, values: dict[str, Any], layout: bool) -> None:
-    """``to_act``, ``doubling_step`` (in the doubling phase only), ``tricks_won``, ``card_points``."""
-    st.to_act = values["to_act"] if "to_act" in values else checks.natural_to_act(st, history_list(st, True))
+def _copy_doubling_step(st: State, values: dict[str, Any], layout: bool) -> None:
+    """``doubling_step``: a step in the doubling phase (a layout may leave it out), else null."""
     step = values.get("doubling_step")
-    if st.phase == DOUBLING:
-        if step is None and (not layout or "doubling_step" in values):
-            raise refuse("doubling_step", f"must be one of {', '.join(STEP_NAMES)}")
-        st.dstep = checks.natural_step(st) if step is None else step
-    elif step is not None:
+    if st.phase == DOUBLING and step is None and (not layout or "doubling_step" in values):
+        raise refuse("doubling_step", f"must be one of {', '.join(STEP_NAMES)}")
+    if st.phase != DOUBLING and step is not None:
         raise refuse("doubling_step", "only in the doubling phase")
-    st.tricks_won = values["tricks_won"]
-    st.card_points = values["card_points"]
+    if step is not None:
+        st.dstep = step
 
 
-def _build_projects(st: State, projects: Mapping[str, Any]) -> None:
-    """``projects``, and each seat's project set from its cards once play has begun (R19)."""
-    if st.phase == PLAY or (st.phase in (DEAL_OVER, MATCH_OVER) and st.kind and st.cand_taken):
-        rules.set_project_sets(st)
-    st.declared = list(projects.get("declared", st.declared))
-    done = projects.get("declare_done", False)
-    if done is None:
-        raise refuse("projects.declare_done", "must be true or false")
-    st.decided = done
-    st.revealed = list(projects.get("revealed", st.revealed))
-    st.proj_team = projects.get("team", -1)
-    st.shown = [None if g is None else tuple(g) for g in projects.get("shown", st.shown)]
+def _left_out(values: dict[str, Any]) -> set[str]:
+    """The JSON names of what ``values`` leave out (``to_act``, ``contract.taker`` ...)."""
+    out = {name for name in _COPIED if name not in values}
+    out.update(name for name in ("stock", "doubling_step") if name not in values)
+    for name, keys in _PARTS.items():
+        if values[name] is not None:
+            out.update(f"{name}.{key}" for key in keys if key not in values[name])
+    return out
+
+
+def _check_cards(st: State, values: dict[str, Any], layout: bool) -> None:
+    """R1: no card in two places (named in document order), none missing (a layout's given
+    stock is the one place its missing cards could be)."""
+    placed = [(p, f"hands[{s}]") for s, hand in enumerate(st.hands) for p in rules.slots_of(hand)]
+    if st.candidate >= 0 and not st.cand_taken:
+        placed.append((st.candidate, "candidate"))
+    placed += [(p, "stock") for p in values.get("stock", ())]
+    placed += [(p, f"table[{i}]") for i, p in enumerate(st.table)]
+    placed += [(p, f"tricks[{i}]") for i, trick in enumerate(st.tricks) for p in trick[1]]
+    extra = dict(st.extra_played)
+    placed += [(p, "played_by") for p, _ in values["played_by"] if p in extra]
+    checks.check_each_card_once(placed)
+    seen = {p for p, _ in placed}.union(st.stock, extra)
+    missing = [p for p in range(NSLOTS) if p not in seen]
+    if missing and layout:
+        raise refuse("stock", f"card {CODE[missing[0]]} is nowhere")
+    checks.check_nothing_missing(missing)
 
 
 def _check(st: State, values: dict[str, Any], mode: str) -> None:

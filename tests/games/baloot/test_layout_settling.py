@@ -1,13 +1,13 @@
 """What a Baloot layout leaves out takes the value the rules imply (engine/games/baloot:
-``rules.layout_deals_left_out_cards``, ``checks.natural_round``,
-``checks.natural_candidate_taken``, ``rules.set_trick_so_far``)."""
+``rules.layout_deals_left_out_cards``, ``rules.natural_round``,
+``rules.natural_candidate_taken``, ``rules.set_trick_so_far``)."""
 
 from __future__ import annotations
 
 import pytest
 
 from engine import get_game
-from engine.games.baloot import checks, rules
+from engine.games.baloot import rules
 from engine.games.baloot.options import compact
 from engine.games.baloot.state import State, blank
 from engine.games.baloot.tables import BIDDING, CHOOSE_TRUMP, DEAL_OVER, DOUBLING, HOKM, PLAY, SLOT
@@ -55,16 +55,16 @@ def test_r1_a_bidding_layout_puts_its_left_out_cards_in_the_stock_and_a_play_lay
 
 
 def test_r4_trump_is_chosen_in_round_two():
-    assert checks.natural_round(blank_in(CHOOSE_TRUMP)) == 2
-    assert checks.natural_round(blank_in(BIDDING)) == 1
+    assert rules.natural_round(blank_in(CHOOSE_TRUMP)) == 2
+    assert rules.natural_round(blank_in(BIDDING)) == 1
 
 
 def test_r6_the_candidate_is_taken_once_the_hands_are_dealt_out():
-    assert checks.natural_candidate_taken(blank_in(DOUBLING))
-    assert checks.natural_candidate_taken(blank_in(PLAY))
-    assert checks.natural_candidate_taken(blank_in(DEAL_OVER))
-    assert not checks.natural_candidate_taken(blank_in(DEAL_OVER, [mask("AS"), 0, 0, 0]))
-    assert not checks.natural_candidate_taken(blank_in(BIDDING))
+    assert rules.natural_candidate_taken(blank_in(DOUBLING))
+    assert rules.natural_candidate_taken(blank_in(PLAY))
+    assert rules.natural_candidate_taken(blank_in(DEAL_OVER))
+    assert not rules.natural_candidate_taken(blank_in(DEAL_OVER, [mask("AS"), 0, 0, 0]))
+    assert not rules.natural_candidate_taken(blank_in(BIDDING))
 
 
 def test_r13_the_trick_so_far_is_won_by_the_highest_trump():
