@@ -52,45 +52,12 @@ from engine.codec import (
     view_seat,
 )
 from engine.games.baloot import checks, rules
+from engine.games.baloot import tables as T
 from engine.games.baloot.options import OPTION_SPECS, Opts, compact
 from engine.games.baloot.state import State, blank, chain_length, history_list, set_history
-from engine.games.baloot.tables import (
-    BID_ASHKAL,
-    BID_HOKM,
-    BID_SUN,
-    BIDDING,
-    CHOOSE,
-    CLASS_NAMES,
-    CODE,
-    DEAL,
-    DECLARE,
-    DOUBLE,
-    DOUBLE_LOCKED,
-    DOUBLE_OPEN,
-    DOUBLING,
-    EKKA,
-    FOUR,
-    FOUR_LOCKED,
-    FOUR_OPEN,
-    GAHWA,
-    HOKM,
-    KAWESH,
-    NSLOTS,
-    PASS,
-    PASS_PROJECT,
-    PHASE_NAMES,
-    PLAY,
-    SEQ_ORDER,
-    STAGE_NAMES,
-    STEP_NAMES,
-    SUBKIND_NAMES,
-    SUIT_CHARS,
-    SUN,
-    TRIPLE,
-)
 from engine.protocol import JSON, Action, InvalidState
 
-PACK = Pack("Baloot", tuple(range(NSLOTS)), CODE)
+PACK = Pack("Baloot", tuple(range(T.NSLOTS)), T.CODE)
 """The 32 cards numbered by slot (tables): a mask lists them in the canonical order."""
 CARD = Card(PACK)
 MASK = CardMask(PACK)
@@ -98,15 +65,15 @@ MASK = CardMask(PACK)
 # --------------------------------------------------------------------------- actions
 
 _VERB_OF = {
-    PASS: "pass",
-    PASS_PROJECT: "pass",
-    DECLARE: "declare",
-    KAWESH: "kawesh",
-    TRIPLE: "triple",
-    GAHWA: "gahwa",
-    **dict.fromkeys((BID_HOKM, BID_SUN, BID_ASHKAL), "bid"),
-    **dict.fromkeys((DOUBLE_OPEN, DOUBLE_LOCKED, DOUBLE), "double"),
-    **dict.fromkeys((FOUR_OPEN, FOUR_LOCKED, FOUR), "four"),
+    T.PASS: "pass",
+    T.PASS_PROJECT: "pass",
+    T.DECLARE: "declare",
+    T.KAWESH: "kawesh",
+    T.TRIPLE: "triple",
+    T.GAHWA: "gahwa",
+    **dict.fromkeys((T.BID_HOKM, T.BID_SUN, T.BID_ASHKAL), "bid"),
+    **dict.fromkeys((T.DOUBLE_OPEN, T.DOUBLE_LOCKED, T.DOUBLE), "double"),
+    **dict.fromkeys((T.FOUR_OPEN, T.FOUR_LOCKED, T.FOUR), "four"),
 }
 
 
@@ -117,14 +84,14 @@ def verb_of(action: Action) -> str:
         return "deal"
     if action < 64:  # type: ignore[operator]
         return "play"
-    if CHOOSE <= action < CHOOSE + 4:  # type: ignore[operator]
+    if T.CHOOSE <= action < T.CHOOSE + 4:  # type: ignore[operator]
         return "choose_trump"
     return _VERB_OF[action]  # type: ignore[index]
 
 
 def _raise(plain: int, open_: int, locked: int) -> Verb:
     """R11/R12: a double or four, ``locked`` true/false in Hokm, left out in Sun."""
-    verb = "double" if plain == DOUBLE else "four"
+    verb = "double" if plain == T.DOUBLE else "four"
     return Verb(
         verb,
         make=lambda lock: plain if lock is None else locked if lock else open_,
@@ -137,36 +104,36 @@ VERBS = Verbs(
     [
         Verb(
             "bid",
-            {"bid": Choice(("hokm", "sun", "ashkal"), (BID_HOKM, BID_SUN, BID_ASHKAL))},
+            {"bid": Choice(("hokm", "sun", "ashkal"), (T.BID_HOKM, T.BID_SUN, T.BID_ASHKAL))},
             make=lambda bid: bid,
             split=lambda action: (action,),
         ),
-        Verb("pass", make=lambda: PASS),
-        Verb("kawesh", make=lambda: KAWESH),
+        Verb("pass", make=lambda: T.PASS),
+        Verb("kawesh", make=lambda: T.KAWESH),
         Verb(
             "choose_trump",
-            {"suit": Choice(tuple(SUIT_CHARS), tuple(range(CHOOSE, CHOOSE + 4)))},
+            {"suit": Choice(tuple(T.SUIT_CHARS), tuple(range(T.CHOOSE, T.CHOOSE + 4)))},
             make=lambda suit: suit,
             split=lambda action: (action,),
         ),
-        _raise(DOUBLE, DOUBLE_OPEN, DOUBLE_LOCKED),
-        Verb("triple", make=lambda: TRIPLE),
-        _raise(FOUR, FOUR_OPEN, FOUR_LOCKED),
-        Verb("gahwa", make=lambda: GAHWA),
-        Verb("declare", make=lambda: DECLARE),
+        _raise(T.DOUBLE, T.DOUBLE_OPEN, T.DOUBLE_LOCKED),
+        Verb("triple", make=lambda: T.TRIPLE),
+        _raise(T.FOUR, T.FOUR_OPEN, T.FOUR_LOCKED),
+        Verb("gahwa", make=lambda: T.GAHWA),
+        Verb("declare", make=lambda: T.DECLARE),
         Verb(
             "play",
             {"card": CARD},
-            make=lambda card, ekka: EKKA + card if ekka else card,
-            split=lambda action: (action & 31, True if action >= EKKA else None),
+            make=lambda card, ekka: T.EKKA + card if ekka else card,
+            split=lambda action: (action & 31, True if action >= T.EKKA else None),
             optional={"ekka": Bool()},
         ),
         Verb(
             "deal",
             {"deck": Cards(PACK, unique=False)},  # R1 (each card once, all 32): check_action
-            make=lambda deck: (DEAL, *deck),
+            make=lambda deck: (T.DEAL, *deck),
             split=lambda action: (action[1:],),
-            hidden={"deck": lambda count: range(NSLOTS)},  # a view's count: a placeholder deck
+            hidden={"deck": lambda count: range(T.NSLOTS)},  # a view's count: a placeholder deck
         ),
     ],
     verb_of,
@@ -177,7 +144,7 @@ def parse_action(data: Any, phase: int) -> Action:
     """A JSON action (BadAction naming the bad field); in the play phase a pass is the
     trick-1 project pass (R20)."""
     action = VERBS.decode(data, None)
-    return PASS_PROJECT if action == PASS and phase == PLAY else action
+    return T.PASS_PROJECT if action == T.PASS and phase == T.PLAY else action
 
 
 def action_to_json(action: Action) -> JSON:
@@ -208,7 +175,8 @@ class PlayedBy(Kind):
         return decode
 
     def encoder(self, view: bool = False) -> Callable[[Any], Any]:
-        return lambda pairs: {CODE[p]: (s if s >= 0 else None) for p, s in pairs}
+        code = T.CODE
+        return lambda pairs: {code[p]: (s if s >= 0 else None) for p, s in pairs}
 
     def schema(self, view: bool = False) -> JSON:
         return {"type": "object", "additionalProperties": {"anyOf": [Seat().schema(), {"type": "null"}]}}
@@ -279,7 +247,7 @@ def _plain_numbers(value: Any, path: str, depth: int = 0) -> None:
 
 def _seen_history(st: State, seat: int) -> list[tuple[int, Action]]:
     """A view's history: this deal's, without other seats' project passes (R20)."""
-    return [(s, a) for s, a in history_list(st, True) if a != PASS_PROJECT or s == seat]
+    return [(s, a) for s, a in history_list(st, True) if a != T.PASS_PROJECT or s == seat]
 
 
 def _contract(st: State) -> dict[str, Any] | None:
@@ -318,7 +286,7 @@ def _seen_projects(st: State, seat: int) -> dict[str, Any]:
 
 
 SEAT = Seat()
-HISTORY = FlaggedHistory(VERBS, "project", {PASS: PASS_PROJECT})  # R20: a private project pass
+HISTORY = FlaggedHistory(VERBS, "project", {T.PASS: T.PASS_PROJECT})  # R20: a private project pass
 NO_SEAT = Nullable(SEAT, -1)
 PLAY_ENTRY = Obj(seat=SEAT, card=CARD)
 
@@ -343,15 +311,16 @@ class Table(Kind):
         return decode
 
     def encoder(self, view: bool = False) -> Callable[[Any], Any]:
-        return lambda plays: [{"seat": seat, "card": CODE[p]} for seat, p in plays]
+        code = T.CODE
+        return lambda plays: [{"seat": seat, "card": code[p]} for seat, p in plays]
 
     def schema(self, view: bool = False) -> JSON:
         return {"type": "array", "items": PLAY_ENTRY.schema(), "maxItems": 3}
 
 
 CONTRACT = Partial(
-    kind=Choice(("hokm", "sun"), (HOKM, SUN)),
-    trump=Nullable(Choice(tuple(SUIT_CHARS)), -1),
+    kind=Choice(("hokm", "sun"), (T.HOKM, T.SUN)),
+    trump=Nullable(Choice(tuple(T.SUIT_CHARS)), -1),
     ashkal=Bool(),
     bidder=SEAT,
     taker=SEAT,
@@ -361,22 +330,20 @@ CONTRACT = Partial(
     gahwa=Bool(),
     last_raiser_team=Side(),
 )
-BIDDING_PART = Partial(round=Int(1, 2), stage=Choice(STAGE_NAMES), hokm_bidder=NO_SEAT)
+BIDDING_PART = Partial(round=Int(1, 2), stage=Choice(T.STAGE_NAMES), hokm_bidder=NO_SEAT)
 TRICK = Partial(leader=SEAT, cards=Whole(Cards(PACK, length=4)), winner=SEAT, ekka=Bool())
+REVEALED = Obj(kind=Choice(T.SUBKIND_NAMES), top=Choice(tuple(T.SEQ_ORDER), tuple(range(7, -1, -1))))
+"""R21: a tied top declaration shown to all: a sequence's or a four's kind and top rank."""
 PROJECTS = Partial(
-    declared=Whole(PerSeat(Nullable(Choice(tuple(CLASS_NAMES.values()), tuple(CLASS_NAMES)), 0))),
+    declared=Whole(PerSeat(Nullable(Choice(tuple(T.CLASS_NAMES.values()), tuple(T.CLASS_NAMES)), 0))),
     declare_done=Nullable(Bool()),
-    revealed=Whole(
-        PerSeat(
-            Nullable(Obj(kind=Choice(SUBKIND_NAMES), top=Choice(tuple(SEQ_ORDER), tuple(range(7, -1, -1)))))
-        )
-    ),
+    revealed=Whole(PerSeat(Nullable(REVEALED))),
     team=Nullable(Side(), -1),
     shown=Whole(PerSeat(Nullable(ListOf(MASK)))),
 )
 FIELDS: list[Field[State]] = [
     Field("dealer", SEAT, default=0),
-    Field("phase", Choice(PHASE_NAMES), default=BIDDING),
+    Field("phase", Choice(T.PHASE_NAMES), default=T.BIDDING),
     Field("to_act", Nullable(SEAT), default=OMITTED),
     Field("scores", Whole(PerSide(Int(0, MAX_SCORE))), default=lambda o: [0, 0]),
     Field("deal_no", Int(1, MAX_SAFE_INT), default=1),
@@ -402,8 +369,8 @@ FIELDS: list[Field[State]] = [
     Field("contract", Nullable(CONTRACT), _contract, default=None),
     Field(
         "doubling_step",
-        Nullable(Choice(STEP_NAMES)),
-        lambda st: st.dstep if st.phase == DOUBLING else None,
+        Nullable(Choice(T.STEP_NAMES)),
+        lambda st: st.dstep if st.phase == T.DOUBLING else None,
         default=OMITTED,
     ),
     Field("trick_no", Int(1, 9), default=1),
@@ -437,46 +404,23 @@ FIELDS: list[Field[State]] = [
 
 # --------------------------------------------------------------------------- building a state
 
-_COPIED = {
-    "deal_no": "deal_no",
-    "phase": "phase",
-    "to_act": "to_act",
-    "candidate": "candidate",
+_STATE_NAME = {
     "candidate_taken": "cand_taken",
-    "trick_no": "trick_no",
-    "leader": "leader",
-    "lead_ekka": "lead_ekka",
-    "tricks_won": "tricks_won",
-    "card_points": "card_points",
-    "kawesh": "kawesh",
-    "match_winner": "match_winner",
     "last_deal": "result",
+    "multiplier": "mult",
+    "last_raiser_team": "raiser",
+    "declare_done": "decided",
+    "team": "proj_team",
 }
-"""Top-level fields the state keeps as they are read: the state's name of each."""
-_PARTS: dict[str, dict[str, str | None]] = {
-    "contract": {
-        "kind": "kind",
-        "trump": "trump",
-        "ashkal": "ashkal",
-        "bidder": "bidder",
-        "taker": "taker",
-        "declarer_team": None,  # the bidder's team: checks.check_contract compares it
-        "multiplier": "mult",
-        "locked": "locked",
-        "gahwa": "gahwa",
-        "last_raiser_team": "raiser",
-    },
-    "bidding": {"round": "round", "stage": "stage", "hokm_bidder": "hokm_bidder"},
-    "projects": {
-        "declared": "declared",
-        "declare_done": "decided",
-        "revealed": "revealed",
-        "team": "proj_team",
-        "shown": "shown",
-    },
-}
-"""The objects whose keys the state keeps one by one (a key left out keeps ``blank``'s value
-or is settled by the rules)."""
+"""The JSON names (of fields and of keys of their objects) that the state keeps under
+another name; every other one it keeps under its own."""
+_COPIED = (
+    "deal_no phase to_act candidate candidate_taken trick_no leader lead_ekka tricks_won card_points "
+    "kawesh match_winner last_deal"
+).split()
+"""The fields the state keeps as they are read."""
+_PARTS = {"contract": CONTRACT, "bidding": BIDDING_PART, "projects": PROJECTS}
+"""The objects the state keeps key by key."""
 _CONTRACT_NEEDS = {
     True: ("kind", "bidder"),  # a layout
     False: ("kind", "bidder", "taker", "declarer_team", "multiplier", "locked", "gahwa", "last_raiser_team"),
@@ -493,16 +437,15 @@ def build(values: dict[str, Any], opts: Opts, mode: str) -> State:
     if start > len(entries):
         raise refuse("deal_history_start", f"must be a whole number from 0 to {len(entries)}")
     set_history(st, entries, start)
-    for name, attr in _COPIED.items():
+    for name in _COPIED:
         if name in values:
-            setattr(st, attr, values[name])
+            setattr(st, _STATE_NAME.get(name, name), values[name])
     if values["contract"] is not None:
         _require(values["contract"], "contract", _CONTRACT_NEEDS[layout])
-    for name, keys in _PARTS.items():
-        for key, value in (values[name] or {}).items():
-            attr = keys[key]
-            if attr is not None:
-                setattr(st, attr, value)
+    for part in _PARTS:
+        for key, value in (values[part] or {}).items():
+            if key != "declarer_team":  # the bidder's team, not kept: checks.check_contract compares it
+                setattr(st, _STATE_NAME.get(key, key), value)
     st.hands = list(values["hands"])
     st.stock = tuple(values.get("stock", ()))
     _copy_plays(st, values, layout)
@@ -551,9 +494,9 @@ def _copy_plays(st: State, values: dict[str, Any], layout: bool) -> None:
 def _copy_doubling_step(st: State, values: dict[str, Any], layout: bool) -> None:
     """``doubling_step``: a step in the doubling phase (a layout may leave it out), else null."""
     step = values.get("doubling_step")
-    if st.phase == DOUBLING and step is None and (not layout or "doubling_step" in values):
-        raise refuse("doubling_step", f"must be one of {', '.join(STEP_NAMES)}")
-    if st.phase != DOUBLING and step is not None:
+    if st.phase == T.DOUBLING and step is None and (not layout or "doubling_step" in values):
+        raise refuse("doubling_step", f"must be one of {', '.join(T.STEP_NAMES)}")
+    if st.phase != T.DOUBLING and step is not None:
         raise refuse("doubling_step", "only in the doubling phase")
     if step is not None:
         st.dstep = step
@@ -561,11 +504,10 @@ def _copy_doubling_step(st: State, values: dict[str, Any], layout: bool) -> None
 
 def _left_out(values: dict[str, Any]) -> set[str]:
     """The JSON names of what ``values`` leave out (``to_act``, ``contract.taker`` ...)."""
-    out = {name for name in _COPIED if name not in values}
-    out.update(name for name in ("stock", "doubling_step") if name not in values)
-    for name, keys in _PARTS.items():
+    out = {f.name for f in FIELDS if f.name not in values}
+    for name, kind in _PARTS.items():
         if values[name] is not None:
-            out.update(f"{name}.{key}" for key in keys if key not in values[name])
+            out.update(f"{name}.{key}" for key in kind.fields if key not in values[name])
     return out
 
 
@@ -582,9 +524,9 @@ def _check_cards(st: State, values: dict[str, Any], layout: bool) -> None:
     placed += [(p, "played_by") for p, _ in values["played_by"] if p in extra]
     checks.check_each_card_once(placed)
     seen = {p for p, _ in placed}.union(st.stock, extra)
-    missing = [p for p in range(NSLOTS) if p not in seen]
+    missing = [p for p in range(T.NSLOTS) if p not in seen]
     if missing and layout:
-        raise refuse("stock", f"card {CODE[missing[0]]} is nowhere")
+        raise refuse("stock", f"card {T.CODE[missing[0]]} is nowhere")
     checks.check_nothing_missing(missing)
 
 
