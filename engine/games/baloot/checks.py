@@ -23,6 +23,7 @@ from engine.games.baloot.rules import (
     natural_raiser,
     natural_step,
     natural_taker,
+    slots_of,
     step,
     trick_state,
 )
@@ -42,6 +43,7 @@ from engine.games.baloot.tables import (
     HOKM,
     MAIN,
     MATCH_OVER,
+    NSLOTS,
     PASS,
     PHASE_NAMES,
     PLAY,
@@ -66,6 +68,26 @@ def check_each_card_once(placed: list[tuple[int, str]]) -> None:
         if p in owner:
             raise refuse(where, f"card {CODE[p]} appears twice ({owner[p]} and {where})")
         owner[p] = where
+
+
+def check_cards(st: State, values: Mapping[str, Any], layout: bool) -> None:
+    """R1: every card in one place: none twice (named where it is read the second time,
+    ``values`` giving the document's order), none missing (``rules.place_left_out_cards``
+    has placed a layout's left-out cards, unless the layout gives its stock)."""
+    placed = [(p, f"hands[{s}]") for s, hand in enumerate(st.hands) for p in slots_of(hand)]
+    if st.candidate >= 0 and not st.cand_taken:
+        placed.append((st.candidate, "candidate"))
+    placed += [(p, "stock") for p in values.get("stock", ())]
+    placed += [(p, f"table[{i}]") for i, p in enumerate(st.table)]
+    placed += [(p, f"tricks[{i}]") for i, trick in enumerate(st.tricks) for p in trick[1]]
+    extra = dict(st.extra_played)
+    placed += [(p, "played_by") for p, _ in values["played_by"] if p in extra]
+    check_each_card_once(placed)
+    seen = {p for p, _ in placed}.union(st.stock, extra)
+    missing = [p for p in range(NSLOTS) if p not in seen]
+    if missing and layout:
+        raise refuse("stock", f"card {CODE[missing[0]]} is nowhere")
+    check_nothing_missing(missing)
 
 
 def check_hidden_counts(hidden: int, unseen: list[int]) -> None:

@@ -1,20 +1,21 @@
 """Baloot's JSON shape, declared for the shared codec (engine/codec.py): its verbs, its
 state fields in document order (what a layout may leave out, what a seat's view shows),
 the three kinds only Baloot has (``table``, ``played_by``, ``last_deal``), and ``build``,
-which makes a state of the decoded values.
+which copies the decoded values into a state.
 
 A trick-1 project pass (R20, private) is a history entry with ``"project": true``. A view
 keeps only the current deal's history (cards of earlier deals are back in play), drops
 other seats' project passes, shows caller decks as counts, and adds ``seat`` and
 ``engine_dealt``. A layout may leave out most fields, and most keys of ``contract``,
-``bidding``, ``projects`` and a trick: they take the values the rules imply
-(``checks.natural_*``), and its left-out cards go where
+``bidding``, ``projects`` and a trick: ``rules.settle_left_out`` gives them the values
+the rules imply (``rules.natural_*``) and puts its left-out cards where
 ``rules.layout_deals_left_out_cards`` says.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from operator import attrgetter
 from typing import Any
 
 from engine.checks import MAX_SAFE_INT, MAX_SCORE
@@ -267,19 +268,9 @@ def _contract(st: State) -> dict[str, Any] | None:
     }
 
 
-def _projects(st: State) -> dict[str, Any]:
-    return {
-        "declared": st.declared,
-        "declare_done": st.decided,
-        "revealed": st.revealed,
-        "team": st.proj_team,
-        "shown": st.shown,
-    }
-
-
 def _seen_projects(st: State, seat: int) -> dict[str, Any]:
     """R20: only the seat to act knows whether it has decided on its project."""
-    out = _projects(st)
+    out = _PROJECTS_OF(st)
     if st.to_act != seat:
         out["declare_done"] = None
     return out
@@ -341,6 +332,26 @@ PROJECTS = Partial(
     team=Nullable(Side(), -1),
     shown=Whole(PerSeat(Nullable(ListOf(MASK)))),
 )
+_STATE_NAME = {
+    "candidate_taken": "cand_taken",
+    "last_deal": "result",
+    "multiplier": "mult",
+    "last_raiser_team": "raiser",
+    "declare_done": "decided",
+    "team": "proj_team",
+}
+"""The JSON names (of fields and of keys of their objects) that the state keeps under
+another name; every other one it keeps under its own."""
+
+
+def _keys_of(part: Partial) -> Callable[[State], dict[str, Any]]:
+    """The getter of an object the state keeps key by key (see ``_STATE_NAME``)."""
+    keys = tuple(part.fields)
+    values = attrgetter(*(_STATE_NAME.get(key, key) for key in keys))
+    return lambda st: dict(zip(keys, values(st), strict=True))
+
+
+_PROJECTS_OF = _keys_of(PROJECTS)
 FIELDS: list[Field[State]] = [
     Field("dealer", SEAT, default=0),
     Field("phase", Choice(T.PHASE_NAMES), default=T.BIDDING),
@@ -360,12 +371,7 @@ FIELDS: list[Field[State]] = [
     Field("candidate", Nullable(CARD, -1), default=-1),  # the turned card, kept after it is taken
     Field("candidate_taken", Bool(), lambda st: st.cand_taken, default=OMITTED),
     Field("stock", Whole(Cards(PACK)), default=OMITTED, show=COUNT),  # top first
-    Field(
-        "bidding",
-        BIDDING_PART,
-        lambda st: {"round": st.round, "stage": st.stage, "hokm_bidder": st.hokm_bidder},
-        default=lambda o: {},
-    ),
+    Field("bidding", BIDDING_PART, _keys_of(BIDDING_PART), default=lambda o: {}),
     Field("contract", Nullable(CONTRACT), _contract, default=None),
     Field(
         "doubling_step",
@@ -392,7 +398,7 @@ FIELDS: list[Field[State]] = [
     Field("played_by", PlayedBy(), lambda st: st.extra_played, default=lambda o: []),
     Field("tricks_won", Whole(PerSide(Int(0, 8))), default=lambda o: [0, 0]),
     Field("card_points", Whole(PerSide(Int(0, 162))), default=lambda o: [0, 0]),
-    Field("projects", PROJECTS, _projects, default=lambda o: {}, view_get=_seen_projects),
+    Field("projects", PROJECTS, _PROJECTS_OF, default=lambda o: {}, view_get=_seen_projects),
     Field("baloot", Whole(ListOf(SEAT, None)), default=lambda o: []),
     Field("kawesh", Nullable(Obj(seat=SEAT, cards=Whole(MASK))), default=None),
     Field("match_winner", Nullable(Side(), -1), default=-1),
@@ -404,16 +410,6 @@ FIELDS: list[Field[State]] = [
 
 # --------------------------------------------------------------------------- building a state
 
-_STATE_NAME = {
-    "candidate_taken": "cand_taken",
-    "last_deal": "result",
-    "multiplier": "mult",
-    "last_raiser_team": "raiser",
-    "declare_done": "decided",
-    "team": "proj_team",
-}
-"""The JSON names (of fields and of keys of their objects) that the state keeps under
-another name; every other one it keeps under its own."""
 _COPIED = (
     "deal_no phase to_act candidate candidate_taken trick_no leader lead_ekka tricks_won card_points "
     "kawesh match_winner last_deal"
@@ -455,7 +451,7 @@ def build(values: dict[str, Any], opts: Opts, mode: str) -> State:
     st.shown = [None if g is None else tuple(g) for g in st.shown]
     st.baloot = tuple(values["baloot"])
     rules.settle_left_out(st, _left_out(values), layout)
-    _check_cards(st, values, layout)
+    checks.check_cards(st, values, layout)
     return st
 
 
@@ -511,25 +507,6 @@ def _left_out(values: dict[str, Any]) -> set[str]:
     return out
 
 
-def _check_cards(st: State, values: dict[str, Any], layout: bool) -> None:
-    """R1: no card in two places (named in document order), none missing (a layout's given
-    stock is the one place its missing cards could be)."""
-    placed = [(p, f"hands[{s}]") for s, hand in enumerate(st.hands) for p in rules.slots_of(hand)]
-    if st.candidate >= 0 and not st.cand_taken:
-        placed.append((st.candidate, "candidate"))
-    placed += [(p, "stock") for p in values.get("stock", ())]
-    placed += [(p, f"table[{i}]") for i, p in enumerate(st.table)]
-    placed += [(p, f"tricks[{i}]") for i, trick in enumerate(st.tricks) for p in trick[1]]
-    extra = dict(st.extra_played)
-    placed += [(p, "played_by") for p, _ in values["played_by"] if p in extra]
-    checks.check_each_card_once(placed)
-    seen = {p for p, _ in placed}.union(st.stock, extra)
-    missing = [p for p in range(T.NSLOTS) if p not in seen]
-    if missing and layout:
-        raise refuse("stock", f"card {T.CODE[missing[0]]} is nowhere")
-    checks.check_nothing_missing(missing)
-
-
 def _check(st: State, values: dict[str, Any], mode: str) -> None:
     """``checks``: what the rules imply (a sampler's template is checked as its view)."""
     if mode != TEMPLATE:
@@ -556,16 +533,6 @@ CODEC = Codec(
 # --------------------------------------------------------------------------- documents
 
 
-def to_json(st: State) -> JSON:
-    """The full state as JSON (every hidden card included)."""
-    return CODEC.dump(st)
-
-
-def view(st: State, seat: int) -> JSON:
-    """What ``seat`` may know (section 7; SPECTATOR: what every seat may know)."""
-    return CODEC.view(st, seat)
-
-
 def _load(doc: Any, mode: str, **given: Any) -> State:
     """``CODEC.load``, a document the glue cannot read refused as malformed."""
     try:
@@ -577,7 +544,7 @@ def _load(doc: Any, mode: str, **given: Any) -> State:
 def load_state(data: Any) -> State:
     """A full state, strict: also written exactly as the engine writes it."""
     st = _load(data, "state")
-    checks.check_written_canonically(to_json(st), data)
+    checks.check_written_canonically(CODEC.dump(st), data)
     return st
 
 
