@@ -463,28 +463,18 @@ def _require(part: Mapping[str, Any], path: str, keys: tuple[str, ...]) -> None:
 
 def _copy_plays(st: State, values: dict[str, Any], layout: bool) -> None:
     """``table`` (a layout may give bare codes), ``tricks`` and ``played_by`` (a layout may
-    list a trick's cards there too), and who played what."""
+    list a trick's cards there too)."""
     for i, (seat, p) in enumerate(values["table"]):
         if seat is None and not layout:
             raise refuse(f"table[{i}]", "must be an object {seat, card}")
         st.table.append(p)
-        st.seat_played[(st.leader + i) & 3] |= 1 << p
     tricks = []
     for i, trick in enumerate(values["tricks"]):
         _require(trick, f"tricks[{i}]", _TRICK_NEEDS[layout])
-        leader, cards = trick["leader"], trick["cards"]
-        for k, p in enumerate(cards):
-            st.seat_played[(leader + k) & 3] |= 1 << p
-            st.played |= 1 << p
-        tricks.append((leader, tuple(cards), trick["winner"], trick.get("ekka", False)))
+        tricks.append((trick["leader"], tuple(trick["cards"]), trick["winner"], trick.get("ekka", False)))
     st.tricks = tuple(tricks)
-    in_tricks = st.played if layout else 0
-    extra = [(p, seat) for p, seat in values["played_by"] if not in_tricks >> p & 1]
-    for p, seat in extra:
-        st.played |= 1 << p
-        if seat >= 0:
-            st.seat_played[seat] |= 1 << p
-    st.extra_played = tuple(sorted(extra))
+    in_tricks = {p for trick in tricks for p in trick[1]} if layout else set()
+    st.extra_played = tuple(sorted((p, seat) for p, seat in values["played_by"] if p not in in_tricks))
 
 
 def _copy_doubling_step(st: State, values: dict[str, Any], layout: bool) -> None:

@@ -1114,6 +1114,23 @@ def layout_deals_left_out_cards(st: State, stock_given: bool) -> bool:
     return st.phase in (BIDDING, CHOOSE_TRUMP)
 
 
+def set_played(st: State) -> None:
+    """R13: the cards played in this deal's earlier tricks (and ``played_by``'s), and each
+    seat's plays (also the table's; ``played_by``'s where the seat is known)."""
+    st.played = 0
+    st.seat_played = [0, 0, 0, 0]
+    for leader, cards, _, _ in st.tricks:
+        for k, p in enumerate(cards):
+            st.seat_played[(leader + k) & 3] |= 1 << p
+            st.played |= 1 << p
+    for i, p in enumerate(st.table):
+        st.seat_played[(st.leader + i) & 3] |= 1 << p
+    for p, seat in st.extra_played:
+        st.played |= 1 << p
+        if seat >= 0:
+            st.seat_played[seat] |= 1 << p
+
+
 def place_left_out_cards(st: State, stock_given: bool) -> None:
     """R1: the cards a layout puts nowhere go to the stock, or were played by unknown seats
     (``layout_deals_left_out_cards``); a given stock is never added to (the loader then
@@ -1136,9 +1153,11 @@ def place_left_out_cards(st: State, stock_given: bool) -> None:
 
 
 def settle_left_out(st: State, left_out: set[str], layout: bool) -> None:
-    """The values a loaded document leaves out (``left_out``: their JSON names, e.g.
-    ``contract.taker``) as the rules imply them, each after those it depends on; a layout's
-    left-out cards (``place_left_out_cards``); then the trick so far and the project sets."""
+    """Who played what (``set_played``); the values a loaded document leaves out
+    (``left_out``: their JSON names, e.g. ``contract.taker``) as the rules imply them, each
+    after those it depends on; a layout's left-out cards (``place_left_out_cards``); then
+    the trick so far and the project sets."""
+    set_played(st)
     if "contract.taker" in left_out:
         st.taker = natural_taker(st)
     if "contract.last_raiser_team" in left_out:
