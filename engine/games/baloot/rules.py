@@ -1,6 +1,7 @@
 """Baloot's rules on the compact state (the hot path): the predicates, legal actions and
 action checks (each with its rule id), and the transitions: dealing (R1), the calls
-(R2-R12), the tricks (R13-R23) and the end of a deal (E1-E4).
+(R2-R12), the tricks (R13-R23) and the end of a deal (E1-E4); and the values a loaded
+document leaves out (``settle_left_out``: each ``natural_*`` value, a layout's cards).
 
 Each predicate returns ``None`` when an action is allowed and ``(reason, rule)`` when
 it is not; ``legal_actions`` and ``why_illegal`` are both built from them. ``step``
