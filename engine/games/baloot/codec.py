@@ -248,7 +248,8 @@ def _plain_numbers(value: Any, path: str, depth: int = 0) -> None:
 
 def _seen_history(st: State, seat: int) -> list[tuple[int, Action]]:
     """A view's history: this deal's, without other seats' project passes (R20)."""
-    return [(s, a) for s, a in history_list(st, True) if a != T.PASS_PROJECT or s == seat]
+    project_pass = T.PASS_PROJECT
+    return [(s, a) for s, a in history_list(st, True) if a != project_pass or s == seat]
 
 
 def _contract(st: State) -> dict[str, Any] | None:
@@ -348,7 +349,7 @@ def _keys_of(part: Partial) -> Callable[[State], dict[str, Any]]:
     """The getter of an object the state keeps key by key (see ``_STATE_NAME``)."""
     keys = tuple(part.fields)
     values = attrgetter(*(_STATE_NAME.get(key, key) for key in keys))
-    return lambda st: dict(zip(keys, values(st), strict=True))
+    return lambda st: dict(zip(keys, values(st)))  # noqa: B905 - one value per key by construction
 
 
 _PROJECTS_OF = _keys_of(PROJECTS)
@@ -416,7 +417,16 @@ _COPIED = (
 ).split()
 """The fields the state keeps as they are read."""
 _PARTS = {"contract": CONTRACT, "bidding": BIDDING_PART, "projects": PROJECTS}
-"""The objects the state keeps key by key."""
+"""The objects the state keeps key by key (but ``declarer_team``, which is the bidder's:
+``checks.check_contract`` compares it)."""
+_SLOT_OF = {
+    name: _STATE_NAME.get(name, name)
+    for name in (*_COPIED, *(key for part in _PARTS.values() for key in part.fields))
+    if name != "declarer_team"
+}
+"""Where the state keeps each field of ``_COPIED`` and each key of ``_PARTS``."""
+_FIELD_NAMES = frozenset(f.name for f in FIELDS)
+_PART_PATHS = {name: {key: f"{name}.{key}" for key in part.fields} for name, part in _PARTS.items()}
 _CONTRACT_NEEDS = {
     True: ("kind", "bidder"),  # a layout
     False: ("kind", "bidder", "taker", "declarer_team", "multiplier", "locked", "gahwa", "last_raiser_team"),
@@ -435,13 +445,14 @@ def build(values: dict[str, Any], opts: Opts, mode: str) -> State:
     set_history(st, entries, start)
     for name in _COPIED:
         if name in values:
-            setattr(st, _STATE_NAME.get(name, name), values[name])
+            setattr(st, _SLOT_OF[name], values[name])
     if values["contract"] is not None:
         _require(values["contract"], "contract", _CONTRACT_NEEDS[layout])
     for part in _PARTS:
         for key, value in (values[part] or {}).items():
-            if key != "declarer_team":  # the bidder's team, not kept: checks.check_contract compares it
-                setattr(st, _STATE_NAME.get(key, key), value)
+            slot = _SLOT_OF.get(key)
+            if slot is not None:
+                setattr(st, slot, value)
     st.hands = list(values["hands"])
     st.stock = tuple(values.get("stock", ()))
     _copy_plays(st, values, layout)
@@ -490,10 +501,11 @@ def _copy_doubling_step(st: State, values: dict[str, Any], layout: bool) -> None
 
 def _left_out(values: dict[str, Any]) -> set[str]:
     """The JSON names of what ``values`` leave out (``to_act``, ``contract.taker`` ...)."""
-    out = {f.name for f in FIELDS if f.name not in values}
-    for name, kind in _PARTS.items():
-        if values[name] is not None:
-            out.update(f"{name}.{key}" for key in kind.fields if key not in values[name])
+    out = set(_FIELD_NAMES - values.keys())
+    for name, paths in _PART_PATHS.items():
+        part = values[name]
+        if part is not None and len(part) < len(paths):
+            out.update(paths[key] for key in paths.keys() - part.keys())
     return out
 
 
