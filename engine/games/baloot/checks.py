@@ -4,9 +4,9 @@
 that the state is one the rules can reach (cards conserved, the contract and the phase
 agreeing, hand sizes, the seat to act replayed from the history, projects, the match end
 ...), each refusing with the shared codec's wording (``refuse(field, problem)``).
-``check_loaded`` runs them in order. The ``natural_*`` functions give the value a rule
-implies for a field, which a layout may leave out. A few checks read the document's
-decoded values too, for fields the state does not keep (the declarer team, table seats).
+``check_loaded`` runs them in order (the values a rule implies for a field, which a layout
+may leave out, are ``rules.natural_*``). A few checks read the document's decoded values
+too, for fields the state does not keep (the declarer team, table seats).
 """
 
 from __future__ import annotations
@@ -16,7 +16,17 @@ from typing import Any
 
 from engine.codec import refuse
 from engine.games.baloot.projects import compare_declared
-from engine.games.baloot.rules import defenders, legal_actions, step, trick_state
+from engine.games.baloot.rules import (
+    bidding_opener,
+    defenders,
+    legal_actions,
+    natural_raiser,
+    natural_step,
+    natural_taker,
+    slots_of,
+    step,
+    trick_state,
+)
 from engine.games.baloot.scoring import match_winner_after
 from engine.games.baloot.state import State, reset_deal_calls
 from engine.games.baloot.tables import (
@@ -33,6 +43,7 @@ from engine.games.baloot.tables import (
     HOKM,
     MAIN,
     MATCH_OVER,
+    NSLOTS,
     PASS,
     PHASE_NAMES,
     PLAY,
@@ -40,68 +51,11 @@ from engine.games.baloot.tables import (
     STOCK_SIZE,
     SUIT_OF,
     SUN,
-    SUN_WINDOW,
     SWITCH,
 )
 
 Entries = list[tuple[int, Any]]
 """This deal's history entries (seat, action), oldest first."""
-
-
-# --------------------------------------------------------------------------- natural values
-
-
-def natural_taker(st: State) -> int:
-    """R7: the taker is the bidder, or his partner in Ashkal."""
-    return (st.bidder + 2) & 3 if st.ashkal else st.bidder
-
-
-def natural_raiser(st: State) -> int:
-    """R11: the team that made the last raise (the declarers when undoubled, tripled or in gahwa)."""
-    return st.bidder & 1 if st.gahwa or st.mult in (1, 3) else 1 - (st.bidder & 1)
-
-
-def natural_step(st: State) -> int:
-    """R11: the doubling step the multiplier has reached."""
-    return {1: 0, 2: 1, 3: 2, 4: 3}[st.mult] if not st.gahwa else 3
-
-
-def natural_round(st: State) -> int:
-    """R4: the bidding round; trump is chosen after a round-2 Hokm."""
-    return 2 if st.phase == CHOOSE_TRUMP else 1
-
-
-def natural_candidate_taken(st: State) -> bool:
-    """R6: the candidate is taken once the hands are dealt out (doubling, play, or a finished
-    deal whose hands are played out)."""
-    return st.phase in (DOUBLING, PLAY) or (st.phase in (DEAL_OVER, MATCH_OVER) and not any(st.hands))
-
-
-def bidding_opener(st: State, last: tuple[int, Any] | None) -> int:
-    """R2-R5: the seat the bidding passes to after this deal's ``last`` call (the next seat
-    round the table), or, with no call yet, the first seat of the round (the dealer's left)
-    or of the Sun window (the Hokm bidder's left)."""
-    if last is not None:
-        return (last[0] + 1) & 3
-    return ((st.hokm_bidder if st.stage == SUN_WINDOW else st.dealer) + 1) & 3
-
-
-def natural_to_act(st: State, entries: Entries) -> int | None:
-    """The seat to act the position implies (a layout may leave it out)."""
-    phase = st.phase
-    if phase == PLAY:
-        return (st.leader + len(st.table)) & 3
-    if phase == CHOOSE_TRUMP:
-        return st.hokm_bidder if st.hokm_bidder >= 0 else st.bidder
-    if phase == BIDDING and st.stage != SWITCH:
-        return bidding_opener(st, entries[-1] if entries else None)
-    if phase == DOUBLING:
-        return defenders(st)[0] if natural_step(st) in (0, 2) else st.bidder
-    if phase == DEAL_OVER:
-        return (st.dealer + 1) & 3
-    if phase == MATCH_OVER:
-        return None
-    return (st.dealer + 1) & 3
 
 
 # --------------------------------------------------------------------------- cards
@@ -114,6 +68,26 @@ def check_each_card_once(placed: list[tuple[int, str]]) -> None:
         if p in owner:
             raise refuse(where, f"card {CODE[p]} appears twice ({owner[p]} and {where})")
         owner[p] = where
+
+
+def check_cards(st: State, values: Mapping[str, Any], layout: bool) -> None:
+    """R1: every card in one place: none twice (named where it is read the second time,
+    ``values`` giving the document's order), none missing (``rules.place_left_out_cards``
+    has placed a layout's left-out cards, unless the layout gives its stock)."""
+    placed = [(p, f"hands[{s}]") for s, hand in enumerate(st.hands) for p in slots_of(hand)]
+    if st.candidate >= 0 and not st.cand_taken:
+        placed.append((st.candidate, "candidate"))
+    placed += [(p, "stock") for p in values.get("stock", ())]
+    placed += [(p, f"table[{i}]") for i, p in enumerate(st.table)]
+    placed += [(p, f"tricks[{i}]") for i, trick in enumerate(st.tricks) for p in trick[1]]
+    extra = dict(st.extra_played)
+    placed += [(p, "played_by") for p, _ in values["played_by"] if p in extra]
+    check_each_card_once(placed)
+    seen = {p for p, _ in placed}.union(st.stock, extra)
+    missing = [p for p in range(NSLOTS) if p not in seen]
+    if missing and layout:
+        raise refuse("stock", f"card {CODE[missing[0]]} is nowhere")
+    check_nothing_missing(missing)
 
 
 def check_hidden_counts(hidden: int, unseen: list[int]) -> None:

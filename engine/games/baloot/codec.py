@@ -1,20 +1,21 @@
 """Baloot's JSON shape, declared for the shared codec (engine/codec.py): its verbs, its
 state fields in document order (what a layout may leave out, what a seat's view shows),
 the three kinds only Baloot has (``table``, ``played_by``, ``last_deal``), and ``build``,
-which makes a state of the decoded values.
+which copies the decoded values into a state.
 
 A trick-1 project pass (R20, private) is a history entry with ``"project": true``. A view
 keeps only the current deal's history (cards of earlier deals are back in play), drops
 other seats' project passes, shows caller decks as counts, and adds ``seat`` and
 ``engine_dealt``. A layout may leave out most fields, and most keys of ``contract``,
-``bidding``, ``projects`` and a trick: they take the values the rules imply
-(``checks.natural_*``), and its left-out cards go where
+``bidding``, ``projects`` and a trick: ``rules.settle_left_out`` gives them the values
+the rules imply (``rules.natural_*``) and puts its left-out cards where
 ``rules.layout_deals_left_out_cards`` says.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from operator import attrgetter
 from typing import Any
 
 from engine.checks import MAX_SAFE_INT, MAX_SCORE
@@ -52,48 +53,12 @@ from engine.codec import (
     view_seat,
 )
 from engine.games.baloot import checks, rules
+from engine.games.baloot import tables as T
 from engine.games.baloot.options import OPTION_SPECS, Opts, compact
 from engine.games.baloot.state import State, blank, chain_length, history_list, set_history
-from engine.games.baloot.tables import (
-    BID_ASHKAL,
-    BID_HOKM,
-    BID_SUN,
-    BIDDING,
-    CHOOSE,
-    CLASS_NAMES,
-    CODE,
-    DEAL,
-    DEAL_OVER,
-    DECLARE,
-    DOUBLE,
-    DOUBLE_LOCKED,
-    DOUBLE_OPEN,
-    DOUBLING,
-    EKKA,
-    FOUR,
-    FOUR_LOCKED,
-    FOUR_OPEN,
-    GAHWA,
-    HOKM,
-    KAWESH,
-    MAIN,
-    MATCH_OVER,
-    NSLOTS,
-    PASS,
-    PASS_PROJECT,
-    PHASE_NAMES,
-    PLAY,
-    SEQ_ORDER,
-    STAGE_NAMES,
-    STEP_NAMES,
-    SUBKIND_NAMES,
-    SUIT_CHARS,
-    SUN,
-    TRIPLE,
-)
 from engine.protocol import JSON, Action, InvalidState
 
-PACK = Pack("Baloot", tuple(range(NSLOTS)), CODE)
+PACK = Pack("Baloot", tuple(range(T.NSLOTS)), T.CODE)
 """The 32 cards numbered by slot (tables): a mask lists them in the canonical order."""
 CARD = Card(PACK)
 MASK = CardMask(PACK)
@@ -101,15 +66,15 @@ MASK = CardMask(PACK)
 # --------------------------------------------------------------------------- actions
 
 _VERB_OF = {
-    PASS: "pass",
-    PASS_PROJECT: "pass",
-    DECLARE: "declare",
-    KAWESH: "kawesh",
-    TRIPLE: "triple",
-    GAHWA: "gahwa",
-    **dict.fromkeys((BID_HOKM, BID_SUN, BID_ASHKAL), "bid"),
-    **dict.fromkeys((DOUBLE_OPEN, DOUBLE_LOCKED, DOUBLE), "double"),
-    **dict.fromkeys((FOUR_OPEN, FOUR_LOCKED, FOUR), "four"),
+    T.PASS: "pass",
+    T.PASS_PROJECT: "pass",
+    T.DECLARE: "declare",
+    T.KAWESH: "kawesh",
+    T.TRIPLE: "triple",
+    T.GAHWA: "gahwa",
+    **dict.fromkeys((T.BID_HOKM, T.BID_SUN, T.BID_ASHKAL), "bid"),
+    **dict.fromkeys((T.DOUBLE_OPEN, T.DOUBLE_LOCKED, T.DOUBLE), "double"),
+    **dict.fromkeys((T.FOUR_OPEN, T.FOUR_LOCKED, T.FOUR), "four"),
 }
 
 
@@ -120,14 +85,14 @@ def verb_of(action: Action) -> str:
         return "deal"
     if action < 64:  # type: ignore[operator]
         return "play"
-    if CHOOSE <= action < CHOOSE + 4:  # type: ignore[operator]
+    if T.CHOOSE <= action < T.CHOOSE + 4:  # type: ignore[operator]
         return "choose_trump"
     return _VERB_OF[action]  # type: ignore[index]
 
 
 def _raise(plain: int, open_: int, locked: int) -> Verb:
     """R11/R12: a double or four, ``locked`` true/false in Hokm, left out in Sun."""
-    verb = "double" if plain == DOUBLE else "four"
+    verb = "double" if plain == T.DOUBLE else "four"
     return Verb(
         verb,
         make=lambda lock: plain if lock is None else locked if lock else open_,
@@ -140,36 +105,36 @@ VERBS = Verbs(
     [
         Verb(
             "bid",
-            {"bid": Choice(("hokm", "sun", "ashkal"), (BID_HOKM, BID_SUN, BID_ASHKAL))},
+            {"bid": Choice(("hokm", "sun", "ashkal"), (T.BID_HOKM, T.BID_SUN, T.BID_ASHKAL))},
             make=lambda bid: bid,
             split=lambda action: (action,),
         ),
-        Verb("pass", make=lambda: PASS),
-        Verb("kawesh", make=lambda: KAWESH),
+        Verb("pass", make=lambda: T.PASS),
+        Verb("kawesh", make=lambda: T.KAWESH),
         Verb(
             "choose_trump",
-            {"suit": Choice(tuple(SUIT_CHARS), tuple(range(CHOOSE, CHOOSE + 4)))},
+            {"suit": Choice(tuple(T.SUIT_CHARS), tuple(range(T.CHOOSE, T.CHOOSE + 4)))},
             make=lambda suit: suit,
             split=lambda action: (action,),
         ),
-        _raise(DOUBLE, DOUBLE_OPEN, DOUBLE_LOCKED),
-        Verb("triple", make=lambda: TRIPLE),
-        _raise(FOUR, FOUR_OPEN, FOUR_LOCKED),
-        Verb("gahwa", make=lambda: GAHWA),
-        Verb("declare", make=lambda: DECLARE),
+        _raise(T.DOUBLE, T.DOUBLE_OPEN, T.DOUBLE_LOCKED),
+        Verb("triple", make=lambda: T.TRIPLE),
+        _raise(T.FOUR, T.FOUR_OPEN, T.FOUR_LOCKED),
+        Verb("gahwa", make=lambda: T.GAHWA),
+        Verb("declare", make=lambda: T.DECLARE),
         Verb(
             "play",
             {"card": CARD},
-            make=lambda card, ekka: EKKA + card if ekka else card,
-            split=lambda action: (action & 31, True if action >= EKKA else None),
+            make=lambda card, ekka: T.EKKA + card if ekka else card,
+            split=lambda action: (action & 31, True if action >= T.EKKA else None),
             optional={"ekka": Bool()},
         ),
         Verb(
             "deal",
             {"deck": Cards(PACK, unique=False)},  # R1 (each card once, all 32): check_action
-            make=lambda deck: (DEAL, *deck),
+            make=lambda deck: (T.DEAL, *deck),
             split=lambda action: (action[1:],),
-            hidden={"deck": lambda count: range(NSLOTS)},  # a view's count: a placeholder deck
+            hidden={"deck": lambda count: range(T.NSLOTS)},  # a view's count: a placeholder deck
         ),
     ],
     verb_of,
@@ -180,7 +145,7 @@ def parse_action(data: Any, phase: int) -> Action:
     """A JSON action (BadAction naming the bad field); in the play phase a pass is the
     trick-1 project pass (R20)."""
     action = VERBS.decode(data, None)
-    return PASS_PROJECT if action == PASS and phase == PLAY else action
+    return T.PASS_PROJECT if action == T.PASS and phase == T.PLAY else action
 
 
 def action_to_json(action: Action) -> JSON:
@@ -211,7 +176,8 @@ class PlayedBy(Kind):
         return decode
 
     def encoder(self, view: bool = False) -> Callable[[Any], Any]:
-        return lambda pairs: {CODE[p]: (s if s >= 0 else None) for p, s in pairs}
+        code = T.CODE
+        return lambda pairs: {code[p]: (s if s >= 0 else None) for p, s in pairs}
 
     def schema(self, view: bool = False) -> JSON:
         return {"type": "object", "additionalProperties": {"anyOf": [Seat().schema(), {"type": "null"}]}}
@@ -282,7 +248,8 @@ def _plain_numbers(value: Any, path: str, depth: int = 0) -> None:
 
 def _seen_history(st: State, seat: int) -> list[tuple[int, Action]]:
     """A view's history: this deal's, without other seats' project passes (R20)."""
-    return [(s, a) for s, a in history_list(st, True) if a != PASS_PROJECT or s == seat]
+    project_pass = T.PASS_PROJECT
+    return [(s, a) for s, a in history_list(st, True) if a != project_pass or s == seat]
 
 
 def _contract(st: State) -> dict[str, Any] | None:
@@ -302,26 +269,16 @@ def _contract(st: State) -> dict[str, Any] | None:
     }
 
 
-def _projects(st: State) -> dict[str, Any]:
-    return {
-        "declared": st.declared,
-        "declare_done": st.decided,
-        "revealed": st.revealed,
-        "team": st.proj_team,
-        "shown": st.shown,
-    }
-
-
 def _seen_projects(st: State, seat: int) -> dict[str, Any]:
     """R20: only the seat to act knows whether it has decided on its project."""
-    out = _projects(st)
+    out = _PROJECTS_OF(st)
     if st.to_act != seat:
         out["declare_done"] = None
     return out
 
 
 SEAT = Seat()
-HISTORY = FlaggedHistory(VERBS, "project", {PASS: PASS_PROJECT})  # R20: a private project pass
+HISTORY = FlaggedHistory(VERBS, "project", {T.PASS: T.PASS_PROJECT})  # R20: a private project pass
 NO_SEAT = Nullable(SEAT, -1)
 PLAY_ENTRY = Obj(seat=SEAT, card=CARD)
 
@@ -346,15 +303,16 @@ class Table(Kind):
         return decode
 
     def encoder(self, view: bool = False) -> Callable[[Any], Any]:
-        return lambda plays: [{"seat": seat, "card": CODE[p]} for seat, p in plays]
+        code = T.CODE
+        return lambda plays: [{"seat": seat, "card": code[p]} for seat, p in plays]
 
     def schema(self, view: bool = False) -> JSON:
         return {"type": "array", "items": PLAY_ENTRY.schema(), "maxItems": 3}
 
 
 CONTRACT = Partial(
-    kind=Choice(("hokm", "sun"), (HOKM, SUN)),
-    trump=Nullable(Choice(tuple(SUIT_CHARS)), -1),
+    kind=Choice(("hokm", "sun"), (T.HOKM, T.SUN)),
+    trump=Nullable(Choice(tuple(T.SUIT_CHARS)), -1),
     ashkal=Bool(),
     bidder=SEAT,
     taker=SEAT,
@@ -364,22 +322,40 @@ CONTRACT = Partial(
     gahwa=Bool(),
     last_raiser_team=Side(),
 )
-BIDDING_PART = Partial(round=Int(1, 2), stage=Choice(STAGE_NAMES), hokm_bidder=NO_SEAT)
+BIDDING_PART = Partial(round=Int(1, 2), stage=Choice(T.STAGE_NAMES), hokm_bidder=NO_SEAT)
 TRICK = Partial(leader=SEAT, cards=Whole(Cards(PACK, length=4)), winner=SEAT, ekka=Bool())
+REVEALED = Obj(kind=Choice(T.SUBKIND_NAMES), top=Choice(tuple(T.SEQ_ORDER), tuple(range(7, -1, -1))))
+"""R21: a tied top declaration shown to all: a sequence's or a four's kind and top rank."""
 PROJECTS = Partial(
-    declared=Whole(PerSeat(Nullable(Choice(tuple(CLASS_NAMES.values()), tuple(CLASS_NAMES)), 0))),
+    declared=Whole(PerSeat(Nullable(Choice(tuple(T.CLASS_NAMES.values()), tuple(T.CLASS_NAMES)), 0))),
     declare_done=Nullable(Bool()),
-    revealed=Whole(
-        PerSeat(
-            Nullable(Obj(kind=Choice(SUBKIND_NAMES), top=Choice(tuple(SEQ_ORDER), tuple(range(7, -1, -1)))))
-        )
-    ),
+    revealed=Whole(PerSeat(Nullable(REVEALED))),
     team=Nullable(Side(), -1),
     shown=Whole(PerSeat(Nullable(ListOf(MASK)))),
 )
+_STATE_NAME = {
+    "candidate_taken": "cand_taken",
+    "last_deal": "result",
+    "multiplier": "mult",
+    "last_raiser_team": "raiser",
+    "declare_done": "decided",
+    "team": "proj_team",
+}
+"""The JSON names (of fields and of keys of their objects) that the state keeps under
+another name; every other one it keeps under its own."""
+
+
+def _keys_of(part: Partial) -> Callable[[State], dict[str, Any]]:
+    """The getter of an object the state keeps key by key (see ``_STATE_NAME``)."""
+    keys = tuple(part.fields)
+    values = attrgetter(*(_STATE_NAME.get(key, key) for key in keys))
+    return lambda st: dict(zip(keys, values(st)))  # noqa: B905 - one value per key by construction
+
+
+_PROJECTS_OF = _keys_of(PROJECTS)
 FIELDS: list[Field[State]] = [
     Field("dealer", SEAT, default=0),
-    Field("phase", Choice(PHASE_NAMES), default=BIDDING),
+    Field("phase", Choice(T.PHASE_NAMES), default=T.BIDDING),
     Field("to_act", Nullable(SEAT), default=OMITTED),
     Field("scores", Whole(PerSide(Int(0, MAX_SCORE))), default=lambda o: [0, 0]),
     Field("deal_no", Int(1, MAX_SAFE_INT), default=1),
@@ -396,17 +372,12 @@ FIELDS: list[Field[State]] = [
     Field("candidate", Nullable(CARD, -1), default=-1),  # the turned card, kept after it is taken
     Field("candidate_taken", Bool(), lambda st: st.cand_taken, default=OMITTED),
     Field("stock", Whole(Cards(PACK)), default=OMITTED, show=COUNT),  # top first
-    Field(
-        "bidding",
-        BIDDING_PART,
-        lambda st: {"round": st.round, "stage": st.stage, "hokm_bidder": st.hokm_bidder},
-        default=lambda o: {},
-    ),
+    Field("bidding", BIDDING_PART, _keys_of(BIDDING_PART), default=lambda o: {}),
     Field("contract", Nullable(CONTRACT), _contract, default=None),
     Field(
         "doubling_step",
-        Nullable(Choice(STEP_NAMES)),
-        lambda st: st.dstep if st.phase == DOUBLING else None,
+        Nullable(Choice(T.STEP_NAMES)),
+        lambda st: st.dstep if st.phase == T.DOUBLING else None,
         default=OMITTED,
     ),
     Field("trick_no", Int(1, 9), default=1),
@@ -428,7 +399,7 @@ FIELDS: list[Field[State]] = [
     Field("played_by", PlayedBy(), lambda st: st.extra_played, default=lambda o: []),
     Field("tricks_won", Whole(PerSide(Int(0, 8))), default=lambda o: [0, 0]),
     Field("card_points", Whole(PerSide(Int(0, 162))), default=lambda o: [0, 0]),
-    Field("projects", PROJECTS, _projects, default=lambda o: {}, view_get=_seen_projects),
+    Field("projects", PROJECTS, _PROJECTS_OF, default=lambda o: {}, view_get=_seen_projects),
     Field("baloot", Whole(ListOf(SEAT, None)), default=lambda o: []),
     Field("kawesh", Nullable(Obj(seat=SEAT, cards=Whole(MASK))), default=None),
     Field("match_winner", Nullable(Side(), -1), default=-1),
@@ -440,160 +411,102 @@ FIELDS: list[Field[State]] = [
 
 # --------------------------------------------------------------------------- building a state
 
-
-def _key(part: Mapping[str, Any], key: str, path: str, layout: bool, natural: Any = ...) -> Any:
-    """``part[key]``; a layout may leave it out for its ``natural`` value (``...``: never)."""
-    if key in part:
-        return part[key]
-    if layout and natural is not ...:
-        return natural
-    raise InvalidState(f"missing field {path}.{key}", field=f"{path}.{key}")
+_COPIED = (
+    "deal_no phase to_act candidate candidate_taken trick_no leader lead_ekka tricks_won card_points "
+    "kawesh match_winner last_deal"
+).split()
+"""The fields the state keeps as they are read."""
+_PARTS = {"contract": CONTRACT, "bidding": BIDDING_PART, "projects": PROJECTS}
+"""The objects the state keeps key by key (but ``declarer_team``, which is the bidder's:
+``checks.check_contract`` compares it)."""
+_SLOT_OF = {
+    name: _STATE_NAME.get(name, name)
+    for name in (*_COPIED, *(key for part in _PARTS.values() for key in part.fields))
+    if name != "declarer_team"
+}
+"""Where the state keeps each field of ``_COPIED`` and each key of ``_PARTS``."""
+_FIELD_NAMES = frozenset(f.name for f in FIELDS)
+_PART_PATHS = {name: {key: f"{name}.{key}" for key in part.fields} for name, part in _PARTS.items()}
+_CONTRACT_NEEDS = {
+    True: ("kind", "bidder"),  # a layout
+    False: ("kind", "bidder", "taker", "declarer_team", "multiplier", "locked", "gahwa", "last_raiser_team"),
+}
+_TRICK_NEEDS = {True: ("leader", "cards", "winner"), False: ("leader", "cards", "winner", "ekka")}
 
 
 def build(values: dict[str, Any], opts: Opts, mode: str) -> State:
-    """A state from the decoded ``values`` (a layout's left-out fields at the values the
-    rules imply, its left-out cards where ``rules.layout_deals_left_out_cards`` says)."""
+    """A state holding the decoded ``values``; what they leave out is then settled as the
+    rules imply (``rules.settle_left_out``), and every card must be in one place (R1)."""
     layout = mode == LAYOUT
     st = blank(opts, values["dealer"], values["scores"], values["rng_state"])
-    st.deal_no = values["deal_no"]
-    st.phase = values["phase"]
     entries, start = values["history"], values["deal_history_start"]
     if start > len(entries):
         raise refuse("deal_history_start", f"must be a whole number from 0 to {len(entries)}")
     set_history(st, entries, start)
+    for name in _COPIED:
+        if name in values:
+            setattr(st, _SLOT_OF[name], values[name])
     if values["contract"] is not None:
-        _build_contract(st, values["contract"], layout)
-    bidding = values["bidding"]
-    st.round = bidding.get("round", checks.natural_round(st))
-    st.stage = bidding.get("stage", MAIN)
-    st.hokm_bidder = bidding.get("hokm_bidder", -1)
-    placed: list[tuple[int, str]] = []  # every card, where, in document order
-    _build_cards(st, values, placed)
-    _build_table(st, values, layout, placed)
-    _build_tricks(st, values["tricks"], layout, placed)
-    _place_the_rest(st, values, layout, placed)
-    _build_turn(st, values, layout)
-    _build_projects(st, values["projects"])
+        _require(values["contract"], "contract", _CONTRACT_NEEDS[layout])
+    for part in _PARTS:
+        for key, value in (values[part] or {}).items():
+            slot = _SLOT_OF.get(key)
+            if slot is not None:
+                setattr(st, slot, value)
+    st.hands = list(values["hands"])
+    st.stock = tuple(values.get("stock", ()))
+    _copy_plays(st, values, layout)
+    _copy_doubling_step(st, values, layout)
+    if st.decided is None:
+        raise refuse("projects.declare_done", "must be true or false")
+    st.shown = [None if g is None else tuple(g) for g in st.shown]
     st.baloot = tuple(values["baloot"])
-    st.kawesh = values["kawesh"]
-    st.match_winner = values["match_winner"]
-    st.result = values["last_deal"]
+    rules.settle_left_out(st, _left_out(values), layout)
+    checks.check_cards(st, values, layout)
     return st
 
 
-def _build_contract(st: State, contract: Mapping[str, Any], layout: bool) -> None:
-    st.kind = _key(contract, "kind", "contract", layout)
-    st.trump = contract.get("trump", -1)
-    st.ashkal = contract.get("ashkal", False)
-    st.bidder = _key(contract, "bidder", "contract", layout)
-    st.taker = _key(contract, "taker", "contract", layout, checks.natural_taker(st))
-    _key(contract, "declarer_team", "contract", layout, None)  # checks.check_contract compares it
-    st.mult = _key(contract, "multiplier", "contract", layout, 1)
-    st.locked = _key(contract, "locked", "contract", layout, False)
-    st.gahwa = _key(contract, "gahwa", "contract", layout, False)
-    st.raiser = _key(contract, "last_raiser_team", "contract", layout, checks.natural_raiser(st))
+def _require(part: Mapping[str, Any], path: str, keys: tuple[str, ...]) -> None:
+    for key in keys:
+        if key not in part:
+            raise InvalidState(f"missing field {path}.{key}", field=f"{path}.{key}")
 
 
-def _build_cards(st: State, values: dict[str, Any], placed: list[tuple[int, str]]) -> None:
-    """``hands``, ``candidate``, ``candidate_taken`` and ``stock``."""
-    st.hands = list(values["hands"])
-    for s, hand in enumerate(st.hands):
-        placed += [(p, f"hands[{s}]") for p in rules.slots_of(hand)]
-    st.candidate = values["candidate"]
-    st.cand_taken = values.get("candidate_taken", checks.natural_candidate_taken(st))
-    if st.candidate >= 0 and not st.cand_taken:
-        placed.append((st.candidate, "candidate"))
-    if "stock" in values:
-        st.stock = tuple(values["stock"])
-        placed += [(p, "stock") for p in st.stock]
-
-
-def _build_table(st: State, values: dict[str, Any], layout: bool, placed: list[tuple[int, str]]) -> None:
-    """``trick_no``, ``leader``, ``table`` (a layout may give bare codes) and ``lead_ekka``."""
-    st.trick_no = values["trick_no"]
-    st.leader = values["leader"]
+def _copy_plays(st: State, values: dict[str, Any], layout: bool) -> None:
+    """``table`` (a layout may give bare codes), ``tricks`` and ``played_by`` (a layout may
+    list a trick's cards there too)."""
     for i, (seat, p) in enumerate(values["table"]):
         if seat is None and not layout:
             raise refuse(f"table[{i}]", "must be an object {seat, card}")
-        placed.append((p, f"table[{i}]"))
         st.table.append(p)
-        st.seat_played[(st.leader + i) & 3] |= 1 << p
-    st.lead_ekka = values["lead_ekka"]
-    rules.set_trick_so_far(st)
+    tricks = []
+    for i, trick in enumerate(values["tricks"]):
+        _require(trick, f"tricks[{i}]", _TRICK_NEEDS[layout])
+        tricks.append((trick["leader"], tuple(trick["cards"]), trick["winner"], trick.get("ekka", False)))
+    st.tricks = tuple(tricks)
+    in_tricks = {p for trick in tricks for p in trick[1]} if layout else set()
+    st.extra_played = tuple(sorted((p, seat) for p, seat in values["played_by"] if p not in in_tricks))
 
 
-def _build_tricks(
-    st: State, tricks: list[Mapping[str, Any]], layout: bool, placed: list[tuple[int, str]]
-) -> None:
-    out = []
-    for i, trick in enumerate(tricks):
-        path = f"tricks[{i}]"
-        leader = _key(trick, "leader", path, layout)
-        cards = _key(trick, "cards", path, layout)
-        winner = _key(trick, "winner", path, layout)
-        ekka = _key(trick, "ekka", path, layout, False)
-        for k, p in enumerate(cards):
-            placed.append((p, path))
-            st.seat_played[(leader + k) & 3] |= 1 << p
-            st.played |= 1 << p
-        out.append((leader, tuple(cards), winner, ekka))
-    st.tricks = tuple(out)
-
-
-def _place_the_rest(st: State, values: dict[str, Any], layout: bool, placed: list[tuple[int, str]]) -> None:
-    """``played_by``; then every card must be somewhere once (R1), a layout's left-out
-    cards in the stock or played (``rules.layout_deals_left_out_cards``)."""
-    in_tricks = {p for p, where in placed if where.startswith("tricks")}
-    extra: dict[int, int] = {}
-    for p, seat in values["played_by"]:
-        if layout and p in in_tricks:
-            continue
-        extra[p] = seat
-        placed.append((p, "played_by"))
-    checks.check_each_card_once(placed)
-    seen = {p for p, _ in placed}
-    missing = [p for p in range(NSLOTS) if p not in seen]
-    if not layout or not missing:
-        checks.check_nothing_missing(missing)
-    elif not rules.layout_deals_left_out_cards(st, "stock" in values):
-        extra.update(dict.fromkeys(missing, -1))
-    elif "stock" in values:
-        raise refuse("stock", f"card {CODE[missing[0]]} is nowhere")
-    else:
-        st.stock = tuple(missing)
-    for p, seat in extra.items():
-        st.played |= 1 << p
-        if seat >= 0:
-            st.seat_played[seat] |= 1 << p
-    st.extra_played = tuple(sorted(extra.items()))
-
-
-def _build_turn(st: State, values: dict[str, Any], layout: bool) -> None:
-    """``to_act``, ``doubling_step`` (in the doubling phase only), ``tricks_won``, ``card_points``."""
-    st.to_act = values["to_act"] if "to_act" in values else checks.natural_to_act(st, history_list(st, True))
+def _copy_doubling_step(st: State, values: dict[str, Any], layout: bool) -> None:
+    """``doubling_step``: a step in the doubling phase (a layout may leave it out), else null."""
     step = values.get("doubling_step")
-    if st.phase == DOUBLING:
-        if step is None and (not layout or "doubling_step" in values):
-            raise refuse("doubling_step", f"must be one of {', '.join(STEP_NAMES)}")
-        st.dstep = checks.natural_step(st) if step is None else step
-    elif step is not None:
+    if st.phase == T.DOUBLING and step is None and (not layout or "doubling_step" in values):
+        raise refuse("doubling_step", f"must be one of {', '.join(T.STEP_NAMES)}")
+    if st.phase != T.DOUBLING and step is not None:
         raise refuse("doubling_step", "only in the doubling phase")
-    st.tricks_won = values["tricks_won"]
-    st.card_points = values["card_points"]
+    if step is not None:
+        st.dstep = step
 
 
-def _build_projects(st: State, projects: Mapping[str, Any]) -> None:
-    """``projects``, and each seat's project set from its cards once play has begun (R19)."""
-    if st.phase == PLAY or (st.phase in (DEAL_OVER, MATCH_OVER) and st.kind and st.cand_taken):
-        rules.set_project_sets(st)
-    st.declared = list(projects.get("declared", st.declared))
-    done = projects.get("declare_done", False)
-    if done is None:
-        raise refuse("projects.declare_done", "must be true or false")
-    st.decided = done
-    st.revealed = list(projects.get("revealed", st.revealed))
-    st.proj_team = projects.get("team", -1)
-    st.shown = [None if g is None else tuple(g) for g in projects.get("shown", st.shown)]
+def _left_out(values: dict[str, Any]) -> set[str]:
+    """The JSON names of what ``values`` leave out (``to_act``, ``contract.taker`` ...)."""
+    out = set(_FIELD_NAMES - values.keys())
+    for name, paths in _PART_PATHS.items():
+        part = values[name]
+        if part is not None and len(part) < len(paths):
+            out.update(paths[key] for key in paths.keys() - part.keys())
+    return out
 
 
 def _check(st: State, values: dict[str, Any], mode: str) -> None:
@@ -622,16 +535,6 @@ CODEC = Codec(
 # --------------------------------------------------------------------------- documents
 
 
-def to_json(st: State) -> JSON:
-    """The full state as JSON (every hidden card included)."""
-    return CODEC.dump(st)
-
-
-def view(st: State, seat: int) -> JSON:
-    """What ``seat`` may know (section 7; SPECTATOR: what every seat may know)."""
-    return CODEC.view(st, seat)
-
-
 def _load(doc: Any, mode: str, **given: Any) -> State:
     """``CODEC.load``, a document the glue cannot read refused as malformed."""
     try:
@@ -643,7 +546,7 @@ def _load(doc: Any, mode: str, **given: Any) -> State:
 def load_state(data: Any) -> State:
     """A full state, strict: also written exactly as the engine writes it."""
     st = _load(data, "state")
-    checks.check_written_canonically(to_json(st), data)
+    checks.check_written_canonically(CODEC.dump(st), data)
     return st
 
 

@@ -1,16 +1,27 @@
 """What a Baloot layout leaves out takes the value the rules imply (engine/games/baloot:
-``rules.layout_deals_left_out_cards``, ``checks.natural_round``,
-``checks.natural_candidate_taken``, ``rules.set_trick_so_far``)."""
+``rules.settle_left_out``, ``rules.layout_deals_left_out_cards``, ``rules.natural_*``,
+``rules.set_trick_so_far``), and every card is in one place (``checks.check_cards``)."""
 
 from __future__ import annotations
 
 import pytest
 
 from engine import get_game
-from engine.games.baloot import checks, rules
+from engine.games.baloot import rules
 from engine.games.baloot.options import compact
 from engine.games.baloot.state import State, blank
-from engine.games.baloot.tables import BIDDING, CHOOSE_TRUMP, DEAL_OVER, DOUBLING, HOKM, PLAY, SLOT
+from engine.games.baloot.tables import (
+    BIDDING,
+    CHOOSE_TRUMP,
+    DEAL_OVER,
+    DOUBLING,
+    FOUR_STEP,
+    HOKM,
+    PLAY,
+    SLOT,
+    SUN,
+)
+from engine.protocol import InvalidState
 
 GAME = get_game("baloot")
 
@@ -55,16 +66,16 @@ def test_r1_a_bidding_layout_puts_its_left_out_cards_in_the_stock_and_a_play_lay
 
 
 def test_r4_trump_is_chosen_in_round_two():
-    assert checks.natural_round(blank_in(CHOOSE_TRUMP)) == 2
-    assert checks.natural_round(blank_in(BIDDING)) == 1
+    assert rules.natural_round(blank_in(CHOOSE_TRUMP)) == 2
+    assert rules.natural_round(blank_in(BIDDING)) == 1
 
 
 def test_r6_the_candidate_is_taken_once_the_hands_are_dealt_out():
-    assert checks.natural_candidate_taken(blank_in(DOUBLING))
-    assert checks.natural_candidate_taken(blank_in(PLAY))
-    assert checks.natural_candidate_taken(blank_in(DEAL_OVER))
-    assert not checks.natural_candidate_taken(blank_in(DEAL_OVER, [mask("AS"), 0, 0, 0]))
-    assert not checks.natural_candidate_taken(blank_in(BIDDING))
+    assert rules.natural_candidate_taken(blank_in(DOUBLING))
+    assert rules.natural_candidate_taken(blank_in(PLAY))
+    assert rules.natural_candidate_taken(blank_in(DEAL_OVER))
+    assert not rules.natural_candidate_taken(blank_in(DEAL_OVER, [mask("AS"), 0, 0, 0]))
+    assert not rules.natural_candidate_taken(blank_in(BIDDING))
 
 
 def test_r13_the_trick_so_far_is_won_by_the_highest_trump():
@@ -74,3 +85,44 @@ def test_r13_the_trick_so_far_is_won_by_the_highest_trump():
     rules.set_trick_so_far(st)
     assert (st.led, st.win_seat) == (SLOT["AS"] >> 3, 2)
     assert st.win_str > 16 and st.top_trump > 0
+
+
+def test_r7_r11_a_left_out_taker_and_raiser_follow_the_contract_given():
+    st = blank_in(DOUBLING)
+    st.kind, st.ashkal, st.bidder, st.mult = SUN, True, 1, 2
+    rules.settle_left_out(st, {"contract.taker", "contract.last_raiser_team"}, layout=False)
+    assert (st.taker, st.raiser) == (3, 0)  # the bidder's partner; the defenders doubled
+
+
+def test_r11_a_left_out_doubling_step_and_seat_to_act_follow_the_multiplier():
+    st = blank_in(DOUBLING)
+    st.kind, st.trump, st.bidder, st.mult = HOKM, 0, 1, 3
+    rules.settle_left_out(st, {"doubling_step", "to_act"}, layout=False)
+    assert (st.dstep, st.to_act) == (FOUR_STEP, 2)  # tripled: the first defender (dealer 0) may four
+
+
+def test_values_a_document_gives_are_never_settled():
+    st = blank_in(CHOOSE_TRUMP)
+    st.kind, st.bidder, st.taker, st.round, st.to_act = HOKM, 2, 2, 1, 3
+    rules.settle_left_out(st, set(), layout=False)
+    assert (st.taker, st.round, st.to_act) == (2, 1, 3)
+
+
+def test_r1_a_layouts_stock_is_never_added_to():
+    hands = {"0": ["AS", "KS", "QS", "JS", "TS"], "1": ["AH", "KH", "QH", "JH", "TH"]}
+    hands |= {"2": ["AD", "KD", "QD", "JD", "TD"], "3": ["AC", "KC", "QC", "JC", "TC"]}
+    layout = {"hands": hands, "candidate": "9S", "stock": ["8S", "7S", "9H", "8H", "7H"]}
+    with pytest.raises(InvalidState) as refused:
+        GAME.new_state(4, {}, 0, layout=layout)
+    assert refused.value.field == "stock"
+    assert refused.value.message == "stock: card 9D is nowhere"
+
+
+def test_r1_a_card_twice_is_named_where_it_is_read_the_second_time():
+    st = GAME.new_state(4, {}, 0, seed=7)
+    doc = GAME.to_json(st)
+    doc["stock"][0] = doc["candidate"]
+    with pytest.raises(InvalidState) as refused:
+        GAME.from_json(doc)
+    assert refused.value.field == "stock"
+    assert "(candidate and stock)" in refused.value.message
