@@ -18,50 +18,18 @@ from collections.abc import Callable, Mapping
 from operator import attrgetter
 from typing import Any
 
+from engine import codec as C
 from engine.checks import MAX_SAFE_INT, MAX_SCORE
-from engine.codec import (
-    COUNT,
-    LAYOUT,
-    OMITTED,
-    OWN,
-    STATE_ONLY,
-    TEMPLATE,
-    Bool,
-    Card,
-    CardMask,
-    Cards,
-    Choice,
-    Codec,
-    Field,
-    FlaggedHistory,
-    Int,
-    Kind,
-    ListOf,
-    Nullable,
-    Obj,
-    Pack,
-    Partial,
-    PerSeat,
-    PerSide,
-    RngState,
-    Seat,
-    Side,
-    Verb,
-    Verbs,
-    Whole,
-    refuse,
-    view_seat,
-)
 from engine.games.baloot import checks, rules
 from engine.games.baloot import tables as T
 from engine.games.baloot.options import OPTION_SPECS, Opts, compact
 from engine.games.baloot.state import State, blank, chain_length, history_list, set_history
 from engine.protocol import JSON, Action, InvalidState
 
-PACK = Pack("Baloot", tuple(range(T.NSLOTS)), T.CODE)
+PACK = C.Pack("Baloot", tuple(range(T.NSLOTS)), T.CODE)
 """The 32 cards numbered by slot (tables): a mask lists them in the canonical order."""
-CARD = Card(PACK)
-MASK = CardMask(PACK)
+CARD = C.Card(PACK)
+MASK = C.CardMask(PACK)
 
 # --------------------------------------------------------------------------- actions
 
@@ -90,48 +58,48 @@ def verb_of(action: Action) -> str:
     return _VERB_OF[action]  # type: ignore[index]
 
 
-def _raise(plain: int, open_: int, locked: int) -> Verb:
+def _raise(plain: int, open_: int, locked: int) -> C.Verb:
     """R11/R12: a double or four, ``locked`` true/false in Hokm, left out in Sun."""
     verb = "double" if plain == T.DOUBLE else "four"
-    return Verb(
+    return C.Verb(
         verb,
         make=lambda lock: plain if lock is None else locked if lock else open_,
         split=lambda action: (None if action == plain else action == locked,),
-        optional={"locked": Bool()},
+        optional={"locked": C.Bool()},
     )
 
 
-VERBS = Verbs(
+VERBS = C.Verbs(
     [
-        Verb(
+        C.Verb(
             "bid",
-            {"bid": Choice(("hokm", "sun", "ashkal"), (T.BID_HOKM, T.BID_SUN, T.BID_ASHKAL))},
+            {"bid": C.Choice(("hokm", "sun", "ashkal"), (T.BID_HOKM, T.BID_SUN, T.BID_ASHKAL))},
             make=lambda bid: bid,
             split=lambda action: (action,),
         ),
-        Verb("pass", make=lambda: T.PASS),
-        Verb("kawesh", make=lambda: T.KAWESH),
-        Verb(
+        C.Verb("pass", make=lambda: T.PASS),
+        C.Verb("kawesh", make=lambda: T.KAWESH),
+        C.Verb(
             "choose_trump",
-            {"suit": Choice(tuple(T.SUIT_CHARS), tuple(range(T.CHOOSE, T.CHOOSE + 4)))},
+            {"suit": C.Choice(tuple(T.SUIT_CHARS), tuple(range(T.CHOOSE, T.CHOOSE + 4)))},
             make=lambda suit: suit,
             split=lambda action: (action,),
         ),
         _raise(T.DOUBLE, T.DOUBLE_OPEN, T.DOUBLE_LOCKED),
-        Verb("triple", make=lambda: T.TRIPLE),
+        C.Verb("triple", make=lambda: T.TRIPLE),
         _raise(T.FOUR, T.FOUR_OPEN, T.FOUR_LOCKED),
-        Verb("gahwa", make=lambda: T.GAHWA),
-        Verb("declare", make=lambda: T.DECLARE),
-        Verb(
+        C.Verb("gahwa", make=lambda: T.GAHWA),
+        C.Verb("declare", make=lambda: T.DECLARE),
+        C.Verb(
             "play",
             {"card": CARD},
             make=lambda card, ekka: T.EKKA + card if ekka else card,
             split=lambda action: (action & 31, True if action >= T.EKKA else None),
-            optional={"ekka": Bool()},
+            optional={"ekka": C.Bool()},
         ),
-        Verb(
+        C.Verb(
             "deal",
-            {"deck": Cards(PACK, unique=False)},  # R1 (each card once, all 32): check_action
+            {"deck": C.Cards(PACK, unique=False)},  # R1 (each card once, all 32): check_action
             make=lambda deck: (T.DEAL, *deck),
             split=lambda action: (action[1:],),
             hidden={"deck": lambda count: range(T.NSLOTS)},  # a view's count: a placeholder deck
@@ -155,7 +123,7 @@ def action_to_json(action: Action) -> JSON:
 # --------------------------------------------------------------------------- Baloot's own kinds
 
 
-class PlayedBy(Kind):
+class PlayedBy(C.Kind):
     """``played_by``: {card: seat or null}; inside, (slot, seat or -1) pairs in document order."""
 
     normalises = True
@@ -165,11 +133,11 @@ class PlayedBy(Kind):
 
         def decode(raw: Any, path: str, rules: Any) -> list[tuple[int, int]]:
             if type(raw) is not dict:
-                raise refuse(path, "must be an object")
+                raise C.refuse(path, "must be an object")
             out = []
             for code, seat in raw.items():
                 if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
-                    raise refuse(path, "seats must be 0-3 or null")
+                    raise C.refuse(path, "seats must be 0-3 or null")
                 out.append((card(code, path, rules), -1 if seat is None else seat))
             return out
 
@@ -180,10 +148,10 @@ class PlayedBy(Kind):
         return lambda pairs: {code[p]: (s if s >= 0 else None) for p, s in pairs}
 
     def schema(self, view: bool = False) -> JSON:
-        return {"type": "object", "additionalProperties": {"anyOf": [Seat().schema(), {"type": "null"}]}}
+        return {"type": "object", "additionalProperties": {"anyOf": [C.Seat().schema(), {"type": "null"}]}}
 
 
-class Award(Kind):
+class Award(C.Kind):
     """``last_deal``: the finished deal's award (adds per team, items {side, points, item,
     rule}) and its workings, plain JSON data kept as it is."""
 
@@ -195,10 +163,10 @@ class Award(Kind):
     def decoder(self, hidden: bool = False) -> Callable[[Any, str, Any], Any]:
         def decode(raw: Any, path: str, rules: Any) -> dict[str, Any]:
             if type(raw) is not dict:
-                raise refuse(path, "must be an object or null")
+                raise C.refuse(path, "must be an object or null")
             for key in raw:
                 if key not in self.FIELDS:
-                    raise refuse(f"{path}.{key}", "unknown field")
+                    raise C.refuse(f"{path}.{key}", "unknown field")
             _plain_numbers(raw, path)
             adds, items = raw.get("adds"), raw.get("items")
             if (
@@ -206,9 +174,9 @@ class Award(Kind):
                 or len(adds) != 2
                 or any(type(x) is not int or not 0 <= x <= 10**6 for x in adds)
             ):
-                raise refuse(path, "adds must be two whole numbers")
+                raise C.refuse(path, "adds must be two whole numbers")
             if type(items) is not list or len(items) > 20 or not all(_is_item(item) for item in items):
-                raise refuse(path, "items must be a list of {side, points, item, rule}")
+                raise C.refuse(path, "items must be a list of {side, points, item, rule}")
             return dict(raw)
 
         return decode
@@ -235,12 +203,12 @@ def _plain_numbers(value: Any, path: str, depth: int = 0) -> None:
         return
     if type(value) is int:
         if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
-            raise refuse(path, "a number out of range")
+            raise C.refuse(path, "a number out of range")
     elif depth < 3 and type(value) in (list, dict):
         for x in value.values() if type(value) is dict else value:
             _plain_numbers(x, path, depth + 1)
     else:
-        raise refuse(path, "holds something that is not plain JSON data")
+        raise C.refuse(path, "holds something that is not plain JSON data")
 
 
 # --------------------------------------------------------------------------- state fields
@@ -277,13 +245,13 @@ def _seen_projects(st: State, seat: int) -> dict[str, Any]:
     return out
 
 
-SEAT = Seat()
-HISTORY = FlaggedHistory(VERBS, "project", {T.PASS: T.PASS_PROJECT})  # R20: a private project pass
-NO_SEAT = Nullable(SEAT, -1)
-PLAY_ENTRY = Obj(seat=SEAT, card=CARD)
+SEAT = C.Seat()
+HISTORY = C.FlaggedHistory(VERBS, "project", {T.PASS: T.PASS_PROJECT})  # R20: a private project pass
+NO_SEAT = C.Nullable(SEAT, -1)
+PLAY_ENTRY = C.Obj(seat=SEAT, card=CARD)
 
 
-class Table(Kind):
+class Table(C.Kind):
     """``table``: the trick so far, [{seat, card}] (a layout may list bare codes); inside,
     (seat, slot) pairs (seat None for a bare code)."""
 
@@ -294,7 +262,7 @@ class Table(Kind):
 
         def decode(raw: Any, path: str, rules: Any) -> list[tuple[int | None, int]]:
             if type(raw) is not list or len(raw) > 3:
-                raise refuse(path, "must be a list of at most 3 plays")
+                raise C.refuse(path, "must be a list of at most 3 plays")
             return [
                 (None, card(e, f"{path}[{i}]", rules)) if type(e) is str else entry(e, f"{path}[{i}]", rules)
                 for i, e in enumerate(raw)
@@ -310,28 +278,28 @@ class Table(Kind):
         return {"type": "array", "items": PLAY_ENTRY.schema(), "maxItems": 3}
 
 
-CONTRACT = Partial(
-    kind=Choice(("hokm", "sun"), (T.HOKM, T.SUN)),
-    trump=Nullable(Choice(tuple(T.SUIT_CHARS)), -1),
-    ashkal=Bool(),
+CONTRACT = C.Partial(
+    kind=C.Choice(("hokm", "sun"), (T.HOKM, T.SUN)),
+    trump=C.Nullable(C.Choice(tuple(T.SUIT_CHARS)), -1),
+    ashkal=C.Bool(),
     bidder=SEAT,
     taker=SEAT,
-    declarer_team=Side(),
-    multiplier=Int(1, 4),
-    locked=Bool(),
-    gahwa=Bool(),
-    last_raiser_team=Side(),
+    declarer_team=C.Side(),
+    multiplier=C.Int(1, 4),
+    locked=C.Bool(),
+    gahwa=C.Bool(),
+    last_raiser_team=C.Side(),
 )
-BIDDING_PART = Partial(round=Int(1, 2), stage=Choice(T.STAGE_NAMES), hokm_bidder=NO_SEAT)
-TRICK = Partial(leader=SEAT, cards=Whole(Cards(PACK, length=4)), winner=SEAT, ekka=Bool())
-REVEALED = Obj(kind=Choice(T.SUBKIND_NAMES), top=Choice(tuple(T.SEQ_ORDER), tuple(range(7, -1, -1))))
+BIDDING_PART = C.Partial(round=C.Int(1, 2), stage=C.Choice(T.STAGE_NAMES), hokm_bidder=NO_SEAT)
+TRICK = C.Partial(leader=SEAT, cards=C.Whole(C.Cards(PACK, length=4)), winner=SEAT, ekka=C.Bool())
+REVEALED = C.Obj(kind=C.Choice(T.SUBKIND_NAMES), top=C.Choice(tuple(T.SEQ_ORDER), tuple(range(7, -1, -1))))
 """R21: a tied top declaration shown to all: a sequence's or a four's kind and top rank."""
-PROJECTS = Partial(
-    declared=Whole(PerSeat(Nullable(Choice(tuple(T.CLASS_NAMES.values()), tuple(T.CLASS_NAMES)), 0))),
-    declare_done=Nullable(Bool()),
-    revealed=Whole(PerSeat(Nullable(REVEALED))),
-    team=Nullable(Side(), -1),
-    shown=Whole(PerSeat(Nullable(ListOf(MASK)))),
+PROJECTS = C.Partial(
+    declared=C.Whole(C.PerSeat(C.Nullable(C.Choice(tuple(T.CLASS_NAMES.values()), tuple(T.CLASS_NAMES)), 0))),
+    declare_done=C.Nullable(C.Bool()),
+    revealed=C.Whole(C.PerSeat(C.Nullable(REVEALED))),
+    team=C.Nullable(C.Side(), -1),
+    shown=C.Whole(C.PerSeat(C.Nullable(C.ListOf(MASK)))),
 )
 _STATE_NAME = {
     "candidate_taken": "cand_taken",
@@ -345,7 +313,7 @@ _STATE_NAME = {
 another name; every other one it keeps under its own."""
 
 
-def _keys_of(part: Partial) -> Callable[[State], dict[str, Any]]:
+def _keys_of(part: C.Partial) -> Callable[[State], dict[str, Any]]:
     """The getter of an object the state keeps key by key (see ``_STATE_NAME``)."""
     keys = tuple(part.fields)
     values = attrgetter(*(_STATE_NAME.get(key, key) for key in keys))
@@ -353,59 +321,59 @@ def _keys_of(part: Partial) -> Callable[[State], dict[str, Any]]:
 
 
 _PROJECTS_OF = _keys_of(PROJECTS)
-FIELDS: list[Field[State]] = [
-    Field("dealer", SEAT, default=0),
-    Field("phase", Choice(T.PHASE_NAMES), default=T.BIDDING),
-    Field("to_act", Nullable(SEAT), default=OMITTED),
-    Field("scores", Whole(PerSide(Int(0, MAX_SCORE))), default=lambda o: [0, 0]),
-    Field("deal_no", Int(1, MAX_SAFE_INT), default=1),
-    Field("history", HISTORY, history_list, default=lambda o: [], view_get=_seen_history),
-    Field(
+FIELDS: list[C.Field[State]] = [
+    C.Field("dealer", SEAT, default=0),
+    C.Field("phase", C.Choice(T.PHASE_NAMES), default=T.BIDDING),
+    C.Field("to_act", C.Nullable(SEAT), default=C.OMITTED),
+    C.Field("scores", C.Whole(C.PerSide(C.Int(0, MAX_SCORE))), default=lambda o: [0, 0]),
+    C.Field("deal_no", C.Int(1, MAX_SAFE_INT), default=1),
+    C.Field("history", HISTORY, history_list, default=lambda o: [], view_get=_seen_history),
+    C.Field(
         "deal_history_start",  # where the current deal begins in the history
-        Int(0, MAX_SAFE_INT),
+        C.Int(0, MAX_SAFE_INT),
         lambda st: chain_length(st.hist_base),
         default=0,
         view_get=lambda st, seat: 0,  # a view's history is the current deal's only
     ),
-    Field("rng_state", RngState(), default=None, show=STATE_ONLY),
-    Field("hands", PerSeat(Whole(MASK)), default=lambda o: [0, 0, 0, 0], show=OWN),
-    Field("candidate", Nullable(CARD, -1), default=-1),  # the turned card, kept after it is taken
-    Field("candidate_taken", Bool(), lambda st: st.cand_taken, default=OMITTED),
-    Field("stock", Whole(Cards(PACK)), default=OMITTED, show=COUNT),  # top first
-    Field("bidding", BIDDING_PART, _keys_of(BIDDING_PART), default=lambda o: {}),
-    Field("contract", Nullable(CONTRACT), _contract, default=None),
-    Field(
+    C.Field("rng_state", C.RngState(), default=None, show=C.STATE_ONLY),
+    C.Field("hands", C.PerSeat(C.Whole(MASK)), default=lambda o: [0, 0, 0, 0], show=C.OWN),
+    C.Field("candidate", C.Nullable(CARD, -1), default=-1),  # the turned card, kept after it is taken
+    C.Field("candidate_taken", C.Bool(), lambda st: st.cand_taken, default=C.OMITTED),
+    C.Field("stock", C.Whole(C.Cards(PACK)), default=C.OMITTED, show=C.COUNT),  # top first
+    C.Field("bidding", BIDDING_PART, _keys_of(BIDDING_PART), default=lambda o: {}),
+    C.Field("contract", C.Nullable(CONTRACT), _contract, default=None),
+    C.Field(
         "doubling_step",
-        Nullable(Choice(T.STEP_NAMES)),
+        C.Nullable(C.Choice(T.STEP_NAMES)),
         lambda st: st.dstep if st.phase == T.DOUBLING else None,
-        default=OMITTED,
+        default=C.OMITTED,
     ),
-    Field("trick_no", Int(1, 9), default=1),
-    Field("leader", NO_SEAT, default=-1),
-    Field(
+    C.Field("trick_no", C.Int(1, 9), default=1),
+    C.Field("leader", NO_SEAT, default=-1),
+    C.Field(
         "table",
         Table(),
         lambda st: [((st.leader + i) & 3, p) for i, p in enumerate(st.table)],
         default=lambda o: [],
     ),
-    Field("lead_ekka", Bool(), default=False),
-    Field(
+    C.Field("lead_ekka", C.Bool(), default=False),
+    C.Field(
         "tricks",
-        ListOf(TRICK),
+        C.ListOf(TRICK),
         lambda st: [{"leader": t[0], "cards": t[1], "winner": t[2], "ekka": t[3]} for t in st.tricks],
         default=lambda o: [],
     ),
     # earlier cards a layout placed without tricks, {card: seat or null}
-    Field("played_by", PlayedBy(), lambda st: st.extra_played, default=lambda o: []),
-    Field("tricks_won", Whole(PerSide(Int(0, 8))), default=lambda o: [0, 0]),
-    Field("card_points", Whole(PerSide(Int(0, 162))), default=lambda o: [0, 0]),
-    Field("projects", PROJECTS, _PROJECTS_OF, default=lambda o: {}, view_get=_seen_projects),
-    Field("baloot", Whole(ListOf(SEAT, None)), default=lambda o: []),
-    Field("kawesh", Nullable(Obj(seat=SEAT, cards=Whole(MASK))), default=None),
-    Field("match_winner", Nullable(Side(), -1), default=-1),
-    Field("last_deal", Nullable(Award()), lambda st: st.result, default=None),
-    view_seat(),
-    Field("engine_dealt", Bool(), in_state=False, view_get=lambda st, seat: st.rng_state is not None),
+    C.Field("played_by", PlayedBy(), lambda st: st.extra_played, default=lambda o: []),
+    C.Field("tricks_won", C.Whole(C.PerSide(C.Int(0, 8))), default=lambda o: [0, 0]),
+    C.Field("card_points", C.Whole(C.PerSide(C.Int(0, 162))), default=lambda o: [0, 0]),
+    C.Field("projects", PROJECTS, _PROJECTS_OF, default=lambda o: {}, view_get=_seen_projects),
+    C.Field("baloot", C.Whole(C.ListOf(SEAT, None)), default=lambda o: []),
+    C.Field("kawesh", C.Nullable(C.Obj(seat=SEAT, cards=C.Whole(MASK))), default=None),
+    C.Field("match_winner", C.Nullable(C.Side(), -1), default=-1),
+    C.Field("last_deal", C.Nullable(Award()), lambda st: st.result, default=None),
+    C.view_seat(),
+    C.Field("engine_dealt", C.Bool(), in_state=False, view_get=lambda st, seat: st.rng_state is not None),
 ]
 
 
@@ -437,11 +405,11 @@ _TRICK_NEEDS = {True: ("leader", "cards", "winner"), False: ("leader", "cards", 
 def build(values: dict[str, Any], opts: Opts, mode: str) -> State:
     """A state holding the decoded ``values``; what they leave out is then settled as the
     rules imply (``rules.settle_left_out``), and every card must be in one place (R1)."""
-    layout = mode == LAYOUT
+    layout = mode == C.LAYOUT
     st = blank(opts, values["dealer"], values["scores"], values["rng_state"])
     entries, start = values["history"], values["deal_history_start"]
     if start > len(entries):
-        raise refuse("deal_history_start", f"must be a whole number from 0 to {len(entries)}")
+        raise C.refuse("deal_history_start", f"must be a whole number from 0 to {len(entries)}")
     set_history(st, entries, start)
     for name in _COPIED:
         if name in values:
@@ -458,7 +426,7 @@ def build(values: dict[str, Any], opts: Opts, mode: str) -> State:
     _copy_plays(st, values, layout)
     _copy_doubling_step(st, values, layout)
     if st.decided is None:
-        raise refuse("projects.declare_done", "must be true or false")
+        raise C.refuse("projects.declare_done", "must be true or false")
     st.shown = [None if g is None else tuple(g) for g in st.shown]
     st.baloot = tuple(values["baloot"])
     rules.settle_left_out(st, _left_out(values), layout)
@@ -477,7 +445,7 @@ def _copy_plays(st: State, values: dict[str, Any], layout: bool) -> None:
     list a trick's cards there too)."""
     for i, (seat, p) in enumerate(values["table"]):
         if seat is None and not layout:
-            raise refuse(f"table[{i}]", "must be an object {seat, card}")
+            raise C.refuse(f"table[{i}]", "must be an object {seat, card}")
         st.table.append(p)
     tricks = []
     for i, trick in enumerate(values["tricks"]):
@@ -492,9 +460,9 @@ def _copy_doubling_step(st: State, values: dict[str, Any], layout: bool) -> None
     """``doubling_step``: a step in the doubling phase (a layout may leave it out), else null."""
     step = values.get("doubling_step")
     if st.phase == T.DOUBLING and step is None and (not layout or "doubling_step" in values):
-        raise refuse("doubling_step", f"must be one of {', '.join(T.STEP_NAMES)}")
+        raise C.refuse("doubling_step", f"must be one of {', '.join(T.STEP_NAMES)}")
     if st.phase != T.DOUBLING and step is not None:
-        raise refuse("doubling_step", "only in the doubling phase")
+        raise C.refuse("doubling_step", "only in the doubling phase")
     if step is not None:
         st.dstep = step
 
@@ -511,12 +479,12 @@ def _left_out(values: dict[str, Any]) -> set[str]:
 
 def _check(st: State, values: dict[str, Any], mode: str) -> None:
     """``checks``: what the rules imply (a sampler's template is checked as its view)."""
-    if mode != TEMPLATE:
+    if mode != C.TEMPLATE:
         exact = not any(seat < 0 for _, seat in st.extra_played)
         checks.check_loaded(st, values, history_list(st, True), hidden_seats=[], exact=exact)
 
 
-CODEC = Codec(
+CODEC = C.Codec(
     game="baloot",
     version=1,
     option_specs=OPTION_SPECS,
@@ -559,4 +527,4 @@ def load_layout(layout: Mapping[str, Any], options: Any, dealer: int, seed: int 
         data["hands"] = [hands.get(str(s), hands.get(s, [])) for s in range(4)]
     if options is not None:
         data.setdefault("options", dict(options))
-    return _load(data, LAYOUT, players=4, given={"dealer": dealer, "rng_state": seed})
+    return _load(data, C.LAYOUT, players=4, given={"dealer": dealer, "rng_state": seed})

@@ -13,12 +13,10 @@ from engine.games.baloot.state import State, blank
 from engine.games.baloot.tables import CODE, PHASE_NAMES
 from engine.protocol import (
     JSON,
-    SPECTATOR,
     Action,
     Event,
     Game,
     InvalidSetup,
-    InvalidState,
     ScoreReport,
 )
 
@@ -124,20 +122,8 @@ class Baloot(Game[State]):
     def score(self, state: State) -> ScoreReport:
         return scoring.score_report(state)
 
-    def to_json(self, state: State) -> JSON:
-        return codec.CODEC.dump(state)
-
     def from_json(self, data: Any) -> State:
         return codec.load_state(data)
-
-    def view(self, state: State, seat: int) -> JSON:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
-            raise InvalidState("seat must be 0-3", field="seat")
-        return codec.CODEC.view(state, seat)
-
-    def public_view(self, state: State) -> JSON:
-        # no seat is -1: every hand a count, no seat's trick-1 project pass (R20), seat null
-        return codec.CODEC.view(state, SPECTATOR)
 
     def sampler(self, view: JSON) -> Callable[[random.Random], State]:
         return sampling.make_sampler(view)

@@ -7,38 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import codec as C
 from engine.cards import RANKS
 from engine.checks import MAX_SAFE_INT, MAX_SCORE
-from engine.codec import (
-    COUNT,
-    LAYOUT,
-    OMITTED,
-    STATE_ONLY,
-    Bool,
-    Card,
-    Cards,
-    Choice,
-    Codec,
-    Field,
-    History,
-    Int,
-    ListOf,
-    Nullable,
-    Obj,
-    OwnOrCount,
-    Pack,
-    PerSeat,
-    PerSide,
-    RngState,
-    Seat,
-    SeatMap,
-    Side,
-    Text,
-    Verb,
-    Verbs,
-    refuse,
-    view_seat,
-)
 from engine.games.porrazo.checks import check_state
 from engine.games.porrazo.options import OPTION_SPECS, Options, check_teams
 from engine.games.porrazo.rules import holding, natural_to_act, own_hand_hidden
@@ -62,13 +33,13 @@ from engine.games.porrazo.tables import (
 )
 from engine.protocol import JSON, SCHEMA_VERSION, Action
 
-PACK = Pack("Porrazo", tuple(range(52)))
+PACK = C.Pack("Porrazo", tuple(range(52)))
 COMBOS = ("ronda", "rondine")
 """The combinations a seat declares (R9)."""
 WIN_REASONS = ("target", "san_benito")
 """How a match is won: a side reached the target (R25), or a San Benito (R17)."""
-CARD = Card(PACK)
-CARDS = Cards(PACK)
+CARD = C.Card(PACK)
+CARDS = C.Cards(PACK)
 
 # --------------------------------------------------------------------------- actions
 
@@ -101,29 +72,32 @@ def _hidden_deck(count: Any) -> tuple[int, ...]:
     return tuple(range(52))
 
 
-VERBS = Verbs(
+VERBS = C.Verbs(
     [
-        Verb(
+        C.Verb(
             "play",
             {"card": CARD},
             make=lambda card, capture: card if capture is not False else DECLINE + card,
             split=lambda action: (action, None) if action < DECLINE else (action - DECLINE, False),
-            optional={"capture": Bool()},
+            optional={"capture": C.Bool()},
         ),
-        Verb("pass", make=lambda: PASS),
-        Verb("tendido", make=lambda: TENDIDO),
-        Verb(
+        C.Verb("pass", make=lambda: PASS),
+        C.Verb("tendido", make=lambda: TENDIDO),
+        C.Verb(
             "declare",
-            {"combo": Choice(COMBOS, (DECLARE_RONDA, DECLARE_RONDINE))},
+            {"combo": C.Choice(COMBOS, (DECLARE_RONDA, DECLARE_RONDINE))},
             make=lambda code: code,
             split=lambda action: (action,),
         ),
-        Verb(
-            "claim", {"seat": Seat()}, make=lambda seat: CLAIM + seat, split=lambda action: (action - CLAIM,)
+        C.Verb(
+            "claim",
+            {"seat": C.Seat()},
+            make=lambda seat: CLAIM + seat,
+            split=lambda action: (action - CLAIM,),
         ),
-        Verb(
+        C.Verb(
             "deal",
-            {"deck": Cards(PACK, unique=False)},  # 52 distinct cards: check_action, R2
+            {"deck": C.Cards(PACK, unique=False)},  # 52 distinct cards: check_action, R2
             make=lambda deck: (DEAL, tuple(deck)),
             split=lambda action: (action[1],),
             hidden={"deck": _hidden_deck},
@@ -149,51 +123,51 @@ def _per_seat_empty(o: Options) -> list[list[int]]:
     return [[] for _ in range(o.players)]
 
 
-HIDDEN_TO_DEALER = OwnOrCount(hides_own=own_hand_hidden)
-ITEM = Obj(side=Side(), points=Int(0, MAX_SCORE), item=Text(), rule=Text())
-CHAIN = Obj(stage=Choice(STAGE_NAMES), rank=Choice(tuple(RANKS)), seat=Seat())
-PENDING = Obj(seat=Seat(), porrazo_points=Int(1, 4), limpia_points=Int(0, 4), cards=CARDS)
+HIDDEN_TO_DEALER = C.OwnOrCount(hides_own=own_hand_hidden)
+ITEM = C.Obj(side=C.Side(), points=C.Int(0, MAX_SCORE), item=C.Text(), rule=C.Text())
+CHAIN = C.Obj(stage=C.Choice(STAGE_NAMES), rank=C.Choice(tuple(RANKS)), seat=C.Seat())
+PENDING = C.Obj(seat=C.Seat(), porrazo_points=C.Int(1, 4), limpia_points=C.Int(0, 4), cards=CARDS)
 
-FIELDS: list[Field[PState]] = [
-    Field("dealer", Seat(), default=0),
-    Field("phase", Choice(PHASE_NAMES), default=OMITTED),
-    Field("to_act", Nullable(Seat()), default=OMITTED),
-    Field("scores", PerSide(Int(0, MAX_SCORE)), default=lambda o: [0] * o.sides),
-    Field("hand_no", Int(1, MAX_SAFE_INT), default=1),
-    Field("deal_no", Int(0, MAX_SAFE_INT), default=OMITTED),
-    Field("hands", PerSeat(CARDS), default=_per_seat_empty, show=HIDDEN_TO_DEALER),
-    Field("dealt", PerSeat(CARDS), default=OMITTED, show=HIDDEN_TO_DEALER),
-    Field("played", PerSeat(CARDS), _played, derived=True, default=OMITTED),
-    Field("stock", CARDS, default=OMITTED, show=COUNT),
-    Field("table", CARDS, default=lambda o: []),
-    Field("piles", PerSeat(CARDS), default=_per_seat_empty),
-    Field("tendido_done", Bool(), default=False),
-    Field("tendido", Nullable(CARDS), default=None),
-    Field(
+FIELDS: list[C.Field[PState]] = [
+    C.Field("dealer", C.Seat(), default=0),
+    C.Field("phase", C.Choice(PHASE_NAMES), default=C.OMITTED),
+    C.Field("to_act", C.Nullable(C.Seat()), default=C.OMITTED),
+    C.Field("scores", C.PerSide(C.Int(0, MAX_SCORE)), default=lambda o: [0] * o.sides),
+    C.Field("hand_no", C.Int(1, MAX_SAFE_INT), default=1),
+    C.Field("deal_no", C.Int(0, MAX_SAFE_INT), default=C.OMITTED),
+    C.Field("hands", C.PerSeat(CARDS), default=_per_seat_empty, show=HIDDEN_TO_DEALER),
+    C.Field("dealt", C.PerSeat(CARDS), default=C.OMITTED, show=HIDDEN_TO_DEALER),
+    C.Field("played", C.PerSeat(CARDS), _played, derived=True, default=C.OMITTED),
+    C.Field("stock", CARDS, default=C.OMITTED, show=C.COUNT),
+    C.Field("table", CARDS, default=lambda o: []),
+    C.Field("piles", C.PerSeat(CARDS), default=_per_seat_empty),
+    C.Field("tendido_done", C.Bool(), default=False),
+    C.Field("tendido", C.Nullable(CARDS), default=None),
+    C.Field(
         "declarations",
-        PerSeat(Nullable(Choice(COMBOS, (RONDA, RONDINE)), NO_COMBO)),
+        C.PerSeat(C.Nullable(C.Choice(COMBOS, (RONDA, RONDINE)), NO_COMBO)),
         lambda st: st.decl,
-        default=OMITTED,
+        default=C.OMITTED,
     ),
-    Field("claims", SeatMap(Seat(), -1), default=lambda o: [-1] * o.players),
-    Field("chain", Nullable(CHAIN), default=None),
-    Field("pending_porrazo", Nullable(PENDING), lambda st: st.pending, default=None),
-    Field("last_capturer", Nullable(Seat()), default=None),
-    Field("winner", Nullable(Side()), default=None),
-    Field("win_reason", Nullable(Choice(WIN_REASONS, WIN_REASONS)), default=None),
-    Field("deal_items", ListOf(ITEM), lambda st: st.items, default=lambda o: []),
-    Field("last_deal_items", ListOf(ITEM), lambda st: st.prev_items, default=lambda o: []),
-    Field("decks", ListOf(Cards(PACK, length=52)), default=lambda o: [], show=STATE_ONLY),
-    Field("hand_start", Int(0, MAX_SAFE_INT), default=0, view_get=lambda st, viewer: 0),
-    Field(
+    C.Field("claims", C.SeatMap(C.Seat(), -1), default=lambda o: [-1] * o.players),
+    C.Field("chain", C.Nullable(CHAIN), default=None),
+    C.Field("pending_porrazo", C.Nullable(PENDING), lambda st: st.pending, default=None),
+    C.Field("last_capturer", C.Nullable(C.Seat()), default=None),
+    C.Field("winner", C.Nullable(C.Side()), default=None),
+    C.Field("win_reason", C.Nullable(C.Choice(WIN_REASONS, WIN_REASONS)), default=None),
+    C.Field("deal_items", C.ListOf(ITEM), lambda st: st.items, default=lambda o: []),
+    C.Field("last_deal_items", C.ListOf(ITEM), lambda st: st.prev_items, default=lambda o: []),
+    C.Field("decks", C.ListOf(C.Cards(PACK, length=52)), default=lambda o: [], show=C.STATE_ONLY),
+    C.Field("hand_start", C.Int(0, MAX_SAFE_INT), default=0, view_get=lambda st, viewer: 0),
+    C.Field(
         "history",
-        History(VERBS),
+        C.History(VERBS),
         lambda st: history_list(st.history),
         default=lambda o: [],
         view_get=_hand_history,
     ),
-    Field("rng_state", RngState(), default=None, show=STATE_ONLY),
-    view_seat(),
+    C.Field("rng_state", C.RngState(), default=None, show=C.STATE_ONLY),
+    C.view_seat(),
 ]
 
 
@@ -244,13 +218,13 @@ def build(values: dict[str, Any], o: Options, mode: str) -> PState:
 def _build_history(st: PState, entries: list[tuple[int, Action]], hand_start: int) -> None:
     """The history cons list, and the hash of this hand's public part (from ``hand_start``)."""
     if hand_start > len(entries):
-        raise refuse("hand_start", f"must be a whole number from 0 to {len(entries)}")
+        raise C.refuse("hand_start", f"must be a whole number from 0 to {len(entries)}")
     st.history, st.pub = history_from(entries, hand_start)
     st.hlen = len(entries)
     st.hand_start = hand_start
 
 
-CODEC: Codec[PState] = Codec(
+CODEC: C.Codec[PState] = C.Codec(
     game="porrazo",
     version=SCHEMA_VERSION,
     option_specs=OPTION_SPECS,
@@ -282,15 +256,15 @@ def load_layout(layout: JSON) -> PState:
     if "declared" in doc:
         declared = doc.pop("declared")
         if "declarations" in doc:
-            raise refuse("declared", "give declared or declarations, not both")
+            raise C.refuse("declared", "give declared or declarations, not both")
         if not isinstance(declared, dict):
-            raise refuse("declared", 'must map seats to "ronda" or "rondine"')
+            raise C.refuse("declared", 'must map seats to "ronda" or "rondine"')
         players = doc.get("players")
         if players in PLAYER_COUNTS:  # else the header refuses the players
             names: list[Any] = [None] * players
             for key, kind in declared.items():
                 if _SEAT_KEYS.get(key, players) >= players:
-                    raise refuse("declared", f"{key!r} is not a seat")
+                    raise C.refuse("declared", f"{key!r} is not a seat")
                 names[int(key)] = kind
             doc["declarations"] = names
-    return CODEC.load(doc, LAYOUT, given=given)
+    return CODEC.load(doc, C.LAYOUT, given=given)

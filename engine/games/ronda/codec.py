@@ -6,37 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import codec as C
 from engine.checks import MAX_SAFE_INT, MAX_SCORE
-from engine.codec import (
-    COUNT,
-    OMITTED,
-    STATE_ONLY,
-    TEMPLATE,
-    Card,
-    CardMask,
-    Cards,
-    Choice,
-    Codec,
-    Field,
-    History,
-    Int,
-    ListOf,
-    Nullable,
-    Obj,
-    OwnOrCount,
-    Pack,
-    PerSeat,
-    PerSide,
-    RngState,
-    Seat,
-    SeatSet,
-    Side,
-    Text,
-    Verb,
-    Verbs,
-    refuse,
-    view_seat,
-)
 from engine.games.ronda.checks import check_state, hand_of_stock
 from engine.games.ronda.options import OPTION_SPECS, Rules, check_options
 from engine.games.ronda.rules import open_hand, verb_of
@@ -54,9 +25,9 @@ from engine.games.ronda.tables import (
 )
 from engine.protocol import Action, BadAction
 
-RONDA_PACK = Pack("Ronda", PACK)
-CARD = Card(RONDA_PACK)
-MASK = CardMask(RONDA_PACK)
+RONDA_PACK = C.Pack("Ronda", PACK)
+CARD = C.Card(RONDA_PACK)
+MASK = C.CardMask(RONDA_PACK)
 
 # --------------------------------------------------------------------------- actions
 
@@ -68,25 +39,25 @@ def _hidden_deck(count: Any) -> tuple[int, ...]:
     return PACK
 
 
-VERBS = Verbs(
+VERBS = C.Verbs(
     [
-        Verb("pass", make=lambda: PASS),
-        Verb(
+        C.Verb("pass", make=lambda: PASS),
+        C.Verb(
             "declare",
-            {"combo": Choice(COMBO_NAMES[1:], (1, 2, 3))},
+            {"combo": C.Choice(COMBO_NAMES[1:], (1, 2, 3))},
             make=lambda combo: DECLARE_BASE + combo,
             split=lambda action: (action - DECLARE_BASE,),
         ),
-        Verb(
+        C.Verb(
             "challenge",
-            {"target": Seat()},
+            {"target": C.Seat()},
             make=lambda target: CHALLENGE_BASE + target,
             split=lambda action: (action - CHALLENGE_BASE,),
         ),
-        Verb("play", {"card": CARD}, make=lambda card: card, split=lambda action: (action,)),
-        Verb(
+        C.Verb("play", {"card": CARD}, make=lambda card: card, split=lambda action: (action,)),
+        C.Verb(
             "deal",
-            {"deck": Cards(RONDA_PACK, length=len(PACK), unique=False)},  # a card twice: check_action, R2
+            {"deck": C.Cards(RONDA_PACK, length=len(PACK), unique=False)},  # a card twice: check_action, R2
             make=tuple,
             split=lambda action: (action,),
             hidden={"deck": _hidden_deck},
@@ -160,38 +131,38 @@ def _award(s: RondaState) -> tuple[int, int] | None:
     return None if s.prov_side < 0 else (s.prov_side, s.prov_pts)
 
 
-POINTS = Int(-MAX_SCORE, MAX_SCORE)
-AWARD = Obj(side=Side(), points=Int(1, MAX_SCORE))
-CHAIN = Obj(rank=Choice(tuple(RANK_CHARS)), level=Int(1, 3), seat=Seat(), packet=MASK)
-ITEM = Obj(side=Side(), points=POINTS, item=Text(), rule=Text())
+POINTS = C.Int(-MAX_SCORE, MAX_SCORE)
+AWARD = C.Obj(side=C.Side(), points=C.Int(1, MAX_SCORE))
+CHAIN = C.Obj(rank=C.Choice(tuple(RANK_CHARS)), level=C.Int(1, 3), seat=C.Seat(), packet=MASK)
+ITEM = C.Obj(side=C.Side(), points=POINTS, item=C.Text(), rule=C.Text())
 
-FIELDS: list[Field[RondaState]] = [
-    Field("dealer", Seat(), default=0),
-    Field("phase", Choice(PHASE_NAMES), default=OMITTED),
-    Field("to_act", Nullable(Seat(), -1), derived=True, default=OMITTED),
-    Field("scores", PerSide(Int(0, MAX_SCORE)), default=lambda o: [0] * o.sides),
-    Field("deal_no", Int(1, MAX_SAFE_INT), default=1),
-    Field("hand_number", Int(1, _hands_of_deal), lambda s: s.hand_no, derived=True, default=OMITTED),
-    Field("hands", PerSeat(MASK), show=OwnOrCount(_challenged)),
-    Field("dealt", PerSeat(MASK), default=OMITTED, show=OwnOrCount(_dealt_shown)),
-    Field("played", PerSeat(MASK), _played, default=OMITTED),
-    Field("table", Cards(RONDA_PACK), default=lambda o: []),
-    Field("stock", Cards(RONDA_PACK), default=lambda o: [], show=COUNT),
-    Field("piles", PerSide(MASK), default=lambda o: [0] * o.sides),
-    Field("declarations", PerSeat(Nullable(Choice(COMBO_NAMES), -1)), lambda s: s.decl, _undeclared),
-    Field("challenged", SeatSet(), default=0),
-    Field("withdrawn", SeatSet(), default=0),
-    Field("revealed", SeatSet(), lambda s: s.challenged, derived=True, default=OMITTED),
-    Field("provisional_award", Nullable(AWARD), _award, default=None),
-    Field("last_drop", Nullable(CARD, -1), default=-1),
-    Field("chain", Nullable(CHAIN), default=None),
-    Field("last_capturer", Nullable(Seat(), -1), lambda s: s.last_cap, default=-1),
-    Field("winner", Nullable(Side(), -1), default=-1),
-    Field("deal_items", ListOf(ITEM), lambda s: cons_list(s.items), default=lambda o: []),
-    Field("history", History(VERBS), whole_history, default=lambda o: [], view_get=deal_history),
-    Field("deal_start", Int(0, MAX_SAFE_INT), lambda s: s.old_len, default=0),
-    Field("rng_state", RngState(), default=None, show=STATE_ONLY),
-    view_seat(),
+FIELDS: list[C.Field[RondaState]] = [
+    C.Field("dealer", C.Seat(), default=0),
+    C.Field("phase", C.Choice(PHASE_NAMES), default=C.OMITTED),
+    C.Field("to_act", C.Nullable(C.Seat(), -1), derived=True, default=C.OMITTED),
+    C.Field("scores", C.PerSide(C.Int(0, MAX_SCORE)), default=lambda o: [0] * o.sides),
+    C.Field("deal_no", C.Int(1, MAX_SAFE_INT), default=1),
+    C.Field("hand_number", C.Int(1, _hands_of_deal), lambda s: s.hand_no, derived=True, default=C.OMITTED),
+    C.Field("hands", C.PerSeat(MASK), show=C.OwnOrCount(_challenged)),
+    C.Field("dealt", C.PerSeat(MASK), default=C.OMITTED, show=C.OwnOrCount(_dealt_shown)),
+    C.Field("played", C.PerSeat(MASK), _played, default=C.OMITTED),
+    C.Field("table", C.Cards(RONDA_PACK), default=lambda o: []),
+    C.Field("stock", C.Cards(RONDA_PACK), default=lambda o: [], show=C.COUNT),
+    C.Field("piles", C.PerSide(MASK), default=lambda o: [0] * o.sides),
+    C.Field("declarations", C.PerSeat(C.Nullable(C.Choice(COMBO_NAMES), -1)), lambda s: s.decl, _undeclared),
+    C.Field("challenged", C.SeatSet(), default=0),
+    C.Field("withdrawn", C.SeatSet(), default=0),
+    C.Field("revealed", C.SeatSet(), lambda s: s.challenged, derived=True, default=C.OMITTED),
+    C.Field("provisional_award", C.Nullable(AWARD), _award, default=None),
+    C.Field("last_drop", C.Nullable(CARD, -1), default=-1),
+    C.Field("chain", C.Nullable(CHAIN), default=None),
+    C.Field("last_capturer", C.Nullable(C.Seat(), -1), lambda s: s.last_cap, default=-1),
+    C.Field("winner", C.Nullable(C.Side(), -1), default=-1),
+    C.Field("deal_items", C.ListOf(ITEM), lambda s: cons_list(s.items), default=lambda o: []),
+    C.Field("history", C.History(VERBS), whole_history, default=lambda o: [], view_get=deal_history),
+    C.Field("deal_start", C.Int(0, MAX_SAFE_INT), lambda s: s.old_len, default=0),
+    C.Field("rng_state", C.RngState(), default=None, show=C.STATE_ONLY),
+    C.view_seat(),
 ]
 
 
@@ -228,7 +199,7 @@ def build(values: dict[str, Any], o: Rules, mode: str) -> RondaState:
         s.phase = values["phase"]
     else:  # a layout's start of a hand
         if any(played) or any(d >= 0 for d in s.decl) or s.challenged or s.prov_side >= 0 or s.winner >= 0:
-            raise refuse("phase", "a layout without a phase is the start of a hand: give the phase")
+            raise C.refuse("phase", "a layout without a phase is the start of a hand: give the phase")
         open_hand(s, None)
     return s
 
@@ -236,10 +207,10 @@ def build(values: dict[str, Any], o: Rules, mode: str) -> RondaState:
 def _build_history(s: RondaState, entries: list[tuple[int, Action]], start: int, mode: str) -> None:
     """This deal's history from ``start`` on, earlier deals apart (a view's template has
     only this deal's entries: placeholders stand for the earlier ones), decks apart."""
-    if mode == TEMPLATE:
+    if mode == C.TEMPLATE:
         entries = [(0, PASS)] * start + entries
     elif start > len(entries):
-        raise refuse("deal_start", f"must be a whole number from 0 to {len(entries)}")
+        raise C.refuse("deal_start", f"must be a whole number from 0 to {len(entries)}")
     decks: Any = None  # cons lists
     old: Any = None
     hist: Any = None
@@ -257,7 +228,7 @@ def _build_history(s: RondaState, entries: list[tuple[int, Action]], start: int,
     s.decks = decks
 
 
-CODEC = Codec(
+CODEC = C.Codec(
     game="ronda",
     version=1,
     option_specs=OPTION_SPECS,

@@ -8,34 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.codec import (
-    LAYOUT,
-    OMITTED,
-    OWN,
-    STATE_ONLY,
-    Bool,
-    CachedHistory,
-    Card,
-    CardMap,
-    CardMask,
-    Cards,
-    Choice,
-    Codec,
-    Field,
-    Int,
-    ListOf,
-    Nullable,
-    NumberedHistory,
-    Obj,
-    Pack,
-    PerSeat,
-    PerSide,
-    RngState,
-    Seat,
-    Verb,
-    Verbs,
-    view_seat,
-)
+from engine import codec as C
 from engine.protocol import JSON, Action, BadAction, InvalidSetup, InvalidState
 
 from . import tables as T
@@ -44,11 +17,11 @@ from .options import OPTION_SPECS, Opts
 from .rules import complete_layout, deal_from, layout_fits
 from .state import TrexState, entries, history_entries_past, load_history
 
-TREX_PACK = Pack("Trex", tuple(range(52)), T.CODES)  # numbered suit by suit: ascending = canonical
-CARD = Card(TREX_PACK)
-MASK = CardMask(TREX_PACK)
-CONTRACT = Choice(T.CONTRACT_NAMES)
-DECK = Cards(TREX_PACK, length=52)
+TREX_PACK = C.Pack("Trex", tuple(range(52)), T.CODES)  # numbered suit by suit: ascending = canonical
+CARD = C.Card(TREX_PACK)
+MASK = C.CardMask(TREX_PACK)
+CONTRACT = C.Choice(T.CONTRACT_NAMES)
+DECK = C.Cards(TREX_PACK, length=52)
 
 # ================================================================ actions
 
@@ -71,18 +44,18 @@ def _hidden_deck(count: Any) -> tuple[int, ...]:
     return tuple(range(52))
 
 
-VERBS = Verbs(
+VERBS = C.Verbs(
     [
-        Verb(
+        C.Verb(
             "choose",
             {"contract": CONTRACT},
             make=lambda c: T.CHOOSE_BASE + c,
             split=lambda a: (a - T.CHOOSE_BASE,),
         ),
-        Verb("double", {"card": CARD}, make=lambda card: T.DOUBLE + card, split=lambda a: (a - T.DOUBLE,)),
-        Verb("pass", make=lambda: T.PASS),
-        Verb("play", {"card": CARD}, make=lambda card: card, split=lambda a: (a,)),
-        Verb(
+        C.Verb("double", {"card": CARD}, make=lambda card: T.DOUBLE + card, split=lambda a: (a - T.DOUBLE,)),
+        C.Verb("pass", make=lambda: T.PASS),
+        C.Verb("play", {"card": CARD}, make=lambda card: card, split=lambda a: (a,)),
+        C.Verb(
             "deal",
             {"deck": DECK},
             make=lambda deck: (T.DEAL, tuple(deck)),
@@ -119,7 +92,7 @@ def _none(o: Opts) -> list[Any]:
     return []
 
 
-HISTORY = CachedHistory(
+HISTORY = C.CachedHistory(
     VERBS,
     earlier=lambda s: [e[:2] for e in history_entries_past(s)],
     current=lambda s: [e[:2] for e in entries(s.played)],
@@ -128,50 +101,56 @@ HISTORY = CachedHistory(
 """The match's history, its earlier deals' JSON cached on the state. A view's history is
 this deal's entries only (earlier deals' cards are back in hands; their results stay in
 ``deal_results``)."""
-PLAYED = NumberedHistory(VERBS, "trick", 13, numbered=is_card_play, what="a trick play")
+PLAYED = C.NumberedHistory(VERBS, "trick", 13, numbered=is_card_play, what="a trick play")
 """This deal's entries, with the number of the trick each trick play went to."""
-POINTS = Int(-10_000, 10_000)
-TOTALS = Int(-(10**7), 10**7)
-RANK = Choice(tuple(T.SEQ_RANKS))
-RUNS = Obj(**dict.fromkeys(T.SUITS_ORDER, Nullable(Obj(low=RANK, high=RANK))))
+POINTS = C.Int(-10_000, 10_000)
+TOTALS = C.Int(-(10**7), 10**7)
+RANK = C.Choice(tuple(T.SEQ_RANKS))
+RUNS = C.Obj(**dict.fromkeys(T.SUITS_ORDER, C.Nullable(C.Obj(low=RANK, high=RANK))))
 """The trex layout, ``{"S": null | {"low": "9", "high": "Q"}, ...}``: each suit's run as
 ``(low, high)`` sequence indices, None for an empty suit."""
-RESULT = Obj(deal_no=Int(1, lambda o: o.total_deals), owner=Seat(), contract=CONTRACT, scores=PerSeat(POINTS))
+RESULT = C.Obj(
+    deal_no=C.Int(1, lambda o: o.total_deals), owner=C.Seat(), contract=CONTRACT, scores=C.PerSeat(POINTS)
+)
 
-FIELDS: list[Field[TrexState]] = [
-    Field("dealer", Seat(), default=OMITTED),
-    Field("phase", Choice(T.PHASE_NAMES), default=OMITTED),
-    Field("to_act", Nullable(Seat(), -1), derived=True, default=OMITTED),
-    Field(
-        "scores", PerSide(Int(-2 * 10**7, 2 * 10**7)), lambda s: side_totals(s), derived=True, default=OMITTED
+FIELDS: list[C.Field[TrexState]] = [
+    C.Field("dealer", C.Seat(), default=C.OMITTED),
+    C.Field("phase", C.Choice(T.PHASE_NAMES), default=C.OMITTED),
+    C.Field("to_act", C.Nullable(C.Seat(), -1), derived=True, default=C.OMITTED),
+    C.Field(
+        "scores",
+        C.PerSide(C.Int(-2 * 10**7, 2 * 10**7)),
+        lambda s: side_totals(s),
+        derived=True,
+        default=C.OMITTED,
     ),
-    Field("deal_no", Int(1, lambda o: o.total_deals), default=1),
-    Field("history", HISTORY, lambda s: s, default=OMITTED),
-    Field("rng_state", RngState(), default=None, show=STATE_ONLY),
-    Field("first_owner", Seat(), default=OMITTED),
-    Field("kingdom_index", Int(0, 3), derived=True, default=OMITTED),
-    Field("kingdom_owner", Seat(), lambda s: s.owner, derived=True, default=OMITTED),
-    Field("contracts_used", ListOf(CONTRACT), default=OMITTED),
-    Field("contract", Nullable(CONTRACT, -1), default=-1),
-    Field("hands", PerSeat(MASK), show=OWN),
-    Field("doubled", CardMap(TREX_PACK, Seat(), "seat"), default=()),
-    Field("doubling_turn", Int(0, 4), default=OMITTED),
-    Field("trick", ListOf(Obj(seat=Seat(), card=CARD)), lambda s: trick_entries(s), default=_none),
-    Field("trick_leader", Nullable(Seat(), -1), lambda s: trick_leader(s), default=OMITTED),
-    Field("tricks_played", Int(0, 13), default=OMITTED),
-    Field("tricks_won", PerSeat(Int(0, 13)), default=OMITTED),
-    Field("cards_won", PerSeat(MASK), default=OMITTED),
-    Field("played", PLAYED, lambda s: entries(s.played), default=_none),
-    Field("layout", RUNS, lambda s: runs_of(s.table), default=(None, None, None, None)),
-    Field("finish_order", ListOf(Seat()), default=_none),
-    Field("layout_turns", Int(0, 10_000), default=OMITTED),
-    Field("twos_exposed", Bool(), derived=True, default=OMITTED),
-    Field("exposed_twos", PerSeat(MASK), lambda s: exposed_twos(s), derived=True, default=OMITTED),
-    Field("deal_scores", PerSeat(POINTS), default=_zeros),
-    Field("match_scores", PerSeat(TOTALS), default=_zeros),
-    Field("deal_results", ListOf(RESULT), default=_none),
-    Field("decks", ListOf(DECK), default=_none, show=STATE_ONLY),
-    view_seat(),
+    C.Field("deal_no", C.Int(1, lambda o: o.total_deals), default=1),
+    C.Field("history", HISTORY, lambda s: s, default=C.OMITTED),
+    C.Field("rng_state", C.RngState(), default=None, show=C.STATE_ONLY),
+    C.Field("first_owner", C.Seat(), default=C.OMITTED),
+    C.Field("kingdom_index", C.Int(0, 3), derived=True, default=C.OMITTED),
+    C.Field("kingdom_owner", C.Seat(), lambda s: s.owner, derived=True, default=C.OMITTED),
+    C.Field("contracts_used", C.ListOf(CONTRACT), default=C.OMITTED),
+    C.Field("contract", C.Nullable(CONTRACT, -1), default=-1),
+    C.Field("hands", C.PerSeat(MASK), show=C.OWN),
+    C.Field("doubled", C.CardMap(TREX_PACK, C.Seat(), "seat"), default=()),
+    C.Field("doubling_turn", C.Int(0, 4), default=C.OMITTED),
+    C.Field("trick", C.ListOf(C.Obj(seat=C.Seat(), card=CARD)), lambda s: trick_entries(s), default=_none),
+    C.Field("trick_leader", C.Nullable(C.Seat(), -1), lambda s: trick_leader(s), default=C.OMITTED),
+    C.Field("tricks_played", C.Int(0, 13), default=C.OMITTED),
+    C.Field("tricks_won", C.PerSeat(C.Int(0, 13)), default=C.OMITTED),
+    C.Field("cards_won", C.PerSeat(MASK), default=C.OMITTED),
+    C.Field("played", PLAYED, lambda s: entries(s.played), default=_none),
+    C.Field("layout", RUNS, lambda s: runs_of(s.table), default=(None, None, None, None)),
+    C.Field("finish_order", C.ListOf(C.Seat()), default=_none),
+    C.Field("layout_turns", C.Int(0, 10_000), default=C.OMITTED),
+    C.Field("twos_exposed", C.Bool(), derived=True, default=C.OMITTED),
+    C.Field("exposed_twos", C.PerSeat(MASK), lambda s: exposed_twos(s), derived=True, default=C.OMITTED),
+    C.Field("deal_scores", C.PerSeat(POINTS), default=_zeros),
+    C.Field("match_scores", C.PerSeat(TOTALS), default=_zeros),
+    C.Field("deal_results", C.ListOf(RESULT), default=_none),
+    C.Field("decks", C.ListOf(DECK), default=_none, show=C.STATE_ONLY),
+    C.view_seat(),
 ]
 
 
@@ -238,7 +217,7 @@ def build(values: dict[str, Any], o: Opts, mode: str) -> TrexState:
     return s
 
 
-CODEC: Codec[TrexState] = Codec(
+CODEC: C.Codec[TrexState] = C.Codec(
     game="trex",
     version=1,
     option_specs=OPTION_SPECS,
@@ -287,4 +266,4 @@ def state_from_layout(layout: Any, options: JSON | None, dealer: int) -> TrexSta
         if isinstance(d, bool) or not isinstance(d, int) or not 0 <= d <= 3:
             raise InvalidState("dealer must be a seat 0-3", field="dealer")
         data["hands"] = [T.codes_of(hand) for hand in deal_from(first, d)]
-    return CODEC.load(data, LAYOUT, players=4, options=options, given={"dealer": dealer})
+    return CODEC.load(data, C.LAYOUT, players=4, options=options, given={"dealer": dealer})
