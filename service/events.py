@@ -29,13 +29,33 @@ import threading
 import time
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import redis
-from flask import Flask, Response, current_app
+from flask import Flask, Response, current_app, request
 
 from service import sessions as S
 from service import timers
 from service.errors import ApiError
+
+WILDCARD_HOSTS = ("0.0.0.0", "::")
+
+
+def public_stream_base() -> str | None:
+    """Where clients reach this deployment's stream server (``STREAM_URL``), or None when
+    this process serves streams itself. A stream server listening on every interface
+    (``0.0.0.0``, ``::``) is named by the host this request came to, so that a client on
+    another machine is not sent to 0.0.0.0."""
+    base = current_app.config.get("STREAM_URL")
+    if not base:
+        return None
+    parts = urlsplit(base.rstrip("/"))
+    if parts.hostname in WILDCARD_HOSTS:
+        host = urlsplit(f"//{request.host}").hostname or "localhost"
+        host = f"[{host}]" if ":" in host else host
+        parts = parts._replace(netloc=f"{host}:{parts.port}" if parts.port else host)
+    return urlunsplit(parts)
+
 
 log = logging.getLogger(__name__)
 

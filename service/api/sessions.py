@@ -46,7 +46,7 @@ from service.api.session_schemas import (
     SpectatorCreated,
 )
 from service.errors import ApiError
-from service.events import parse_last_event_id, stream_response
+from service.events import parse_last_event_id, public_stream_base, stream_response
 from service.timers import TurnTimer, shown
 
 blp = Blueprint(
@@ -401,9 +401,9 @@ class Events(MethodView):
         with `Last-Event-ID: <version>` to get every move since that version from the
         log, in order. A comment line every few seconds keeps idle
         connections open. Served by the stream server (docs/deploy.md)."""
-        elsewhere = current_app.config.get("STREAM_URL")
+        elsewhere = public_stream_base()
         if elsewhere:  # this process serves the API: its threads are not for idle streams
-            return redirect(elsewhere.rstrip("/") + request.full_path.rstrip("?"), 307)
+            return redirect(elsewhere + request.full_path.rstrip("?"), 307)
         store, session, seat = viewer(session_id)
         last = request.headers.get("Last-Event-ID")
         return stream_response(store, session, seat, parse_last_event_id(last))

@@ -18,15 +18,16 @@ the views along the log (the log holds actions, and only the engine can replay t
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote, urlsplit, urlunsplit
+from urllib.parse import quote
 
-from flask import Blueprint, abort, current_app, render_template, request
+from flask import Blueprint, abort, render_template
 
 from ai.bots import LEVEL_BUDGETS
 from engine import all_games
 from service import sessions as S
 from service.api.hints import labelled
 from service.api.sessions import viewer
+from service.events import public_stream_base
 
 bp = Blueprint("page", __name__, url_prefix="/play")
 
@@ -54,25 +55,13 @@ def table(session_id: str):
     )
 
 
-WILDCARD_HOSTS = ("0.0.0.0", "::")
-
-
 def events_url(session_id: str) -> str:
     """Where the table reads the session's event stream: on the stream server when this
-    deployment has one (``STREAM_URL``; the API would answer a 307 there, and a browser
-    drops the token on a redirect to another origin), else on this origin (the API serves
-    streams itself, or a proxy in front routes them). A stream server listening on every
-    interface (``0.0.0.0``) is reached by the host name the browser used for this page."""
+    deployment has one (the API would answer a 307 there, and a browser drops the token on
+    a redirect to another origin), else on this origin (the API serves streams itself, or
+    a proxy in front routes them)."""
     path = f"/v1/sessions/{quote(session_id, safe='')}/events"
-    base = current_app.config.get("STREAM_URL")
-    if not base:
-        return path
-    parts = urlsplit(base.rstrip("/"))
-    if parts.hostname in WILDCARD_HOSTS:
-        host = urlsplit(f"//{request.host}").hostname or "localhost"
-        host = f"[{host}]" if ":" in host else host
-        parts = parts._replace(netloc=f"{host}:{parts.port}" if parts.port else host)
-    return urlunsplit(parts) + path
+    return (public_stream_base() or "") + path
 
 
 def card_verbs() -> dict[str, str]:

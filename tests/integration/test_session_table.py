@@ -267,3 +267,15 @@ def test_the_api_sends_event_streams_to_the_stream_server(make_app, worker):
     answer = client.get(f"/v1/sessions/{created['id']}/events", headers=auth(created["tokens"][0]))
     assert answer.status_code == 307
     assert answer.headers["Location"] == f"http://127.0.0.1:8001/v1/sessions/{created['id']}/events"
+
+
+def test_a_stream_server_on_every_interface_is_named_by_the_host_the_client_used(make_app, worker):
+    """A client on another machine must not be sent to 0.0.0.0 (the page and the 307 agree)."""
+    client = make_app(STREAM_URL="http://0.0.0.0:8001").test_client()
+    created = create(client, seed=80)
+    answer = client.get(
+        f"/v1/sessions/{created['id']}/events?x=1",
+        headers={**auth(created["tokens"][0]), "Host": "192.168.1.5:8000"},
+    )
+    assert answer.status_code == 307
+    assert answer.headers["Location"] == f"http://192.168.1.5:8001/v1/sessions/{created['id']}/events?x=1"
