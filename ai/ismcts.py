@@ -25,7 +25,7 @@ import random
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from engine.protocol import Game
 
@@ -36,22 +36,37 @@ PlayoutPolicy = Callable[[Game[Any], Any, random.Random], Action]
 UCT_C = 0.7
 """Exploration constant for rewards in [0, 1] (the value Cowling et al. use)."""
 
-SPREAD = [0.0] + [1.0 / math.sqrt(n) for n in range(1, 4096)]
-"""``1 / sqrt(visits)`` by visits: a child's factor of UCB1's exploration term."""
+SPREAD_SIZE: Final = 4096
+SPREAD: Final[list[float]] = [0.0] + [1.0 / math.sqrt(n) for n in range(1, SPREAD_SIZE)]
+"""``1 / sqrt(visits)`` by visits: a child's factor of UCB1's exploration term. (``Final``
+so that the compiled loop reads it as a static, not from the module's dict.)"""
 
 
 class Node:
-    """An information-set node: statistics of the action that led here, from ``actor``'s side."""
+    """An information-set node: statistics of the action that led here, from ``actor``'s side.
+
+    The attributes are declared with their types so that the compiled build makes this a
+    native class: the loop reads and writes them as C fields (floats unboxed), not through
+    a dict or boxed objects."""
 
     __slots__ = ("actor", "visits", "total", "avail", "children", "mean", "spread")
+
+    actor: int
+    visits: int
+    total: float
+    avail: int
+    children: dict[Action, Node]
+    mean: float
+    """``total / visits``, kept by the backup for the selection."""
+    spread: float
+    """``1 / sqrt(visits)``, kept by the backup for the selection."""
 
     def __init__(self, actor: int) -> None:
         self.actor = actor
         self.visits = 0
         self.total = 0.0
         self.avail = 0
-        self.children: dict[Action, Node] = {}
-        # kept by the backup for the selection: total / visits and 1 / sqrt(visits)
+        self.children = {}
         self.mean = 0.0
         self.spread = 0.0
 
@@ -172,8 +187,14 @@ def _run(
     clock: Callable[[], float],
     root_only: set[Action] | None = None,
 ) -> int:
-    """The search loop; returns the number of iterations done. Locals are bound once
-    because this is the hot path (see bench/ismcts_speed.py)."""
+    """The search loop; returns the number of iterations done.
+
+    This is the hot path (see bench/ismcts_speed.py): the game's methods are bound to
+    locals once, and every local is typed so that the compiled build keeps ints, floats
+    and nodes native. The loop allocates nothing per iteration but the node the tree keeps
+    (the world, its clone and the rewards are the game's): the path and the untried
+    actions live in two lists reused by every iteration, and the root's candidates are
+    filtered in the selection's single pass."""
     clone = game.clone
     step = game.step
     legal_actions = game.legal_actions
@@ -182,11 +203,17 @@ def _run(
     outcome = game.outcome
     random_playout = game.random_playout
     rand = rng.random
-    timed = deadline != math.inf
+    timed: bool = deadline != math.inf
+    spreads = SPREAD
     # UCB1's exploration term is uct_c * sqrt(log(avail)) * spread: the first factor by
     # availability count from a table (grown as the counts grow), spread kept by the backup
-    explore = [0.0, 0.0]
-    done = 0
+    explore: list[float] = [0.0, 0.0]
+    path: list[Node] = []  # the nodes of this iteration's descent, root excluded
+    untried: list[Action] = []  # the actions of the expanded node without a child (then cleared)
+    # typed here so that the compiled build keeps them as C ints and doubles
+    visits: int
+    total: float
+    done: int = 0
     world = first_world
     while done < max_iterations:
         if len(explore) < done + 3:  # availability counts are at most done + 1
@@ -198,55 +225,56 @@ def _run(
         if done:
             world = sample(rng)
         state = clone(world)
-        node = root
-        path = []
+        node: Node = root
+        path.clear()
+        only_candidates: bool = root_only is not None  # the root's actions are filtered
         # selection and expansion
         while not is_over(world, state):
-            actions = legal_actions(state)
-            if root_only is not None and node is root:
-                actions = [a for a in actions if a in root_only]
+            actions: list[Action] = legal_actions(state)
             children = node.children
-            untried = None
-            best = None
-            best_a = None
-            best_score = -math.inf
+            best: Node | None = None
+            best_a: Action = None
+            best_score: float = -math.inf
             # one pass: availability, untried actions and UCB1 of the tried ones
             for a in actions:
                 child = children.get(a)
                 if child is None:
-                    if untried is None:
-                        untried = [a]
-                    else:
+                    # (an action the root does not consider is never expanded: no child)
+                    if not only_candidates or a in root_only:  # type: ignore[operator]  # not None
                         untried.append(a)
                 else:
-                    avail = child.avail = child.avail + 1
-                    if untried is None:
-                        score = child.mean + explore[avail] * child.spread
+                    avail: int = child.avail + 1
+                    child.avail = avail
+                    if not untried:
+                        score: float = child.mean + explore[avail] * child.spread
                         if score > best_score:
                             best, best_a, best_score = child, a, score
-            if untried is not None:
-                a = untried[int(rand() * len(untried))]
-                child = Node(to_act(state))  # type: ignore[arg-type]  # not None: not over
-                child.avail = 1
-                children[a] = child
+            if untried:
+                # float(): the compiled build multiplies two C doubles (the same product)
+                a = untried[int(rand() * float(len(untried)))]
+                untried.clear()
+                new = Node(to_act(state))  # type: ignore[arg-type]  # not None: not over
+                new.avail = 1
+                children[a] = new
                 step(state, a)
-                path.append(child)
+                path.append(new)
                 break
             assert best is not None
             step(state, best_a)
             path.append(best)
             node = best
+            only_candidates = False
         # playout
         if playout is None:
             random_playout(world, state, rng)
         else:
             while not is_over(world, state):
                 step(state, playout(game, state, rng))
-        rewards = outcome(world, state)
-        for child in path:
-            visits = child.visits = child.visits + 1
-            total = child.total = child.total + rewards[child.actor]
-            child.mean = total / visits
-            child.spread = SPREAD[visits] if visits < 4096 else 1.0 / math.sqrt(visits)
+        rewards: list[float] = outcome(world, state)
+        for visited in path:
+            visits = visited.visits = visited.visits + 1
+            total = visited.total = visited.total + rewards[visited.actor]
+            visited.mean = total / visits
+            visited.spread = spreads[visits] if visits < SPREAD_SIZE else 1.0 / math.sqrt(visits)
         done += 1
     return done

@@ -4,8 +4,9 @@ ISMCTSBot on Hearts with the same budget, when ``open_spiel`` is importable.
     .venv/bin/python bench/ismcts_speed.py                      # every game that loads
     .venv/bin/python bench/ismcts_speed.py --games trex --iterations 2000 --runs 5
     .venv/bin/python bench/ismcts_speed.py --games ronda --profile   # cProfile the loop
-    .venv/bin/python bench/ismcts_speed.py --games trex --parts      # microseconds per piece
+    .venv/bin/python bench/ismcts_speed.py --games trex --parts      # microseconds per piece, the loop's
     .venv/bin/python bench/ismcts_speed.py --builds --runs 3     # compiled v interpreted
+    .venv/bin/python bench/ismcts_speed.py --loop                # the search loop alone
 
 What is timed: one ``ai.ismcts.search`` from a seat's view at the first real decision of a
 seeded deal (for Trex: the first lead of a King of Hearts deal, with ``play_all_tricks`` on
@@ -32,6 +33,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
+import math
 import os
 import pstats
 import random
@@ -153,11 +155,13 @@ def loadable_games(names: list[str]) -> list[Game[Any]]:
     return games
 
 
-def print_parts(game: Game[Any], calls: int = 2000, repeats: int = 5) -> None:
-    """Microseconds per call (the best of ``repeats`` timings of ``calls`` calls) of the
-    pieces of an iteration at the bench position: sampling a world from the view, cloning
-    it, a clone plus a uniformly random playout to the end of the deal, and ``outcome``.
-    What an iteration costs beyond their sum is the tree: descent, expansion and backup."""
+def print_parts(game: Game[Any], calls: int = 2000, repeats: int = 5, iterations: int = 500) -> None:
+    """Microseconds of CPU time per call (the best of ``repeats`` timings of ``calls``
+    calls) of the pieces of an iteration at the bench position: sampling a world from the
+    view, cloning it, a clone plus a uniformly random playout to the end of the deal, and
+    ``outcome``; then a whole search's iteration (the best of ``repeats`` searches of
+    ``iterations``) and what it costs beyond those pieces: the loop itself (the descent's
+    selection, legal actions and steps, the expansion and the backup)."""
     _, view = position(game, 0)
     sample = game.sampler(view)
     rng = random.Random(0)
@@ -174,9 +178,78 @@ def print_parts(game: Game[Any], calls: int = 2000, repeats: int = 5) -> None:
         "clone + playout": played_out,
         "outcome": lambda: game.outcome(world, end),
     }
+    cost: dict[str, float] = {}
     for name, call in pieces.items():
-        best = min(timeit.repeat(call, number=calls, repeat=repeats)) / calls
-        print(f"{game.id:10s} {name:16s} {best * 1e6:9.2f} us")
+        cost[name] = min(timeit.repeat(call, number=calls, repeat=repeats, timer=time.process_time)) / calls
+        print(f"{game.id:10s} {name:16s} {cost[name] * 1e6:9.2f} us")
+    per_iteration = math.inf
+    for seed in range(repeats):
+        c0 = time.process_time()
+        done = ismcts.search(game, view, random.Random(seed), iterations=iterations).iterations
+        per_iteration = min(per_iteration, (time.process_time() - c0) / max(1, done))
+    pieces_cost = cost["sample"] + cost["clone + playout"] + cost["outcome"]
+    print(f"{game.id:10s} {'iteration':16s} {per_iteration * 1e6:9.2f} us  ({iterations} per search)")
+    loop = per_iteration - pieces_cost
+    print(f"{game.id:10s} {'loop':16s} {loop * 1e6:9.2f} us  (iteration - the pieces)")
+
+
+class NullState:
+    __slots__ = ("depth", "path")
+
+    def __init__(self, depth: int, path: int) -> None:
+        self.depth = depth
+        self.path = path
+
+
+class NullGame:
+    """``--loop``: the part of the Game protocol the search loop calls, each method almost
+    free (8 actions everywhere, 12 plies, a reward from a hash of the path), so that an
+    iteration's time is the loop's own: selection, expansion, backup and the calls."""
+
+    ACTIONS: list[int] = list(range(8))
+    REWARDS: list[list[float]] = [[0.0, 1.0], [1.0, 0.0], [0.5, 0.5]]
+
+    def clone(self, state: NullState) -> NullState:
+        return NullState(state.depth, state.path)
+
+    def step(self, state: NullState, action: int, events: Any = None) -> None:
+        state.depth += 1
+        state.path = (state.path * 31 + action) & 0xFFFF
+
+    def legal_actions(self, state: NullState) -> list[int]:
+        return self.ACTIONS
+
+    def to_act(self, state: NullState) -> int:
+        return state.depth & 1
+
+    def is_playout_over(self, start: NullState, state: NullState) -> bool:
+        return state.depth >= 12
+
+    def random_playout(self, start: NullState, state: NullState, rng: random.Random) -> None:
+        state.depth = 12
+
+    def outcome(self, start: NullState, state: NullState) -> list[float]:
+        return self.REWARDS[state.path % 3]
+
+
+def print_loop(repeats: int = 15) -> None:
+    """Microseconds of CPU time per iteration of the search loop alone (``NullGame``), the
+    median of ``repeats`` searches, at 500 and 2,000 iterations (a deeper tree)."""
+    game: Any = NullGame()
+    world = NullState(0, 0)
+    for iterations in (500, 2000):
+        costs = []
+        for seed in range(repeats):
+            c0 = time.process_time()
+            done = ismcts._run(
+                game, lambda rng: world, ismcts.Node(-1), random.Random(seed), world,
+                iterations, math.inf, 0.7, None, None, time.perf_counter,
+            )  # fmt: skip
+            costs.append((time.process_time() - c0) / done)
+        print(
+            f"loop alone ({build_info.loaded_mode()}): {statistics.median(costs) * 1e6:.2f} us per iteration"
+            f" (median of {repeats} searches of {iterations} iterations)"
+        )
 
 
 def one_run(games: list[Game[Any]], iterations: int, positions: int, run: int) -> dict[str, Any]:
@@ -249,6 +322,7 @@ def main() -> int:
     parser.add_argument("--positions", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="cProfile one search per game")
     parser.add_argument("--parts", action="store_true", help="time an iteration's pieces per game")
+    parser.add_argument("--loop", action="store_true", help="time the search loop alone (a near-free game)")
     parser.add_argument("--no-openspiel", action="store_true")
     parser.add_argument("--builds", action="store_true", help="compiled v interpreted build, per game")
     parser.add_argument("--one-run", type=int, help=argparse.SUPPRESS)  # a --builds subprocess
@@ -260,6 +334,9 @@ def main() -> int:
         return 0
     if args.builds:
         return compare_builds(games, args)
+    if args.loop:
+        print_loop()
+        return 0
     if args.parts:
         for game in games:
             print_parts(game)

@@ -25,19 +25,22 @@ engine.cards.BadCard: unknown card code '1S': a card is a rank (A 2-9 T J Q K) t
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
-RANKS = "A23456789TJQK"
-SUITS = "SHDC"
-SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
+# The tables are ``Final`` so that compiled code reads them as statics (not from the
+# module's dict on every use).
+RANKS: Final = "A23456789TJQK"
+SUITS: Final = "SHDC"
+SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")
+SUIT_SYMBOLS: Final = ("♠", "♥", "♦", "♣")
 
 Card = int
 """A card: ``rank * 4 + suit`` (see module doc)."""
 
-CODES: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
-_CODE_TO_CARD: dict[str, Card] = {code: i for i, code in enumerate(CODES)}
+CODES: Final[tuple[str, ...]] = tuple(r + s for r in RANKS for s in SUITS)
+_CODE_TO_CARD: Final[dict[str, Card]] = {code: i for i, code in enumerate(CODES)}
 
-FULL_PACK: tuple[Card, ...] = tuple(range(52))
+FULL_PACK: Final[tuple[Card, ...]] = tuple(range(52))
 """The 52-card pack in canonical order (A S, A H, ..., K C)."""
 
 
@@ -124,7 +127,7 @@ def cards_of_mask(mask: int) -> list[Card]:
     return out
 
 
-SUIT_MASKS: tuple[int, ...] = tuple(mask_of(c for c in FULL_PACK if suit_of(c) == s) for s in range(4))
+SUIT_MASKS: Final[tuple[int, ...]] = tuple(mask_of(c for c in FULL_PACK if suit_of(c) == s) for s in range(4))
 """For each suit, the mask of its 13 cards."""
 
 

@@ -27,28 +27,39 @@ def assign_cards(
     if rng is not None:
         rng.shuffle(cards)
     content: dict[int, list[int]] = {b: [] for b in capacity}
-
-    def place(card: int, seen: set[int]) -> bool:
-        bins = allowed[card][:]
-        if rng is not None:
-            rng.shuffle(bins)
-        for b in bins:
-            if b not in seen and len(content[b]) < capacity[b]:
-                content[b].append(card)
-                return True
-        for b in bins:
-            if b in seen:
-                continue
-            seen.add(b)
-            for other in content[b][:]:
-                content[b].remove(other)
-                if place(other, seen):
-                    content[b].append(card)
-                    return True
-                content[b].append(other)
-        return False
-
     for card in cards:
-        if not place(card, set()):
+        if not _place(card, set(), content, capacity, allowed, rng):
             return None
     return content
+
+
+def _place(
+    card: int,
+    seen: set[int],
+    content: dict[int, list[int]],
+    capacity: dict[int, int],
+    allowed: dict[int, list[int]],
+    rng: random.Random | None,
+) -> bool:
+    """Put ``card`` in a bin with room, or free one by moving a card of a bin not ``seen``
+    yet along an augmenting path (recursively). A module function rather than a closure
+    of :func:`assign_cards`, so that the compiled build calls it natively."""
+    bins = allowed[card][:]
+    if rng is not None:
+        rng.shuffle(bins)
+    for b in bins:
+        if b not in seen and len(content[b]) < capacity[b]:
+            content[b].append(card)
+            return True
+    for b in bins:
+        if b in seen:
+            continue
+        seen.add(b)
+        held = content[b]
+        for other in held[:]:
+            held.remove(other)
+            if _place(other, seen, content, capacity, allowed, rng):
+                held.append(card)
+                return True
+            held.append(other)
+    return False
