@@ -146,7 +146,7 @@ class Sample:
     """Answered 202: the time counts until the job's result was readable."""
 
 
-def wait_job(client: Client, url: str, token: str) -> dict[str, Any]:
+def wait_job(client: Client, url: str, token: str | None) -> dict[str, Any]:
     """Poll a job (every 5 ms) until it is done; its answer."""
     while True:
         job = client.ok("GET", url, token=token)
@@ -162,7 +162,7 @@ def timed(client: Client, path: str, body: dict[str, Any], token: str | None) ->
     status, answer = client.call("POST", path, body, token)
     job = status == 202
     if job:
-        answer = wait_job(client, answer["job"]["url"], token or "")
+        answer = wait_job(client, answer["job"]["url"], token)
     elif status != 200:
         raise RuntimeError(f"POST {path}: {status} {answer}")
     ms = (time.perf_counter() - start) * 1000.0
