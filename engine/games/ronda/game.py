@@ -4,21 +4,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Hashable, Mapping
-from typing import Any, cast
+from typing import Any
 
 from engine.cards import card_code
 from engine.codec import LAYOUT
-from engine.games.ronda import rules, sampling, scoring
+from engine.games.ronda import playout, rules, sampling, scoring
 from engine.games.ronda.codec import CODEC, RONDA_PACK, VERBS
 from engine.games.ronda.options import OPTION_SPECS, Rules, check_options
-from engine.games.ronda.rules import _CARDS
-from engine.games.ronda.rules import r19_play as _play
 from engine.games.ronda.state import RondaState, blank_state
-from engine.games.ronda.tables import (
-    PACK,
-    PHASE_NAMES,
-    PLAY_P,
-)
+from engine.games.ronda.tables import PACK, PHASE_NAMES
 from engine.protocol import (
     JSON,
     Action,
@@ -28,11 +22,6 @@ from engine.protocol import (
     InvalidState,
     ScoreReport,
 )
-
-# Card ints are the play phase's actions. The protocol types actions as Hashable and list
-# is invariant, so the memo and its filler are re-typed once here, not cast on every call.
-_PLAY_LISTS = cast("dict[int, list[Action]]", _CARDS)
-_cards_of = cast("Callable[[int], list[Action]]", rules.cards_of)
 
 
 class Ronda(Game[RondaState]):
@@ -48,6 +37,19 @@ class Ronda(Game[RondaState]):
         "play": "play `card` from the hand: claim a chain, capture, or drop it on the table",
         "deal": "deal the next deal from `deck` (40 codes, top first) in a caller-dealt match",
     }
+
+    def __init__(self) -> None:
+        # The search's hot path: bind the compiled rule functions directly (no call frame
+        # of this interpreted module per call); the methods below are the typed contract
+        # they stand in for. mypy checks such an instance assignment against the unbound
+        # method (self included), so it cannot be typed: hence the ignores.
+        self.step = rules.step  # type: ignore[method-assign, assignment]
+        self.legal_actions = rules.legal_actions  # type: ignore[method-assign, assignment]
+        self.clone = RondaState.clone  # type: ignore[method-assign, assignment]
+        self.to_act = rules.to_act  # type: ignore[method-assign, assignment]
+        self.is_playout_over = rules.is_playout_over  # type: ignore[method-assign, assignment]
+        self.random_playout = playout.random_playout  # type: ignore[method-assign, assignment]
+        self.outcome = scoring.outcome  # type: ignore[method-assign, assignment]
 
     # ---- setup ---------------------------------------------------------------
 
@@ -108,7 +110,7 @@ class Ronda(Game[RondaState]):
     # ---- the turn ------------------------------------------------------------
 
     def to_act(self, state: RondaState) -> int | None:
-        return None if state.to_act < 0 else state.to_act
+        return rules.to_act(state)
 
     def players(self, state: RondaState) -> int:
         return state.n
@@ -120,10 +122,6 @@ class Ronda(Game[RondaState]):
         return state.deal_no
 
     def legal_actions(self, state: RondaState) -> list[Action]:
-        if state.phase == PLAY_P:  # the hot case, inlined
-            mask = state.hands[state.to_act]
-            got = _PLAY_LISTS.get(mask)
-            return (got if got is not None else _cards_of(mask))[:]
         return rules.legal_actions(state)
 
     def check_action(self, state: RondaState, action: Action) -> None:
@@ -133,11 +131,7 @@ class Ronda(Game[RondaState]):
         return state.clone()
 
     def step(self, state: RondaState, action: Action, events: list[Event] | None = None) -> None:
-        if type(action) is int and action < 52:  # the hot case, inlined
-            state.hist = (state.hist, state.to_act, action)
-            _play(state, action, events)
-        else:
-            rules.step(state, action, events)
+        rules.step(state, action, events)
 
     # ---- actions as JSON -----------------------------------------------------
 
@@ -186,6 +180,13 @@ class Ronda(Game[RondaState]):
 
     def outcome(self, start: RondaState, end: RondaState) -> list[float]:
         return scoring.outcome(start, end)
+
+    def is_playout_over(self, start: RondaState, state: RondaState) -> bool:
+        return rules.is_playout_over(start, state)
+
+    def random_playout(self, start: RondaState, state: RondaState, rng: random.Random) -> None:
+        """The generic loop's plays, without its wrappers (``playout``)."""
+        playout.random_playout(start, state, rng)
 
 
 GAME = Ronda()

@@ -7,7 +7,7 @@ JSON events to, or None on the search's fast path (then nothing is built).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import card_code
 from engine.games.ronda.scoring import Events, award, end_match, r32_match_over
@@ -39,7 +39,8 @@ from engine.games.ronda.tables import (
 )
 from engine.protocol import IllegalAction
 
-_CARDS: dict[int, list[int]] = {}
+_CARDS: Final[dict[int, list[int]]] = {}
+"""``cards_of``'s memo (Final, as every table the rules read per move: a C static when compiled)."""
 
 
 def cards_of(mask: int) -> list[int]:
@@ -65,7 +66,8 @@ def codes_of(mask: int) -> list[str]:
 # --------------------------------------------------------------------------- holdings
 
 
-_HOLD: dict[int, tuple[int, tuple[int, tuple[int, ...]]]] = {}
+_HOLD: Final[dict[int, tuple[int, tuple[int, tuple[int, ...]]]]] = {}
+"""``holding``'s memo, by dealt cards."""
 
 
 def holding(dealt: int) -> tuple[int, tuple[int, tuple[int, ...]]]:
@@ -104,6 +106,36 @@ def holding(dealt: int) -> tuple[int, tuple[int, tuple[int, ...]]]:
 
 # --------------------------------------------------------------------------- dealing
 
+SHUFFLE_MAX: Final = 128
+RANDBELOW_BITS: Final[list[int]] = [n.bit_length() for n in range(SHUFFLE_MAX + 1)]
+"""``n.bit_length()`` by ``n``: how many bits ``randbelow(n)`` draws (a lookup: cheaper)."""
+
+
+def shuffle(rng: random.Random, x: list[int]) -> None:
+    """``rng.shuffle(x)`` without its per-card Python call: the same permutation from the
+    same calls of the same generator, which is left in the same state (every later draw,
+    e.g. the search's, is unchanged). The deals (R6) and the sampler use it.
+
+    ``random.Random.shuffle`` swaps ``x[i]`` with ``x[randbelow(i + 1)]`` for ``i`` from
+    ``len(x) - 1`` down to 1, and ``randbelow(n)`` (``_randbelow_with_getrandbits``) draws
+    ``getrandbits(n.bit_length())`` until the draw is below ``n``: this is that loop with
+    ``randbelow`` written out (one Python frame less per card interpreted, C arithmetic
+    around the ``getrandbits`` calls compiled). A subclass of ``random.Random``, which may
+    draw differently, and lists longer than ``SHUFFLE_MAX`` get ``rng.shuffle`` itself."""
+    if type(rng) is not random.Random or len(x) > SHUFFLE_MAX:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    bits = RANDBELOW_BITS
+    i = len(x) - 1
+    while i > 0:
+        k = bits[i + 1]
+        j: int = getrandbits(k)  # typed: the comparison and the swap stay in C when compiled
+        while j > i:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+        i -= 1
+
 
 def is_four_card_run(table: list[int]) -> bool:
     """R6.2: four table ranks that are four consecutive positions of the rank sequence."""
@@ -116,7 +148,7 @@ def return_to_stock(stock: list[int], back: list[int], rng: random.Random | None
     stock is shuffled when a generator is given (``shuffle_returned_cards``)."""
     stock = stock + back
     if rng is not None:
-        rng.shuffle(stock)
+        shuffle(rng, stock)  # rng.shuffle's draws, faster
     return stock
 
 
@@ -209,7 +241,10 @@ def engine_deal(s: RondaState, events: Events) -> None:
     """R2/R29: the next deal shuffled with the state's generator (an engine-dealt match)."""
     rng = random.Random(s.rng_state)
     draw = rng.random
-    deck = sorted(PACK, key=lambda _: draw())  # a uniform shuffle, cheaper than rng.shuffle
+    # A uniform shuffle, cheaper than rng.shuffle: the pack sorted by one random key per
+    # card, drawn in pack order (as sorted(PACK, key=...) draws them, without its calls).
+    keys = [draw() for _ in PACK]
+    deck = [PACK[i] for i in sorted(range(len(PACK)), key=keys.__getitem__)]
     start_deal(s, deck, rng if s.o.shuffle_returned else None, events)
     s.rng_state = rng.getrandbits(63)
 
@@ -569,7 +604,19 @@ def new_deal(s: RondaState, deck: tuple[int, ...] | None, events: Events) -> Non
         start_deal(s, list(deck), rng, events)
 
 
-def step(s: RondaState, action: Any, events: Events) -> None:
+def to_act(s: RondaState) -> int | None:
+    """The seat to act, or None when the match is over."""
+    return None if s.to_act < 0 else s.to_act
+
+
+def is_playout_over(start: RondaState, s: RondaState) -> bool:
+    """Where a search playout from ``start`` stops (the protocol's ``is_playout_over``): the
+    match is over, or the deal of ``start`` has ended (the next one, or a wait for a
+    caller's deck, began)."""
+    return s.to_act < 0 or s.deal_no != start.deal_no or s.phase == DEAL_OVER_P
+
+
+def step(s: RondaState, action: Any, events: Events = None) -> None:
     """Apply a legal action in place and record it in the history."""
     seat = s.to_act
     if type(action) is int:

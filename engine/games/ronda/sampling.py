@@ -9,7 +9,7 @@ from typing import Any
 from engine.cards import card_code, cards_of_mask
 from engine.codec import TEMPLATE, Hidden, refuse
 from engine.games.ronda.codec import CODEC
-from engine.games.ronda.rules import holding
+from engine.games.ronda.rules import holding, shuffle
 from engine.games.ronda.state import RondaState, cons_list
 from engine.games.ronda.tables import MATCH_OVER_P, PACK
 from engine.protocol import InvalidState
@@ -63,25 +63,62 @@ def make_sampler(view: Any) -> Callable[[random.Random], RondaState]:
     template = CODEC.load(full, TEMPLATE)
     if CODEC.view(template, seat) != view:
         raise InvalidState("view is not a consistent view of a Ronda state", field="view")
-    n_decks = len(cons_list(template.decks))
-    hidden = [t for t, _ in hidden_seats]
-    sizes = [k for _, k in hidden_seats]
     # With auto_declare a declaration is the seat's true holding: an exact deduction.
     must_hold = (
         template.o.auto_declare and template.phase != MATCH_OVER_P and all(d >= 0 for d in template.decl)
     )
+    sampler = Sampler(
+        template, pool, [t for t, _ in hidden_seats], [k for _, k in hidden_seats], played, must_hold
+    )
+    if must_hold:
+        sampler.deal_hidden(template.clone(), random.Random(0))  # fails now, not in the search, if impossible
+    return sampler
 
-    def deal_hidden(s: RondaState, rng: random.Random) -> list[int]:
-        # Seat by seat: a seat's hand is redrawn from what is left until its holding is the
-        # one it declared (joint rejection over every seat is hopeless when several seats
-        # must hold a tringa). Consistent with the view; only the seats' joint odds differ
-        # slightly from a uniform deal.
+
+class Sampler:
+    """``sample(rng)``: a world of the view, the unseen cards dealt at random. A class, not
+    a closure, so that the compiled build calls its typed fields natively."""
+
+    def __init__(
+        self,
+        template: RondaState,
+        pool: list[int],
+        hidden: list[int],
+        sizes: list[int],
+        played: list[int],
+        must_hold: bool,
+    ) -> None:
+        self.template = template
+        self.pool = pool
+        """The unseen cards, canonical order."""
+        self.hidden = hidden
+        """The seats whose hands are hidden, and how many cards each holds."""
+        self.sizes = sizes
+        self.played = played
+        """What each seat played this hand (its dealt cards are its hand plus these)."""
+        self.must_hold = must_hold
+        self.n_decks = len(cons_list(template.decks))
+
+    def deal_hidden(self, s: RondaState, rng: random.Random) -> list[int]:
+        """Deal the unseen cards into the hidden hands of ``s``; returns the rest (the stock).
+
+        Seat by seat: a seat's hand is redrawn from what is left until its holding is the
+        one it declared (joint rejection over every seat is hopeless when several seats
+        must hold a tringa). Consistent with the view; only the seats' joint odds differ
+        slightly from a uniform deal."""
+        hidden = self.hidden
+        sizes = self.sizes
+        played = self.played
+        must_hold = self.must_hold
         for _ in range(200):
-            rest = pool[:]
+            rest = self.pool[:]
             ok = True
-            for t, k in zip(hidden, sizes, strict=True):
+            for i in range(len(hidden)):
+                t = hidden[i]
+                k = sizes[i]
+                m = 0
                 for _ in range(2_000):
-                    rng.shuffle(rest)
+                    shuffle(rng, rest)
                     m = 0
                     for c in rest[:k]:
                         m |= 1 << c
@@ -94,28 +131,23 @@ def make_sampler(view: Any) -> Callable[[random.Random], RondaState]:
                 s.dealt[t] = m | played[t]
                 rest = rest[k:]
             if ok:
-                rng.shuffle(rest)
+                shuffle(rng, rest)
                 return rest
         raise InvalidState(
             "view: no deal of the unseen cards matches the declared holdings", field="declarations"
         )
 
-    if must_hold:
-        deal_hidden(template.clone(), random.Random(0))  # fails now, not in the search, if impossible
-
-    def sample(rng: random.Random) -> RondaState:
-        s = template.clone()
-        s.stock = tuple(deal_hidden(s, rng))
+    def __call__(self, rng: random.Random) -> RondaState:
+        s = self.template.clone()
+        s.stock = tuple(self.deal_hidden(s, rng))
         decks: Any = None  # a cons list
-        for _ in range(n_decks):
+        for _ in range(self.n_decks):
             deck = list(PACK)
-            rng.shuffle(deck)
+            shuffle(rng, deck)
             decks = (decks, tuple(deck))
         s.decks = decks
         s.rng_state = rng.getrandbits(63)
         return s
-
-    return sample
 
 
 def info_key(s: RondaState, seat: int) -> Hashable:

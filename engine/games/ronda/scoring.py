@@ -34,9 +34,18 @@ def end_match(s: RondaState, side: int, events: Events) -> None:
 def target_winner(scores: list[int], target: int) -> int | None:
     """R32: the side with at least ``target`` points and strictly more than every other
     side, or None (below the target, or the highest score is shared)."""
-    best = max(scores)
-    if best >= target and scores.count(best) == 1:
-        return scores.index(best)
+    # one pass, no builtins: C arithmetic in the compiled build (it runs after every award)
+    best = scores[0]
+    side = 0
+    shared = False
+    for i in range(1, len(scores)):
+        points = scores[i]
+        if points > best:
+            best, side, shared = points, i, False
+        elif points == best:
+            shared = True
+    if best >= target and not shared:
+        return side
     return None
 
 

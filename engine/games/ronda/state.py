@@ -11,7 +11,11 @@ class RondaState:
     """One Ronda match. Masks use bit ``1 << card``; ``-1`` stands for null.
 
     ``hist`` / ``decks`` / ``items`` are persistent cons tuples ``(previous, ...)`` so a
-    clone shares them. ``stock`` is a tuple (never mutated, only re-sliced)."""
+    clone shares them. ``stock`` is a tuple (never mutated, only re-sliced).
+
+    Every attribute is typed and set in ``__init__``, so that the compiled build (mypyc)
+    makes this a native class: attribute reads and writes are C struct accesses, and
+    ``clone`` is a direct call, the search's per-iteration copy."""
 
     __slots__ = (
         "o", "n", "nsides", "dealer", "phase", "to_act", "deal_no", "hand_no",
@@ -53,8 +57,46 @@ class RondaState:
     decks: Any
     items: Any
 
+    def __init__(self, o: Rules | None = None, dealer: int = 0) -> None:
+        """A state with empty places, before the first deal; with no ``o``, a blank that
+        only ``clone`` fills (a compiled class has no bare ``__new__``)."""
+        if o is None:
+            return
+        n = o.players
+        self.o = o
+        self.n = n
+        self.nsides = o.sides
+        self.dealer = dealer
+        self.phase = 0
+        self.to_act = -1
+        self.deal_no = 1
+        self.hand_no = 1
+        self.hands = [0] * n
+        self.dealt = [0] * n
+        self.table = []
+        self.trank = 0
+        self.stock = ()
+        self.piles = [0] * o.sides
+        self.scores = [0] * o.sides
+        self.decl = [-1] * n
+        self.challenged = 0
+        self.withdrawn = 0
+        self.prov_side = -1
+        self.prov_pts = 0
+        self.last_drop = -1
+        self.chain = None
+        self.last_cap = -1
+        self.winner = -1
+        self.rng_state = None
+        self.hist = None
+        self.old_hist = None
+        self.old_len = 0
+        self.decks = None
+        self.items = None
+
     def clone(self) -> RondaState:
-        t = RondaState.__new__(RondaState)
+        """An independent copy (lists copied; tuples and cons lists shared)."""
+        t = RondaState()
         t.o = self.o
         t.n = self.n
         t.nsides = self.nsides
@@ -90,39 +132,7 @@ class RondaState:
 
 def blank_state(o: Rules, dealer: int) -> RondaState:
     """A state with empty places, before the first deal."""
-    s = RondaState.__new__(RondaState)
-    n = o.players
-    s.o = o
-    s.n = n
-    s.nsides = o.sides
-    s.dealer = dealer
-    s.phase = 0
-    s.to_act = -1
-    s.deal_no = 1
-    s.hand_no = 1
-    s.hands = [0] * n
-    s.dealt = [0] * n
-    s.table = []
-    s.trank = 0
-    s.stock = ()
-    s.piles = [0] * s.nsides
-    s.scores = [0] * s.nsides
-    s.decl = [-1] * n
-    s.challenged = 0
-    s.withdrawn = 0
-    s.prov_side = -1
-    s.prov_pts = 0
-    s.last_drop = -1
-    s.chain = None
-    s.last_cap = -1
-    s.winner = -1
-    s.rng_state = None
-    s.hist = None
-    s.old_hist = None
-    s.old_len = 0
-    s.decks = None
-    s.items = None
-    return s
+    return RondaState(o, dealer)
 
 
 def cons_list(cons: Any) -> list[Any]:

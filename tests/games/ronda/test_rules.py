@@ -9,6 +9,7 @@ from ronda_helpers import ALL_CODES, GAME, L, act, facts, lay, run
 
 from engine.cards import parse_cards
 from engine.games.ronda.rules import holding
+from engine.games.ronda.scoring import target_winner
 from engine.games.ronda.tables import DOUBLE, NONE, RONDA, TRINGA
 from engine.protocol import BadAction, IllegalAction, InvalidSetup, InvalidState
 
@@ -376,6 +377,23 @@ def test_r29_engine_dealt_match_deals_on_by_itself():
     js = facts(s)
     assert js["dealer"] == 2 and js["phase"] == "declare" and js["hand_number"] == 1
     assert isinstance(js["rng_state"], str) and sum(len(h) for h in js["hands"]) == 9
+
+
+@pytest.mark.parametrize(
+    ("scores", "winner"),
+    [
+        ([41, 30], 0),
+        ([30, 41], 1),
+        ([41, 41], None),
+        ([40, 12], None),
+        ([10, 50, 49], 1),
+        ([50, 10, 50], None),
+        ([3, 12, 45, 44], 2),
+        ([45, 12, 45, 44], None),
+    ],
+)
+def test_r32_the_winner_has_the_target_and_more_than_every_other_side(scores, winner):
+    assert target_winner(scores, 41) == winner
 
 
 def test_r32_a_shared_top_score_at_the_target_does_not_end_the_match():
