@@ -45,10 +45,12 @@ HOT_MODULES = (
     "engine.games.ronda.state",
     "engine.games.ronda.rules",
     "engine.games.ronda.scoring",
+    "engine.games.porrazo.tables",
     "engine.games.porrazo.options",
     "engine.games.porrazo.state",
     "engine.games.porrazo.scoring",
     "engine.games.porrazo.rules",
+    "engine.games.porrazo.playout",
     "engine.games.baloot.sampling",
     "engine.games.porrazo.sampling",
 )
