@@ -313,7 +313,7 @@ def deal_tendido(st: PState, events: Events) -> bool:
     tendido = st.stock[:TENDIDO_CARDS]
     st.stock = st.stock[TENDIDO_CARDS:]
     before = st.table
-    place = place_points(*tendido)
+    place = place_points(tendido[0], tendido[1], tendido[2], tendido[3])
     groups = group_points(tendido, before)
     st.table = before + list(tendido)
     st.tendido = tendido

@@ -134,8 +134,8 @@ class Sampler:
         self,
         pool: list[int],
         hidden_seats: list[int],
-        counts: dict[int, int],
-        constraint: dict[int, int | None],
+        counts: list[int],
+        constraint: list[int | None],
         played: list[tuple[int, ...]],
         dealt_shown: list[bool],
     ) -> None:
@@ -143,9 +143,10 @@ class Sampler:
         """The unseen cards, ascending."""
         self.hidden_seats = hidden_seats
         self.counts = counts
-        """Cards in each hidden seat's hand."""
+        """Per seat, the cards in its hand if the view hides it (lists by seat, not dicts:
+        the compiled build indexes them in C)."""
         self.constraint = constraint
-        """The combination each hidden seat's dealt cards must make (None: anything)."""
+        """Per seat, the combination its hidden dealt cards must make (None: anything)."""
         self.constrained = [s for s in hidden_seats if constraint[s] is not None]
         self.played = played
         """Per seat, the cards it played this deal (public)."""
@@ -197,6 +198,15 @@ class Sampler:
             if ok:
                 out[-1] = cards[at:]
                 return out
+        return self._assign_constrained(rng)
+
+    def _assign_constrained(self, rng: random.Random) -> dict[int, list[int]] | None:
+        """:meth:`assign` when 64 shuffles gave no deal that agrees with the constraints."""
+        pool = self.pool
+        counts = self.counts
+        constraint = self.constraint
+        played = self.played
+        hidden_seats = self.hidden_seats
         # many constrained seats (auto mode, 8 players): draw the constrained seats one by
         # one, each by rejection from the cards still free (close to uniform, not exact)
         for _ in range(TRIES):
@@ -225,7 +235,7 @@ class Sampler:
                 return out
         # rare constraints: constrained seats in turn (fewest candidates first), each drawn
         # uniformly among its candidates still free; restart on a dead end
-        ordered = sorted(self.constrained, key=lambda seat_: len(self.candidates_of(seat_)))
+        ordered = sorted(self.constrained, key=self._candidate_count)
         for _ in range(TRIES * 4):
             used: set[int] = set()
             out = {}
@@ -248,6 +258,9 @@ class Sampler:
                 return out
         return None
 
+    def _candidate_count(self, s: int) -> int:
+        return len(self.candidates_of(s))
+
     def dealt_of(self, s: int, hand: list[int]) -> tuple[int, ...]:
         """Seat ``s``'s dealt cards when it holds ``hand``."""
         return tuple(hand) + self.played[s] if self.dealt_shown[s] else ()
@@ -257,7 +270,7 @@ class Sampler:
         for s in self.hidden_seats:
             hand = out[s]
             dealt = self.dealt_of(s, hand)
-            st.hands[s] = list(hand)
+            st.hands[s] = hand  # a list of its own: each deal builds new ones
             st.dealt[s] = dealt
             st.held[s] = holding(dealt)
         st.stock = tuple(out[-1])
@@ -287,7 +300,15 @@ def make_sampler(view: Any) -> Callable[[random.Random], PState]:
         )
     constraint = _constraints(view, values, counts)
     dealt_shown = [isinstance(d, Hidden) and d.count == HAND_CARDS for d in values["dealt"]]
-    sampler = Sampler(pool, hidden_seats, counts, constraint, played, dealt_shown)
+    seats = range(len(values["hands"]))
+    sampler = Sampler(
+        pool,
+        hidden_seats,
+        [counts.get(s, 0) for s in seats],
+        [constraint.get(s) for s in seats],
+        played,
+        dealt_shown,
+    )
     first = sampler.assign(random.Random(0))
     if first is None:
         raise refuse("declarations", "no deal of the unseen cards agrees with the declarations")

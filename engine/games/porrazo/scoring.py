@@ -9,6 +9,7 @@ side reaches the target (R25).
 from __future__ import annotations
 
 import math
+from typing import Final
 
 from engine.games.porrazo.state import Item, PState, match_deal_no
 from engine.games.porrazo.tables import (
@@ -25,7 +26,7 @@ from engine.protocol import JSON, Event, ScoreReport
 
 Events = list[Event] | None
 
-OUTCOME_SCALE = 12.0
+OUTCOME_SCALE: Final = 12.0
 """Score difference (points) that maps to about 0.88 of the reward range in ``outcome``."""
 
 
@@ -81,7 +82,11 @@ def limpia_rank(cards: tuple[int, ...] | list[int], last_in_run: bool, last: int
     rank of ``last``, the last card taken in the run."""
     if last_in_run:
         return last >> 2
-    return max(c >> 2 for c in cards)
+    highest = cards[0] >> 2  # a loop, not max() of a generator: C in the compiled build
+    for c in cards:
+        if c >> 2 > highest:
+            highest = c >> 2
+    return highest
 
 
 # --------------------------------------------------------------------------- awarding points
@@ -219,8 +224,11 @@ def outcome(start: PState, end: PState) -> list[float]:
     gains = [end.scores[side] - start.scores[side] for side in range(o.sides)]
     out = []
     for s in range(o.players):
-        mine = gains[o.side_of[s]]
-        others = [g for side, g in enumerate(gains) if side != o.side_of[s]]
-        diff = mine - max(others)
+        mine = o.side_of[s]
+        best_other = gains[1] if mine == 0 else gains[0]  # there are always two sides or more
+        for side in range(o.sides):
+            if side != mine and gains[side] > best_other:
+                best_other = gains[side]
+        diff = gains[mine] - best_other
         out.append(0.5 + 0.5 * math.tanh(diff / OUTCOME_SCALE))
     return out
