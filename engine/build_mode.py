@@ -49,10 +49,12 @@ HOT_MODULES = (
     "engine.games.ronda.scoring",
     "engine.games.ronda.playout",
     "engine.games.ronda.sampling",
+    "engine.games.porrazo.tables",
     "engine.games.porrazo.options",
     "engine.games.porrazo.state",
     "engine.games.porrazo.scoring",
     "engine.games.porrazo.rules",
+    "engine.games.porrazo.playout",
     "engine.games.baloot.sampling",
     "engine.games.porrazo.sampling",
 )

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.cards import CODES, BadCard, parse_card
 from engine.checks import RNG_STATE_LIMIT, rng_state_to_json
-from engine.games.porrazo import rules, scoring
+from engine.games.porrazo import playout, rules, scoring
 from engine.games.porrazo.codec import CODEC, VERB_LINES, VERBS, load_layout
 from engine.games.porrazo.options import OPTION_SPECS, Options, check_teams
 from engine.games.porrazo.rules import own_hand_hidden
@@ -37,6 +37,19 @@ class Porrazo(Game[PState]):
     option_specs: tuple[OptionSpec, ...] = OPTION_SPECS
     verbs: Mapping[str, str] = VERB_LINES
     codec = CODEC
+
+    def __init__(self) -> None:
+        # The search's hot path: bind the compiled functions directly (no call frame of this
+        # interpreted module per call); the methods below are the typed contract they stand
+        # in for. mypy checks such an instance assignment against the unbound method (self
+        # included), so it cannot be typed: hence the ignores.
+        self.to_act = playout.to_act  # type: ignore[method-assign, assignment]
+        self.legal_actions = rules.legal_actions  # type: ignore[method-assign, assignment]
+        self.clone = PState.copy  # type: ignore[method-assign, assignment]
+        self.step = rules.step  # type: ignore[method-assign, assignment]
+        self.is_playout_over = playout.is_playout_over  # type: ignore[method-assign, assignment]
+        self.random_playout = playout.random_playout  # type: ignore[method-assign, assignment]
+        self.outcome = scoring.outcome  # type: ignore[method-assign, assignment]
 
     # ---- setup -------------------------------------------------------------------
 
@@ -176,6 +189,12 @@ class Porrazo(Game[PState]):
 
     def outcome(self, start: PState, end: PState) -> list[float]:
         return scoring.outcome(start, end)
+
+    def is_playout_over(self, start: PState, state: PState) -> bool:
+        return playout.is_playout_over(start, state)
+
+    def random_playout(self, start: PState, state: PState, rng: random.Random) -> None:
+        playout.random_playout(start, state, rng)
 
 
 GAME = Porrazo()

@@ -121,9 +121,10 @@ def claimable(st: PState, seat: int) -> list[int]:
 
 def has_unclaimed(st: PState) -> bool:
     """R20 step 2: some seat passed while holding a combination that nobody claimed yet."""
-    return any(
-        st.held[h][0] != NO_COMBO and st.decl[h] == NO_COMBO and st.claims[h] < 0 for h in range(st.o.players)
-    )
+    for h in range(st.o.players):
+        if st.held[h][0] != NO_COMBO and st.decl[h] == NO_COMBO and st.claims[h] < 0:
+            return True
+    return False
 
 
 def natural_to_act(st: PState) -> int | None:
@@ -312,7 +313,7 @@ def deal_tendido(st: PState, events: Events) -> bool:
     tendido = st.stock[:TENDIDO_CARDS]
     st.stock = st.stock[TENDIDO_CARDS:]
     before = st.table
-    place = place_points(*tendido)
+    place = place_points(tendido[0], tendido[1], tendido[2], tendido[3])
     groups = group_points(tendido, before)
     st.table = before + list(tendido)
     st.tendido = tendido
@@ -562,8 +563,8 @@ def next_hand(st: PState, events: Events) -> None:
 # --------------------------------------------------------------------------- step
 
 
-def step(st: PState, action: Any, events: Events) -> None:
-    """Apply a legal action in place."""
+def step(st: PState, action: Any, events: Events = None) -> None:
+    """Apply a legal action in place (the search calls it without ``events``)."""
     seat = st.to_act
     assert seat is not None
     push_history(st, seat, action)

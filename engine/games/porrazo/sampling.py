@@ -98,12 +98,190 @@ def info_key(state: PState, seat: int) -> Hashable:
     )
 
 
+def shuffle(cards: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(cards)``, with the same result and the generator left in the same state:
+    CPython's ``Random.shuffle`` (from the end, swap ``cards[i]`` with ``cards[j]``, j drawn
+    below i + 1 by ``getrandbits(k)`` until below, k the bit length of i + 1) written out,
+    so that the compiled build runs it as C instead of ``random.py``'s interpreted frames
+    (two per draw, about 70 draws for a pack). A generator of another class (which may
+    draw differently) is left its own shuffle. tests/games/porrazo/test_porrazo_search.py
+    checks it against ``Random.shuffle``."""
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    i: int = len(cards) - 1  # typed: C integers in the compiled build
+    while i > 0:
+        n: int = i + 1
+        k: int = n.bit_length()
+        j: int = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+        i -= 1
+
+
+class Sampler:
+    """Deals the unseen cards of one view at random: ``sampler(rng)`` is a full state
+    whose view equals the view (built and checked once by :func:`make_sampler`). A class
+    rather than a closure, so that the compiled build keeps its fields typed."""
+
+    template: PState
+    """The view's state with every unseen card somewhere (each call deals them anew); set
+    by :func:`make_sampler` once the first deal has been checked against the view."""
+
+    def __init__(
+        self,
+        pool: list[int],
+        hidden_seats: list[int],
+        counts: list[int],
+        constraint: list[int | None],
+        played: list[tuple[int, ...]],
+        dealt_shown: list[bool],
+    ) -> None:
+        self.pool = pool
+        """The unseen cards, ascending."""
+        self.hidden_seats = hidden_seats
+        self.counts = counts
+        """Per seat, the cards in its hand if the view hides it (lists by seat, not dicts:
+        the compiled build indexes them in C)."""
+        self.constraint = constraint
+        """Per seat, the combination its hidden dealt cards must make (None: anything)."""
+        self.constrained = [s for s in hidden_seats if constraint[s] is not None]
+        self.played = played
+        """Per seat, the cards it played this deal (public)."""
+        self.dealt_shown = dealt_shown
+        """Per seat, whether its dealt cards are known to be three (else: none dealt)."""
+        self.candidates: dict[int, list[tuple[int, ...]]] = {}
+
+    def __call__(self, rng: random.Random) -> PState:
+        out = self.assign(rng)
+        assert out is not None
+        st = self.template.copy()
+        self.fill(st, out)
+        st.rng_state = rng.getrandbits(62)
+        return st
+
+    def candidates_of(self, s: int) -> list[tuple[int, ...]]:
+        """Every hand of ``s`` that agrees with its constraint."""
+        if s not in self.candidates:
+            own = self.played[s]
+            self.candidates[s] = [
+                combo
+                for combo in itertools.combinations(self.pool, self.counts[s])
+                if _fits(self.constraint[s], own + combo)
+            ]
+        return self.candidates[s]
+
+    def assign(self, rng: random.Random) -> dict[int, list[int]] | None:
+        """The unseen cards dealt: each hidden seat's hand, and the stock at -1."""
+        pool = self.pool
+        counts = self.counts
+        constraint = self.constraint
+        played = self.played
+        hidden_seats = self.hidden_seats
+        cards = pool[:]
+        for _ in range(TRIES):
+            shuffle(cards, rng)
+            out: dict[int, list[int]] = {}
+            at = 0
+            ok = True
+            for s in hidden_seats:
+                k = counts[s]
+                hand = cards[at : at + k]
+                at += k
+                kind = constraint[s]
+                if kind is not None and not _fits(kind, played[s] + tuple(hand)):
+                    ok = False
+                    break
+                out[s] = hand
+            if ok:
+                out[-1] = cards[at:]
+                return out
+        return self._assign_constrained(rng)
+
+    def _assign_constrained(self, rng: random.Random) -> dict[int, list[int]] | None:
+        """:meth:`assign` when 64 shuffles gave no deal that agrees with the constraints."""
+        pool = self.pool
+        counts = self.counts
+        constraint = self.constraint
+        played = self.played
+        hidden_seats = self.hidden_seats
+        # many constrained seats (auto mode, 8 players): draw the constrained seats one by
+        # one, each by rejection from the cards still free (close to uniform, not exact)
+        for _ in range(TRIES):
+            free = pool[:]
+            shuffle(free, rng)
+            out = {}
+            for s in self.constrained:
+                k = counts[s]
+                for _ in range(TRIES):
+                    picks = rng.sample(range(len(free)), k)
+                    hand = [free[i] for i in picks]
+                    if _fits(constraint[s], played[s] + tuple(hand)):
+                        for i in sorted(picks, reverse=True):
+                            free.pop(i)
+                        out[s] = hand
+                        break
+                else:
+                    break
+            else:
+                at = 0
+                for s in hidden_seats:
+                    if s not in out:
+                        out[s] = free[at : at + counts[s]]
+                        at += counts[s]
+                out[-1] = free[at:]
+                return out
+        # rare constraints: constrained seats in turn (fewest candidates first), each drawn
+        # uniformly among its candidates still free; restart on a dead end
+        ordered = sorted(self.constrained, key=self._candidate_count)
+        for _ in range(TRIES * 4):
+            used: set[int] = set()
+            out = {}
+            for s in ordered:
+                still = [combo for combo in self.candidates_of(s) if not used.intersection(combo)]
+                if not still:
+                    break
+                pick = still[rng.randrange(len(still))]
+                used.update(pick)
+                out[s] = list(pick)
+            else:
+                rest = [c for c in pool if c not in used]
+                shuffle(rest, rng)
+                at = 0
+                for s in hidden_seats:
+                    if s not in out:
+                        out[s] = rest[at : at + counts[s]]
+                        at += counts[s]
+                out[-1] = rest[at:]
+                return out
+        return None
+
+    def _candidate_count(self, s: int) -> int:
+        return len(self.candidates_of(s))
+
+    def dealt_of(self, s: int, hand: list[int]) -> tuple[int, ...]:
+        """Seat ``s``'s dealt cards when it holds ``hand``."""
+        return tuple(hand) + self.played[s] if self.dealt_shown[s] else ()
+
+    def fill(self, st: PState, out: dict[int, list[int]]) -> None:
+        """Put the dealt unseen cards into ``st``."""
+        for s in self.hidden_seats:
+            hand = out[s]
+            dealt = self.dealt_of(s, hand)
+            st.hands[s] = hand  # a list of its own: each deal builds new ones
+            st.dealt[s] = dealt
+            st.held[s] = holding(dealt)
+        st.stock = tuple(out[-1])
+
+
 def make_sampler(view: Any) -> Callable[[random.Random], PState]:
     """Validate ``view`` once; return f(rng) -> a full state whose view equals ``view``."""
     _, seat, values = CODEC.read_view(view)
     if seat is None:
         raise refuse("seat", "a spectator's view has no hand to sample around: give a seat's view")
-    played = values["played"]
+    played = [tuple(cards) for cards in values["played"]]
     counts = _hidden_counts(values, seat)
     hidden_seats = list(counts)
     known: set[int] = set(values["table"])
@@ -121,120 +299,29 @@ def make_sampler(view: Any) -> Callable[[random.Random], PState]:
             f"{len(pool)} unseen cards do not fill the hidden hands ({need}) and stock ({stock_n})",
         )
     constraint = _constraints(view, values, counts)
-    constrained = [s for s in hidden_seats if constraint[s] is not None]
-    candidates: dict[int, list[tuple[int, ...]]] = {}
-
-    def candidates_of(s: int) -> list[tuple[int, ...]]:
-        if s not in candidates:
-            own = tuple(played[s])
-            candidates[s] = [
-                combo
-                for combo in itertools.combinations(pool, counts[s])
-                if _fits(constraint[s], own + combo)
-            ]
-        return candidates[s]
-
-    def assign(rng: random.Random) -> dict[int, list[int]] | None:
-        cards = pool[:]
-        for _ in range(TRIES):
-            rng.shuffle(cards)
-            out: dict[int, list[int]] = {}
-            at = 0
-            ok = True
-            for s in hidden_seats:
-                k = counts[s]
-                hand = cards[at : at + k]
-                at += k
-                if constraint[s] is not None and not _fits(constraint[s], tuple(played[s]) + tuple(hand)):
-                    ok = False
-                    break
-                out[s] = hand
-            if ok:
-                out[-1] = cards[at:]
-                return out
-        # many constrained seats (auto mode, 8 players): draw the constrained seats one by
-        # one, each by rejection from the cards still free (close to uniform, not exact)
-        for _ in range(TRIES):
-            free = pool[:]
-            rng.shuffle(free)
-            out = {}
-            for s in constrained:
-                k = counts[s]
-                for _ in range(TRIES):
-                    picks = rng.sample(range(len(free)), k)
-                    hand = [free[i] for i in picks]
-                    if _fits(constraint[s], tuple(played[s]) + tuple(hand)):
-                        for i in sorted(picks, reverse=True):
-                            free.pop(i)
-                        out[s] = hand
-                        break
-                else:
-                    break
-            else:
-                at = 0
-                for s in hidden_seats:
-                    if s not in out:
-                        out[s] = free[at : at + counts[s]]
-                        at += counts[s]
-                out[-1] = free[at:]
-                return out
-        # rare constraints: constrained seats in turn (fewest candidates first), each drawn
-        # uniformly among its candidates still free; restart on a dead end
-        ordered = sorted(constrained, key=lambda seat_: len(candidates_of(seat_)))
-        for _ in range(TRIES * 4):
-            used: set[int] = set()
-            out = {}
-            for s in ordered:
-                still = [combo for combo in candidates_of(s) if not used.intersection(combo)]
-                if not still:
-                    break
-                pick = still[rng.randrange(len(still))]
-                used.update(pick)
-                out[s] = list(pick)
-            else:
-                rest = [c for c in pool if c not in used]
-                rng.shuffle(rest)
-                at = 0
-                for s in hidden_seats:
-                    if s not in out:
-                        out[s] = rest[at : at + counts[s]]
-                        at += counts[s]
-                out[-1] = rest[at:]
-                return out
-        return None
-
-    def dealt_of(s: int, hand: list[int]) -> tuple[int, ...]:
-        return tuple(hand) + tuple(played[s]) if values["dealt"][s].count == HAND_CARDS else ()
-
-    def fill(st: PState, out: dict[int, list[int]]) -> None:
-        for s in hidden_seats:
-            hand = out[s]
-            st.hands[s] = list(hand)
-            st.dealt[s] = dealt_of(s, hand)
-            st.held[s] = holding(st.dealt[s])
-        st.stock = tuple(out[-1])
-
-    first = assign(random.Random(0))
+    dealt_shown = [isinstance(d, Hidden) and d.count == HAND_CARDS for d in values["dealt"]]
+    seats = range(len(values["hands"]))
+    sampler = Sampler(
+        pool,
+        hidden_seats,
+        [counts.get(s, 0) for s in seats],
+        [constraint.get(s) for s in seats],
+        played,
+        dealt_shown,
+    )
+    first = sampler.assign(random.Random(0))
     if first is None:
         raise refuse("declarations", "no deal of the unseen cards agrees with the declarations")
     full: JSON = {k: v for k, v in view.items() if k != "seat"}
     full["hands"] = [[CODES[c] for c in first[s]] if s in counts else h for s, h in enumerate(view["hands"])]
     full["dealt"] = [
-        [CODES[c] for c in dealt_of(s, first[s])] if s in counts else d for s, d in enumerate(view["dealt"])
+        [CODES[c] for c in sampler.dealt_of(s, first[s])] if s in counts else d
+        for s, d in enumerate(view["dealt"])
     ]
     full["stock"] = [CODES[c] for c in first[-1]]
     full["decks"] = []
     full["rng_state"] = None
-    template = CODEC.load(full, TEMPLATE)
-    if CODEC.view(template, seat) != view:
+    sampler.template = CODEC.load(full, TEMPLATE)
+    if CODEC.view(sampler.template, seat) != view:
         raise refuse("view", "the view is not a consistent view of a Porrazo state")
-
-    def sample(rng: random.Random) -> PState:
-        out = assign(rng)
-        assert out is not None
-        st = template.copy()
-        fill(st, out)
-        st.rng_state = rng.getrandbits(62)
-        return st
-
-    return sample
+    return sampler

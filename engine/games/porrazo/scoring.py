@@ -9,6 +9,7 @@ side reaches the target (R25).
 from __future__ import annotations
 
 import math
+from typing import Final
 
 from engine.games.porrazo.state import Item, PState, match_deal_no
 from engine.games.porrazo.tables import (
@@ -25,7 +26,7 @@ from engine.protocol import JSON, Event, ScoreReport
 
 Events = list[Event] | None
 
-OUTCOME_SCALE = 12.0
+OUTCOME_SCALE: Final = 12.0
 """Score difference (points) that maps to about 0.88 of the reward range in ``outcome``."""
 
 
@@ -34,22 +35,38 @@ OUTCOME_SCALE = 12.0
 
 def place_points(a: int, b: int, c: int, d: int) -> int:
     """5.6: the best place score of the tendido A B C D over its eight readable sequences."""
+    return max(_ace_two(a, b) + _three_four(c, d), _ace_two(c, d) + _three_four(a, b))
 
-    def f12(x: int, y: int) -> int:
-        return max((x >> 2 == 0) * 1 + (y >> 2 == 1) * 2, (y >> 2 == 0) * 1 + (x >> 2 == 1) * 2)
 
-    def f34(x: int, y: int) -> int:
-        return max((x >> 2 == 2) * 3 + (y >> 2 == 3) * 4, (y >> 2 == 2) * 3 + (x >> 2 == 3) * 4)
+def _ace_two(x: int, y: int) -> int:
+    """5.6: the place score of a pair read either way as (A, 2): an ace first scores 1, a
+    two second scores 2."""
+    return max((x >> 2 == 0) * 1 + (y >> 2 == 1) * 2, (y >> 2 == 0) * 1 + (x >> 2 == 1) * 2)
 
-    return max(f12(a, b) + f34(c, d), f12(c, d) + f34(a, b))
+
+def _three_four(x: int, y: int) -> int:
+    """5.6: the place score of a pair read either way as (3, 4): a three first scores 3, a
+    four second scores 4."""
+    return max((x >> 2 == 2) * 3 + (y >> 2 == 3) * 4, (y >> 2 == 2) * 3 + (x >> 2 == 3) * 4)
 
 
 def group_points(tendido: tuple[int, ...], table: list[int]) -> int:
     """5.6: for each rank with t >= 1 tendido cards and b on the table before, t+b >= 2
     scores v(r) times 1 / 3 / 6 for a group of 2 / 3 / 4."""
+    # plain loops over the 13 ranks (no set, sort or generator): the compiled build runs
+    # them as C loops; the ranks are visited in ascending order, as sorted() gave them
     total = 0
-    for rank in sorted({c >> 2 for c in tendido}):
-        size = sum(1 for c in tendido if c >> 2 == rank) + sum(1 for c in table if c >> 2 == rank)
+    for rank in range(13):
+        t = 0
+        for c in tendido:
+            if c >> 2 == rank:
+                t += 1
+        if t == 0:
+            continue
+        size = t
+        for c in table:
+            if c >> 2 == rank:
+                size += 1
         if size >= 2:
             total += GROUP_MULTIPLIER[size] * RANK_VALUE[rank]
     return total
@@ -65,7 +82,11 @@ def limpia_rank(cards: tuple[int, ...] | list[int], last_in_run: bool, last: int
     rank of ``last``, the last card taken in the run."""
     if last_in_run:
         return last >> 2
-    return max(c >> 2 for c in cards)
+    highest = cards[0] >> 2  # a loop, not max() of a generator: C in the compiled build
+    for c in cards:
+        if c >> 2 > highest:
+            highest = c >> 2
+    return highest
 
 
 # --------------------------------------------------------------------------- awarding points
@@ -203,8 +224,11 @@ def outcome(start: PState, end: PState) -> list[float]:
     gains = [end.scores[side] - start.scores[side] for side in range(o.sides)]
     out = []
     for s in range(o.players):
-        mine = gains[o.side_of[s]]
-        others = [g for side, g in enumerate(gains) if side != o.side_of[s]]
-        diff = mine - max(others)
+        mine = o.side_of[s]
+        best_other = gains[1] if mine == 0 else gains[0]  # there are always two sides or more
+        for side in range(o.sides):
+            if side != mine and gains[side] > best_other:
+                best_other = gains[side]
+        diff = gains[mine] - best_other
         out.append(0.5 + 0.5 * math.tanh(diff / OUTCOME_SCALE))
     return out

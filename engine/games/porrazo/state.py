@@ -85,9 +85,48 @@ class PState:
     hlen: int
     hand_start: int
 
+    def __init__(self, o: Options | None = None, dealer: int = 0) -> None:
+        """A state before the first hand's deck is known (every field at its natural
+        value), or with no ``o`` a blank for :meth:`copy` to fill (a real constructor, so
+        that the compiled build makes this a native class with typed attributes)."""
+        if o is None:
+            return
+        n = o.players
+        self.o = o
+        self.dealer = dealer
+        self.hand_no = 1
+        self.deal_no = 0
+        self.phase = 0
+        self.to_act = dealer
+        self.scores = [0] * o.sides
+        self.hands = [[] for _ in range(n)]
+        self.dealt = [() for _ in range(n)]
+        self.held = [(NO_COMBO, -1)] * n
+        self.stock = ()
+        self.table = []
+        self.piles = [() for _ in range(n)]
+        self.tendido_done = False
+        self.tendido = None
+        self.decl = [NO_COMBO] * n
+        self.claims = [-1] * n
+        self.chain = None
+        self.pending = None
+        self.last_capturer = None
+        self.winner = None
+        self.win_reason = None
+        self.decks = ()
+        self.rng_state = None
+        self.history = None
+        self.pub = 0
+        self.left = 0
+        self.items = ()
+        self.prev_items = ()
+        self.hlen = 0
+        self.hand_start = 0
+
     def copy(self) -> PState:
         """An independent copy: mutable lists copied, immutable parts shared."""
-        new = PState.__new__(PState)
+        new = PState()
         new.o = self.o
         new.dealer = self.dealer
         new.hand_no = self.hand_no
@@ -124,40 +163,7 @@ class PState:
 
 def blank_state(o: Options, dealer: int) -> PState:
     """A state before the first hand's deck is known (every field at its natural value)."""
-    n = o.players
-    st = PState.__new__(PState)
-    st.o = o
-    st.dealer = dealer
-    st.hand_no = 1
-    st.deal_no = 0
-    st.phase = 0
-    st.to_act = dealer
-    st.scores = [0] * o.sides
-    st.hands = [[] for _ in range(n)]
-    st.dealt = [() for _ in range(n)]
-    st.held = [(NO_COMBO, -1)] * n
-    st.stock = ()
-    st.table = []
-    st.piles = [() for _ in range(n)]
-    st.tendido_done = False
-    st.tendido = None
-    st.decl = [NO_COMBO] * n
-    st.claims = [-1] * n
-    st.chain = None
-    st.pending = None
-    st.last_capturer = None
-    st.winner = None
-    st.win_reason = None
-    st.decks = ()
-    st.rng_state = None
-    st.history = None
-    st.pub = 0
-    st.left = 0
-    st.items = ()
-    st.prev_items = ()
-    st.hlen = 0
-    st.hand_start = 0
-    return st
+    return PState(o, dealer)
 
 
 def played_of(st: PState, seat: int) -> list[int]:

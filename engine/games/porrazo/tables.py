@@ -6,15 +6,23 @@ functions in :mod:`engine.games.porrazo.rules` only look them up.
 
 from __future__ import annotations
 
+from typing import Final
+
+# The integer constants are ``Final`` so that the compiled build (mypyc) inlines them into
+# the rules instead of looking each name up in a module dict at every use.
+
 PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4, 5, 6, 8)
 TEAM_PLAYER_COUNTS: frozenset[int] = frozenset({4, 6, 8})
-HAND_CARDS = 3
-TENDIDO_CARDS = 4
+HAND_CARDS: Final = 3
+TENDIDO_CARDS: Final = 4
 
 # Rank indexes are engine.cards code order: A=0, 2=1, ..., T=9, J=10, Q=11, K=12.
-ACE, JACK, QUEEN, KING = 0, 10, 11, 12
+ACE: Final = 0
+JACK: Final = 10
+QUEEN: Final = 11
+KING: Final = 12
 
-RANK_VALUE: tuple[int, ...] = tuple(
+RANK_VALUE: Final[tuple[int, ...]] = tuple(
     4 if r == KING else 3 if r == QUEEN else 2 if r == JACK else 1 for r in range(13)
 )
 """5.1: v(r), the ronda value of a rank (K 4, Q 3, J 2, any other 1)."""
@@ -25,22 +33,31 @@ NUMBER: tuple[int, ...] = tuple(r + 1 if r <= 3 else 0 for r in range(13))
 GROUP_MULTIPLIER: dict[int, int] = {2: 1, 3: 3, 4: 6}
 """5.6: a tendido group of size t+b scores this many times v(r)."""
 
-RONDINE_MULTIPLIER = 3
+RONDINE_MULTIPLIER: Final = 3
 """5.2: a rondine scores 3 v(r), a ronda v(r)."""
 
-COUNTER_MULTIPLIER = 3
+COUNTER_MULTIPLIER: Final = 3
 """5.3: a counter-porrazo scores 3 v(r), a porrazo v(r)."""
 
 # Combination kinds (declarations): 0 none, 1 ronda, 2 rondine.
-NO_COMBO, RONDA, RONDINE = 0, 1, 2
+NO_COMBO: Final = 0
+RONDA: Final = 1
+RONDINE: Final = 2
 COMBO_NAMES: tuple[str | None, ...] = (None, "ronda", "rondine")
 
 # Chain stages (R11): the immediately previous play of this deal.
-DISCARD, PORRAZO, COUNTER = 0, 1, 2
+DISCARD: Final = 0
+PORRAZO: Final = 1
+COUNTER: Final = 2
 STAGE_NAMES: tuple[str, ...] = ("discard", "porrazo", "counter")
 
 # Phases.
-P_TENDIDO, P_DECLARE, P_PLAY, P_CLAIM, P_OVER, P_DEAL_OVER = range(6)
+P_TENDIDO: Final = 0
+P_DECLARE: Final = 1
+P_PLAY: Final = 2
+P_CLAIM: Final = 3
+P_OVER: Final = 4
+P_DEAL_OVER: Final = 5
 PHASE_NAMES: tuple[str, ...] = (
     "tendido_choice",
     "declare",
@@ -50,17 +67,17 @@ PHASE_NAMES: tuple[str, ...] = (
     "deal_over",
 )
 PHASE_OF_NAME: dict[str, int] = {name: i for i, name in enumerate(PHASE_NAMES)}
-P_DEALING = -1
+P_DEALING: Final = -1
 """Layouts only: the phase "dealing", in which the engine deals deal_no + 1 at once."""
 
 # Internal actions are small ints (a caller's deal is a tuple ("deal", deck)).
-DECLINE = 64  # DECLINE + card: play the card with "capture": false
-PASS = 200
-TENDIDO = 201
-DECLARE_RONDA = 202
-DECLARE_RONDINE = 203
-CLAIM = 210  # CLAIM + seat
-DEAL = "deal"
+DECLINE: Final = 64  # DECLINE + card: play the card with "capture": false
+PASS: Final = 200
+TENDIDO: Final = 201
+DECLARE_RONDA: Final = 202
+DECLARE_RONDINE: Final = 203
+CLAIM: Final = 210  # CLAIM + seat
+DEAL: Final = "deal"
 
 
 def order_from_left(dealer: int, n: int) -> list[int]:
