@@ -58,6 +58,11 @@ def to_act(s: TrexState) -> int | None:
     return None if s.to_act < 0 else s.to_act
 
 
+def is_playout_over(start: TrexState, s: TrexState) -> bool:
+    """The match is over, the deal of ``start`` ended, or a caller's deal is awaited."""
+    return s.to_act < 0 or s.deal_no != start.deal_no or s.phase == DEAL_OVER
+
+
 # ================================================================ rule predicates
 def is_heart_lead_banned(s: TrexState) -> bool:
     """R10: in king_of_hearts and complex (unless free_heart_lead) hearts may not be led
