@@ -84,10 +84,10 @@ def draw_card(m: i64, u: float) -> i64:
     c1: i64 = m >> 13 & 0x1FFF
     c2: i64 = m >> 26 & 0x1FFF
     c3: i64 = m >> 39
-    k0 = POP[c0]
-    k1 = POP[c1]
-    k2 = POP[c2]
-    r = int(u * (k0 + k1 + k2 + POP[c3]))
+    k0: i64 = POP[c0]
+    k1: i64 = POP[c1]
+    k2: i64 = POP[c2]
+    r: i64 = int(u * (FLEN[c0] + FLEN[c1] + FLEN[c2] + FLEN[c3]))  # u * the number of cards
     if r < k0:
         return C0[c0][r]
     r -= k0
@@ -131,10 +131,15 @@ def _layout(s: TrexState, rand: Rand) -> None:
 
 def _put_hands(hands: list[int], left: i64) -> None:
     """Bring the state's hands up to date: each keeps only its cards still in ``left``."""
-    hands[0] &= left
-    hands[1] &= left
-    hands[2] &= left
-    hands[3] &= left
+    # (typed reads: mypyc compiles ``hands[i] &= left`` as a generic object operation)
+    h0: i64 = hands[0]
+    h1: i64 = hands[1]
+    h2: i64 = hands[2]
+    h3: i64 = hands[3]
+    hands[0] = h0 & left
+    hands[1] = h1 & left
+    hands[2] = h2 & left
+    hands[3] = h3 & left
 
 
 def _tricks(s: TrexState, rand: Rand) -> None:
@@ -211,8 +216,9 @@ def _tricks(s: TrexState, rand: Rand) -> None:
             left ^= bit
             tm |= bit
         # R12: the trick is over (as rules._finish_trick)
-        tricks_won[w] += 1
-        cards_won[w] |= tm
+        tricks_won[w] = tricks_won[w] + 1  # (not ``+=``: a generic operation in mypyc)
+        won: i64 = cards_won[w]
+        cards_won[w] = won | tm
         taken |= tm
         if every_trick or tm & pen_mask:
             scoring.score_trick(s, tm, w, leader, None)

@@ -49,7 +49,6 @@ from .tables import (
     TWO_MASK,
     cards_of,
     deal_seat,
-    deal_total,
 )
 
 
@@ -400,8 +399,9 @@ def _layout_turn(s: TrexState, seat: int, action: int, events: Events) -> None:
 # ================================================================ deals
 def end_deal(s: TrexState, events: Events) -> None:
     """R19, S9, E3: record the deal, then end the match or deal the next deal."""
-    total = sum(s.deal_scores)
-    expected = deal_total(s.contract, s.opts.swap) * s.opts.sign
+    ds = s.deal_scores
+    total = ds[0] + ds[1] + ds[2] + ds[3]
+    expected = s.opts.deal_totals[s.contract]  # deal_total(contract, swap) * sign
     if total != expected:
         raise InvalidState(
             f"deal scores {s.deal_scores} do not sum to the contract total {expected} (S9)",

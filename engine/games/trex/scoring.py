@@ -113,9 +113,11 @@ def penalty_value(s: TrexState, taken: int) -> int:
 
 def running_totals(s: TrexState) -> list[int]:
     """Match totals plus the running deal's scores (not yet recorded)."""
-    if s.phase in (DEAL_OVER, MATCH_OVER):
-        return list(s.match_scores)
-    return [s.match_scores[i] + s.deal_scores[i] for i in range(4)]
+    ms = s.match_scores
+    if s.phase == DEAL_OVER or s.phase == MATCH_OVER:
+        return ms[:]
+    ds = s.deal_scores
+    return [ms[0] + ds[0], ms[1] + ds[1], ms[2] + ds[2], ms[3] + ds[3]]
 
 
 def match_result(s: TrexState) -> tuple[list[int], bool]:
