@@ -4,12 +4,13 @@ It plays exactly what the protocol's generic loop (``Game.random_playout``) woul
 the same ``rng``: at every turn the legal actions in canonical order, the one at
 ``int(rng.random() * n)`` (a forced action draws too). The trick phase runs over local
 variables and the 52-bit hand masks; it draws the ``r``-th card of the legal mask (ascending
-bits = the canonical order of ``rules.legal_actions``) without building the list, from the
-13-bit suit chunks of ``tables.CHUNKS``. The legal mask comes from the engine's own
-predicates, evaluated once per playout (``is_heart_lead_banned``: R10, ``must_discard_mask``:
-R11) and the led suit's chunk (R9, as ``legal_actions``); scoring, the R13 early end and the
-end of the deal are the engine's (``score_trick``, ``is_deal_over_early``, ``end_deal``), on
-the state kept in step with the loop. The layout phase draws from ``hand & lay_mask``
+bits = the canonical order of ``rules.legal_actions``) without building the list, suit by
+suit from tables of the 13-bit suit chunks (``POP``, ``N0``..``N3``: ``tables.CHUNKS`` flattened).
+The legal mask comes from the engine's own predicates, evaluated once per playout
+(``is_heart_lead_banned``: R10, ``must_discard_mask``: R11) and the led suit's chunk (R9, as
+``legal_actions``); scoring, the R13 early end and the end of the deal are the engine's
+(``score_trick``, ``is_deal_over_early``, ``end_deal``), on the state kept in step with the
+loop. The layout phase draws from ``hand & lay_mask``
 (R15/R16, as ``legal_actions``) and applies each turn with ``rules.step``; the doubling
 phase and the contract choice go through ``legal_actions`` + ``rules.step``.
 
@@ -46,7 +47,6 @@ from .tables import (
     NON_HEART_MASK,
     PASS,
     PENALTY_MASK,
-    TOP_BIT,
     TRICKS,
 )
 
@@ -55,17 +55,24 @@ if TYPE_CHECKING:  # a mypyc native type; at run time the annotations are never 
 
 # Typed and Final, so that the compiled build (mypyc) reads them as C statics with known
 # element types instead of looking names up in the module's dict.
-C0: Final[tuple[tuple[int, ...], ...]] = CHUNKS[0]
-C1: Final[tuple[tuple[int, ...], ...]] = CHUNKS[1]
-C2: Final[tuple[tuple[int, ...], ...]] = CHUNKS[2]
-C3: Final[tuple[tuple[int, ...], ...]] = CHUNKS[3]
-CHUNKS_OF: Final[list[tuple[tuple[int, ...], ...]]] = [CHUNKS[card // 13] for card in range(52)]
-"""The ``CHUNKS`` table of a card's suit."""
-POP: Final[list[int]] = [chunk.bit_count() for chunk in range(1 << 13)]
-"""The number of cards in a 13-bit suit chunk (mypyc compiles ``int.bit_count()`` as a
-method call by name; a table is a C array read in both builds)."""
-FLEN: Final[list[float]] = [float(n) for n in POP]
-"""``POP`` as floats (``rand() * n`` float-only: cheaper)."""
+# The tables of the draws are bytes: contiguous arrays of small ints (8 KB and 4 x 104 KB)
+# that stay in the CPU cache; lists of int or float objects, or tuples per chunk, are
+# scattered over the heap, and in the compiled build their reads miss the cache.
+POP: Final = bytes(chunk.bit_count() for chunk in range(1 << 13))
+"""``POP[chunk]``: the number of cards in a 13-bit suit chunk (mypyc compiles
+``int.bit_count()`` as a method call by name)."""
+N0: Final = bytes(card for cards in CHUNKS[0] for card in cards + (0,) * (13 - len(cards)))
+"""``N0[13 * chunk + r]``: the ``r``-th card, ascending, of the spades chunk ``chunk``
+(``tables.CHUNKS``, flattened); N1, N2, N3: hearts, diamonds, clubs."""
+N1: Final = bytes(card for cards in CHUNKS[1] for card in cards + (0,) * (13 - len(cards)))
+N2: Final = bytes(card for cards in CHUNKS[2] for card in cards + (0,) * (13 - len(cards)))
+N3: Final = bytes(card for cards in CHUNKS[3] for card in cards + (0,) * (13 - len(cards)))
+N_OF: Final[list[bytes]] = [(N0, N1, N2, N3)[card // 13] for card in range(52)]
+"""The ``N0``..``N3`` table of a card's suit."""
+SHIFT_OF: Final[list[int]] = [13 * (card // 13) for card in range(52)]
+"""The shift of a card's suit chunk in a hand mask."""
+BITS: Final[list[int]] = [1 << card for card in range(52)]
+"""A card's bit (a lookup: in CPython no new int object, unlike a shift)."""
 FOLLOWERS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple((lead + i) & 3 for i in range(n, 4)) for n in range(4)) for lead in range(4)
 )
@@ -79,22 +86,25 @@ def draw_card(m: i64, u: float) -> i64:
     """The card ``legal[int(u * len(legal))]`` of the list ``legal`` of the cards of mask
     ``m`` in ascending bit order (the canonical order of ``rules.legal_actions``), found
     suit by suit without building the list; ``u`` is a draw of ``rng.random()``."""
-    # i64 locals: C integer arithmetic in the compiled build (a mask has 52 bits)
+    # the suit chunks' counts from a table: ``int.bit_count()`` is a method call by name in
+    # mypyc; i64 chunks: C integer arithmetic in the compiled build
     c0: i64 = m & 0x1FFF
     c1: i64 = m >> 13 & 0x1FFF
     c2: i64 = m >> 26 & 0x1FFF
     c3: i64 = m >> 39
-    k0: i64 = POP[c0]
-    k1: i64 = POP[c1]
-    k2: i64 = POP[c2]
-    r: i64 = int(u * (FLEN[c0] + FLEN[c1] + FLEN[c2] + FLEN[c3]))  # u * the number of cards
+    k0 = POP[c0]
+    k1 = POP[c1]
+    k2 = POP[c2]
+    r = int(u * (k0 + k1 + k2 + POP[c3]))
     if r < k0:
-        return C0[c0][r]
+        return N0[13 * c0 + r]
     r -= k0
     if r < k1:
-        return C1[c1][r]
+        return N1[13 * c1 + r]
     r -= k1
-    return C2[c2][r] if r < k2 else C3[c3][r - k2]
+    if r < k2:
+        return N2[13 * c2 + r]
+    return N3[13 * c3 + r - k2]
 
 
 def random_playout(start: TrexState, s: TrexState, rng: random.Random) -> None:
@@ -129,25 +139,13 @@ def _layout(s: TrexState, rand: Rand) -> None:
         rules.step(s, draw_card(m, rand()))
 
 
-def _put_hands(hands: list[int], left: i64) -> None:
-    """Bring the state's hands up to date: each keeps only its cards still in ``left``."""
-    # (typed reads: mypyc compiles ``hands[i] &= left`` as a generic object operation)
-    h0: i64 = hands[0]
-    h1: i64 = hands[1]
-    h2: i64 = hands[2]
-    h3: i64 = hands[3]
-    hands[0] = h0 & left
-    hands[1] = h1 & left
-    hands[2] = h2 & left
-    hands[3] = h3 & left
-
-
 def _tricks(s: TrexState, rand: Rand) -> None:
     """R9-R13: random tricks to the end of the deal, then the engine's ``end_deal``."""
     # The masks are i64 locals: C integer arithmetic in the compiled build (52 bits fit).
     c = s.contract
     hands = s.hands
-    flen = FLEN
+    bits = BITS
+    pop = POP
     banned = rules.is_heart_lead_banned(s)  # R10
     discard: i64 = rules.must_discard_mask(s)  # R11
     pen_mask: i64 = PENALTY_MASK[c]
@@ -157,8 +155,8 @@ def _tricks(s: TrexState, rand: Rand) -> None:
     cards_won = s.cards_won
     taken: i64 = s.taken
     # The cards still in the hands: a seat's hand is ``hands[seat] & left``. The loop plays
-    # a card by clearing its bit here, and writes the hands back (``_put_hands``) only where
-    # the engine reads them (R13) and at the end: no new int object per card.
+    # a card by clearing its bit here, and writes the hands back at the end: no new int
+    # object per card in the compiled build.
     left: i64 = hands[0] | hands[1] | hands[2] | hands[3]
     trick_no = s.tricks_played + 1
     first = True
@@ -169,11 +167,11 @@ def _tricks(s: TrexState, rand: Rand) -> None:
         leader = s.leader
         best: i64 = s.best
         w = s.best_seat
-        shift: i64 = 13 * (trick[0] // 13)
-        chunks: tuple[tuple[int, ...], ...] = CHUNKS_OF[trick[0]]
+        shift: i64 = SHIFT_OF[trick[0]]
+        nth = N_OF[trick[0]]
         tm: i64 = 0
         for card in trick:
-            tm |= TOP_BIT >> 51 - card
+            tm |= bits[card]
         followers: tuple[int, ...] = FOLLOWERS[leader][len(trick)]
     else:
         leader = s.to_act
@@ -191,18 +189,18 @@ def _tricks(s: TrexState, rand: Rand) -> None:
                     m = other
             card = draw_card(m, rand())
             played = (played, seat, card, trick_no)
-            tm = TOP_BIT >> 51 - card
+            tm = bits[card]
             left ^= tm
             best = card
             w = seat
-            shift = 13 * (card // 13)
-            chunks = CHUNKS_OF[card]
+            shift = SHIFT_OF[card]
+            nth = N_OF[card]
         # the followers (R9: follow suit; else R11: a penalty card; else any card)
         for seat in followers:
             hand: i64 = hands[seat] & left
             ch: i64 = hand >> shift & 0x1FFF
             if ch:
-                card = chunks[ch][int(rand() * flen[ch])]
+                card = nth[13 * ch + int(rand() * pop[ch])]
                 if card > best:
                     best = card
                     w = seat
@@ -212,7 +210,7 @@ def _tricks(s: TrexState, rand: Rand) -> None:
                     m = hand & discard
                 card = draw_card(m, rand())
             played = (played, seat, card, trick_no)
-            bit: i64 = TOP_BIT >> 51 - card
+            bit: i64 = bits[card]
             left ^= bit
             tm |= bit
         # R12: the trick is over (as rules._finish_trick)
@@ -226,14 +224,21 @@ def _tricks(s: TrexState, rand: Rand) -> None:
             break
         # R13: only a trick that took a penalty card can end the deal early (the first
         # trick of the playout is checked anyway, for a state that starts without any)
-        if tm & pen_mask or first:
-            _put_hands(hands, left)
-            if rules.is_deal_over_early(s):
-                break
+        if (tm & pen_mask or first) and rules.is_deal_over_early_with(s, left):
+            break
         first = False
         leader = w
         trick_no += 1
-    _put_hands(hands, left)
+    # the hands written back (typed reads: mypyc compiles ``hands[i] &= left`` as a
+    # generic object operation)
+    h0: i64 = hands[0]
+    h1: i64 = hands[1]
+    h2: i64 = hands[2]
+    h3: i64 = hands[3]
+    hands[0] = h0 & left
+    hands[1] = h1 & left
+    hands[2] = h2 & left
+    hands[3] = h3 & left
     s.played = played
     s.trick = []
     s.leader = w

@@ -324,11 +324,17 @@ def trick_winner(trick: list[int], leader: int) -> tuple[int, int]:
 def is_deal_over_early(s: TrexState) -> bool:
     """R13: without play_all_tricks a KH/queens/diamonds deal ends once no penalty card of
     the contract is left in any hand."""
+    h = s.hands
+    return is_deal_over_early_with(s, h[0] | h[1] | h[2] | h[3])
+
+
+def is_deal_over_early_with(s: TrexState, in_hands: int) -> bool:
+    """R13 (``is_deal_over_early``) when the cards still in the hands are ``in_hands`` (the
+    fused playout keeps them in one mask and writes the hands back at the end)."""
     c = s.contract
     if s.opts.play_all or c == COLLECTIONS or c == COMPLEX:
         return False
-    h = s.hands
-    return not (h[0] | h[1] | h[2] | h[3]) & PENALTY_MASK[c]
+    return not in_hands & PENALTY_MASK[c]
 
 
 def layout_fits(table: int) -> int:

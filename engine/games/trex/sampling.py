@@ -24,7 +24,6 @@ from .tables import (
     SEQ_A,
     SEVEN_H,
     SUIT_MASK,
-    TOP_BIT,
     TREX,
     cards_of,
 )
@@ -183,7 +182,7 @@ def make_sampler(view: Any) -> Callable[[random.Random], TrexState]:
     # Deal sequentially: each card goes to a seat with probability proportional to the room
     # left in its hand (a uniform deal of the free cards, whatever their order); the
     # constrained cards first, most constrained first, in random order within each group.
-    free = [c for c in pool if len(allowed[c]) == len(seats)]
+    free = [1 << c for c in pool if len(allowed[c]) == len(seats)]
     groups: dict[int, list[int]] = {}
     for c in pool:
         if len(allowed[c]) < len(seats):
@@ -247,7 +246,7 @@ def make_sampler(view: Any) -> Callable[[random.Random], TrexState]:
 def deal_free(
     hands: list[int], left: list[int], free: list[int], s0: int, s1: int, s2: int, rand: Callable[[], float]
 ) -> None:
-    """The ``free`` cards (indices), sequentially in proportion to the room ``left`` in the
+    """The ``free`` cards (bits), sequentially in proportion to the room ``left`` in the
     hands of seats s0, s1, s2 (a padding seat has no room)."""
     # float counts: float-only arithmetic is cheaper in CPython (the values are exact);
     # i64 masks: C integer arithmetic in the compiled build
@@ -256,17 +255,17 @@ def deal_free(
     m0: i64 = 0
     m1: i64 = 0
     m2: i64 = 0
-    c: i64
-    for c in free:
+    bit: i64
+    for bit in free:
         r = rand() * n
         if r < l0:
-            m0 |= TOP_BIT >> 51 - c
+            m0 |= bit
             l0 -= 1.0
         elif r < l0 + l1 or not l2:
-            m1 |= TOP_BIT >> 51 - c
+            m1 |= bit
             l1 -= 1.0
         else:
-            m2 |= TOP_BIT >> 51 - c
+            m2 |= bit
             l2 -= 1.0
         n -= 1.0
     hands[s0] |= m0

@@ -80,9 +80,6 @@ TO_CARD: tuple[int, ...] = tuple(RANKS.index(SEQ_RANKS[i % 13]) * 4 + i // 13 fo
 """Trex index -> shared ``engine.cards`` card int."""
 
 ALL: Final = (1 << 52) - 1
-TOP_BIT: Final = 1 << 51
-"""Card 51's bit. In i64 code a card's bit is ``TOP_BIT >> 51 - card``: mypyc 2.4 compiles
-``1 << card`` on i64 as a shift of a 32-bit C int."""
 SUIT_MASK: Final[tuple[int, ...]] = tuple(0x1FFF << (13 * s) for s in range(4))
 SPADES: Final = 0
 HEARTS: Final = 1
