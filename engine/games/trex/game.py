@@ -15,7 +15,7 @@ from .codec import CODEC, VERBS, parse_action, parse_deck, state_from_layout
 from .options import OPTION_SPECS, Opts
 from .sampling import make_sampler
 from .state import TrexState, cards_in_play, hidden_cards, info_key
-from .tables import CODES, DEAL_OVER, PHASE_NAMES, RNG_BITS
+from .tables import CODES, PHASE_NAMES, RNG_BITS
 
 
 class Trex(Game[TrexState]):
@@ -43,6 +43,9 @@ class Trex(Game[TrexState]):
         self.legal_actions = rules.legal_actions  # type: ignore[method-assign, assignment]
         self.clone = TrexState.clone  # type: ignore[method-assign, assignment]
         self.to_act = rules.to_act  # type: ignore[method-assign, assignment]
+        self.is_playout_over = rules.is_playout_over  # type: ignore[method-assign, assignment]
+        self.random_playout = playout.random_playout  # type: ignore[method-assign, assignment]
+        self.outcome = scoring.outcome  # type: ignore[method-assign, assignment]
 
     # ---- setup
     def new_state(
@@ -80,7 +83,7 @@ class Trex(Game[TrexState]):
 
     def is_playout_over(self, start: TrexState, state: TrexState) -> bool:
         """The match is over, the deal of ``start`` ended, or a caller's deal is awaited."""
-        return state.to_act < 0 or state.deal_no != start.deal_no or state.phase == DEAL_OVER
+        return rules.is_playout_over(start, state)
 
     def random_playout(self, start: TrexState, state: TrexState, rng: random.Random) -> None:
         """The generic loop's plays, fused over the hand masks (``playout``); the deal is

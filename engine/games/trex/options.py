@@ -14,6 +14,7 @@ from .tables import (
     DIAMOND_VALUE,
     KINGDOMS,
     TRICK_VALUE,
+    deal_total,
 )
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
@@ -83,6 +84,7 @@ class Opts:
     __slots__ = (
         "complex",
         "contract_set",
+        "deal_totals",
         "deals_per_kingdom",
         "doubling",
         "dv",
@@ -118,5 +120,7 @@ class Opts:
         self.total_deals = self.deals_per_kingdom * KINGDOMS
         self.dv = DIAMOND_VALUE[self.swap]
         self.tv = TRICK_VALUE[self.swap]
+        # S9, signed (S8), by contract: what end_deal checks a finished deal against
+        self.deal_totals = tuple(deal_total(c, self.swap) * self.sign for c in range(6))
         self.players = 4
         self.sides = 2 if self.partnership else 4  # the shared codec's per-side fields (``scores``)

@@ -4,12 +4,13 @@ It plays exactly what the protocol's generic loop (``Game.random_playout``) woul
 the same ``rng``: at every turn the legal actions in canonical order, the one at
 ``int(rng.random() * n)`` (a forced action draws too). The trick phase runs over local
 variables and the 52-bit hand masks; it draws the ``r``-th card of the legal mask (ascending
-bits = the canonical order of ``rules.legal_actions``) without building the list, from the
-13-bit suit chunks of ``tables.CHUNKS``. The legal mask comes from the engine's own
-predicates, evaluated once per playout (``is_heart_lead_banned``: R10, ``must_discard_mask``:
-R11) and the led suit's chunk (R9, as ``legal_actions``); scoring, the R13 early end and the
-end of the deal are the engine's (``score_trick``, ``is_deal_over_early``, ``end_deal``), on
-the state kept in step with the loop. The layout phase draws from ``hand & lay_mask``
+bits = the canonical order of ``rules.legal_actions``) without building the list, suit by
+suit from tables of the 13-bit suit chunks (``POP``, ``N0``..``N3``: ``tables.CHUNKS`` flattened).
+The legal mask comes from the engine's own predicates, evaluated once per playout
+(``is_heart_lead_banned``: R10, ``must_discard_mask``: R11) and the led suit's chunk (R9, as
+``legal_actions``); scoring, the R13 early end and the end of the deal are the engine's
+(``score_trick``, ``is_deal_over_early``, ``end_deal``), on the state kept in step with the
+loop. The layout phase draws from ``hand & lay_mask``
 (R15/R16, as ``legal_actions``) and applies each turn with ``rules.step``; the doubling
 phase and the contract choice go through ``legal_actions`` + ``rules.step``.
 
@@ -33,7 +34,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from . import rules, scoring
 from .state import TrexState
@@ -49,20 +50,29 @@ from .tables import (
     TRICKS,
 )
 
+if TYPE_CHECKING:  # a mypyc native type; at run time the annotations are never evaluated
+    from mypy_extensions import i64
+
 # Typed and Final, so that the compiled build (mypyc) reads them as C statics with known
 # element types instead of looking names up in the module's dict.
-C0: Final[tuple[tuple[int, ...], ...]] = CHUNKS[0]
-C1: Final[tuple[tuple[int, ...], ...]] = CHUNKS[1]
-C2: Final[tuple[tuple[int, ...], ...]] = CHUNKS[2]
-C3: Final[tuple[tuple[int, ...], ...]] = CHUNKS[3]
-BITS: Final[list[int]] = [1 << card for card in range(52)]
-"""A card's bit (a lookup: cheaper than the shift in CPython)."""
+# The tables of the draws are bytes: contiguous arrays of small ints (8 KB and 4 x 104 KB)
+# that stay in the CPU cache; lists of int or float objects, or tuples per chunk, are
+# scattered over the heap, and in the compiled build their reads miss the cache.
+POP: Final = bytes(chunk.bit_count() for chunk in range(1 << 13))
+"""``POP[chunk]``: the number of cards in a 13-bit suit chunk (mypyc compiles
+``int.bit_count()`` as a method call by name)."""
+N0: Final = bytes(card for cards in CHUNKS[0] for card in cards + (0,) * (13 - len(cards)))
+"""``N0[13 * chunk + r]``: the ``r``-th card, ascending, of the spades chunk ``chunk``
+(``tables.CHUNKS``, flattened); N1, N2, N3: hearts, diamonds, clubs."""
+N1: Final = bytes(card for cards in CHUNKS[1] for card in cards + (0,) * (13 - len(cards)))
+N2: Final = bytes(card for cards in CHUNKS[2] for card in cards + (0,) * (13 - len(cards)))
+N3: Final = bytes(card for cards in CHUNKS[3] for card in cards + (0,) * (13 - len(cards)))
+N_OF: Final[list[bytes]] = [(N0, N1, N2, N3)[card // 13] for card in range(52)]
+"""The ``N0``..``N3`` table of a card's suit."""
 SHIFT_OF: Final[list[int]] = [13 * (card // 13) for card in range(52)]
 """The shift of a card's suit chunk in a hand mask."""
-CHUNKS_OF: Final[list[tuple[tuple[int, ...], ...]]] = [CHUNKS[card // 13] for card in range(52)]
-"""The ``CHUNKS`` table of a card's suit."""
-FLEN: Final[list[float]] = [float(chunk.bit_count()) for chunk in range(1 << 13)]
-"""The number of cards in a 13-bit suit chunk, as a float (``rand() * n`` float-only: cheaper)."""
+BITS: Final[list[int]] = [1 << card for card in range(52)]
+"""A card's bit (a lookup: in CPython no new int object, unlike a shift)."""
 FOLLOWERS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple((lead + i) & 3 for i in range(n, 4)) for n in range(4)) for lead in range(4)
 )
@@ -72,22 +82,29 @@ Rand = Callable[[], float]
 """``rng.random``: typed, so that the compiled build multiplies C doubles."""
 
 
-def nth_card(m: int, r: int) -> int:
-    """The ``r``-th card (0-based) of mask ``m`` in ascending bit order, i.e. the canonical
-    order of ``rules.legal_actions``, found suit by suit without building the list."""
-    ch = m & 0x1FFF
-    k = ch.bit_count()
-    if r < k:
-        return C0[ch][r]
-    r -= k
-    ch = m >> 13 & 0x1FFF
-    k = ch.bit_count()
-    if r < k:
-        return C1[ch][r]
-    r -= k
-    ch = m >> 26 & 0x1FFF
-    k = ch.bit_count()
-    return C2[ch][r] if r < k else C3[m >> 39][r - k]
+def draw_card(m: i64, u: float) -> i64:
+    """The card ``legal[int(u * len(legal))]`` of the list ``legal`` of the cards of mask
+    ``m`` in ascending bit order (the canonical order of ``rules.legal_actions``), found
+    suit by suit without building the list; ``u`` is a draw of ``rng.random()``."""
+    # the suit chunks' counts from a table: ``int.bit_count()`` is a method call by name in
+    # mypyc; i64 chunks: C integer arithmetic in the compiled build
+    c0: i64 = m & 0x1FFF
+    c1: i64 = m >> 13 & 0x1FFF
+    c2: i64 = m >> 26 & 0x1FFF
+    c3: i64 = m >> 39
+    k0 = POP[c0]
+    k1 = POP[c1]
+    k2 = POP[c2]
+    r = int(u * (k0 + k1 + k2 + POP[c3]))
+    if r < k0:
+        return N0[13 * c0 + r]
+    r -= k0
+    if r < k1:
+        return N1[13 * c1 + r]
+    r -= k1
+    if r < k2:
+        return N2[13 * c2 + r]
+    return N3[13 * c3 + r - k2]
 
 
 def random_playout(start: TrexState, s: TrexState, rng: random.Random) -> None:
@@ -99,8 +116,6 @@ def random_playout(start: TrexState, s: TrexState, rng: random.Random) -> None:
         return  # over already: the state is left as it is
     if not s.decks:  # end the deal without dealing the next one (see the module doc)
         s.rng_state = None
-    legal_actions = rules.legal_actions
-    step = rules.step
     while s.to_act >= 0 and s.deal_no == deal_no and s.phase != DEAL_OVER:
         ph = s.phase
         if ph == TRICKS:
@@ -108,51 +123,53 @@ def random_playout(start: TrexState, s: TrexState, rng: random.Random) -> None:
         elif ph == LAYOUT:
             _layout(s, rand)
         else:  # doubling, contract choice: rare, the engine's path
-            actions = legal_actions(s)
-            step(s, actions[int(rand() * len(actions))])
+            actions = rules.legal_actions(s)
+            rules.step(s, actions[int(rand() * len(actions))])
 
 
 def _layout(s: TrexState, rand: Rand) -> None:
     """R15/R16: Trex turns until the layout phase ends (the engine applies each turn)."""
     hands = s.hands
-    step = rules.step
     while s.phase == LAYOUT:
-        m = hands[s.to_act] & s.lay_mask
+        m: i64 = hands[s.to_act] & s.lay_mask
         if not m:
             rand()  # the generic loop draws among the one legal action too
-            step(s, PASS)
+            rules.step(s, PASS)
             continue
-        step(s, nth_card(m, int(rand() * m.bit_count())))
+        rules.step(s, draw_card(m, rand()))
 
 
 def _tricks(s: TrexState, rand: Rand) -> None:
     """R9-R13: random tricks to the end of the deal, then the engine's ``end_deal``."""
+    # The masks are i64 locals: C integer arithmetic in the compiled build (52 bits fit).
     c = s.contract
     hands = s.hands
     bits = BITS
-    flen = FLEN
+    pop = POP
     banned = rules.is_heart_lead_banned(s)  # R10
-    discard = rules.must_discard_mask(s)  # R11
-    pen_mask = PENALTY_MASK[c]
+    discard: i64 = rules.must_discard_mask(s)  # R11
+    pen_mask: i64 = PENALTY_MASK[c]
     every_trick = c == COLLECTIONS or c == COMPLEX  # S4: such tricks score with no penalty card
-    score_trick = scoring.score_trick
-    over_early = rules.is_deal_over_early
     played = s.played
     tricks_won = s.tricks_won
     cards_won = s.cards_won
-    taken = s.taken
+    taken: i64 = s.taken
+    # The cards still in the hands: a seat's hand is ``hands[seat] & left``. The loop plays
+    # a card by clearing its bit here, and writes the hands back at the end: no new int
+    # object per card in the compiled build.
+    left: i64 = hands[0] | hands[1] | hands[2] | hands[3]
     trick_no = s.tricks_played + 1
     first = True
     trick = s.trick
+    card: i64
     resume = bool(trick)
     if resume:  # a trick in progress: its state, then its remaining followers
         leader = s.leader
-        best = s.best
+        best: i64 = s.best
         w = s.best_seat
-        led = trick[0] // 13
-        shift = 13 * led
-        chunks: tuple[tuple[int, ...], ...] = CHUNKS[led]
-        tm = 0
+        shift: i64 = SHIFT_OF[trick[0]]
+        nth = N_OF[trick[0]]
+        tm: i64 = 0
         for card in trick:
             tm |= bits[card]
         followers: tuple[int, ...] = FOLLOWERS[leader][len(trick)]
@@ -165,24 +182,25 @@ def _tricks(s: TrexState, rand: Rand) -> None:
             followers = FOLLOWERS[leader][1]
             # the lead (R10: no heart lead while holding another suit, when banned)
             seat = leader
-            hand = hands[seat]
-            m = hand
-            if banned and (other := hand & NON_HEART_MASK):
-                m = other
-            card = nth_card(m, int(rand() * m.bit_count()))
+            m: i64 = hands[seat] & left
+            if banned:
+                other: i64 = m & NON_HEART_MASK
+                if other:
+                    m = other
+            card = draw_card(m, rand())
             played = (played, seat, card, trick_no)
             tm = bits[card]
-            hands[seat] = hand ^ tm
+            left ^= tm
             best = card
             w = seat
             shift = SHIFT_OF[card]
-            chunks = CHUNKS_OF[card]
+            nth = N_OF[card]
         # the followers (R9: follow suit; else R11: a penalty card; else any card)
         for seat in followers:
-            hand = hands[seat]
-            ch = hand >> shift & 0x1FFF
+            hand: i64 = hands[seat] & left
+            ch: i64 = hand >> shift & 0x1FFF
             if ch:
-                card = chunks[ch][int(rand() * flen[ch])]
+                card = nth[13 * ch + int(rand() * pop[ch])]
                 if card > best:
                     best = card
                     w = seat
@@ -190,26 +208,37 @@ def _tricks(s: TrexState, rand: Rand) -> None:
                 m = hand
                 if discard and hand & discard:
                     m = hand & discard
-                card = nth_card(m, int(rand() * m.bit_count()))
+                card = draw_card(m, rand())
             played = (played, seat, card, trick_no)
-            bit = bits[card]
-            hands[seat] = hand ^ bit
+            bit: i64 = bits[card]
+            left ^= bit
             tm |= bit
         # R12: the trick is over (as rules._finish_trick)
-        tricks_won[w] += 1
-        cards_won[w] |= tm
+        tricks_won[w] = tricks_won[w] + 1  # (not ``+=``: a generic operation in mypyc)
+        won: i64 = cards_won[w]
+        cards_won[w] = won | tm
         taken |= tm
         if every_trick or tm & pen_mask:
-            score_trick(s, tm, w, leader, None)
+            scoring.score_trick(s, tm, w, leader, None)
         if trick_no == 13:
             break
         # R13: only a trick that took a penalty card can end the deal early (the first
         # trick of the playout is checked anyway, for a state that starts without any)
-        if (tm & pen_mask or first) and over_early(s):
+        if (tm & pen_mask or first) and rules.is_deal_over_early_with(s, left):
             break
         first = False
         leader = w
         trick_no += 1
+    # the hands written back (typed reads: mypyc compiles ``hands[i] &= left`` as a
+    # generic object operation)
+    h0: i64 = hands[0]
+    h1: i64 = hands[1]
+    h2: i64 = hands[2]
+    h3: i64 = hands[3]
+    hands[0] = h0 & left
+    hands[1] = h1 & left
+    hands[2] = h2 & left
+    hands[3] = h3 & left
     s.played = played
     s.trick = []
     s.leader = w

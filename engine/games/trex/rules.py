@@ -49,13 +49,17 @@ from .tables import (
     TWO_MASK,
     cards_of,
     deal_seat,
-    deal_total,
 )
 
 
 def to_act(s: TrexState) -> int | None:
     """The seat to act, None once the match is over."""
     return None if s.to_act < 0 else s.to_act
+
+
+def is_playout_over(start: TrexState, s: TrexState) -> bool:
+    """The match is over, the deal of ``start`` ended, or a caller's deal is awaited."""
+    return s.to_act < 0 or s.deal_no != start.deal_no or s.phase == DEAL_OVER
 
 
 # ================================================================ rule predicates
@@ -320,11 +324,17 @@ def trick_winner(trick: list[int], leader: int) -> tuple[int, int]:
 def is_deal_over_early(s: TrexState) -> bool:
     """R13: without play_all_tricks a KH/queens/diamonds deal ends once no penalty card of
     the contract is left in any hand."""
+    h = s.hands
+    return is_deal_over_early_with(s, h[0] | h[1] | h[2] | h[3])
+
+
+def is_deal_over_early_with(s: TrexState, in_hands: int) -> bool:
+    """R13 (``is_deal_over_early``) when the cards still in the hands are ``in_hands`` (the
+    fused playout keeps them in one mask and writes the hands back at the end)."""
     c = s.contract
     if s.opts.play_all or c == COLLECTIONS or c == COMPLEX:
         return False
-    h = s.hands
-    return not (h[0] | h[1] | h[2] | h[3]) & PENALTY_MASK[c]
+    return not in_hands & PENALTY_MASK[c]
 
 
 def layout_fits(table: int) -> int:
@@ -395,8 +405,9 @@ def _layout_turn(s: TrexState, seat: int, action: int, events: Events) -> None:
 # ================================================================ deals
 def end_deal(s: TrexState, events: Events) -> None:
     """R19, S9, E3: record the deal, then end the match or deal the next deal."""
-    total = sum(s.deal_scores)
-    expected = deal_total(s.contract, s.opts.swap) * s.opts.sign
+    ds = s.deal_scores
+    total = ds[0] + ds[1] + ds[2] + ds[3]
+    expected = s.opts.deal_totals[s.contract]  # deal_total(contract, swap) * sign
     if total != expected:
         raise InvalidState(
             f"deal scores {s.deal_scores} do not sum to the contract total {expected} (S9)",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.codec import TEMPLATE, Hidden, refuse
 from engine.protocol import InvalidState
@@ -27,6 +27,9 @@ from .tables import (
     TREX,
     cards_of,
 )
+
+if TYPE_CHECKING:  # a mypyc native type; at run time the annotations are never evaluated
+    from mypy_extensions import i64
 
 
 def deductions(s: TrexState) -> list[int]:
@@ -188,28 +191,6 @@ def make_sampler(view: Any) -> Callable[[random.Random], TrexState]:
     s0, s1, s2 = (seats + [seat, seat, seat])[:3]  # padding seats get no cards (no room)
     n0, n1, n2 = need.get(s0, 0), need.get(s1, 0), need.get(s2, 0)
 
-    def deal_free(hands: list[int], left: list[int], rand: Callable[[], float]) -> None:
-        """The free cards, sequentially in proportion to the room left (s0, s1, s2)."""
-        # (float counts: float-only arithmetic is cheaper in CPython; the values are exact)
-        l0, l1, l2 = float(left[s0]), float(left[s1]), float(left[s2])
-        n = l0 + l1 + l2
-        m0 = m1 = m2 = 0
-        for bit in free:
-            r = rand() * n
-            if r < l0:
-                m0 |= bit
-                l0 -= 1.0
-            elif r < l0 + l1 or not l2:
-                m1 |= bit
-                l1 -= 1.0
-            else:
-                m2 |= bit
-                l2 -= 1.0
-            n -= 1.0
-        hands[s0] |= m0
-        hands[s1] |= m1
-        hands[s2] |= m2
-
     def deal_tight(hands: list[int], rng: random.Random) -> list[int] | None:
         """The constrained cards; the room left per seat, or None when painted in."""
         left = [0, 0, 0, 0]
@@ -241,14 +222,14 @@ def make_sampler(view: Any) -> Callable[[random.Random], TrexState]:
         if not constrained:
             left = [0, 0, 0, 0]
             left[s0], left[s1], left[s2] = n0, n1, n2
-            deal_free(hands, left, rng.random)
+            deal_free(hands, left, free, s0, s1, s2, rng.random)
         else:
             left = None
             for _ in range(20):
                 hands = hands0[:]
                 left = deal_tight(hands, rng)
                 if left is not None:
-                    deal_free(hands, left, rng.random)
+                    deal_free(hands, left, free, s0, s1, s2, rng.random)
                     break
             if left is None:
                 hands = hands0[:]
@@ -260,3 +241,33 @@ def make_sampler(view: Any) -> Callable[[random.Random], TrexState]:
         return s
 
     return sample
+
+
+def deal_free(
+    hands: list[int], left: list[int], free: list[int], s0: int, s1: int, s2: int, rand: Callable[[], float]
+) -> None:
+    """The ``free`` cards (bits), sequentially in proportion to the room ``left`` in the
+    hands of seats s0, s1, s2 (a padding seat has no room)."""
+    # float counts: float-only arithmetic is cheaper in CPython (the values are exact);
+    # i64 masks: C integer arithmetic in the compiled build
+    l0, l1, l2 = float(left[s0]), float(left[s1]), float(left[s2])
+    n = l0 + l1 + l2
+    m0: i64 = 0
+    m1: i64 = 0
+    m2: i64 = 0
+    bit: i64
+    for bit in free:
+        r = rand() * n
+        if r < l0:
+            m0 |= bit
+            l0 -= 1.0
+        elif r < l0 + l1 or not l2:
+            m1 |= bit
+            l1 -= 1.0
+        else:
+            m2 |= bit
+            l2 -= 1.0
+        n -= 1.0
+    hands[s0] |= m0
+    hands[s1] |= m1
+    hands[s2] |= m2

@@ -4,6 +4,7 @@ end, its winners (E4), the score report, standings and the search's outcome."""
 from __future__ import annotations
 
 import math
+from typing import Final
 
 from engine.protocol import JSON, Event, ScoreReport
 
@@ -33,7 +34,7 @@ Events = list[Event] | None
 """A list to append JSON events to, or None on the search's fast path."""
 SIDES_SOLO = [[0], [1], [2], [3]]
 SIDES_TEAMS = [[0, 2], [1, 3]]
-OUTCOME_SCALE = 150.0
+OUTCOME_SCALE: Final = 150.0
 """Points of relative deal score that move a seat's reward by tanh(1)/2 (outcome)."""
 FINISHED = ("first", "second", "third", "fourth")
 
@@ -112,9 +113,11 @@ def penalty_value(s: TrexState, taken: int) -> int:
 
 def running_totals(s: TrexState) -> list[int]:
     """Match totals plus the running deal's scores (not yet recorded)."""
-    if s.phase in (DEAL_OVER, MATCH_OVER):
-        return list(s.match_scores)
-    return [s.match_scores[i] + s.deal_scores[i] for i in range(4)]
+    ms = s.match_scores
+    if s.phase == DEAL_OVER or s.phase == MATCH_OVER:
+        return ms[:]
+    ds = s.deal_scores
+    return [ms[0] + ds[0], ms[1] + ds[1], ms[2] + ds[2], ms[3] + ds[3]]
 
 
 def match_result(s: TrexState) -> tuple[list[int], bool]:
@@ -219,12 +222,23 @@ def outcome(start: TrexState, end: TrexState) -> list[float]:
         if end.opts.partnership:
             return [1.0 if (i & 1) in winners else 0.0 for i in range(4)]
         return [1.0 if i in winners else 0.0 for i in range(4)]
+    # per seat in locals, not lists: the search calls this once per iteration
     a, b = running_totals(start), running_totals(end)
-    ch = [(b[i] - a[i]) * end.opts.sign for i in range(4)]
-    if end.opts.partnership:
-        t = [ch[0] + ch[2], ch[1] + ch[3]]
-        diff = [(t[i & 1] - t[1 - (i & 1)]) / 2 for i in range(4)]
-    else:
-        mean = sum(ch) / 4
-        diff = [(ch[i] - mean) * 4 / 3 for i in range(4)]
-    return [0.5 + 0.5 * math.tanh(d / OUTCOME_SCALE) for d in diff]
+    sign = end.opts.sign
+    c0 = (b[0] - a[0]) * sign
+    c1 = (b[1] - a[1]) * sign
+    c2 = (b[2] - a[2]) * sign
+    c3 = (b[3] - a[3]) * sign
+    if end.opts.partnership:  # a team's change less the other team's, halved
+        d0 = (c0 + c2 - (c1 + c3)) / 2
+        d1 = (c1 + c3 - (c0 + c2)) / 2
+        r0 = 0.5 + 0.5 * math.tanh(d0 / OUTCOME_SCALE)
+        r1 = 0.5 + 0.5 * math.tanh(d1 / OUTCOME_SCALE)
+        return [r0, r1, r0, r1]
+    mean = (c0 + c1 + c2 + c3) / 4  # a seat's change less the others' mean
+    return [
+        0.5 + 0.5 * math.tanh((c0 - mean) * 4 / 3 / OUTCOME_SCALE),
+        0.5 + 0.5 * math.tanh((c1 - mean) * 4 / 3 / OUTCOME_SCALE),
+        0.5 + 0.5 * math.tanh((c2 - mean) * 4 / 3 / OUTCOME_SCALE),
+        0.5 + 0.5 * math.tanh((c3 - mean) * 4 / 3 / OUTCOME_SCALE),
+    ]

@@ -10,10 +10,20 @@ happens only at the JSON boundary.
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.cards import RANKS, SUITS
 
+# The names the rules read per action are ``Final``: the compiled build (mypyc) inlines the
+# literal ones and reads the others as C statics, instead of a module dict lookup per use.
+
 # ---------------------------------------------------------------- contracts
-KING_OF_HEARTS, QUEENS, DIAMONDS, COLLECTIONS, TREX, COMPLEX = range(6)
+KING_OF_HEARTS: Final = 0
+QUEENS: Final = 1
+DIAMONDS: Final = 2
+COLLECTIONS: Final = 3
+TREX: Final = 4
+COMPLEX: Final = 5
 CONTRACT_NAMES: tuple[str, ...] = (
     "king_of_hearts",
     "queens",
@@ -36,7 +46,12 @@ draws from ``random.Random(rng_state)`` and stores ``getrandbits(RNG_BITS)`` bac
 same 63 bits in every game; the JSON writes it as a decimal string (see codec)."""
 
 # ---------------------------------------------------------------- phases
-CHOOSE, DOUBLING, TRICKS, LAYOUT, DEAL_OVER, MATCH_OVER = range(6)
+CHOOSE: Final = 0
+DOUBLING: Final = 1
+TRICKS: Final = 2
+LAYOUT: Final = 3
+DEAL_OVER: Final = 4
+MATCH_OVER: Final = 5
 PHASE_NAMES: tuple[str, ...] = (
     "choose_contract",
     "doubling",
@@ -50,7 +65,12 @@ PHASE_OF_NAME: dict[str, int] = {n: i for i, n in enumerate(PHASE_NAMES)}
 # ---------------------------------------------------------------- cards
 SEQ_RANKS = "23456789TJQKA"
 """Sequence (and trick) order, low to high: index = seq."""
-SEQ_2, SEQ_7, SEQ_J, SEQ_Q, SEQ_K, SEQ_A = 0, 5, 9, 10, 11, 12
+SEQ_2: Final = 0
+SEQ_7: Final = 5
+SEQ_J: Final = 9
+SEQ_Q: Final = 10
+SEQ_K: Final = 11
+SEQ_A: Final = 12
 SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 SUITS_ORDER = SUITS  # "SHDC": layout keys and suit indices
 
@@ -59,19 +79,22 @@ INDEX_OF_CODE: dict[str, int] = {c: i for i, c in enumerate(CODES)}
 TO_CARD: tuple[int, ...] = tuple(RANKS.index(SEQ_RANKS[i % 13]) * 4 + i // 13 for i in range(52))
 """Trex index -> shared ``engine.cards`` card int."""
 
-ALL = (1 << 52) - 1
-SUIT_MASK: tuple[int, ...] = tuple(0x1FFF << (13 * s) for s in range(4))
-SPADES, HEARTS, DIAMONDS_SUIT, CLUBS = range(4)
-HEART_MASK = SUIT_MASK[HEARTS]
-NON_HEART_MASK = ALL & ~HEART_MASK
-DIAMOND_MASK = SUIT_MASK[DIAMONDS_SUIT]
-KH = HEARTS * 13 + SEQ_K
+ALL: Final = (1 << 52) - 1
+SUIT_MASK: Final[tuple[int, ...]] = tuple(0x1FFF << (13 * s) for s in range(4))
+SPADES: Final = 0
+HEARTS: Final = 1
+DIAMONDS_SUIT: Final = 2
+CLUBS: Final = 3
+HEART_MASK: Final = SUIT_MASK[HEARTS]
+NON_HEART_MASK: Final = ALL & ~HEART_MASK
+DIAMOND_MASK: Final = SUIT_MASK[DIAMONDS_SUIT]
+KH: Final = HEARTS * 13 + SEQ_K
 SEVEN_H = HEARTS * 13 + SEQ_7
 QUEEN_CARDS: tuple[int, ...] = tuple(s * 13 + SEQ_Q for s in range(4))
-QUEEN_MASK = sum(1 << q for q in QUEEN_CARDS)
-JACK_MASK = sum(1 << (s * 13 + SEQ_J) for s in range(4))
-TWO_MASK = sum(1 << (s * 13 + SEQ_2) for s in range(4))
-KH_BIT = 1 << KH
+QUEEN_MASK: Final = sum(1 << q for q in QUEEN_CARDS)
+JACK_MASK: Final = sum(1 << (s * 13 + SEQ_J) for s in range(4))
+TWO_MASK: Final = sum(1 << (s * 13 + SEQ_2) for s in range(4))
+KH_BIT: Final = 1 << KH
 
 
 # ---------------------------------------------------------------- R2 deal pattern
@@ -88,7 +111,7 @@ TRICK_VALUE = (15, 10)  # S4, (normal, swapped)
 TREX_BONUS = (200, 150, 100, 50)  # S6, by finishing position
 SINGLE_VALUE: dict[int, int] = {KH: KH_VALUE, **{q: QUEEN_VALUE for q in QUEEN_CARDS}}
 
-PENALTY_MASK: tuple[int, ...] = (
+PENALTY_MASK: Final[tuple[int, ...]] = (
     KH_BIT,  # king_of_hearts
     QUEEN_MASK,  # queens
     DIAMOND_MASK,  # diamonds
@@ -98,7 +121,7 @@ PENALTY_MASK: tuple[int, ...] = (
 )
 """R11 / R13: the penalty cards of each contract."""
 
-DOUBLABLE_MASK: tuple[int, ...] = (KH_BIT, QUEEN_MASK, 0, 0, 0, KH_BIT | QUEEN_MASK)
+DOUBLABLE_MASK: Final[tuple[int, ...]] = (KH_BIT, QUEEN_MASK, 0, 0, 0, KH_BIT | QUEEN_MASK)
 """R7: the cards that may be doubled in each contract."""
 
 
@@ -134,9 +157,9 @@ def deal_total(contract: int, swapped: bool) -> int:
 
 
 # ---------------------------------------------------------------- actions
-PASS = 52
-DOUBLE = 64
-CHOOSE_BASE = 128
+PASS: Final = 52
+DOUBLE: Final = 64
+CHOOSE_BASE: Final = 128
 DEAL = "deal"
 """Actions are small ints: ``0..51`` play that card, ``PASS``, ``DOUBLE + card``,
 ``CHOOSE_BASE + contract``; a caller's deal is ``(DEAL, (card, ...))``."""
@@ -153,7 +176,7 @@ def _chunk_table(suit: int) -> tuple[tuple[int, ...], ...]:
     return tuple(table)
 
 
-CHUNKS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(_chunk_table(s) for s in range(4))
+CHUNKS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(_chunk_table(s) for s in range(4))
 
 
 def cards_of(mask: int) -> list[int]:

@@ -10,8 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from trex_helpers import GAME
 
+from engine.games.trex.playout import draw_card
 from engine.games.trex.state import entries, history_entries_past
-from engine.games.trex.tables import CONTRACT_NAMES, DEAL_OVER, MATCH_OVER
+from engine.games.trex.tables import CONTRACT_NAMES, DEAL_OVER, MATCH_OVER, cards_of
 from engine.protocol import Game
 
 OPTION_NAMES = (
@@ -247,3 +248,33 @@ def test_sampler_deals_unseen_cards_uniformly():
     p_together = sum(need[i] * (need[i] - 1) for i in others) / (n * (n - 1))
     sd = (draws * p_together * (1 - p_together)) ** 0.5
     assert abs(together - draws * p_together) < 6 * sd
+
+
+def test_draw_card_is_the_legal_list_entry_the_generic_loop_draws():
+    """``draw_card(m, u)`` is ``legal[int(u * len(legal))]`` of the ascending card list of
+    ``m`` (what ``legal_actions`` lists), for masks spanning every suit chunk, high cards
+    (bits above 31) and single cards, and draws at both ends of [0, 1)."""
+    rng = random.Random(5)
+    masks = [1, 1 << 51, (1 << 52) - 1, 0x1FFF << 39, (1 << 31) | (1 << 45)]
+    masks += [rng.getrandbits(52) | 1 << rng.randrange(52) for _ in range(300)]
+    for m in masks:
+        legal = cards_of(m)
+        for u in (0.0, 0.999999, rng.random(), rng.random()):
+            assert draw_card(m, u) == legal[int(u * len(legal))], (hex(m), u)
+
+
+def test_sampled_hands_hold_the_unseen_cards_above_bit_31():
+    """The sampler's hands are 52-bit masks: every unseen card, the high ones included,
+    lands in exactly one hidden hand (a 32-bit shift would drop or corrupt them)."""
+    start = make_state(9, {"doubling": False}, "king_of_hearts", 0)
+    seat = GAME.to_act(start)
+    sample = GAME.sampler(GAME.view(start, seat))
+    rng = random.Random(4)
+    for _ in range(50):
+        world = sample(rng)
+        assert all(0 <= h < 1 << 52 for h in world.hands)
+        assert (
+            world.hands[0] | world.hands[1] | world.hands[2] | world.hands[3]
+            == start.hands[0] | start.hands[1] | start.hands[2] | start.hands[3]
+        )
+        assert sum(h.bit_count() for h in world.hands) == sum(h.bit_count() for h in start.hands)
