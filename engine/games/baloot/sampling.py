@@ -180,7 +180,7 @@ def _make_sampler(data: Any) -> Callable[[random.Random], State]:
             hands = dict(pins)
             stock: list[int] = []
             if not any_forbidden:
-                rng.shuffle(cards)
+                rules.shuffle(cards, rng)  # rng.shuffle, natively in the compiled build
                 i = 0
                 for s in others:
                     for p in cards[i : i + caps[s]]:
@@ -196,7 +196,7 @@ def _make_sampler(data: Any) -> Callable[[random.Random], State]:
                     for p in content[s]:
                         hands[s] |= 1 << p
                 stock = content[4]
-                rng.shuffle(stock)
+                rules.shuffle(stock, rng)
             if constrained and not ok(hands):
                 continue
             st = template.clone()

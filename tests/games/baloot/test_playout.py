@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import get_game
+from engine.games.baloot import rules
 from engine.protocol import Game
 
 GAME = get_game("baloot")
@@ -116,3 +117,41 @@ def test_first_follow_is_uniform():
         assert chi2 < 50, (chi2, counts)  # df <= 7: P(chi2 > 50) < 1e-7
         return
     raise AssertionError("no follow position with 3+ legal cards")
+
+
+def test_shuffle_is_random_shuffle():
+    """rules.shuffle (the engine's deal, the sampler) is ``rng.shuffle``: the same order
+    from the same seed, and the generator left in the same state."""
+    for seed in range(200):
+        for n in (0, 1, 2, 11, 21, 32):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            a, b = list(range(n)), list(range(n))
+            rules.shuffle(a, ours)
+            theirs.shuffle(b)
+            assert a == b
+            assert ours.getstate() == theirs.getstate()
+
+
+def test_bound_turn_functions_match_the_protocol():
+    """The search calls ``to_act``/``is_playout_over`` bound to the rules (game.py's
+    ``__init__``); they answer as the protocol's generic definitions do, through the end
+    of a deal (engine-dealt: the next deal; caller-dealt: a wait for the deck)."""
+    ends = Counter()
+    for seed in range(40):
+        rng = random.Random(seed)
+        if seed % 2:
+            deck = GAME.pack(None)
+            rng.shuffle(deck)
+            start = GAME.new_state(4, OPTION_SETS[seed % len(OPTION_SETS)], seed % 4, deck=deck)
+        else:
+            start = random_state(seed, OPTION_SETS[seed % len(OPTION_SETS)], (seed * 11) % 90)
+        state = GAME.clone(start)
+        for _ in range(120):
+            assert GAME.to_act(state) == state.to_act
+            over = GAME.is_playout_over(start, state)
+            assert over == Game.is_playout_over(GAME, start, state)
+            if over:
+                ends[GAME.phase(state)] += 1
+                break
+            GAME.step(state, rng.choice(GAME.legal_actions(state)))
+    assert ends["deal_over"] and ends["bidding"]
