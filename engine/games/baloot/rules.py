@@ -10,7 +10,7 @@ applies a legal action in place.
 
 from __future__ import annotations
 
-import random
+import _random
 from typing import Any, Final
 
 from engine.games.baloot.options import Opts
@@ -337,25 +337,40 @@ def duties(
     ``top_trump`` the strength of the highest trump in it (0 if none)."""
     if led < 0:
         if locked and kind == HOKM:
-            return ((FULL & ~SUIT_MASK[trump], LOCK, "R13"),)
+            return (_LOCK_TIER[trump],)
         return ()
     if kind == SUN:
-        return ((SUIT_MASK[led], FOLLOW, "R15"),)
-    trumps = SUIT_MASK[trump]
+        return (_FOLLOW_R15[led],)
     if led == trump:
         if opts.lead_beat_always or not partner_winning:
-            return ((TRUMPS_ABOVE[trump][top_trump], BEAT, "R16"), (trumps, FOLLOW, "R16"))
-        return ((trumps, FOLLOW, "R16"),)
-    follow = (SUIT_MASK[led], FOLLOW, "R17")
+            return (_BEAT_R16[trump][top_trump], _FOLLOW_R16[trump])
+        return (_FOLLOW_R16[trump],)
+    follow = _FOLLOW_R17[led]
     if partner_winning:
         ex = opts.exemption
         if ex == 1 or (ex == 0 and (played == 3 or (played == 2 and lead_ekka))):
             return (follow,)
     if top_trump:
         if opts.must_undertrump:
-            return (follow, (TRUMPS_ABOVE[trump][top_trump], BEAT, "R17"), (trumps, TRUMP, "R17"))
-        return (follow, (TRUMPS_ABOVE[trump][top_trump], BEAT, "R17"))
-    return (follow, (trumps, TRUMP, "R17"))
+            return (follow, _BEAT_R17[trump][top_trump], _TRUMP_R17[trump])
+        return (follow, _BEAT_R17[trump][top_trump])
+    return (follow, _TRUMP_R17[trump])
+
+
+# The tiers ``duties`` returns, built once (mask, kind, rule) by suit, and for a tier of
+# higher trumps by the strength to beat: the search asks for them at every card.
+Tier = tuple[int, int, str]
+_LOCK_TIER: Final[tuple[Tier, ...]] = tuple((FULL & ~SUIT_MASK[s], LOCK, "R13") for s in range(4))
+_FOLLOW_R15: Final[tuple[Tier, ...]] = tuple((SUIT_MASK[s], FOLLOW, "R15") for s in range(4))
+_FOLLOW_R16: Final[tuple[Tier, ...]] = tuple((SUIT_MASK[s], FOLLOW, "R16") for s in range(4))
+_FOLLOW_R17: Final[tuple[Tier, ...]] = tuple((SUIT_MASK[s], FOLLOW, "R17") for s in range(4))
+_TRUMP_R17: Final[tuple[Tier, ...]] = tuple((SUIT_MASK[s], TRUMP, "R17") for s in range(4))
+_BEAT_R16: Final[tuple[tuple[Tier, ...], ...]] = tuple(
+    tuple((TRUMPS_ABOVE[s][k], BEAT, "R16") for k in range(9)) for s in range(4)
+)
+_BEAT_R17: Final[tuple[tuple[Tier, ...], ...]] = tuple(
+    tuple((TRUMPS_ABOVE[s][k], BEAT, "R17") for k in range(9)) for s in range(4)
+)
 
 
 def legal_mask(hand: int, tiers: tuple[tuple[int, int, str], ...]) -> int:
@@ -902,14 +917,16 @@ def deal(st: State, deck: list[int] | tuple[int, ...]) -> None:
 
 def engine_deal(st: State) -> None:
     """E1: the next deal drawn from the state's generator (engine-dealt matches)."""
-    rng = random.Random(st.rng_state)
+    # random.Random's C base: the same generator from the same seed (its getrandbits is
+    # the base's), without random.Random's two interpreted frames (__init__, seed).
+    rng = _random.Random(st.rng_state)
     deck = list(range(NSLOTS))
     shuffle(deck, rng)
     st.rng_state = rng.getrandbits(63)
     deal(st, deck)
 
 
-def shuffle(cards: list[int], rng: random.Random) -> None:
+def shuffle(cards: list[int], rng: _random.Random) -> None:
     """``rng.shuffle(cards)``, the same permutation from the same ``getrandbits`` calls
     (CPython's algorithm: Fisher-Yates from the end, each index drawn by rejection from
     ``i.bit_length()`` bits), written out so that the compiled build runs it natively

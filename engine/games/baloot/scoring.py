@@ -72,7 +72,7 @@ def settle(
             add_item(items, adds, w, KABOOT_BASE[kind] * mult, "kaboot", "S6")
             add_item(items, adds, w, projects[w] * (2 if mult >= 2 else 1), "projects", "S6")
             add_item(items, adds, w, baloot[w], "baloot", "S6")
-        out.update(kaboot=True)
+        out["kaboot"] = True
     else:
         counted = 1 - raiser
         x = cards[counted]
@@ -87,7 +87,10 @@ def settle(
             w = other
         else:
             w = tie_winner(kind, declarer, counted, x)
-        out.update(kaboot=False, counted=counted, game_points=gp, totals=g)
+        out["kaboot"] = False
+        out["counted"] = counted
+        out["game_points"] = gp
+        out["totals"] = g
         if not gahwa:
             if mult == 1 and w == declarer:
                 for k in (0, 1):
@@ -102,15 +105,13 @@ def settle(
                 add_item(items, adds, w, mult * total, "cards", "S7")
                 add_item(items, adds, w, 2 * (projects[0] + projects[1]), "projects", "S7")
                 add_item(items, adds, w, baloot[0] + baloot[1], "baloot", "S7")
-    out.update(
-        winner=w,
-        adds=adds,
-        items=items,
-        gahwa=gahwa,
-        multiplier=mult,
-        declarer_team=declarer,
-        kind=KIND_NAMES[kind],
-    )
+    out["winner"] = w
+    out["adds"] = adds
+    out["items"] = items
+    out["gahwa"] = gahwa
+    out["multiplier"] = mult
+    out["declarer_team"] = declarer
+    out["kind"] = KIND_NAMES[kind]
     return out
 
 

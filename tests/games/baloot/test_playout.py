@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from engine import get_game
 from engine.games.baloot import rules
+from engine.games.baloot.state import blank
 from engine.protocol import Game
 
 GAME = get_game("baloot")
@@ -155,3 +156,17 @@ def test_bound_turn_functions_match_the_protocol():
                 break
             GAME.step(state, rng.choice(GAME.legal_actions(state)))
     assert ends["deal_over"] and ends["bidding"]
+
+
+def test_engine_deal_is_random_random_shuffling_the_pack():
+    """E1: an engine-dealt deal is the pack shuffled by ``random.Random(rng_state)``
+    (rules.engine_deal seeds its C base, the same generator), which then gives the next
+    generator state."""
+    for seed in (0, 1, 12345, 2**62 + 7):
+        st = GAME.new_state(4, {}, 2, seed=seed)
+        gen = random.Random(seed)
+        deck = list(range(32))
+        gen.shuffle(deck)
+        expected = blank(st.opts, 2, [0, 0], gen.getrandbits(63))
+        rules.deal(expected, deck)
+        assert GAME.to_json(st) == GAME.to_json(expected)
