@@ -136,16 +136,22 @@ def compare_declared(
     if len({s & 1 for s in tops}) == 1:
         return tops[0], []
 
-    def strength(seat: int) -> tuple[int, int, int]:
-        key = best_keys[seat]
-        in_trumps = int(trump_first and kind == HOKM and key[1] == SEQUENCE and 3 - key[3] == trump)
-        return key[1], key[2], in_trumps
-
     winner = tops[0]
     for seat in tops[1:]:
-        if strength(seat) > strength(winner):
+        if _strength(best_keys[seat], kind, trump, trump_first) > _strength(
+            best_keys[winner], kind, trump, trump_first
+        ):
             winner = seat
     return winner, tops
+
+
+def _strength(
+    key: tuple[int, int, int, int], kind: int, trump: int, trump_first: bool
+) -> tuple[int, int, int]:
+    """R21: how a best project ranks among equal classes: its subkind, its top, and (with
+    ``trump_first``) whether it is a sequence in Hokm's trump suit."""
+    in_trumps = int(trump_first and kind == HOKM and key[1] == SEQUENCE and 3 - key[3] == trump)
+    return key[1], key[2], in_trumps
 
 
 def baloot_scores(pset: ProjectSet, k_q_mask: int, scored: bool, rule: str) -> bool:

@@ -82,7 +82,7 @@ def test_playout_many_seeded_states():
 
 
 def test_first_follow_is_uniform():
-    """A follow after trick 1 (the fast branch) draws uniformly among the legal cards."""
+    """A follow after trick 1 draws uniformly among the legal cards."""
     for seed in range(300):
         rng = random.Random(seed)
         start = GAME.new_state(4, {}, 0, seed=seed)
