@@ -38,6 +38,8 @@ HOT_MODULES = (
     "engine.games.trex.rules",
     "engine.games.trex.playout",
     "engine.games.trex.sampling",
+    "engine.games.baloot.tables",
+    "engine.games.baloot.projects",
     "engine.games.baloot.state",
     "engine.games.baloot.scoring",
     "engine.games.baloot.rules",

@@ -45,6 +45,20 @@ class Baloot(Game[State]):
     }
     codec = codec.CODEC
 
+    def __init__(self) -> None:
+        # The search's hot path: bind the compiled rule functions directly, so that no
+        # interpreted wrapper frame of this module runs per call; the methods below are
+        # the typed contract they stand in for. mypy checks such an instance assignment
+        # against the unbound method (self included), so it cannot be typed: hence the
+        # ignores.
+        self.step = rules.step  # type: ignore[method-assign, assignment]
+        self.legal_actions = rules.legal_actions  # type: ignore[method-assign, assignment]
+        self.clone = State.clone  # type: ignore[method-assign, assignment]
+        self.to_act = rules.to_act  # type: ignore[method-assign, assignment]
+        self.is_playout_over = rules.is_playout_over  # type: ignore[method-assign, assignment]
+        self.random_playout = playout.random_playout  # type: ignore[method-assign, assignment]
+        self.outcome = scoring.outcome  # type: ignore[method-assign, assignment]
+
     # ---- setup ---------------------------------------------------------------
 
     def new_state(
@@ -84,7 +98,7 @@ class Baloot(Game[State]):
     # ---- the turn ------------------------------------------------------------
 
     def to_act(self, state: State) -> int | None:
-        return state.to_act
+        return rules.to_act(state)
 
     def phase(self, state: State) -> str:
         return PHASE_NAMES[state.phase]
@@ -146,6 +160,9 @@ class Baloot(Game[State]):
 
     def outcome(self, start: State, end: State) -> list[float]:
         return scoring.outcome(start, end)
+
+    def is_playout_over(self, start: State, state: State) -> bool:
+        return rules.is_playout_over(start, state)
 
 
 GAME = Baloot()

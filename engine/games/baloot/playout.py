@@ -2,7 +2,7 @@
 
 It plays exactly what the protocol's generic loop (``Game.random_playout``) would play with
 the same ``rng``: at every turn the legal actions in canonical order, the one at
-``int(rng.random() * n)`` (spelt ``math.trunc``: the same integer, fewer instructions). What
+``int(rng.random() * n)`` (``int`` of a float is native in the compiled build). What
 it saves: the protocol wrappers (``is_playout_over`` through
 ``to_act``/``deal_no``/``phase``, ``Game.step``) and, when following to a trick after trick 1
 (no project decision can be pending), the list of legal cards: the engine's own
@@ -13,32 +13,32 @@ slot order (the order of ``rules.slots_of``). Every action is applied by the eng
 from __future__ import annotations
 
 import random
-from math import trunc
+from typing import Final
 
 from engine.games.baloot import rules
 from engine.games.baloot.state import State
 from engine.games.baloot.tables import DEAL_OVER, PLAY
 
-LOW = rules._LOW  # slot lists of the low/high 16 bits of a mask (``rules.slots_of``)
-HIGH = rules._HIGH
+LOW: Final = rules._LOW  # slot lists of the low/high 16 bits of a mask (``rules.slots_of``)
+HIGH: Final = rules._HIGH
 
 
 def random_playout(start: State, st: State, rng: random.Random) -> None:
     """Uniformly random legal actions on ``st`` in place until the deal of ``start`` is over
     (the protocol's ``is_playout_over``)."""
     rand = rng.random
-    deal_no = start.deal_no
-    duties = rules.duties
-    legal_mask = rules.legal_mask
-    legal_actions = rules.legal_actions
-    step = rules.step
+    deal_no: int = start.deal_no
+    # typed locals: the compiled build keeps them as C integers
+    seat: int
+    m: int
+    r: int
     while st.to_act is not None and st.deal_no == deal_no and st.phase != DEAL_OVER:
         if st.phase == PLAY and st.table and st.trick_no > 1:
             # following (as rules.legal_actions, whose project branch is trick 1 only)
             seat = st.to_act
-            m = legal_mask(
+            m = rules.legal_mask(
                 st.hands[seat],
-                duties(
+                rules.duties(
                     st.kind,
                     st.trump,
                     st.locked,
@@ -50,9 +50,10 @@ def random_playout(start: State, st: State, rng: random.Random) -> None:
                     st.lead_ekka,
                 ),
             )
-            r = trunc(rand() * m.bit_count())
             low = LOW[m & 0xFFFF]
-            step(st, low[r] if r < len(low) else HIGH[m >> 16][r - len(low)])
+            high = HIGH[m >> 16]
+            r = int(rand() * (len(low) + len(high)))
+            rules.step(st, low[r] if r < len(low) else high[r - len(low)])
         else:
-            actions = legal_actions(st)
-            step(st, actions[trunc(rand() * len(actions))])
+            actions = rules.legal_actions(st)
+            rules.step(st, actions[int(rand() * len(actions))])

@@ -20,9 +20,14 @@ ProjectSet = tuple[tuple[Group, ...], int]
 """A seat's project set: its groups, best first, and its value in game points."""
 
 EMPTY: ProjectSet = ((), 0)
-_CACHE: dict[tuple[int, int], ProjectSet] = {}
+_CACHE: dict[int, ProjectSet] = {}
+"""``project_set`` by ``hand * 4 + kind`` (an int key: cheaper to hash than a pair)."""
 _RUN_STARTS = 0x3F3F3F3F  # slots 0-5 of each suit can start a run of three
 _QUAD_BITS = 0x1F  # A K Q J T of spades: a quad shows in the AND of the four suit bytes
+_QUADS: tuple[tuple[int, int, bool], ...] = tuple(
+    (i, 0x01010101 << i, rank == "A") for rank in QUAD_RANKS for i in [SEQ_ORDER.index(rank)]
+)
+"""R18: per quad rank (A K Q J T): its sequence index, its four slots, whether it is the Aces."""
 
 
 def candidate_groups(hand: int, kind: int) -> list[Group]:
@@ -37,11 +42,9 @@ def candidate_groups(hand: int, kind: int) -> list[Group]:
                 run = ((1 << length) - 1) << start
                 if start + length <= 8 and byte & run == run:
                     groups.append(((RUN_CLASS[length], SEQUENCE, 7 - start, 3 - suit), run << (8 * suit)))
-    for rank in QUAD_RANKS:
-        i = SEQ_ORDER.index(rank)
-        quad = (1 << i) | (1 << (i + 8)) | (1 << (i + 16)) | (1 << (i + 24))
+    for i, quad, aces in _QUADS:
         if hand & quad == quad:
-            cls = FOUR_HUNDRED if rank == "A" and kind != HOKM else HUNDRED
+            cls = FOUR_HUNDRED if aces and kind != HOKM else HUNDRED
             groups.append(((cls, FOUR_KIND, 7 - i, 4), quad))
     return groups
 
@@ -54,39 +57,59 @@ def project_set(hand: int, kind: int) -> ProjectSet:
         hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & _QUAD_BITS
     ):
         return EMPTY
-    cached = _CACHE.get((hand, kind))
+    cache_key = hand * 4 + kind
+    cached = _CACHE.get(cache_key)
     if cached is not None:
         return cached
     groups = candidate_groups(hand, kind)
     if not groups:
         result = EMPTY
     else:
-        values = PROJECT_VALUES[kind]
         groups.sort(reverse=True)
-        best_score: tuple[int, list[tuple[int, int, int, int]]] = (-1, [])
-        best_groups: list[Group] = []
-        chosen: list[Group] = []
-
-        def search(i: int, used: int, value: int) -> None:
-            nonlocal best_score, best_groups
-            if i == len(groups):
-                score = (value, [g[0] for g in chosen])  # R19: value, then keys best first
-                if score > best_score:
-                    best_score, best_groups = score, list(chosen)
-                return
-            key, mask = groups[i]
-            if not used & mask:
-                chosen.append(groups[i])
-                search(i + 1, used | mask, value + values[key[0]])
-                chosen.pop()
-            search(i + 1, used, value)
-
-        search(0, 0, 0)
-        result = (tuple(best_groups), best_score[0])
+        best = _Best()
+        _search(groups, PROJECT_VALUES[kind], 0, 0, 0, [], best)
+        result = (tuple(best.groups), best.value)
     if len(_CACHE) > 200_000:
         _CACHE.clear()
-    _CACHE[(hand, kind)] = result
+    _CACHE[cache_key] = result
     return result
+
+
+class _Best:
+    """The best collection ``_search`` has found so far: its value, its keys best first
+    (R19 compares the value, then the keys) and its groups."""
+
+    def __init__(self) -> None:
+        self.value = -1
+        self.keys: list[tuple[int, int, int, int]] = []
+        self.groups: list[Group] = []
+
+
+def _search(
+    groups: list[Group],
+    values: dict[int, int],
+    i: int,
+    used: int,
+    value: int,
+    chosen: list[Group],
+    best: _Best,
+) -> None:
+    """Every collection of disjoint ``groups`` from index ``i`` on, added to ``chosen``
+    (cards ``used``, worth ``value``); the best one ends in ``best``."""
+    if i == len(groups):
+        keys = [g[0] for g in chosen]
+        if value > best.value or (value == best.value and keys > best.keys):
+            best.value = value
+            best.keys = keys
+            best.groups = list(chosen)
+        return
+    group = groups[i]
+    key, mask = group
+    if not used & mask:
+        chosen.append(group)
+        _search(groups, values, i + 1, used | mask, value + values[key[0]], chosen, best)
+        chosen.pop()
+    _search(groups, values, i + 1, used, value, chosen, best)
 
 
 def set_mask(pset: ProjectSet) -> int:
@@ -113,16 +136,22 @@ def compare_declared(
     if len({s & 1 for s in tops}) == 1:
         return tops[0], []
 
-    def strength(seat: int) -> tuple[int, int, int]:
-        key = best_keys[seat]
-        in_trumps = int(trump_first and kind == HOKM and key[1] == SEQUENCE and 3 - key[3] == trump)
-        return key[1], key[2], in_trumps
-
     winner = tops[0]
     for seat in tops[1:]:
-        if strength(seat) > strength(winner):
+        if _strength(best_keys[seat], kind, trump, trump_first) > _strength(
+            best_keys[winner], kind, trump, trump_first
+        ):
             winner = seat
     return winner, tops
+
+
+def _strength(
+    key: tuple[int, int, int, int], kind: int, trump: int, trump_first: bool
+) -> tuple[int, int, int]:
+    """R21: how a best project ranks among equal classes: its subkind, its top, and (with
+    ``trump_first``) whether it is a sequence in Hokm's trump suit."""
+    in_trumps = int(trump_first and kind == HOKM and key[1] == SEQUENCE and 3 - key[3] == trump)
+    return key[1], key[2], in_trumps
 
 
 def baloot_scores(pset: ProjectSet, k_q_mask: int, scored: bool, rule: str) -> bool:

@@ -10,14 +10,15 @@ applies a legal action in place.
 
 from __future__ import annotations
 
-import random
-from typing import Any
+import _random
+from typing import Any, Final
 
 from engine.games.baloot.options import Opts
 from engine.games.baloot.projects import baloot_scores, compare_declared, project_set
 from engine.games.baloot.scoring import deal_result, finish_match, match_winner_after
 from engine.games.baloot.state import Events, State, history_list, reset_deal
 from engine.games.baloot.tables import (
+    ACE_MASK,
     ACE_SLOTS,
     BID_ASHKAL,
     BID_HOKM,
@@ -84,17 +85,20 @@ Why = tuple[str, str] | None
 """None (allowed) or (reason, rule id)."""
 
 # Kinds of follow tiers (R13 R15 R16 R17).
-FOLLOW, TRUMP, BEAT, LOCK = range(4)
+FOLLOW: Final = 0
+TRUMP: Final = 1
+BEAT: Final = 2
+LOCK: Final = 3
 
-BYTE_SLOTS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+BYTE_SLOTS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(8 * s + i for i in range(8) if b >> i & 1) for b in range(256)) for s in range(4)
 )
 
 
-_LOW: tuple[tuple[int, ...], ...] = tuple(
+_LOW: Final[tuple[tuple[int, ...], ...]] = tuple(
     BYTE_SLOTS[0][m & 0xFF] + BYTE_SLOTS[1][m >> 8] for m in range(1 << 16)
 )
-_HIGH: tuple[tuple[int, ...], ...] = tuple(
+_HIGH: Final[tuple[tuple[int, ...], ...]] = tuple(
     BYTE_SLOTS[2][m & 0xFF] + BYTE_SLOTS[3][m >> 8] for m in range(1 << 16)
 )
 
@@ -157,7 +161,7 @@ def bid_error(
     return None
 
 
-BID_ACTIONS = (PASS, BID_HOKM, BID_SUN, BID_ASHKAL, KAWESH)
+BID_ACTIONS: Final = (PASS, BID_HOKM, BID_SUN, BID_ASHKAL, KAWESH)
 
 
 def trump_error(action: int, candidate: int) -> Why:
@@ -188,7 +192,7 @@ def sun_double_refusal(opts: Opts) -> str:
     return "sun can be doubled only when one team is over 100 and the other under 100"
 
 
-DOUBLING_ACTIONS = (
+DOUBLING_ACTIONS: Final = (
     PASS,
     DOUBLE_OPEN,
     DOUBLE_LOCKED,
@@ -199,8 +203,8 @@ DOUBLING_ACTIONS = (
     FOUR,
     GAHWA,
 )
-_STEP_VERB = {DOUBLE_STEP: "double", TRIPLE_STEP: "triple", FOUR_STEP: "four", GAHWA_STEP: "gahwa"}
-_VERB_OF = {
+_STEP_VERB: Final = {DOUBLE_STEP: "double", TRIPLE_STEP: "triple", FOUR_STEP: "four", GAHWA_STEP: "gahwa"}
+_VERB_OF: Final = {
     DOUBLE_OPEN: DOUBLE_STEP,
     DOUBLE_LOCKED: DOUBLE_STEP,
     DOUBLE: DOUBLE_STEP,
@@ -212,25 +216,45 @@ _VERB_OF = {
 }
 
 
-def double_error(action: int, *, kind: int, step: int, opts: Opts) -> Why:
-    """R11 (Hokm) / R12 (Sun): whether ``action`` is the call allowed at this step."""
+# The refusals of ``double_refusal`` (0: allowed).
+_WRONG_STEP: Final = 1
+_SUN_UNLOCKED: Final = 2
+_SAY_LOCKED: Final = 3
+_FOUR_OPEN_ONLY: Final = 4
+
+
+def double_refusal(action: int, kind: int, step: int, opts: Opts) -> int:
+    """R11 (Hokm) / R12 (Sun): 0 when ``action`` is the call allowed at this step, else
+    which refusal (``double_error`` words it; ``legal_actions`` needs no words)."""
     if action == PASS:
-        return None
-    rule = "R11" if kind == HOKM else "R12"
+        return 0
     if _VERB_OF.get(action) != step:
-        return (f"only pass or {_STEP_VERB[step]} is allowed now", rule)
+        return _WRONG_STEP
     if kind == SUN:
-        if action != DOUBLE:
-            return ("sun has no trumps to lock", "R12")
-        return None
+        return 0 if action == DOUBLE else _SUN_UNLOCKED
     if action == DOUBLE:
-        return ("say locked or open", "R11")
+        return _SAY_LOCKED
     if step == FOUR_STEP:
         if opts.four_lock_choice and action == FOUR:
-            return ("say locked or open", "R11")
+            return _SAY_LOCKED
         if not opts.four_lock_choice and action != FOUR:
-            return ("four is always open in this match", "R11")
-    return None
+            return _FOUR_OPEN_ONLY
+    return 0
+
+
+def double_error(action: int, *, kind: int, step: int, opts: Opts) -> Why:
+    """R11 (Hokm) / R12 (Sun): whether ``action`` is the call allowed at this step."""
+    refusal = double_refusal(action, kind, step, opts)
+    if refusal == 0:
+        return None
+    rule = "R11" if kind == HOKM else "R12"
+    if refusal == _WRONG_STEP:
+        return (f"only pass or {_STEP_VERB[step]} is allowed now", rule)
+    if refusal == _SUN_UNLOCKED:
+        return ("sun has no trumps to lock", rule)
+    if refusal == _SAY_LOCKED:
+        return ("say locked or open", rule)
+    return ("four is always open in this match", rule)
 
 
 # --------------------------------------------------------------------------- play
@@ -313,25 +337,40 @@ def duties(
     ``top_trump`` the strength of the highest trump in it (0 if none)."""
     if led < 0:
         if locked and kind == HOKM:
-            return ((FULL & ~SUIT_MASK[trump], LOCK, "R13"),)
+            return (_LOCK_TIER[trump],)
         return ()
     if kind == SUN:
-        return ((SUIT_MASK[led], FOLLOW, "R15"),)
-    trumps = SUIT_MASK[trump]
+        return (_FOLLOW_R15[led],)
     if led == trump:
         if opts.lead_beat_always or not partner_winning:
-            return ((TRUMPS_ABOVE[trump][top_trump], BEAT, "R16"), (trumps, FOLLOW, "R16"))
-        return ((trumps, FOLLOW, "R16"),)
-    follow = (SUIT_MASK[led], FOLLOW, "R17")
+            return (_BEAT_R16[trump][top_trump], _FOLLOW_R16[trump])
+        return (_FOLLOW_R16[trump],)
+    follow = _FOLLOW_R17[led]
     if partner_winning:
         ex = opts.exemption
         if ex == 1 or (ex == 0 and (played == 3 or (played == 2 and lead_ekka))):
             return (follow,)
     if top_trump:
         if opts.must_undertrump:
-            return (follow, (TRUMPS_ABOVE[trump][top_trump], BEAT, "R17"), (trumps, TRUMP, "R17"))
-        return (follow, (TRUMPS_ABOVE[trump][top_trump], BEAT, "R17"))
-    return (follow, (trumps, TRUMP, "R17"))
+            return (follow, _BEAT_R17[trump][top_trump], _TRUMP_R17[trump])
+        return (follow, _BEAT_R17[trump][top_trump])
+    return (follow, _TRUMP_R17[trump])
+
+
+# The tiers ``duties`` returns, built once (mask, kind, rule) by suit, and for a tier of
+# higher trumps by the strength to beat: the search asks for them at every card.
+Tier = tuple[int, int, str]
+_LOCK_TIER: Final[tuple[Tier, ...]] = tuple((FULL & ~SUIT_MASK[s], LOCK, "R13") for s in range(4))
+_FOLLOW_R15: Final[tuple[Tier, ...]] = tuple((SUIT_MASK[s], FOLLOW, "R15") for s in range(4))
+_FOLLOW_R16: Final[tuple[Tier, ...]] = tuple((SUIT_MASK[s], FOLLOW, "R16") for s in range(4))
+_FOLLOW_R17: Final[tuple[Tier, ...]] = tuple((SUIT_MASK[s], FOLLOW, "R17") for s in range(4))
+_TRUMP_R17: Final[tuple[Tier, ...]] = tuple((SUIT_MASK[s], TRUMP, "R17") for s in range(4))
+_BEAT_R16: Final[tuple[tuple[Tier, ...], ...]] = tuple(
+    tuple((TRUMPS_ABOVE[s][k], BEAT, "R16") for k in range(9)) for s in range(4)
+)
+_BEAT_R17: Final[tuple[tuple[Tier, ...], ...]] = tuple(
+    tuple((TRUMPS_ABOVE[s][k], BEAT, "R17") for k in range(9)) for s in range(4)
+)
 
 
 def legal_mask(hand: int, tiers: tuple[tuple[int, int, str], ...]) -> int:
@@ -398,7 +437,7 @@ def lead_actions(mask: int, kind: int, trump: int, played: int) -> list[int]:
     out: list[int] = []
     for p in slots_of(mask):
         out.append(p)
-        if kind == HOKM and SUIT_OF[p] != trump and p not in ACE_SLOTS and ekka_eligible(p, played):
+        if kind == HOKM and SUIT_OF[p] != trump and not ACE_MASK >> p & 1 and ekka_eligible(p, played):
             out.append(EKKA + p)
     return out
 
@@ -437,11 +476,12 @@ def step(st: State, action: Any, events: Events = None) -> None:
     """Apply a legal ``action`` by the seat to act, in place."""
     seat = st.to_act
     st.history = (st.history, (seat, action))
-    phase = st.phase
+    phase: int = st.phase
     if phase == PLAY:
-        if action < 64:
-            play_card(st, seat, action & 31, action >= EKKA, events)  # type: ignore[arg-type]
-        elif action == DECLARE:
+        code: int = action  # every action but a caller's deal is an int (typed: a C integer)
+        if code < 64:
+            play_card(st, seat, code & 31, code >= EKKA, events)  # type: ignore[arg-type]
+        elif code == DECLARE:
             declare(st, seat, events)  # type: ignore[arg-type]
         else:
             st.decided = True
@@ -556,12 +596,14 @@ def complete_deal(st: State, events: Events) -> None:
     hands[taker] |= 1 << st.candidate
     st.cand_taken = True
     stock = st.stock
-    i = 0
-    d = st.dealer
-    for k in (1, 2, 3, 4):
+    i: int = 0
+    d: int = st.dealer
+    seat: int
+    n: int
+    for k in range(1, 5):
         seat = (d + k) & 3
         n = TAKER_DRAW if seat == taker else OTHER_DRAW
-        for p in stock[i : i + n]:
+        for p in stock[i : i + n]:  # a slice: a loaded state's stock may be short
             hands[seat] |= 1 << p
         i += n
     st.stock = ()
@@ -630,7 +672,7 @@ def double(st: State, seat: int, action: int, events: Events) -> None:
         start_play(st)
 
 
-STEP_OF_ACTION = {
+STEP_OF_ACTION: Final = {
     DOUBLE_OPEN: "double",
     DOUBLE_LOCKED: "double",
     DOUBLE: "double",
@@ -664,15 +706,15 @@ def declare(st: State, seat: int, events: Events) -> None:
 
 def play_card(st: State, seat: int, p: int, ekka: bool, events: Events) -> None:
     """R13/R14/R23: play slot ``p``; finish the trick when it is the fourth card."""
-    bit = 1 << p
+    bit: int = 1 << p
     st.hands[seat] ^= bit
     st.seat_played[seat] |= bit
     table = st.table
-    trump = st.trump
-    suit = p >> 3
+    trump: int = st.trump
+    suit: int = p >> 3
     if not table:
         st.led = suit
-        st.lead_ekka = st.kind == HOKM and suit != trump and (ekka or p in ACE_SLOTS)
+        st.lead_ekka = st.kind == HOKM and suit != trump and (ekka or ACE_MASK >> p & 1 == 1)
         st.win_seat = seat
         if suit == trump:
             st.win_str = 16 + TRUMP_STR[p]
@@ -836,7 +878,8 @@ def end_deal_annulled(st: State, why: str, events: Events) -> None:
 def next_deal(st: State, events: Events) -> None:
     """E1: the next dealer is d+1; engine-dealt matches deal at once."""
     nxt = (st.dealer + 1) & 3
-    _log(events, type="deal_over", next_dealer=nxt, scores=list(st.scores))
+    if events is not None:
+        events.append({"type": "deal_over", "next_dealer": nxt, "scores": list(st.scores)})
     if st.rng_state is None:
         st.phase = DEAL_OVER
         st.to_act = nxt
@@ -844,7 +887,8 @@ def next_deal(st: State, events: Events) -> None:
     st.deal_no += 1
     st.dealer = nxt
     engine_deal(st)
-    _log(events, type="deal", dealer=nxt, deal_no=st.deal_no)
+    if events is not None:
+        events.append({"type": "deal", "dealer": nxt, "deal_no": st.deal_no})
 
 
 def deal(st: State, deck: list[int] | tuple[int, ...]) -> None:
@@ -852,13 +896,18 @@ def deal(st: State, deck: list[int] | tuple[int, ...]) -> None:
     two, position 20 face up as the candidate, 21-31 the stock; bidding starts at d+1."""
     reset_deal(st)
     st.hist_base = st.history
-    d = st.dealer
-    i = 0
+    d: int = st.dealer
+    i: int = 0
     hands = st.hands
+    # typed locals: the compiled build keeps them as C integers
+    offset: int
+    n: int
+    mask: int
     for offset, n in DEAL_PACKETS:
-        seat = (d + offset) & 3
-        for p in deck[i : i + n]:
-            hands[seat] |= 1 << p
+        mask = 0
+        for k in range(i, i + n):
+            mask |= 1 << deck[k]
+        hands[(d + offset) & 3] |= mask
         i += n
     st.candidate = deck[CANDIDATE_INDEX]
     st.stock = tuple(deck[CANDIDATE_INDEX + 1 :])
@@ -868,11 +917,45 @@ def deal(st: State, deck: list[int] | tuple[int, ...]) -> None:
 
 def engine_deal(st: State) -> None:
     """E1: the next deal drawn from the state's generator (engine-dealt matches)."""
-    rng = random.Random(st.rng_state)
+    # random.Random's C base: the same generator from the same seed (its getrandbits is
+    # the base's), without random.Random's two interpreted frames (__init__, seed).
+    rng = _random.Random(st.rng_state)
     deck = list(range(NSLOTS))
-    rng.shuffle(deck)
+    shuffle(deck, rng)
     st.rng_state = rng.getrandbits(63)
     deal(st, deck)
+
+
+def shuffle(cards: list[int], rng: _random.Random) -> None:
+    """``rng.shuffle(cards)``, the same permutation from the same ``getrandbits`` calls
+    (CPython's algorithm: Fisher-Yates from the end, each index drawn by rejection from
+    ``i.bit_length()`` bits), written out so that the compiled build runs it natively
+    (``random.shuffle`` is interpreted Python; the search deals a deck every playout).
+    tests/games/baloot/test_playout.py compares the two."""
+    getrandbits = rng.getrandbits
+    i = len(cards) - 1
+    while i > 0:
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+        i -= 1
+
+
+# --------------------------------------------------------------------------- the search's turn
+
+
+def to_act(st: State) -> int | None:
+    """The seat to act, None once the match is over (the protocol's ``to_act``)."""
+    return st.to_act
+
+
+def is_playout_over(start: State, st: State) -> bool:
+    """The protocol's ``is_playout_over`` on the compact state: the match is over, the
+    deal of ``start`` has ended, or a deal waits for the caller's deck."""
+    return st.to_act is None or st.deal_no != start.deal_no or st.phase == DEAL_OVER
 
 
 # --------------------------------------------------------------------------- legal actions and checks
@@ -908,9 +991,7 @@ def legal_actions(st: State) -> list[Any]:
     if phase == BIDDING:
         return [a for a in BID_ACTIONS if bid_why(st, a) is None]
     if phase == DOUBLING:
-        return [
-            a for a in DOUBLING_ACTIONS if double_error(a, kind=st.kind, step=st.dstep, opts=st.opts) is None
-        ]
+        return [a for a in DOUBLING_ACTIONS if double_refusal(a, st.kind, st.dstep, st.opts) == 0]
     if phase == CHOOSE_TRUMP:
         return [CHOOSE + s for s in range(4) if trump_error(CHOOSE + s, st.candidate) is None]
     return []
@@ -971,7 +1052,7 @@ def why_illegal(st: State, action: Any) -> Why:
     return (f"not allowed in phase {name}", "R8")
 
 
-_DOUBLING_TYPES = (DOUBLE_OPEN, DOUBLE_LOCKED, DOUBLE, TRIPLE, FOUR_OPEN, FOUR_LOCKED, FOUR, GAHWA)
+_DOUBLING_TYPES: Final = (DOUBLE_OPEN, DOUBLE_LOCKED, DOUBLE, TRIPLE, FOUR_OPEN, FOUR_LOCKED, FOUR, GAHWA)
 
 
 def play_why(st: State, action: int) -> Why:

@@ -131,7 +131,7 @@ def _make_sampler(data: Any) -> Callable[[random.Random], State]:
     engine_dealt = template.rng_state is not None
     declared_view = template.decided
 
-    def ok(hands: dict[int, int]) -> bool:
+    def ok(hands: list[int]) -> bool:
         for s in constrained:
             pset = project_set(hands[s] | template.seat_played[s], kind)
             if template.shown[s] is not None and template.shown[s] != tuple(m for _, m in pset[0]):
@@ -166,21 +166,30 @@ def _make_sampler(data: Any) -> Callable[[random.Random], State]:
                 pool &= ~m
         return pool
 
+    # Without forced project groups the pins, and so the room left in each hand, are the
+    # same for every sample: worked out once here (``need``: never negative).
+    fixed_caps = dict(need)
+    fixed_caps[4] = stock_count
+
     def sample(rng: random.Random) -> State:
         for _ in range(MAX_TRIES):
-            pins = dict(pinned)
+            pins = pinned
             pool = free
+            caps = fixed_caps
             if constrained:
+                pins = dict(pinned)
                 pool = force_groups(rng, pins, pool)
+                caps = {s: counts[s] - pins[s].bit_count() for s in others}
+                if any(c < 0 for c in caps.values()):
+                    continue
+                caps[4] = stock_count
             cards = rules.slots_of(pool)
-            caps = {s: counts[s] - pins[s].bit_count() for s in others}
-            if any(c < 0 for c in caps.values()):
-                continue
-            caps[4] = stock_count
-            hands = dict(pins)
+            hands = [0, 0, 0, 0]
+            for s in others:
+                hands[s] = pins[s]
             stock: list[int] = []
             if not any_forbidden:
-                rng.shuffle(cards)
+                rules.shuffle(cards, rng)  # rng.shuffle, natively in the compiled build
                 i = 0
                 for s in others:
                     for p in cards[i : i + caps[s]]:
@@ -196,7 +205,7 @@ def _make_sampler(data: Any) -> Callable[[random.Random], State]:
                     for p in content[s]:
                         hands[s] |= 1 << p
                 stock = content[4]
-                rng.shuffle(stock)
+                rules.shuffle(stock, rng)
             if constrained and not ok(hands):
                 continue
             st = template.clone()

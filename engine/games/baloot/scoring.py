@@ -65,19 +65,14 @@ def settle(
         "baloot": list(baloot),
     }
 
-    def item(side: int, points: int, name: str, rule: str) -> None:
-        if points:
-            items.append({"side": side, "points": points, "item": name, "rule": rule})
-            adds[side] += points
-
     kaboot = 0 if tricks_won[0] == 8 else 1 if tricks_won[1] == 8 else -1
     if kaboot >= 0:
         w = kaboot
         if not gahwa:
-            item(w, KABOOT_BASE[kind] * mult, "kaboot", "S6")
-            item(w, projects[w] * (2 if mult >= 2 else 1), "projects", "S6")
-            item(w, baloot[w], "baloot", "S6")
-        out.update(kaboot=True)
+            add_item(items, adds, w, KABOOT_BASE[kind] * mult, "kaboot", "S6")
+            add_item(items, adds, w, projects[w] * (2 if mult >= 2 else 1), "projects", "S6")
+            add_item(items, adds, w, baloot[w], "baloot", "S6")
+        out["kaboot"] = True
     else:
         counted = 1 - raiser
         x = cards[counted]
@@ -92,31 +87,41 @@ def settle(
             w = other
         else:
             w = tie_winner(kind, declarer, counted, x)
-        out.update(kaboot=False, counted=counted, game_points=gp, totals=g)
+        out["kaboot"] = False
+        out["counted"] = counted
+        out["game_points"] = gp
+        out["totals"] = g
         if not gahwa:
             if mult == 1 and w == declarer:
                 for k in (0, 1):
-                    item(k, gp[k], "cards", "S7")
-                    item(k, projects[k], "projects", "S7")
-                    item(k, baloot[k], "baloot", "S7")
+                    add_item(items, adds, k, gp[k], "cards", "S7")
+                    add_item(items, adds, k, projects[k], "projects", "S7")
+                    add_item(items, adds, k, baloot[k], "baloot", "S7")
             elif mult == 1:
-                item(w, total, "cards", "S7")
-                item(w, projects[0] + projects[1], "projects", "S7")
-                item(w, baloot[0] + baloot[1], "baloot", "S7")
+                add_item(items, adds, w, total, "cards", "S7")
+                add_item(items, adds, w, projects[0] + projects[1], "projects", "S7")
+                add_item(items, adds, w, baloot[0] + baloot[1], "baloot", "S7")
             else:
-                item(w, mult * total, "cards", "S7")
-                item(w, 2 * (projects[0] + projects[1]), "projects", "S7")
-                item(w, baloot[0] + baloot[1], "baloot", "S7")
-    out.update(
-        winner=w,
-        adds=adds,
-        items=items,
-        gahwa=gahwa,
-        multiplier=mult,
-        declarer_team=declarer,
-        kind=KIND_NAMES[kind],
-    )
+                add_item(items, adds, w, mult * total, "cards", "S7")
+                add_item(items, adds, w, 2 * (projects[0] + projects[1]), "projects", "S7")
+                add_item(items, adds, w, baloot[0] + baloot[1], "baloot", "S7")
+    out["winner"] = w
+    out["adds"] = adds
+    out["items"] = items
+    out["gahwa"] = gahwa
+    out["multiplier"] = mult
+    out["declarer_team"] = declarer
+    out["kind"] = KIND_NAMES[kind]
     return out
+
+
+def add_item(
+    items: list[dict[str, Any]], adds: list[int], side: int, points: int, name: str, rule: str
+) -> None:
+    """S6/S7: one item of an award (none for 0 points), added to its side's total."""
+    if points:
+        items.append({"side": side, "points": points, "item": name, "rule": rule})
+        adds[side] += points
 
 
 def deal_bonuses(st: State) -> tuple[list[int], list[int]]:

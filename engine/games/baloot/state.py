@@ -123,10 +123,14 @@ class State:
     kawesh: tuple[int, int] | None
     result: dict[str, Any] | None
 
+    def __init__(self) -> None:
+        """A state with no field set yet: ``blank`` and ``clone`` set every one. (A plain
+        constructor: the compiled build allocates the native object directly.)"""
+
     def clone(self) -> State:
         """An independent copy. Only hands, table and seat_played are mutated in place;
         every other list is replaced whole when it changes, so clones share them."""
-        new = State.__new__(State)
+        new = State()
         new.opts = self.opts
         new.dealer = self.dealer
         new.phase = self.phase
@@ -182,7 +186,7 @@ class State:
 
 def blank(opts: Opts, dealer: int, scores: list[int], rng_state: int | None) -> State:
     """A match state before its first deal (every deal field at its natural value)."""
-    st = State.__new__(State)
+    st = State()
     st.opts = opts
     st.dealer = dealer
     st.phase = BIDDING

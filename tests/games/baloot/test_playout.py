@@ -10,6 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import get_game
+from engine.games.baloot import rules
+from engine.games.baloot.state import blank
 from engine.protocol import Game
 
 GAME = get_game("baloot")
@@ -80,7 +82,7 @@ def test_playout_many_seeded_states():
 
 
 def test_first_follow_is_uniform():
-    """A follow after trick 1 (the fast branch) draws uniformly among the legal cards."""
+    """A follow after trick 1 draws uniformly among the legal cards."""
     for seed in range(300):
         rng = random.Random(seed)
         start = GAME.new_state(4, {}, 0, seed=seed)
@@ -116,3 +118,55 @@ def test_first_follow_is_uniform():
         assert chi2 < 50, (chi2, counts)  # df <= 7: P(chi2 > 50) < 1e-7
         return
     raise AssertionError("no follow position with 3+ legal cards")
+
+
+def test_shuffle_is_random_shuffle():
+    """rules.shuffle (the engine's deal, the sampler) is ``rng.shuffle``: the same order
+    from the same seed, and the generator left in the same state."""
+    for seed in range(200):
+        for n in (0, 1, 2, 11, 21, 32):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            a, b = list(range(n)), list(range(n))
+            rules.shuffle(a, ours)
+            theirs.shuffle(b)
+            assert a == b
+            assert ours.getstate() == theirs.getstate()
+
+
+def test_bound_turn_functions_match_the_protocol():
+    """The search calls ``to_act``/``is_playout_over`` bound to the rules (game.py's
+    ``__init__``); they answer as the protocol's generic definitions do, through the end
+    of a deal (engine-dealt: the next deal; caller-dealt: a wait for the deck)."""
+    ends = Counter()
+    for seed in range(40):
+        rng = random.Random(seed)
+        if seed % 2:
+            deck = GAME.pack(None)
+            rng.shuffle(deck)
+            start = GAME.new_state(4, OPTION_SETS[seed % len(OPTION_SETS)], seed % 4, deck=deck)
+        else:
+            start = random_state(seed, OPTION_SETS[seed % len(OPTION_SETS)], (seed * 11) % 90)
+        state = GAME.clone(start)
+        for _ in range(120):
+            assert GAME.to_act(state) == state.to_act
+            over = GAME.is_playout_over(start, state)
+            assert over == Game.is_playout_over(GAME, start, state)
+            if over:
+                ends[GAME.phase(state)] += 1
+                break
+            GAME.step(state, rng.choice(GAME.legal_actions(state)))
+    assert ends["deal_over"] and ends["bidding"]
+
+
+def test_engine_deal_is_random_random_shuffling_the_pack():
+    """E1: an engine-dealt deal is the pack shuffled by ``random.Random(rng_state)``
+    (rules.engine_deal seeds its C base, the same generator), which then gives the next
+    generator state."""
+    for seed in (0, 1, 12345, 2**62 + 7):
+        st = GAME.new_state(4, {}, 2, seed=seed)
+        gen = random.Random(seed)
+        deck = list(range(32))
+        gen.shuffle(deck)
+        expected = blank(st.opts, 2, [0, 0], gen.getrandbits(63))
+        rules.deal(expected, deck)
+        assert GAME.to_json(st) == GAME.to_json(expected)
