@@ -33,8 +33,9 @@ class MState:
 
     Every attribute is typed and set by the constructor: the compiled build (mypyc) makes
     this a native class with C fields (no ``__dict__``, no ``__new__`` without ``__init__``).
-    A new state is a match before its first deal (:func:`blank_state`); dealing sets the
-    per-deal fields."""
+    The constructor leaves the per-seat lists empty (cheap, for ``copy``):
+    :func:`blank_state` makes a match before its first deal, and dealing sets the per-deal
+    fields."""
 
     n: int
     opts: Rules
@@ -71,8 +72,7 @@ class MState:
     deal_start: int
 
     def __init__(self, opts: Rules) -> None:
-        n = opts.players
-        self.n = n
+        self.n = opts.players
         self.opts = opts
         self.dealer = 0
         self.phase = EXPOSE
@@ -95,7 +95,7 @@ class MState:
         self.maal = None
         self.delta = None
         self.result_deal = 0
-        self.totals = [0] * n
+        self.totals = []  # a new match's are set by blank_state (a copy's by copy)
         self.deal_no = 1
         self.hist = None
         self.hkey = 0
@@ -160,7 +160,9 @@ def public_action(action: Any) -> Any:
 def blank_state(rules: Rules) -> MState:
     """A match before its first deal: no scores, no history, deal 1 next (the per-deal
     fields are set by dealing, the generator by the caller)."""
-    return MState(rules)
+    st = MState(rules)
+    st.totals = [0] * rules.players
+    return st
 
 
 def cards_in_play(st: MState) -> list[str]:
