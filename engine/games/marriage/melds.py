@@ -415,6 +415,69 @@ Finish = tuple[tuple[tuple[int, int, int], ...], int]
 _FINISH_CACHE: dict[tuple[tuple[int, ...], int, int, int], list[Finish]] = {}
 
 
+class _FinishSearch:
+    """:func:`finishes`' search over one hand (a class, not a closure: the compiled build
+    calls its method natively)."""
+
+    def __init__(self, counts: list[int], wild: int, max_wild: int, table: list[int]) -> None:
+        self.counts = counts
+        """The cards not yet placed (changed and restored as the search goes)."""
+        self.wild = wild
+        self.max_wild = max_wild
+        self.table = table
+        """:func:`third_table` of the tiplu."""
+        self.memo: dict[tuple[bytes, int], list[Finish]] = {}
+
+    def solve(self, present: int, discard: int) -> list[Finish]:
+        """Every (sets, discard) completion of the remaining cards (memoised: wild cards
+        make many orders of choice meet in the same remainder)."""
+        if not present:
+            return [((), discard)]
+        counts = self.counts
+        wild = self.wild
+        max_wild = self.max_wild
+        key = (bytes(counts), discard)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        if cannot_finish(counts, present, wild, max_wild, discard < 0):
+            self.memo[key] = []
+            return []
+        table = self.table
+        found: list[Finish] = []
+        f = (present & -present).bit_length() - 1
+        counts[f] -= 1
+        p1 = present if counts[f] else present & ~(1 << f)
+        if discard < 0:
+            found.extend(self.solve(p1, f))
+        # f natural: its set-mate b is a natural partner, a wild card or f itself
+        bm = p1 & _GE[f] & (_ALL if wild >> f & 1 else _PAIR[f] | wild | 1 << f)
+        while bm:
+            low = bm & -bm
+            bm ^= low
+            b = low.bit_length() - 1
+            counts[b] -= 1
+            p2 = p1 if counts[b] else p1 & ~low
+            third = table[f * 64 + b]
+            if third < 0:
+                third = table[f * 64 + b] = third_cards(f, b, wild, max_wild)
+            cm = p2 & _GE[b] & third
+            while cm:
+                lc = cm & -cm
+                cm ^= lc
+                c = lc.bit_length() - 1
+                counts[c] -= 1
+                sub = self.solve(p2 if counts[c] else p2 & ~lc, discard)
+                counts[c] += 1
+                if sub:
+                    trio = ((f, b, c),)
+                    found.extend((trio + sets, d) for sets, d in sub)
+            counts[b] += 1
+        counts[f] += 1
+        self.memo[key] = found
+        return found
+
+
 def finishes(
     hand: Sequence[int], k: int, tiplu: int, max_wild: int
 ) -> list[tuple[tuple[tuple[int, int, int], ...], int]]:
@@ -435,55 +498,8 @@ def finishes(
     if cannot_finish(counts, present, wild, max_wild):
         _FINISH_CACHE[key] = []
         return []
-    table = third_table(tiplu, max_wild)
-    memo: dict[tuple[bytes, int], list[tuple[tuple[tuple[int, int, int], ...], int]]] = {}
-
-    def solve(present: int, discard: int) -> list[tuple[tuple[tuple[int, int, int], ...], int]]:
-        """Every (sets, discard) completion of the remaining cards (memoised: wild cards
-        make many orders of choice meet in the same remainder)."""
-        if not present:
-            return [((), discard)]
-        key = (bytes(counts), discard)
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        if cannot_finish(counts, present, wild, max_wild, discard < 0):
-            memo[key] = []
-            return []
-        found: list[tuple[tuple[tuple[int, int, int], ...], int]] = []
-        f = (present & -present).bit_length() - 1
-        counts[f] -= 1
-        p1 = present if counts[f] else present & ~(1 << f)
-        if discard < 0:
-            found.extend(solve(p1, f))
-        # f natural: its set-mate b is a natural partner, a wild card or f itself
-        bm = p1 & _GE[f] & (_ALL if wild >> f & 1 else _PAIR[f] | wild | 1 << f)
-        while bm:
-            low = bm & -bm
-            bm ^= low
-            b = low.bit_length() - 1
-            counts[b] -= 1
-            p2 = p1 if counts[b] else p1 & ~low
-            third = table[f * 64 + b]
-            if third < 0:
-                third = table[f * 64 + b] = third_cards(f, b, wild, max_wild)
-            cm = p2 & _GE[b] & third
-            while cm:
-                lc = cm & -cm
-                cm ^= lc
-                c = lc.bit_length() - 1
-                counts[c] -= 1
-                sub = solve(p2 if counts[c] else p2 & ~lc, discard)
-                counts[c] += 1
-                if sub:
-                    trio = ((f, b, c),)
-                    found.extend((trio + sets, d) for sets, d in sub)
-            counts[b] += 1
-        counts[f] += 1
-        memo[key] = found
-        return found
-
-    out = {(tuple(sorted(sets)), d) for sets, d in solve(present, -1)}
+    search = _FinishSearch(counts, wild, max_wild, third_table(tiplu, max_wild))
+    out = {(tuple(sorted(sets)), d) for sets, d in search.solve(present, -1)}
     result = sorted(out)
     if len(_FINISH_CACHE) > 512:
         _FINISH_CACHE.clear()
