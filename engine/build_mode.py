@@ -59,12 +59,20 @@ HOT_MODULES = (
     "engine.games.porrazo.playout",
     "engine.games.baloot.sampling",
     "engine.games.porrazo.sampling",
+    "engine.games.marriage.tables",
+    "engine.games.marriage.options",
+    "engine.games.marriage.state",
+    "engine.games.marriage.melds",
+    "engine.games.marriage.scoring",
+    "engine.games.marriage.rules",
+    "engine.games.marriage.hand_eval",
+    "engine.games.marriage.sampling",
+    "engine.games.marriage.playout",
 )
 """What ``setup.py`` compiles: the search loop, the samplers and each game's state,
 legal-move, apply and playout code. Codecs, loaders, the protocol and the service stay
-interpreted (and so does Marriage, whose playout is being rewritten), and so do the
-games' ``game.py`` modules: they are the protocol's boundary, called with loose types
-(e.g. ``pack(None)``) that a compiled module refuses."""
+interpreted, and so do the games' ``game.py`` modules: they are the protocol's boundary,
+called with loose types (e.g. ``pack(None)``) that a compiled module refuses."""
 
 PURE_ENV = "MAJLIS_PURE_PYTHON"
 """Set to 1 to run the interpreted ``.py`` files even where a compiled build exists."""

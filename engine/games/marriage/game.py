@@ -17,7 +17,7 @@ from engine.protocol import (
     ScoreReport,
 )
 
-from . import codec, hand_eval, rules, sampling, scoring
+from . import codec, hand_eval, playout, rules, sampling, scoring
 from .options import OPTION_SPECS
 from .state import MState, cards_in_play, info_key
 from .tables import PHASES, codes, pack_cards
@@ -42,6 +42,24 @@ class Marriage(Game[MState]):
         "finish_dublees": "R16: show the eighth dublee and discard one card",
         "deal": "R2: a caller-dealt match's next deck (top first)",
     }
+
+    def __init__(self) -> None:
+        # The search's hot path: bind the compiled rule functions directly (no call frame of
+        # this interpreted module per call); the methods below are the typed contract they
+        # stand in for. A subclass that overrides one of them (e.g. a test counting the
+        # calls) keeps its override.
+        hot: dict[str, Callable[..., Any]] = {
+            "step": rules.step,
+            "legal_actions": rules.legal_actions,
+            "clone": MState.copy,
+            "to_act": rules.to_act,
+            "is_playout_over": hand_eval.is_playout_over,
+            "outcome": hand_eval.outcome,
+            "random_playout": playout.random_playout,
+        }
+        for name, function in hot.items():
+            if getattr(type(self), name) is getattr(Marriage, name):
+                setattr(self, name, function)
 
     # ---- setup ---------------------------------------------------------------
 
@@ -131,6 +149,9 @@ class Marriage(Game[MState]):
 
     def info_key(self, state: MState, seat: int) -> Hashable:
         return info_key(state, seat)
+
+    def random_playout(self, start: MState, state: MState, rng: random.Random) -> None:
+        playout.random_playout(start, state, rng)
 
     # ---- invariants ------------------------------------------------------------
 

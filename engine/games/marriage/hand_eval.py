@@ -13,16 +13,16 @@ one more card completes) as one missing card and a lone card as two.
 from __future__ import annotations
 
 import math
-import operator
 from collections.abc import Sequence
 from itertools import combinations
+from typing import Final
 
 from . import scoring
 from .melds import LOW44, joker_family, natural_kind, pair_codes, pure_sets_in, with_natural_set, with_partner
 from .state import MState
 from .tables import NCODES, OVER, SETS_TO_FINISH, SETS_TO_SEE, UNSEEN, WINDOWS, XX
 
-PLAYOUT_TURNS = 4
+PLAYOUT_TURNS: Final = 4
 """A search playout (and the tree below the root) stops this many completed turns after
 the searched position, or at the end of the deal if sooner; ``outcome`` then values the
 hands with the fitted evaluation of :func:`leaf_value`. A Marriage deal played out at
@@ -45,7 +45,7 @@ THIRD_RANKS = _third_ranks()
 """Ranks that complete two ranks of one suit to a window (A-K: Q; K-A: Q; A-2: 3)."""
 
 
-def natural_sets(hand: Sequence[int]) -> list[tuple[tuple[int, int, int], bool]]:
+def natural_sets(hand: list[int]) -> list[tuple[tuple[int, int, int], bool]]:
     """Every distinct natural set the hand holds, as (sorted cards, pure): tunnelas and pure
     sequences (:func:`melds.pure_sets_in`, pure) and triplets (not pure, R7)."""
     out = [(s, True) for s in pure_sets_in(hand)]
@@ -188,7 +188,7 @@ def deficiency(
     return -show_def, -fin_def, outs, w
 
 
-def dublee_count(hand: Sequence[int], exposed_tunnelas: int) -> int:
+def dublee_count(hand: list[int], exposed_tunnelas: int) -> int:
     """R13/R8: dublees held (codes at least twice, never a man) plus exposed tunnelas."""
     return len(pair_codes(hand)) + exposed_tunnelas
 
@@ -215,18 +215,30 @@ FEATURES = (
 )
 """The per-seat features of :func:`seat_features` (what :data:`WEIGHTS` multiply)."""
 
-WEIGHTS = (0.0170, 0.1179, -0.3534, -0.1241, 0.2130, 0.0355, -0.1314, 0.6597, -0.4036, 0.0, 0.2855)
+WEIGHTS: tuple[float, ...] = (
+    0.0170,
+    0.1179,
+    -0.3534,
+    -0.1241,
+    0.2130,
+    0.0355,
+    -0.1314,
+    0.6597,
+    -0.4036,
+    0.0,
+    0.2855,
+)
 """Fitted by ``bench/marriage_eval_fit.py --matches 2000 --holdout 500 --seed 71``: a
 logistic regression of the match result on the difference of the two seats' features at
 every turn of 1,500 easy-v-easy deals of 2 players (24,122 positions). On the 500 held-out
 deals (7,671 positions) its log loss is 0.529 (0.693 for a coin). The dublee route's pair
 count stays 0: the easy seats almost never take that route."""
 
-TEMPO = 0.1168
+TEMPO: Final = 0.1168
 """Fitted weight of being the next seat to draw (a turn ahead of the other)."""
 
-_XXBIT = 1 << XX
-_ACES = 0xF
+_XXBIT: Final = 1 << XX
+_ACES: Final = 0xF
 
 
 def _missing(slots: int, partials: int) -> int:
@@ -236,7 +248,7 @@ def _missing(slots: int, partials: int) -> int:
 
 
 def seat_features(
-    hand: Sequence[int], route: int, wild: int, tunnelas: int, sets_to_finish: int, maal: int = 0
+    hand: list[int], route: int, wild: int, tunnelas: int, sets_to_finish: int, maal: int = 0
 ) -> tuple[int, ...]:
     """The features of one seat's hand (:data:`FEATURES`), from bit masks of the hand's
     codes: which natural cards lie in a natural set of the hand (:func:`melds.with_natural_set`),
@@ -249,18 +261,19 @@ def seat_features(
     :func:`maal_held`."""
     present = 0
     dup = 0
-    for c, k in enumerate(hand):
+    triples = 0  # codes held three times (never a man)
+    for c in range(NCODES):
+        k = hand[c]
         if k:
             present |= 1 << c
             if k >= 2:
                 dup |= 1 << c
+                if k >= 3 and c != XX:
+                    triples |= 1 << c
     naturals = present & ~wild & ~_XXBIT
     in_set = with_natural_set(naturals)
     partnered = with_partner(naturals) & ~in_set
     if route == 0:
-        triples = 0
-        if 3 in hand:
-            triples = sum(1 << c for c in range(52) if hand[c] >= 3)
         # the show (R12): pure sets, and partials toward one (a pair, or same suit near)
         runs = naturals & (naturals >> 4) & (naturals >> 8) & LOW44
         in_run = runs | runs << 4 | runs << 8
@@ -309,7 +322,7 @@ def _maal_table() -> list[list[list[int]]]:
     return table
 
 
-_MAAL = _maal_table()
+_MAAL: Final = _maal_table()
 
 
 def maal_held(st: MState, seat: int) -> int:
@@ -330,12 +343,17 @@ def maal_held(st: MState, seat: int) -> int:
     return _MAAL[min(t, 2)][min(p, 3)][min(j, 3)]
 
 
-def seat_score(features: Sequence[int]) -> float:
-    """The fitted strength of one seat's features (log-odds scale)."""
-    return sum(map(operator.mul, WEIGHTS, features))
+def seat_score(features: tuple[int, ...]) -> float:
+    """The fitted strength of one seat's features (log-odds scale): the weighted sum, added
+    up from the first feature on (the same float as ``sum(map(mul, WEIGHTS, features))``)."""
+    weights = WEIGHTS  # read once (a Final tuple of floats does not compile: mypyc 2.4)
+    total = 0.0
+    for i in range(len(weights)):
+        total += weights[i] * features[i]
+    return total
 
 
-def pairwise_value(scores: Sequence[float], next_seat: int | None) -> list[float]:
+def pairwise_value(scores: list[float], next_seat: int | None) -> list[float]:
     """Each seat's expected share of the other seats it finishes ahead of, when seat s
     beats seat o with probability ``sigmoid(scores[s] - scores[o])`` (plus
     :data:`TEMPO` for the next seat to draw): the reward scale of ``Game.outcome``."""
@@ -356,7 +374,7 @@ def leaf_value(st: MState) -> list[float]:
     """The search's value of a deal cut short (``Marriage.outcome`` at the playout
     horizon): every seat's hand scored by :func:`seat_features` and :data:`WEIGHTS`, turned
     into each seat's expected share of the seats it finishes ahead of."""
-    scores = []
+    scores: list[float] = []
     for s in range(st.n):
         route = st.route[s]
         wild = joker_family(st.tiplu).wild if route != UNSEEN and st.tiplu >= 0 else 0

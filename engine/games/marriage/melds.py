@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from typing import Final
 
 from .tables import NCODES, WINDOWS, XX
 
@@ -30,7 +31,7 @@ class Family:
         self.wild = wild
 
 
-_FAMILIES = [Family(c) for c in range(52)]
+_FAMILIES: Final = [Family(c) for c in range(52)]
 
 
 def joker_family(tiplu: int) -> Family:
@@ -137,34 +138,57 @@ def is_valid_final(trio: tuple[int, int, int], tiplu: int, max_wild: int) -> boo
 # --------------------------------------------------------------------------- enumerations
 
 
-_LOW44 = (1 << 44) - 1
-LOW44 = _LOW44
+# Final: the compiled build (mypyc) keeps these masks and tables as typed C statics.
+_LOW44: Final = (1 << 44) - 1
+LOW44: Final = _LOW44
+_XXBIT: Final = 1 << XX
 """Bits of the cards that can start a sequence of three ranks up (ranks A to J)."""
 
 
-def pure_sets_in(hand: Sequence[int], present: int | None = None) -> list[tuple[int, int, int]]:
-    """R7: every distinct pure set that the hand (counts) holds: tunnelas, and runs found
-    with shifts of the presence mask (a rank step is 4 bits; QKA wraps to the ace)."""
-    if present is None:
-        present = 0
-        for c in range(NCODES):
-            if hand[c]:
-                present |= 1 << c
-    out: list[tuple[int, int, int]] = []
-    m = present
+def presence(hand: list[int]) -> int:
+    """The mask of the codes a hand (counts) holds."""
+    present = 0
+    for c in range(NCODES):
+        if hand[c]:
+            present |= 1 << c
+    return present
+
+
+def pure_set_starts(hand: list[int], present: int) -> tuple[int, int, int]:
+    """R7 as masks, by the lowest card of each pure set the hand (counts; ``present``, its
+    mask) holds: (tunnelas, sequences of three ranks up, QKA sequences). A rank step is 4
+    bits; QKA wraps to the ace, so its lowest card is the ace (bit c, then c + 44, c + 48).
+    No man is in a pure set."""
+    tunnelas = 0
+    m = present & ~_XXBIT
     while m:
         low = m & -m
         m ^= low
-        c = low.bit_length() - 1
-        if c != XX and hand[c] >= 3:
-            out.append((c, c, c))
+        if hand[low.bit_length() - 1] >= 3:
+            tunnelas |= low
     runs = present & (present >> 4) & (present >> 8) & _LOW44
+    qka = present & (present >> 44) & (present >> 48) & 0xF
+    return tunnelas, runs, qka
+
+
+def pure_sets_in(hand: list[int], present: int = -1) -> list[tuple[int, int, int]]:
+    """R7: every distinct pure set that the hand (counts) holds, as
+    :func:`pure_set_starts` finds them: the tunnelas, then the runs, then the QKA runs,
+    each by ascending lowest card (``present``: the hand's mask, or -1 to compute it)."""
+    if present < 0:
+        present = presence(hand)
+    tunnelas, runs, qka = pure_set_starts(hand, present)
+    out: list[tuple[int, int, int]] = []
+    while tunnelas:
+        low = tunnelas & -tunnelas
+        tunnelas ^= low
+        c = low.bit_length() - 1
+        out.append((c, c, c))
     while runs:
         low = runs & -runs
         runs ^= low
         c = low.bit_length() - 1
         out.append((c, c + 4, c + 8))
-    qka = present & (present >> 44) & (present >> 48) & 0xF
     while qka:
         low = qka & -qka
         qka ^= low
@@ -182,49 +206,75 @@ def pure_set_count(present: int, triples: int) -> int:
     return triples.bit_count() + runs.bit_count() + qka.bit_count()
 
 
-def show_choices(
-    hand: Sequence[int], k: int, present: int | None = None
-) -> list[tuple[tuple[int, int, int], ...]]:
-    """R12: every distinct canonical choice of k disjoint pure sets from the hand."""
+def show_choices(hand: list[int], k: int, present: int = -1) -> list[tuple[tuple[int, int, int], ...]]:
+    """R12: every distinct canonical choice of k disjoint pure sets from the hand (counts;
+    ``present``: its mask, or -1 to compute it), in ascending order."""
     if k == 0:
         return [()]
-    cands = sorted(pure_sets_in(hand, present))
-    # how often each candidate could be used on its own: a quick upper bound
+    if present < 0:
+        present = presence(hand)
+    tunnelas, runs, qka = pure_set_starts(hand, present)
+    # the pure sets in ascending order (at one lowest card c: (c, c, c) < (c, c + 4, c + 8)
+    # < (c, c + 44, c + 48)), and how often each could be used on its own: a quick bound
+    cands: list[tuple[int, int, int]] = []
     room = 0
-    for a, b, c in cands:
-        room += hand[a] // 3 if a == c else min(hand[a], hand[b], hand[c])
+    m = tunnelas | runs | qka
+    while m:
+        low = m & -m
+        m ^= low
+        c = low.bit_length() - 1
+        if tunnelas & low:
+            cands.append((c, c, c))
+            room += hand[c] // 3
+        if runs & low:
+            cands.append((c, c + 4, c + 8))
+            room += min(min(hand[c], hand[c + 4]), hand[c + 8])  # min of two: a C op
+        if qka & low:
+            cands.append((c, c + 44, c + 48))
+            room += min(min(hand[c], hand[c + 44]), hand[c + 48])
     if room < k:
         return []
-    out: set[tuple[tuple[int, int, int], ...]] = set()
-    counts = list(hand)
-
-    def rec(start: int, chosen: list[tuple[int, int, int]]) -> None:
-        if len(chosen) == k:
-            out.add(tuple(sorted(chosen)))
-            return
-        for i in range(start, len(cands)):
-            a, b, c = s = cands[i]
-            if (counts[a] >= 3) if a == c else (counts[a] and counts[b] and counts[c]):
-                counts[a] -= 1
-                counts[b] -= 1
-                counts[c] -= 1
-                chosen.append(s)
-                rec(i, chosen)
-                chosen.pop()
-                counts[a] += 1
-                counts[b] += 1
-                counts[c] += 1
-
-    rec(0, [])
-    return sorted(out)
+    out: list[tuple[tuple[int, int, int], ...]] = []
+    _choose_sets(cands, hand[:], k, 0, [], out)
+    return out
 
 
-def pair_codes(hand: Sequence[int]) -> list[int]:
+def _choose_sets(
+    cands: list[tuple[int, int, int]],
+    counts: list[int],
+    k: int,
+    start: int,
+    chosen: list[tuple[int, int, int]],
+    out: list[tuple[tuple[int, int, int], ...]],
+) -> None:
+    """:func:`show_choices`' search: append to ``out`` every way to complete ``chosen`` to
+    ``k`` sets with candidates from index ``start`` on that ``counts`` still holds. The
+    candidates are distinct and ascending and their indices never decrease, so each choice
+    comes once, already sorted, and ``out`` grows in ascending order (no set, no sort)."""
+    if len(chosen) == k:
+        out.append(tuple(chosen))
+        return
+    for i in range(start, len(cands)):
+        s = cands[i]
+        a, b, c = s
+        if (counts[a] >= 3) if a == c else (counts[a] > 0 and counts[b] > 0 and counts[c] > 0):
+            counts[a] -= 1
+            counts[b] -= 1
+            counts[c] -= 1
+            chosen.append(s)
+            _choose_sets(cands, counts, k, i, chosen, out)
+            chosen.pop()
+            counts[a] += 1
+            counts[b] += 1
+            counts[c] += 1
+
+
+def pair_codes(hand: list[int]) -> list[int]:
     """R8: codes held at least twice (never a man)."""
     return [c for c in range(52) if hand[c] >= 2]
 
 
-def dublee_choices(hand: Sequence[int], k: int) -> list[tuple[int, ...]]:
+def dublee_choices(hand: list[int], k: int) -> list[tuple[int, ...]]:
     """R13: every choice of k distinct pair codes from the hand."""
     return list(combinations(pair_codes(hand), k))
 
@@ -247,11 +297,10 @@ def _pair_masks() -> list[int]:
     return [sum(1 << b for b in range(52) if is_completable((a, b))) if a < 52 else 0 for a in range(NCODES)]
 
 
-_NAT = _natural_masks()
-_PAIR = _pair_masks()
-_ALL = (1 << NCODES) - 1
-_GE = [_ALL & ~((1 << c) - 1) for c in range(NCODES)]
-_XXBIT = 1 << XX
+_NAT: Final = _natural_masks()
+_PAIR: Final = _pair_masks()
+_ALL: Final = (1 << NCODES) - 1
+_GE: Final = [_ALL & ~((1 << c) - 1) for c in range(NCODES)]
 
 
 def third_cards(f: int, b: int, wild: int, max_wild: int) -> int:
@@ -287,9 +336,9 @@ def third_table(tiplu: int, max_wild: int) -> list[int]:
     return table
 
 
-_M52 = (1 << 52) - 1
-_SUIT0 = sum(1 << (4 * r) for r in range(13))  # bit 4r: rank r, first suit
-_ACES = 0xF
+_M52: Final = (1 << 52) - 1
+_SUIT0: Final = sum(1 << (4 * r) for r in range(13))  # bit 4r: rank r, first suit
+_ACES: Final = 0xF
 
 
 def with_natural_set(present: int) -> int:
@@ -366,6 +415,69 @@ Finish = tuple[tuple[tuple[int, int, int], ...], int]
 _FINISH_CACHE: dict[tuple[tuple[int, ...], int, int, int], list[Finish]] = {}
 
 
+class _FinishSearch:
+    """:func:`finishes`' search over one hand (a class, not a closure: the compiled build
+    calls its method natively)."""
+
+    def __init__(self, counts: list[int], wild: int, max_wild: int, table: list[int]) -> None:
+        self.counts = counts
+        """The cards not yet placed (changed and restored as the search goes)."""
+        self.wild = wild
+        self.max_wild = max_wild
+        self.table = table
+        """:func:`third_table` of the tiplu."""
+        self.memo: dict[tuple[bytes, int], list[Finish]] = {}
+
+    def solve(self, present: int, discard: int) -> list[Finish]:
+        """Every (sets, discard) completion of the remaining cards (memoised: wild cards
+        make many orders of choice meet in the same remainder)."""
+        if not present:
+            return [((), discard)]
+        counts = self.counts
+        wild = self.wild
+        max_wild = self.max_wild
+        key = (bytes(counts), discard)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        if cannot_finish(counts, present, wild, max_wild, discard < 0):
+            self.memo[key] = []
+            return []
+        table = self.table
+        found: list[Finish] = []
+        f = (present & -present).bit_length() - 1
+        counts[f] -= 1
+        p1 = present if counts[f] else present & ~(1 << f)
+        if discard < 0:
+            found.extend(self.solve(p1, f))
+        # f natural: its set-mate b is a natural partner, a wild card or f itself
+        bm = p1 & _GE[f] & (_ALL if wild >> f & 1 else _PAIR[f] | wild | 1 << f)
+        while bm:
+            low = bm & -bm
+            bm ^= low
+            b = low.bit_length() - 1
+            counts[b] -= 1
+            p2 = p1 if counts[b] else p1 & ~low
+            third = table[f * 64 + b]
+            if third < 0:
+                third = table[f * 64 + b] = third_cards(f, b, wild, max_wild)
+            cm = p2 & _GE[b] & third
+            while cm:
+                lc = cm & -cm
+                cm ^= lc
+                c = lc.bit_length() - 1
+                counts[c] -= 1
+                sub = self.solve(p2 if counts[c] else p2 & ~lc, discard)
+                counts[c] += 1
+                if sub:
+                    trio = ((f, b, c),)
+                    found.extend((trio + sets, d) for sets, d in sub)
+            counts[b] += 1
+        counts[f] += 1
+        self.memo[key] = found
+        return found
+
+
 def finishes(
     hand: Sequence[int], k: int, tiplu: int, max_wild: int
 ) -> list[tuple[tuple[tuple[int, int, int], ...], int]]:
@@ -386,55 +498,8 @@ def finishes(
     if cannot_finish(counts, present, wild, max_wild):
         _FINISH_CACHE[key] = []
         return []
-    table = third_table(tiplu, max_wild)
-    memo: dict[tuple[bytes, int], list[tuple[tuple[tuple[int, int, int], ...], int]]] = {}
-
-    def solve(present: int, discard: int) -> list[tuple[tuple[tuple[int, int, int], ...], int]]:
-        """Every (sets, discard) completion of the remaining cards (memoised: wild cards
-        make many orders of choice meet in the same remainder)."""
-        if not present:
-            return [((), discard)]
-        key = (bytes(counts), discard)
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        if cannot_finish(counts, present, wild, max_wild, discard < 0):
-            memo[key] = []
-            return []
-        found: list[tuple[tuple[tuple[int, int, int], ...], int]] = []
-        f = (present & -present).bit_length() - 1
-        counts[f] -= 1
-        p1 = present if counts[f] else present & ~(1 << f)
-        if discard < 0:
-            found.extend(solve(p1, f))
-        # f natural: its set-mate b is a natural partner, a wild card or f itself
-        bm = p1 & _GE[f] & (_ALL if wild >> f & 1 else _PAIR[f] | wild | 1 << f)
-        while bm:
-            low = bm & -bm
-            bm ^= low
-            b = low.bit_length() - 1
-            counts[b] -= 1
-            p2 = p1 if counts[b] else p1 & ~low
-            third = table[f * 64 + b]
-            if third < 0:
-                third = table[f * 64 + b] = third_cards(f, b, wild, max_wild)
-            cm = p2 & _GE[b] & third
-            while cm:
-                lc = cm & -cm
-                cm ^= lc
-                c = lc.bit_length() - 1
-                counts[c] -= 1
-                sub = solve(p2 if counts[c] else p2 & ~lc, discard)
-                counts[c] += 1
-                if sub:
-                    trio = ((f, b, c),)
-                    found.extend((trio + sets, d) for sets, d in sub)
-            counts[b] += 1
-        counts[f] += 1
-        memo[key] = found
-        return found
-
-    out = {(tuple(sorted(sets)), d) for sets, d in solve(present, -1)}
+    search = _FinishSearch(counts, wild, max_wild, third_table(tiplu, max_wild))
+    out = {(tuple(sorted(sets)), d) for sets, d in search.solve(present, -1)}
     result = sorted(out)
     if len(_FINISH_CACHE) > 512:
         _FINISH_CACHE.clear()

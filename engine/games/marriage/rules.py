@@ -10,7 +10,7 @@ from typing import Any
 from engine.codec import refuse
 from engine.protocol import Event, IllegalAction, InvalidSetup
 
-from .melds import finishes, is_pure_set, is_valid_final, joker_family, pair_codes, show_choices
+from .melds import finishes, is_pure_set, is_valid_final, joker_family, pair_codes, presence, show_choices
 from .options import Rules
 from .scoring import settle
 from .state import MState, blank_state, entry, entry_card, entry_unseen, public_action
@@ -200,22 +200,40 @@ def is_wild(st: MState, card: int) -> bool:
     return st.tiplu >= 0 and bool(joker_family(st.tiplu).wild >> card & 1)
 
 
-def take_discard_problem(st: MState) -> IllegalAction | None:
-    """R10/R20: why the seat to act may not take the top discard (None if it may)."""
+TAKE_DISCARD_REFUSALS: tuple[tuple[str, str], ...] = (
+    ("", ""),
+    ("you cannot take the discard before seeing the joker", "R10"),
+    ("cannot take a joker discarded by a player who had not seen the joker", "R20"),
+    ("after seeing the joker you may take the discard only to finish", "R10"),
+)
+"""Why a seat may not take the top discard: (reason, rule) by :func:`take_discard_refusal`."""
+
+
+def take_discard_refusal(st: MState) -> int:
+    """R10/R20: why the seat to act may not take the top discard, as an index into
+    :data:`TAKE_DISCARD_REFUSALS` (0: it may). An int, so that ``legal_actions`` asks
+    without building an exception."""
     seat = st.cur
     assert seat is not None
     top = st.discard[-1]
     card = entry_card(top)
     route = st.route[seat]
     if route == UNSEEN:
-        if not st.opts.unseen_take_discard:
-            return illegal("you cannot take the discard before seeing the joker", "R10")
-        return None
+        return 0 if st.opts.unseen_take_discard else 1
     if entry_unseen(top) and is_wild(st, card):
-        return illegal("cannot take a joker discarded by a player who had not seen the joker", "R20")
+        return 2
     if not can_finish_with(st, seat, card):
-        return illegal("after seeing the joker you may take the discard only to finish", "R10")
-    return None
+        return 3
+    return 0
+
+
+def take_discard_problem(st: MState) -> IllegalAction | None:
+    """R10/R20: why the seat to act may not take the top discard (None if it may)."""
+    refusal = take_discard_refusal(st)
+    if refusal == 0:
+        return None
+    reason, rule = TAKE_DISCARD_REFUSALS[refusal]
+    return illegal(reason, rule)
 
 
 def can_finish_with(st: MState, seat: int, card: int) -> bool:
@@ -267,18 +285,15 @@ def legal_actions(st: MState) -> list[Any]:
     phase = st.phase
     hand = st.hands[seat]
     if phase == DRAW:
-        if take_discard_problem(st) is None:
+        if take_discard_refusal(st) == 0:
             return [DRAW_STOCK, TAKE_DISCARD]
         return [DRAW_STOCK]
     if phase == ACT:
         route = st.route[seat]
         if route == UNSEEN:
             out: list[Any] = [c for c in range(NCODES) if hand[c]]
-            present = 0
-            for c in out:
-                present |= 1 << c
-            pairs = [c for c in out if hand[c] >= 2 and c != XX]
-            for sets in show_choices(hand, tunnelas_needed(st, seat), present):
+            pairs = pair_codes(hand)
+            for sets in show_choices(hand, tunnelas_needed(st, seat), presence(hand)):
                 out.append((SHOW, sets))
             k = dublees_needed(st, seat)
             if len(pairs) >= k:
@@ -496,7 +511,12 @@ def _rebuild(st: MState) -> None:
     st.recycled = tuple(sorted(pile))
 
 
-def step(st: MState, action: Any, events: list[Event] | None) -> None:
+def to_act(st: MState) -> int | None:
+    """The seat to act (None once the match is over)."""
+    return st.cur
+
+
+def step(st: MState, action: Any, events: list[Event] | None = None) -> None:
     """Apply a legal action in place (R9-R22, R24-R34)."""
     seat = st.cur
     assert seat is not None

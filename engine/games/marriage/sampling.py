@@ -61,7 +61,8 @@ def _codes_in(value: Any) -> list[str]:
 def _shuffled(cards: list[int], rng: random.Random) -> list[int]:
     """``cards`` shuffled in place (Fisher-Yates drawing with ``rng.random``: about twice
     as fast as ``rng.shuffle``, uniform up to the float's 53 bits) and returned."""
-    rand = rng.random
+    # typed, so that the compiled build multiplies C doubles
+    rand: Callable[[], float] = rng.random
     for i in range(len(cards) - 1, 0, -1):
         j = int(rand() * (i + 1))
         cards[i], cards[j] = cards[j], cards[i]
@@ -109,7 +110,7 @@ def _make_sampler(view: JSON) -> Callable[[random.Random], MState]:
         if k > pool[c]:
             raise InvalidState(f"the view shows {k} copies of {ALL_CODES[c]}", field="cards")
     free = pool - known
-    stock_size = hidden["stock_size"]
+    stock_size: int = hidden["stock_size"]
     chosen = base.tiplu != -1
     drawable = stock_size - (1 if chosen else 0) - base.men_rev
     if drawable < 0:
@@ -133,8 +134,7 @@ def _make_sampler(view: JSON) -> Callable[[random.Random], MState]:
     recycled_list = sorted(recycled.elements())
 
     def sample(rng: random.Random) -> MState:
-        st = base.copy()
-        st.hands = [h[:] for h in base.hands]
+        st = base.copy()  # hands copied too: the hidden ones are replaced below
         if base.recycled:
             rest = Counter(free_list)
             stock_cards = rng.sample(recycled_list, drawable)

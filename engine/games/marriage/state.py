@@ -7,7 +7,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from .options import Rules
-from .tables import ALL_CODES, DEAL, NCODES, OVER, PASS, UNSEEN
+from .tables import ALL_CODES, DEAL, EXPOSE, NCODES, OVER, PASS, UNSEEN
 
 
 # ---- discard entries: card | (by + 1) << 6 | by_unseen << 10
@@ -29,43 +29,13 @@ def entry_unseen(e: int) -> bool:
 
 class MState:
     """A Marriage match. Hands are count lists (53 codes); the stock is kept
-    bottom-first internally (top = last element, so a draw is ``pop()``)."""
+    bottom-first internally (top = last element, so a draw is ``pop()``).
 
-    __slots__ = (
-        "n",
-        "opts",
-        "dealer",
-        "phase",
-        "cur",
-        "hands",
-        "tunnelas",
-        "shown",
-        "route",
-        "stock",
-        "tiplu",
-        "men_rev",
-        "discard",
-        "drew",
-        "took",
-        "tws",
-        "turns",
-        "winner",
-        "fkind",
-        "maal",
-        "delta",
-        "result_deal",
-        "totals",
-        "deal_no",
-        "hist",
-        "hkey",
-        "rng_state",
-        "caller",
-        "recycled",
-        "taken",
-        "over",
-        "hlen",
-        "deal_start",
-    )
+    Every attribute is typed and set by the constructor: the compiled build (mypyc) makes
+    this a native class with C fields (no ``__dict__``, no ``__new__`` without ``__init__``).
+    The constructor leaves the per-seat lists empty (cheap, for ``copy``):
+    :func:`blank_state` makes a match before its first deal, and dealing sets the per-deal
+    fields."""
 
     n: int
     opts: Rules
@@ -101,10 +71,45 @@ class MState:
     hlen: int
     deal_start: int
 
+    def __init__(self, opts: Rules) -> None:
+        self.n = opts.players
+        self.opts = opts
+        self.dealer = 0
+        self.phase = EXPOSE
+        self.cur = None
+        # the per-seat fields stay empty until a deal (kept cheap: ``copy`` builds on this)
+        self.hands = []
+        self.tunnelas = []
+        self.shown = []
+        self.route = []
+        self.stock = []
+        self.tiplu = -1
+        self.men_rev = 0
+        self.discard = []
+        self.drew = 0
+        self.took = -1
+        self.tws = False
+        self.turns = 0
+        self.winner = -1
+        self.fkind = UNSEEN
+        self.maal = None
+        self.delta = None
+        self.result_deal = 0
+        self.totals = []  # a new match's are set by blank_state (a copy's by copy)
+        self.deal_no = 1
+        self.hist = None
+        self.hkey = 0
+        self.rng_state = None
+        self.caller = False
+        self.recycled = ()
+        self.taken = []
+        self.over = False
+        self.hlen = 0
+        self.deal_start = 0
+
     def copy(self) -> MState:
-        new = MState.__new__(MState)
-        new.n = self.n
-        new.opts = self.opts
+        """A copy that shares nothing mutable the search's in-place ``step`` changes."""
+        new = MState(self.opts)
         new.dealer = self.dealer
         new.phase = self.phase
         new.cur = self.cur
@@ -155,13 +160,8 @@ def public_action(action: Any) -> Any:
 def blank_state(rules: Rules) -> MState:
     """A match before its first deal: no scores, no history, deal 1 next (the per-deal
     fields are set by dealing, the generator by the caller)."""
-    st = MState.__new__(MState)
-    st.n, st.opts = rules.players, rules
-    st.totals, st.deal_no, st.hist, st.hkey, st.hlen = [0] * rules.players, 1, None, 0, 0
-    st.maal = st.delta = None
-    st.result_deal = 0
-    st.over = False
-    st.rng_state, st.caller = None, False
+    st = MState(rules)
+    st.totals = [0] * rules.players
     return st
 
 

@@ -11,21 +11,23 @@ card order = int order, ``XX`` last).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from engine.cards import CODES
 
-XX = 52
+# Final: the compiled build (mypyc) inlines these constants where they are read.
+XX: Final = 52
 """The printed joker ("man"): code ``XX``, only with ``man_cards = 3``."""
-NCODES = 53
+NCODES: Final = 53
 ALL_CODES: tuple[str, ...] = CODES + ("XX",)
 CODE_TO_CARD: dict[str, int] = {code: i for i, code in enumerate(ALL_CODES)}
 
-HAND_SIZE = 21
-SET_SIZE = 3
-SETS_TO_SEE = 3
-DUBLEES_TO_SEE = 7
-SETS_TO_FINISH = 7
-DUBLEES_TO_FINISH = 8
+HAND_SIZE: Final = 21
+SET_SIZE: Final = 3
+SETS_TO_SEE: Final = 3
+DUBLEES_TO_SEE: Final = 7
+SETS_TO_FINISH: Final = 7
+DUBLEES_TO_FINISH: Final = 8
 
 WINDOWS: tuple[tuple[int, int, int], ...] = tuple((r, r + 1, r + 2) for r in range(11)) + ((11, 12, 0),)
 """The 12 legal rank windows of a sequence (rank indices A=0 .. K=12): A23 .. JQK, QKA."""
@@ -36,31 +38,37 @@ TIPLU_VALUE = (0, 3, 7)
 POPLU_VALUE = (0, 2, 5, 10)
 """Poplus (and, separately, jhiplus) not in a marriage or kept tunnela: by count."""
 MARRIAGE_VALUE = (0, 10, 30)
-TUNNELA_ORDINARY = 5
-TUNNELA_JOKER = 10
-TUNNELA_POPLU_JHIPLU = 20
+TUNNELA_ORDINARY: Final = 5
+TUNNELA_JOKER: Final = 10
+TUNNELA_POPLU_JHIPLU: Final = 20
 
-# ---- phases
-EXPOSE, DRAW, ACT, PICK, OVER = range(5)
+# ---- phases (Final, like the other constants: the compiled build inlines them)
+EXPOSE: Final = 0
+DRAW: Final = 1
+ACT: Final = 2
+PICK: Final = 3
+OVER: Final = 4
 PHASES = ("expose", "draw", "act", "pick_tiplu", "deal_over")
 PHASE_RULE = ("R9", "R10", "R11", "R14", "R33")
 
 # ---- routes
-UNSEEN, SETS, DUBLEES = 0, 1, 2
+UNSEEN: Final = 0
+SETS: Final = 1
+DUBLEES: Final = 2
 ROUTES = (None, "sets", "dublees")
 
 # ---- actions (internal, hashable)
 # discard C      -> C (0..52)
-DRAW_STOCK = 60
-TAKE_DISCARD = 61
-PASS = 62
-EXPOSE_BASE = 100  # expose_tunnela C -> 100 + C
-PICK_BASE = 1000  # pick_tiplu i -> 1000 + i
-SHOW = "show"  # ("show", sets)
-SHOW_DUBLEES = "show_dublees"  # ("show_dublees", pairs)
-FINISH = "finish"  # ("finish", sets, discard)
-FINISH_DUBLEES = "finish_dublees"  # ("finish_dublees", pair, discard)
-DEAL = "deal"  # ("deal", deck tuple) or ("deal", count) in a view's history
+DRAW_STOCK: Final = 60
+TAKE_DISCARD: Final = 61
+PASS: Final = 62
+EXPOSE_BASE: Final = 100  # expose_tunnela C -> 100 + C
+PICK_BASE: Final = 1000  # pick_tiplu i -> 1000 + i
+SHOW: Final = "show"  # ("show", sets)
+SHOW_DUBLEES: Final = "show_dublees"  # ("show_dublees", pairs)
+FINISH: Final = "finish"  # ("finish", sets, discard)
+FINISH_DUBLEES: Final = "finish_dublees"  # ("finish_dublees", pair, discard)
+DEAL: Final = "deal"  # ("deal", deck tuple) or ("deal", count) in a view's history
 
 
 def card_code(card: int) -> str:
