@@ -4,7 +4,40 @@ Game-free: a "bin" is any place with a capacity (a seat's hand, the stock)."""
 
 from __future__ import annotations
 
+import _random
 import random
+from typing import Final
+
+SHUFFLE_BITS: Final[list[int]] = [n.bit_length() for n in range(129)]
+"""``n.bit_length()`` by ``n`` (a list lookup: cheaper than the method call, compiled or not)."""
+
+
+def shuffle(cards: list[int], rng: _random.Random) -> None:
+    """``rng.shuffle(cards)``: the same permutation from the same calls of the same
+    generator, which is left in the same state (so every later draw, e.g. a search's, is
+    unchanged); the engines' deals and the samplers use it.
+
+    CPython's ``Random.shuffle`` swaps ``cards[i]`` with ``cards[j]`` for ``i`` from the end
+    down to 1, ``j`` drawn below ``i + 1`` by ``getrandbits(k)`` (``k`` the bit length of
+    ``i + 1``) until the draw is below: that loop written out, because ``random.py`` is
+    interpreted (two Python frames a card) while this module is compiled. A generator of
+    another class, which may draw differently, keeps its own shuffle."""
+    kind = type(rng)
+    if kind is not random.Random and kind is not _random.Random:
+        if isinstance(rng, random.Random):
+            rng.shuffle(cards)
+            return
+    getrandbits = rng.getrandbits
+    bits = SHUFFLE_BITS
+    i: int = len(cards) - 1  # typed: C integers in the compiled build
+    while i > 0:
+        n: int = i + 1
+        k: int = bits[n] if n <= 128 else n.bit_length()
+        j: int = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+        i -= 1
 
 
 def assign_cards(

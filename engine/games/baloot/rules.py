@@ -80,6 +80,7 @@ from engine.games.baloot.tables import (
     TRUMPS_ABOVE,
 )
 from engine.protocol import BadAction, IllegalAction
+from engine.sampling import shuffle
 
 Why = tuple[str, str] | None
 """None (allowed) or (reason, rule id)."""
@@ -924,24 +925,6 @@ def engine_deal(st: State) -> None:
     shuffle(deck, rng)
     st.rng_state = rng.getrandbits(63)
     deal(st, deck)
-
-
-def shuffle(cards: list[int], rng: _random.Random) -> None:
-    """``rng.shuffle(cards)``, the same permutation from the same ``getrandbits`` calls
-    (CPython's algorithm: Fisher-Yates from the end, each index drawn by rejection from
-    ``i.bit_length()`` bits), written out so that the compiled build runs it natively
-    (``random.shuffle`` is interpreted Python; the search deals a deck every playout).
-    tests/games/baloot/test_playout.py compares the two."""
-    getrandbits = rng.getrandbits
-    i = len(cards) - 1
-    while i > 0:
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
-        i -= 1
 
 
 # --------------------------------------------------------------------------- the search's turn

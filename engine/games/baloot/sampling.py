@@ -15,7 +15,7 @@ from engine.games.baloot.projects import candidate_groups, project_set
 from engine.games.baloot.state import State, history_list
 from engine.games.baloot.tables import DOUBLING, NSLOTS, PASS_PROJECT, PLAY
 from engine.protocol import InvalidState
-from engine.sampling import assign_cards
+from engine.sampling import assign_cards, shuffle
 
 MAX_TRIES = 3000
 
@@ -189,7 +189,7 @@ def _make_sampler(data: Any) -> Callable[[random.Random], State]:
                 hands[s] = pins[s]
             stock: list[int] = []
             if not any_forbidden:
-                rules.shuffle(cards, rng)  # rng.shuffle, natively in the compiled build
+                shuffle(cards, rng)  # rng.shuffle, natively in the compiled build
                 i = 0
                 for s in others:
                     for p in cards[i : i + caps[s]]:
@@ -205,7 +205,7 @@ def _make_sampler(data: Any) -> Callable[[random.Random], State]:
                     for p in content[s]:
                         hands[s] |= 1 << p
                 stock = content[4]
-                rules.shuffle(stock, rng)
+                shuffle(stock, rng)
             if constrained and not ok(hands):
                 continue
             st = template.clone()

@@ -20,6 +20,7 @@ from engine.games.porrazo.rules import holding, own_hand_hidden
 from engine.games.porrazo.state import PState, played_of
 from engine.games.porrazo.tables import HAND_CARDS, NO_COMBO, P_PLAY, RONDA, RONDINE
 from engine.protocol import JSON
+from engine.sampling import shuffle
 
 TRIES = 64
 
@@ -96,29 +97,6 @@ def info_key(state: PState, seat: int) -> Hashable:
         state.items,
         state.prev_items,
     )
-
-
-def shuffle(cards: list[int], rng: random.Random) -> None:
-    """``rng.shuffle(cards)``, with the same result and the generator left in the same state:
-    CPython's ``Random.shuffle`` (from the end, swap ``cards[i]`` with ``cards[j]``, j drawn
-    below i + 1 by ``getrandbits(k)`` until below, k the bit length of i + 1) written out,
-    so that the compiled build runs it as C instead of ``random.py``'s interpreted frames
-    (two per draw, about 70 draws for a pack). A generator of another class (which may
-    draw differently) is left its own shuffle. tests/games/porrazo/test_porrazo_search.py
-    checks it against ``Random.shuffle``."""
-    if type(rng) is not random.Random:
-        rng.shuffle(cards)
-        return
-    getrandbits = rng.getrandbits
-    i: int = len(cards) - 1  # typed: C integers in the compiled build
-    while i > 0:
-        n: int = i + 1
-        k: int = n.bit_length()
-        j: int = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
-        i -= 1
 
 
 class Sampler:

@@ -38,6 +38,7 @@ from engine.games.ronda.tables import (
     TRINGA,
 )
 from engine.protocol import IllegalAction
+from engine.sampling import shuffle
 
 _CARDS: Final[dict[int, list[int]]] = {}
 """``cards_of``'s memo (Final, as every table the rules read per move: a C static when compiled)."""
@@ -106,36 +107,6 @@ def holding(dealt: int) -> tuple[int, tuple[int, tuple[int, ...]]]:
 
 # --------------------------------------------------------------------------- dealing
 
-SHUFFLE_MAX: Final = 128
-RANDBELOW_BITS: Final[list[int]] = [n.bit_length() for n in range(SHUFFLE_MAX + 1)]
-"""``n.bit_length()`` by ``n``: how many bits ``randbelow(n)`` draws (a lookup: cheaper)."""
-
-
-def shuffle(rng: random.Random, x: list[int]) -> None:
-    """``rng.shuffle(x)`` without its per-card Python call: the same permutation from the
-    same calls of the same generator, which is left in the same state (every later draw,
-    e.g. the search's, is unchanged). The deals (R6) and the sampler use it.
-
-    ``random.Random.shuffle`` swaps ``x[i]`` with ``x[randbelow(i + 1)]`` for ``i`` from
-    ``len(x) - 1`` down to 1, and ``randbelow(n)`` (``_randbelow_with_getrandbits``) draws
-    ``getrandbits(n.bit_length())`` until the draw is below ``n``: this is that loop with
-    ``randbelow`` written out (one Python frame less per card interpreted, C arithmetic
-    around the ``getrandbits`` calls compiled). A subclass of ``random.Random``, which may
-    draw differently, and lists longer than ``SHUFFLE_MAX`` get ``rng.shuffle`` itself."""
-    if type(rng) is not random.Random or len(x) > SHUFFLE_MAX:
-        rng.shuffle(x)
-        return
-    getrandbits = rng.getrandbits
-    bits = RANDBELOW_BITS
-    i = len(x) - 1
-    while i > 0:
-        k = bits[i + 1]
-        j: int = getrandbits(k)  # typed: the comparison and the swap stay in C when compiled
-        while j > i:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
-        i -= 1
-
 
 def is_four_card_run(table: list[int]) -> bool:
     """R6.2: four table ranks that are four consecutive positions of the rank sequence."""
@@ -148,7 +119,7 @@ def return_to_stock(stock: list[int], back: list[int], rng: random.Random | None
     stock is shuffled when a generator is given (``shuffle_returned_cards``)."""
     stock = stock + back
     if rng is not None:
-        shuffle(rng, stock)  # rng.shuffle's draws, faster
+        shuffle(stock, rng)  # rng.shuffle's draws, faster
     return stock
 
 

@@ -9,10 +9,11 @@ from typing import Any
 from engine.cards import card_code, cards_of_mask
 from engine.codec import TEMPLATE, Hidden, refuse
 from engine.games.ronda.codec import CODEC
-from engine.games.ronda.rules import holding, shuffle
+from engine.games.ronda.rules import holding
 from engine.games.ronda.state import RondaState, cons_list
 from engine.games.ronda.tables import MATCH_OVER_P, PACK
 from engine.protocol import InvalidState
+from engine.sampling import shuffle
 
 
 def make_sampler(view: Any) -> Callable[[random.Random], RondaState]:
@@ -118,7 +119,7 @@ class Sampler:
                 k = sizes[i]
                 m = 0
                 for _ in range(2_000):
-                    shuffle(rng, rest)
+                    shuffle(rest, rng)
                     m = 0
                     for c in rest[:k]:
                         m |= 1 << c
@@ -131,7 +132,7 @@ class Sampler:
                 s.dealt[t] = m | played[t]
                 rest = rest[k:]
             if ok:
-                shuffle(rng, rest)
+                shuffle(rest, rng)
                 return rest
         raise InvalidState(
             "view: no deal of the unseen cards matches the declared holdings", field="declarations"
@@ -143,7 +144,7 @@ class Sampler:
         decks: Any = None  # a cons list
         for _ in range(self.n_decks):
             deck = list(PACK)
-            shuffle(rng, deck)
+            shuffle(deck, rng)
             decks = (decks, tuple(deck))
         s.decks = decks
         s.rng_state = rng.getrandbits(63)

@@ -120,19 +120,6 @@ def test_first_follow_is_uniform():
     raise AssertionError("no follow position with 3+ legal cards")
 
 
-def test_shuffle_is_random_shuffle():
-    """rules.shuffle (the engine's deal, the sampler) is ``rng.shuffle``: the same order
-    from the same seed, and the generator left in the same state."""
-    for seed in range(200):
-        for n in (0, 1, 2, 11, 21, 32):
-            ours, theirs = random.Random(seed), random.Random(seed)
-            a, b = list(range(n)), list(range(n))
-            rules.shuffle(a, ours)
-            theirs.shuffle(b)
-            assert a == b
-            assert ours.getstate() == theirs.getstate()
-
-
 def test_bound_turn_functions_match_the_protocol():
     """The search calls ``to_act``/``is_playout_over`` bound to the rules (game.py's
     ``__init__``); they answer as the protocol's generic definitions do, through the end

@@ -9,7 +9,6 @@ import pytest
 from porrazo_helpers import GAME
 
 from engine.games.porrazo import playout
-from engine.games.porrazo.sampling import shuffle
 from engine.games.porrazo.state import history_list
 from engine.games.porrazo.tables import PLAYER_COUNTS
 from engine.protocol import Game
@@ -20,27 +19,6 @@ OPTIONS = (
     {"en_su_lugar_decline": False, "undeclared_claims": False},
     {"limpia_value": "last_in_run", "deal_pattern": "singles", "target_score": 15},
 )
-
-
-@pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 40, 46, 52])
-def test_shuffle_matches_random_shuffle(size):
-    for seed in range(40):
-        mine, theirs = random.Random(seed), random.Random(seed)
-        cards, expected = list(range(size)), list(range(size))
-        shuffle(cards, mine)
-        theirs.shuffle(expected)
-        assert cards == expected
-        assert mine.getstate() == theirs.getstate()  # the same draws: the next ones agree
-
-
-def test_shuffle_leaves_another_generator_class_its_own_shuffle():
-    class Reversing(random.Random):
-        def shuffle(self, x):  # type: ignore[override]
-            x.reverse()
-
-    cards = [1, 2, 3, 4]
-    shuffle(cards, Reversing(0))
-    assert cards == [4, 3, 2, 1]
 
 
 def generic_playout(start, state, rng) -> None:

@@ -1,6 +1,6 @@
 """The search's fast paths of Ronda give what the protocol's reference paths give: the
-fused playout plays the generic loop's actions (``Game.random_playout``), ``rules.shuffle``
-is ``random.Random.shuffle``, and the sampler's worlds fit the view they are sampled from."""
+fused playout plays the generic loop's actions (``Game.random_playout``), and the
+sampler's worlds fit the view they are sampled from."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine.games.ronda import playout, rules
-from engine.games.ronda.tables import DEAL_OVER_P, PACK
+from engine.games.ronda.tables import DEAL_OVER_P
 from engine.protocol import Game
 from tests.games.ronda.ronda_helpers import GAME
 
@@ -71,28 +71,6 @@ def test_a_playout_from_a_finished_deal_leaves_the_state_alone():
     before = GAME.to_json(state)
     playout.random_playout(start, state, random.Random(0))
     assert GAME.to_json(state) == before
-
-
-@pytest.mark.parametrize("size", [0, 1, 2, 3, 17, 33, 40, 52, 128, 129])
-def test_the_shuffle_is_random_shuffle_with_the_same_draws(size):
-    for seed in range(50):
-        reference, fast = random.Random(seed), random.Random(seed)
-        want, got = list(range(size)), list(range(size))
-        reference.shuffle(want)
-        rules.shuffle(fast, got)
-        assert got == want
-        assert fast.getstate() == reference.getstate()
-
-
-def test_a_generator_subclass_shuffles_with_its_own_draws():
-    class Fixed(random.Random):
-        def random(self) -> float:
-            return 0.5
-
-    want, got = list(PACK), list(PACK)
-    Fixed().shuffle(want)
-    rules.shuffle(Fixed(), got)
-    assert got == want
 
 
 @pytest.mark.parametrize(("players", "options"), OPTION_SETS)
