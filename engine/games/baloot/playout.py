@@ -8,7 +8,15 @@ it saves: the protocol wrappers (``is_playout_over`` through
 (no project decision can be pending), the list of legal cards: the engine's own
 ``rules.duties``/``rules.legal_mask`` give the mask, and the card is the ``r``-th set bit in
 slot order (the order of ``rules.slots_of``). Every action is applied by the engine's
-``rules.step``; nothing is left undone (the final state is the generic loop's)."""
+``rules.step``.
+
+One thing it leaves undone, as Trex's and Ronda's playouts do: the next deal is not dealt.
+The playout sets ``rng_state`` (read only to deal the next deal, E1) to None first, so
+the end of the deal leaves the state in ``deal_over``, awaiting a caller's deal, instead
+of seeding a generator, shuffling and dealing the next deal, which scores nothing.
+``is_playout_over`` holds either way and ``outcome`` reads only the scores and the match
+winner, so it is the same; the final state of a playout only serves ``outcome(start,
+end)`` (the searched state is a clone)."""
 
 from __future__ import annotations
 
@@ -32,6 +40,8 @@ def random_playout(start: State, st: State, rng: random.Random) -> None:
     seat: int
     m: int
     r: int
+    if st.to_act is not None and st.deal_no == deal_no and st.phase != DEAL_OVER:
+        st.rng_state = None  # end the deal without dealing the next one (see the module doc)
     while st.to_act is not None and st.deal_no == deal_no and st.phase != DEAL_OVER:
         if st.phase == PLAY and st.table and st.trick_no > 1:
             # following (as rules.legal_actions, whose project branch is trick 1 only)
