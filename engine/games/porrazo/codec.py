@@ -216,10 +216,10 @@ def build(values: dict[str, Any], o: Options, mode: str) -> PState:
 
 
 def _build_history(st: PState, entries: list[tuple[int, Action]], hand_start: int) -> None:
-    """The history cons list, and the hash of this hand's public part (from ``hand_start``)."""
+    """The history cons list, its length and where this hand's part of it begins."""
     if hand_start > len(entries):
         raise C.refuse("hand_start", f"must be a whole number from 0 to {len(entries)}")
-    st.history, st.pub = history_from(entries, hand_start)
+    st.history = history_from(entries)
     st.hlen = len(entries)
     st.hand_start = hand_start
 

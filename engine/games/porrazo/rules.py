@@ -268,7 +268,6 @@ def start_hand(st: PState, deck: tuple[int, ...], events: Events) -> None:
     st.last_capturer = None
     st.deal_no = 0
     st.hand_start = st.hlen
-    st.pub = 0
     if events is not None:
         events.append({"type": "hand", "hand_no": st.hand_no, "dealer": st.dealer})
     deal(st, events)

@@ -11,18 +11,21 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import CODES
 from engine.codec import TEMPLATE, Hidden, refuse
 from engine.games.porrazo.codec import CODEC
 from engine.games.porrazo.rules import holding, own_hand_hidden
-from engine.games.porrazo.state import PState, played_of
+from engine.games.porrazo.state import PState, played_of, public_history
 from engine.games.porrazo.tables import HAND_CARDS, NO_COMBO, P_PLAY, RONDA, RONDINE
 from engine.protocol import JSON
 from engine.sampling import shuffle
 
 TRIES = 64
+
+NOTHING_HELD: Final[tuple[int, int]] = holding(())
+"""What a seat holds with no dealt cards (R9: nothing)."""
 
 
 def _fits(kind: int | None, dealt: tuple[int, ...]) -> bool:
@@ -71,7 +74,7 @@ def info_key(state: PState, seat: int) -> Hashable:
     the seat's views are equal (section 7)."""
     hidden = own_hand_hidden(state, seat)
     return (
-        state.pub,
+        public_history(state),
         state.phase,
         state.to_act,
         state.dealer,
@@ -131,14 +134,66 @@ class Sampler:
         self.dealt_shown = dealt_shown
         """Per seat, whether its dealt cards are known to be three (else: none dealt)."""
         self.candidates: dict[int, list[tuple[int, ...]]] = {}
+        starts: list[int] = [0] * len(counts)
+        at = 0
+        for s in hidden_seats:
+            starts[s] = at
+            at += counts[s]
+        self.starts = starts
+        """Per hidden seat, where its hand begins in a shuffled pool (the hidden seats' hands
+        in turn, then the stock at ``self.stock_start``): :meth:`assign`'s cut, precomputed."""
+        self.stock_start = at
 
     def __call__(self, rng: random.Random) -> PState:
-        out = self.assign(rng)
-        assert out is not None
-        st = self.template.copy()
-        self.fill(st, out)
+        """:meth:`assign` then :meth:`fill` without the dict between them: the same shuffles
+        of the same list (so the same draws), the same cut, checked and written straight
+        from the shuffled pool (the compiled build indexes the per-seat lists in C)."""
+        cards = self.pool[:]
+        for _ in range(TRIES):
+            shuffle(cards, rng)
+            if self._cut_fits(cards):
+                st = self.template.copy()
+                self._fill_cut(st, cards)
+                break
+        else:
+            out = self._assign_constrained(rng)
+            assert out is not None
+            st = self.template.copy()
+            self.fill(st, out)
         st.rng_state = rng.getrandbits(62)
         return st
+
+    def _cut_fits(self, cards: list[int]) -> bool:
+        """Whether the shuffled ``cards`` cut as :meth:`assign` cuts them agree with every
+        constrained seat (the order of the checks does not change the answer)."""
+        starts = self.starts
+        counts = self.counts
+        constraint = self.constraint
+        played = self.played
+        for s in self.constrained:
+            at: int = starts[s]  # typed: C integers in the compiled build
+            if not _fits(constraint[s], played[s] + tuple(cards[at : at + counts[s]])):
+                return False
+        return True
+
+    def _fill_cut(self, st: PState, cards: list[int]) -> None:
+        """:meth:`fill` from the shuffled ``cards`` cut as :meth:`assign` cuts them."""
+        starts = self.starts
+        counts = self.counts
+        played = self.played
+        dealt_shown = self.dealt_shown
+        for s in self.hidden_seats:
+            at: int = starts[s]  # typed: C integers in the compiled build
+            hand = cards[at : at + counts[s]]
+            st.hands[s] = hand  # a list of its own: each deal builds new ones
+            if dealt_shown[s]:
+                dealt = tuple(hand) + played[s]
+                st.dealt[s] = dealt
+                st.held[s] = holding(dealt)
+            else:
+                st.dealt[s] = ()
+                st.held[s] = NOTHING_HELD
+        st.stock = tuple(cards[self.stock_start :])
 
     def candidates_of(self, s: int) -> list[tuple[int, ...]]:
         """Every hand of ``s`` that agrees with its constraint."""

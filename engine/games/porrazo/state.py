@@ -41,7 +41,6 @@ class PState:
         "phase",
         "piles",
         "prev_items",
-        "pub",
         "rng_state",
         "scores",
         "stock",
@@ -78,7 +77,6 @@ class PState:
     decks: tuple[tuple[int, ...], ...]
     rng_state: int | None
     history: tuple[Any, ...] | None
-    pub: int
     left: int
     items: tuple[Item, ...]
     prev_items: tuple[Item, ...]
@@ -117,7 +115,6 @@ class PState:
         self.decks = ()
         self.rng_state = None
         self.history = None
-        self.pub = 0
         self.left = 0
         self.items = ()
         self.prev_items = ()
@@ -152,7 +149,6 @@ class PState:
         new.decks = self.decks
         new.rng_state = self.rng_state
         new.history = self.history
-        new.pub = self.pub
         new.left = self.left
         new.items = self.items
         new.prev_items = self.prev_items
@@ -188,22 +184,30 @@ def public_code(action: Any) -> Any:
 
 
 def push_history(st: PState, seat: int, action: Any) -> None:
-    """Record an action and fold its public part into the hash of the hand's public history."""
+    """Record an action (the table's part of it is read back by :func:`public_history`
+    only when asked: nothing is hashed per step)."""
     st.history = (st.history, seat, action)
     st.hlen += 1
-    st.pub = hash((st.pub, seat, public_code(action)))
 
 
-def history_from(entries: list[tuple[int, Any]], hand_start: int) -> tuple[tuple[Any, ...] | None, int]:
-    """The cons list of ``entries`` (oldest first), and the hash of the public part of this
-    hand's entries (from ``hand_start`` on), folded as :func:`push_history` folds it."""
+def public_history(st: PState) -> tuple[tuple[int, Any], ...]:
+    """What the table saw of this hand's actions (from ``hand_start`` on), newest first:
+    (seat, :func:`public_code`) pairs, for the search's information-set key."""
+    out = []
+    history = st.history
+    for _ in range(st.hlen - st.hand_start):
+        assert history is not None
+        history, seat, action = history
+        out.append((seat, public_code(action)))
+    return tuple(out)
+
+
+def history_from(entries: list[tuple[int, Any]]) -> tuple[Any, ...] | None:
+    """The cons list of ``entries`` (oldest first)."""
     history: tuple[Any, ...] | None = None
     for seat, action in entries:
         history = (history, seat, action)
-    pub = 0
-    for seat, action in entries[hand_start:]:
-        pub = hash((pub, seat, public_code(action)))
-    return history, pub
+    return history
 
 
 def match_deal_no(st: PState) -> int:

@@ -9,7 +9,7 @@ import pytest
 from porrazo_helpers import GAME
 
 from engine.games.porrazo import playout
-from engine.games.porrazo.state import history_list
+from engine.games.porrazo.state import history_list, public_code, public_history
 from engine.games.porrazo.tables import PLAYER_COUNTS
 from engine.protocol import Game
 
@@ -73,3 +73,40 @@ def test_bound_search_functions_agree_with_the_protocol(players):
                     break
                 actions = GAME.legal_actions(state)
                 GAME.step(state, actions[int(rng.random() * len(actions))])
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+@pytest.mark.parametrize("options", OPTIONS[:2])
+def test_sampler_deals_what_assign_then_fill_deal(players, options):
+    """``Sampler.__call__`` cuts the shuffled pool itself (no dict between the deal and the
+    state): the same worlds, and the generator left in the same state, as ``assign`` then
+    ``fill`` (auto declarations: constrained seats, so rejected shuffles too)."""
+    for seed in range(4):
+        for start in starts(seed, players, options):
+            for seat in range(players):
+                sampler = GAME.sampler(GAME.view(start, seat))
+                rng, reference_rng = random.Random(seed), random.Random(seed)
+                for _ in range(3):
+                    world = sampler(rng)
+                    out = sampler.assign(reference_rng)
+                    reference = sampler.template.copy()
+                    sampler.fill(reference, out)
+                    reference.rng_state = reference_rng.getrandbits(62)
+                    assert GAME.to_json(world) == GAME.to_json(reference)
+                    assert world.held == reference.held
+                    assert rng.getstate() == reference_rng.getstate()
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_public_history_is_the_tables_part_of_this_hands_actions(players):
+    """The information-set key's history part: this hand's entries, newest first, a
+    caller's deck hidden; the same after a JSON round trip (which rebuilds the history)."""
+    for seed in range(4):
+        for start in starts(seed, players, {}):
+            entries = history_list(start.history)[start.hand_start :]
+            expected = tuple((seat, public_code(action)) for seat, action in reversed(entries))
+            assert public_history(start) == expected
+            loaded = GAME.from_json(GAME.to_json(start))
+            assert public_history(loaded) == expected
+            for seat in range(players):
+                assert GAME.info_key(loaded, seat) == GAME.info_key(start, seat)
