@@ -151,8 +151,10 @@ def _tricks(s: TrexState, rand: Rand) -> None:
     pen_mask: i64 = PENALTY_MASK[c]
     every_trick = c == COLLECTIONS or c == COMPLEX  # S4: such tricks score with no penalty card
     # the plays as ``64 * seat + card`` (small ints: no new object), stored as one
-    # ``played`` node at the end (``state.run_node``)
-    plays: list[int] = []
+    # ``played`` node at the end (``state.run_node``); set by index in a list of 52 (at
+    # most a deal's cards): no reallocation as it grows
+    plays: list[int] = [0] * 52
+    count: i64 = 0
     tricks_won = s.tricks_won
     cards_won = s.cards_won
     taken: i64 = s.taken
@@ -192,7 +194,8 @@ def _tricks(s: TrexState, rand: Rand) -> None:
                 if other:
                     m = other
             card = draw_card(m, rand())
-            plays.append(64 * seat + card)
+            plays[count] = 64 * seat + card
+            count += 1
             tm = bits[card]
             left ^= tm
             best = card
@@ -213,7 +216,8 @@ def _tricks(s: TrexState, rand: Rand) -> None:
                 if discard and hand & discard:
                     m = hand & discard
                 card = draw_card(m, rand())
-            plays.append(64 * seat + card)
+            plays[count] = 64 * seat + card
+            count += 1
             bit: i64 = bits[card]
             left ^= bit
             tm |= bit
@@ -243,7 +247,7 @@ def _tricks(s: TrexState, rand: Rand) -> None:
     hands[1] = h1 & left
     hands[2] = h2 & left
     hands[3] = h3 & left
-    s.played = run_node(s.played, run_trick_no, run_in_trick, plays)
+    s.played = run_node(s.played, run_trick_no, run_in_trick, plays, count)
     s.trick = []
     s.leader = w
     s.best = best

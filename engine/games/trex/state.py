@@ -161,8 +161,8 @@ def entries(cons: Any) -> list[Entry]:
     while cons is not None:
         if len(cons) == 3:
             _, start, data = cons
-            first_trick, in_trick = start >> 2, start & 3
-            run = [(b >> 6, b & 63, first_trick + (in_trick + i) // 4) for i, b in enumerate(data)]
+            count, first_trick, in_trick = start >> 8, start >> 2 & 63, start & 3
+            run = [(b >> 6, b & 63, first_trick + (in_trick + i) // 4) for i, b in enumerate(data[:count])]
             run.reverse()
             out.extend(run)
         else:
@@ -172,12 +172,14 @@ def entries(cons: Any) -> list[Entry]:
     return out
 
 
-def run_node(previous: Any, trick_no: int, in_trick: int, plays: list[int]) -> Any:
-    """A ``played`` node holding the trick plays ``plays`` (each ``64 * seat + card``, in
-    play order) after ``previous``; the first goes to trick ``trick_no``, which held
+def run_node(previous: Any, trick_no: int, in_trick: int, plays: list[int], count: int) -> Any:
+    """A ``played`` node holding the trick plays ``plays[:count]`` (each ``64 * seat + card``,
+    in play order) after ``previous``; the first goes to trick ``trick_no``, which held
     ``in_trick`` cards before it, and every trick holds 4 cards. The same entries as one
-    node per play, ``(previous, seat, card, trick_no)``."""
-    return (previous, 4 * trick_no + in_trick, bytes(plays))
+    node per play, ``(previous, seat, card, trick_no)``. The node is ``(previous, start,
+    data)``: ``start`` packs ``count``, ``trick_no`` and ``in_trick``; ``data`` is
+    ``bytes(plays)`` (the playout fills a list of 52 by index: no growth, no slice)."""
+    return (previous, count << 8 | trick_no << 2 | in_trick, bytes(plays))
 
 
 def chunks(cons: Any) -> list[Any]:

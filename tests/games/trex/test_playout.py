@@ -130,7 +130,7 @@ def test_run_node_holds_the_entries_of_one_node_per_play():
     one_per_play = before
     for i, (seat, card) in enumerate(plays):
         one_per_play = (one_per_play, seat, card, 5 + (3 + i) // 4)
-    run = run_node(before, 5, 3, [64 * seat + card for seat, card in plays])
+    run = run_node(before, 5, 3, [64 * seat + card for seat, card in plays] + [0] * 46, len(plays))
     assert entries(run) == entries(one_per_play)
     assert entries(run)[:3] == [(2, 40, 5), (3, 7, 5), (1, 51, 6)]
     assert entries(run)[-1] == (2, 33, 7)
