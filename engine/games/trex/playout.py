@@ -37,7 +37,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from . import rules, scoring
-from .state import TrexState
+from .state import TrexState, run_node
 from .tables import (
     CHUNKS,
     COLLECTIONS,
@@ -150,7 +150,11 @@ def _tricks(s: TrexState, rand: Rand) -> None:
     discard: i64 = rules.must_discard_mask(s)  # R11
     pen_mask: i64 = PENALTY_MASK[c]
     every_trick = c == COLLECTIONS or c == COMPLEX  # S4: such tricks score with no penalty card
-    played = s.played
+    # the plays as ``64 * seat + card`` (small ints: no new object), stored as one
+    # ``played`` node at the end (``state.run_node``); set by index in a list of 52 (at
+    # most a deal's cards): no reallocation as it grows
+    plays: list[int] = [0] * 52
+    count: i64 = 0
     tricks_won = s.tricks_won
     cards_won = s.cards_won
     taken: i64 = s.taken
@@ -161,6 +165,8 @@ def _tricks(s: TrexState, rand: Rand) -> None:
     trick_no = s.tricks_played + 1
     first = True
     trick = s.trick
+    run_trick_no = trick_no
+    run_in_trick = len(trick)
     card: i64
     resume = bool(trick)
     if resume:  # a trick in progress: its state, then its remaining followers
@@ -188,7 +194,8 @@ def _tricks(s: TrexState, rand: Rand) -> None:
                 if other:
                     m = other
             card = draw_card(m, rand())
-            played = (played, seat, card, trick_no)
+            plays[count] = 64 * seat + card
+            count += 1
             tm = bits[card]
             left ^= tm
             best = card
@@ -209,7 +216,8 @@ def _tricks(s: TrexState, rand: Rand) -> None:
                 if discard and hand & discard:
                     m = hand & discard
                 card = draw_card(m, rand())
-            played = (played, seat, card, trick_no)
+            plays[count] = 64 * seat + card
+            count += 1
             bit: i64 = bits[card]
             left ^= bit
             tm |= bit
@@ -239,7 +247,7 @@ def _tricks(s: TrexState, rand: Rand) -> None:
     hands[1] = h1 & left
     hands[2] = h2 & left
     hands[3] = h3 & left
-    s.played = played
+    s.played = run_node(s.played, run_trick_no, run_in_trick, plays, count)
     s.trick = []
     s.leader = w
     s.best = best

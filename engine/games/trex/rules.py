@@ -213,20 +213,23 @@ def step(s: TrexState, action: Any, events: Events = None) -> None:
     seat = s.to_act
     ph = s.phase
     if ph == TRICKS:
-        s.played = (s.played, seat, action, s.tricks_played + 1)
-        bit = 1 << action
-        s.hands[seat] ^= bit
+        # typed: the compiled build's shift, compare and divide are C int operations, not
+        # generic ones on an ``Any``
+        card: int = action
+        s.played = (s.played, seat, card, s.tricks_played + 1)
+        hands = s.hands
+        hands[seat] = hands[seat] ^ 1 << card  # (not ``^=``: a generic operation in mypyc)
         trick = s.trick
         if not trick:
             s.leader = seat
-            s.best = action
+            s.best = card
             s.best_seat = seat
-        elif action > s.best and action // 13 == trick[0] // 13:
-            s.best = action
+        elif card > s.best and card // 13 == trick[0] // 13:
+            s.best = card
             s.best_seat = seat
-        trick.append(action)
+        trick.append(card)
         if events is not None:
-            events.append({"type": "play", "seat": seat, "card": CODES[action]})
+            events.append({"type": "play", "seat": seat, "card": CODES[card]})
         if len(trick) == 4:
             _finish_trick(s, events)
         else:
@@ -289,8 +292,11 @@ def _finish_trick(s: TrexState, events: Events) -> None:
     trick = s.trick
     w = s.best_seat
     tm = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << trick[3])
-    s.tricks_won[w] += 1
-    s.cards_won[w] |= tm
+    # (not ``+=``, ``|=`` on the list items: generic operations in mypyc)
+    tricks_won = s.tricks_won
+    tricks_won[w] = tricks_won[w] + 1
+    cards_won = s.cards_won
+    cards_won[w] = cards_won[w] | tm
     s.taken |= tm
     s.tricks_played += 1
     leader = s.leader

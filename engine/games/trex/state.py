@@ -2,7 +2,10 @@
 
 Hands are 52-bit masks of Trex card indices (see ``tables``). The history is kept as cons
 lists (cheap to extend and to share between clones): ``played`` holds this deal's entries,
-``past`` the earlier deals' (and caller deals').
+``past`` the earlier deals' (and caller deals'). A ``played`` node is one entry
+``(previous, seat, action, trick_no)``, or a run of trick plays ``(previous, start, data)``
+that the fused playout writes in one piece (see ``entries``): one bytes object per playout
+instead of one tuple per card, which the garbage collector tracks and frees one by one.
 """
 
 from __future__ import annotations
@@ -151,14 +154,32 @@ def kingdom_owner_of(first_owner: int, deal_no: int, opts: Opts) -> int:
 
 
 def entries(cons: Any) -> list[Entry]:
-    """The entries ``(seat, action, trick_no)`` of a ``played`` cons list
-    ``(previous, seat, action, trick_no)``, oldest first."""
-    out = []
+    """The entries ``(seat, action, trick_no)`` of a ``played`` cons list, oldest first. A
+    node ``(previous, seat, action, trick_no)`` is one entry; a node ``(previous, start, data)``
+    is a run of trick plays (``run_node``)."""
+    out: list[Entry] = []
     while cons is not None:
-        out.append(cons[1:])
+        if len(cons) == 3:
+            _, start, data = cons
+            count, first_trick, in_trick = start >> 8, start >> 2 & 63, start & 3
+            run = [(b >> 6, b & 63, first_trick + (in_trick + i) // 4) for i, b in enumerate(data[:count])]
+            run.reverse()
+            out.extend(run)
+        else:
+            out.append(cons[1:])
         cons = cons[0]
     out.reverse()
     return out
+
+
+def run_node(previous: Any, trick_no: int, in_trick: int, plays: list[int], count: int) -> Any:
+    """A ``played`` node holding the trick plays ``plays[:count]`` (each ``64 * seat + card``,
+    in play order) after ``previous``; the first goes to trick ``trick_no``, which held
+    ``in_trick`` cards before it, and every trick holds 4 cards. The same entries as one
+    node per play, ``(previous, seat, card, trick_no)``. The node is ``(previous, start,
+    data)``: ``start`` packs ``count``, ``trick_no`` and ``in_trick``; ``data`` is
+    ``bytes(plays)`` (the playout fills a list of 52 by index: no growth, no slice)."""
+    return (previous, count << 8 | trick_no << 2 | in_trick, bytes(plays))
 
 
 def chunks(cons: Any) -> list[Any]:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from trex_helpers import GAME
 
 from engine.games.trex.playout import draw_card
-from engine.games.trex.state import entries, history_entries_past
+from engine.games.trex.state import entries, history_entries_past, run_node
 from engine.games.trex.tables import CONTRACT_NAMES, DEAL_OVER, MATCH_OVER, cards_of
 from engine.protocol import Game
 
@@ -120,6 +120,20 @@ def test_fused_playout_many_seeded_states_across_contracts_and_options():
         check_playout(start, seed)
     # the sample covers every phase a playout can start from
     assert {"choose_contract", "doubling", "tricks", "layout"} <= set(seen)
+
+
+def test_run_node_holds_the_entries_of_one_node_per_play():
+    # a run that starts with 3 cards in trick 5 (its first play ends the trick) after an
+    # entry node; each play is 64 * seat + card
+    before = (None, 2, 40, 5)
+    plays = [(3, 7), (1, 51), (2, 0), (3, 12), (0, 25), (2, 33)]
+    one_per_play = before
+    for i, (seat, card) in enumerate(plays):
+        one_per_play = (one_per_play, seat, card, 5 + (3 + i) // 4)
+    run = run_node(before, 5, 3, [64 * seat + card for seat, card in plays] + [0] * 46, len(plays))
+    assert entries(run) == entries(one_per_play)
+    assert entries(run)[:3] == [(2, 40, 5), (3, 7, 5), (1, 51, 6)]
+    assert entries(run)[-1] == (2, 33, 7)
 
 
 def test_playout_over_at_deal_over_plays_nothing():
