@@ -4,10 +4,11 @@ It plays exactly what the protocol's generic loop (``Game.random_playout``) woul
 the same ``rng``: at every turn the legal actions in canonical order, the one at
 ``int(rng.random() * n)`` (``int`` of a float is native in the compiled build). What
 it saves: the protocol wrappers (``is_playout_over`` through
-``to_act``/``deal_no``/``phase``, ``Game.step``) and, when following to a trick after trick 1
-(no project decision can be pending), the list of legal cards: the engine's own
-``rules.duties``/``rules.legal_mask`` give the mask, and the card is the ``r``-th set bit in
-slot order (the order of ``rules.slots_of``). Every action is applied by the engine's
+``to_act``/``deal_no``/``phase``, ``Game.step``) and, when the legal actions are just the
+allowed cards (following, or leading in Sun, with no project decision pending), the list of
+them: the engine's own ``rules.duties``/``rules.legal_mask`` give the mask (the hand when
+leading in Sun), and the card is the ``r``-th set bit in slot order (the order of
+``rules.slots_of``). Every action is applied by the engine's
 ``rules.step``.
 
 One thing it leaves undone, as Trex's and Ronda's playouts do: the next deal is not dealt.
@@ -25,7 +26,7 @@ from typing import Final
 
 from engine.games.baloot import rules
 from engine.games.baloot.state import State
-from engine.games.baloot.tables import DEAL_OVER, PLAY
+from engine.games.baloot.tables import DEAL_OVER, PLAY, SUN
 
 LOW: Final = rules._LOW  # slot lists of the low/high 16 bits of a mask (``rules.slots_of``)
 HIGH: Final = rules._HIGH
@@ -38,28 +39,34 @@ def random_playout(start: State, st: State, rng: random.Random) -> None:
     deal_no: int = start.deal_no
     # typed locals: the compiled build keeps them as C integers
     seat: int
-    m: int
+    m: int  # the allowed cards, -1 when the actions are more than cards
     r: int
     if st.to_act is not None and st.deal_no == deal_no and st.phase != DEAL_OVER:
         st.rng_state = None  # end the deal without dealing the next one (see the module doc)
     while st.to_act is not None and st.deal_no == deal_no and st.phase != DEAL_OVER:
-        if st.phase == PLAY and st.table and st.trick_no > 1:
-            # following (as rules.legal_actions, whose project branch is trick 1 only)
+        m = -1  # the allowed cards when they are all the actions (no project call, no Ekka)
+        if st.phase == PLAY:
             seat = st.to_act
-            m = rules.legal_mask(
-                st.hands[seat],
-                rules.duties(
-                    st.kind,
-                    st.trump,
-                    st.locked,
-                    st.opts,
-                    st.led,
-                    len(st.table),
-                    (st.win_seat ^ seat) & 1 == 0,
-                    st.top_trump,
-                    st.lead_ekka,
-                ),
-            )
+            # no project decision pending (rules.legal_actions' first branch, trick 1 only)
+            if st.trick_no > 1 or st.decided or not st.psets[seat][0] or st.declared[seat]:
+                if st.table:  # following
+                    m = rules.legal_mask(
+                        st.hands[seat],
+                        rules.duties(
+                            st.kind,
+                            st.trump,
+                            st.locked,
+                            st.opts,
+                            st.led,
+                            len(st.table),
+                            (st.win_seat ^ seat) & 1 == 0,
+                            st.top_trump,
+                            st.lead_ekka,
+                        ),
+                    )
+                elif st.kind == SUN:  # leading in Sun: any card, no Ekka (rules.legal_actions)
+                    m = st.hands[seat]
+        if m >= 0:
             low = LOW[m & 0xFFFF]
             high = HIGH[m >> 16]
             r = int(rand() * (len(low) + len(high)))

@@ -757,7 +757,10 @@ def play_card(st: State, seat: int, p: int, ekka: bool, events: Events) -> None:
 
 def show(st: State, seat: int, events: Events) -> None:
     """R22: a project-team seat shows its whole set when its trick-2 turn comes."""
-    groups = tuple(m for _, m in st.psets[seat][0])
+    masks: list[int] = []  # a loop, not a generator (a generator object per call when compiled)
+    for group in st.psets[seat][0]:
+        masks.append(group[1])
+    groups = tuple(masks)
     shown = st.shown[:]
     shown[seat] = groups
     st.shown = shown
@@ -849,7 +852,8 @@ def end_deal_scored(st: State, events: Events) -> None:
     if st.gahwa:
         finish_match(st, res["winner"], events)
         return
-    st.scores = [st.scores[0] + res["adds"][0], st.scores[1] + res["adds"][1]]
+    adds: list[int] = res["adds"]  # typed: one lookup, then native list reads
+    st.scores = [st.scores[0] + adds[0], st.scores[1] + adds[1]]
     winner = match_winner_after(st.scores, st.opts.target)
     if winner is not None:
         finish_match(st, winner, events)

@@ -59,12 +59,9 @@ def settle(
     total = DEAL_TOTAL[kind]
     items: list[dict[str, Any]] = []
     adds = [0, 0]
-    out: dict[str, Any] = {
-        "card_points": list(cards),
-        "projects": list(projects),
-        "baloot": list(baloot),
-    }
-
+    # The award is built as one dict literal per branch (in the keys' order of the
+    # JSON): the dict is allocated at its final size once, not grown key by key.
+    out: dict[str, Any]
     kaboot = 0 if tricks_won[0] == 8 else 1 if tricks_won[1] == 8 else -1
     if kaboot >= 0:
         w = kaboot
@@ -72,46 +69,63 @@ def settle(
             add_item(items, adds, w, KABOOT_BASE[kind] * mult, "kaboot", "S6")
             add_item(items, adds, w, projects[w] * (2 if mult >= 2 else 1), "projects", "S6")
             add_item(items, adds, w, baloot[w], "baloot", "S6")
-        out["kaboot"] = True
+        out = {
+            "card_points": list(cards),
+            "projects": list(projects),
+            "baloot": list(baloot),
+            "kaboot": True,
+            "winner": w,
+            "adds": adds,
+            "items": items,
+            "gahwa": gahwa,
+            "multiplier": mult,
+            "declarer_team": declarer,
+            "kind": KIND_NAMES[kind],
+        }
+        return out
+    counted = 1 - raiser
+    x = cards[counted]
+    gp = [0, 0]
+    gp[counted] = rounded(kind, x)
+    gp[1 - counted] = total - gp[counted]
+    g = [gp[0] + projects[0] + baloot[0], gp[1] + projects[1] + baloot[1]]
+    other = 1 - declarer
+    if g[declarer] > g[other]:
+        w = declarer
+    elif g[declarer] < g[other]:
+        w = other
     else:
-        counted = 1 - raiser
-        x = cards[counted]
-        gp = [0, 0]
-        gp[counted] = rounded(kind, x)
-        gp[1 - counted] = total - gp[counted]
-        g = [gp[k] + projects[k] + baloot[k] for k in (0, 1)]
-        other = 1 - declarer
-        if g[declarer] > g[other]:
-            w = declarer
-        elif g[declarer] < g[other]:
-            w = other
+        w = tie_winner(kind, declarer, counted, x)
+    if not gahwa:
+        if mult == 1 and w == declarer:
+            for k in (0, 1):
+                add_item(items, adds, k, gp[k], "cards", "S7")
+                add_item(items, adds, k, projects[k], "projects", "S7")
+                add_item(items, adds, k, baloot[k], "baloot", "S7")
+        elif mult == 1:
+            add_item(items, adds, w, total, "cards", "S7")
+            add_item(items, adds, w, projects[0] + projects[1], "projects", "S7")
+            add_item(items, adds, w, baloot[0] + baloot[1], "baloot", "S7")
         else:
-            w = tie_winner(kind, declarer, counted, x)
-        out["kaboot"] = False
-        out["counted"] = counted
-        out["game_points"] = gp
-        out["totals"] = g
-        if not gahwa:
-            if mult == 1 and w == declarer:
-                for k in (0, 1):
-                    add_item(items, adds, k, gp[k], "cards", "S7")
-                    add_item(items, adds, k, projects[k], "projects", "S7")
-                    add_item(items, adds, k, baloot[k], "baloot", "S7")
-            elif mult == 1:
-                add_item(items, adds, w, total, "cards", "S7")
-                add_item(items, adds, w, projects[0] + projects[1], "projects", "S7")
-                add_item(items, adds, w, baloot[0] + baloot[1], "baloot", "S7")
-            else:
-                add_item(items, adds, w, mult * total, "cards", "S7")
-                add_item(items, adds, w, 2 * (projects[0] + projects[1]), "projects", "S7")
-                add_item(items, adds, w, baloot[0] + baloot[1], "baloot", "S7")
-    out["winner"] = w
-    out["adds"] = adds
-    out["items"] = items
-    out["gahwa"] = gahwa
-    out["multiplier"] = mult
-    out["declarer_team"] = declarer
-    out["kind"] = KIND_NAMES[kind]
+            add_item(items, adds, w, mult * total, "cards", "S7")
+            add_item(items, adds, w, 2 * (projects[0] + projects[1]), "projects", "S7")
+            add_item(items, adds, w, baloot[0] + baloot[1], "baloot", "S7")
+    out = {
+        "card_points": list(cards),
+        "projects": list(projects),
+        "baloot": list(baloot),
+        "kaboot": False,
+        "counted": counted,
+        "game_points": gp,
+        "totals": g,
+        "winner": w,
+        "adds": adds,
+        "items": items,
+        "gahwa": gahwa,
+        "multiplier": mult,
+        "declarer_team": declarer,
+        "kind": KIND_NAMES[kind],
+    }
     return out
 
 
