@@ -35,16 +35,20 @@ import math
 import os
 import random
 import statistics
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ai import policies
-from engine import GAME_IDS, get_game
-from engine.protocol import Game
-from tests.service_run import running_service
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the service starter lives in tests/ (not an installed package)
+
+from ai import policies  # noqa: E402
+from engine import GAME_IDS, get_game  # noqa: E402
+from engine.protocol import Game  # noqa: E402
+from tests.service_run import running_service  # noqa: E402
 
 STEPS = 6
 """Random steps into the deal before a position may be taken."""
