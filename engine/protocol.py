@@ -443,6 +443,17 @@ class Game(ABC, Generic[S]):
             or self.phase(state) == "deal_over"
         )
 
+    def bind_search_path(self, owner: type, **functions: Callable[..., Any]) -> None:
+        """The search's hot path: the protocol methods named in ``functions`` (``step``,
+        ``legal_actions``, ``clone``, ``to_act``, ``is_playout_over``, ``random_playout``,
+        ``outcome``) become, on this instance, the game's compiled functions themselves, so
+        that no interpreted wrapper frame of the game's ``game.py`` runs per call; the
+        methods stay the typed contract they stand in for. A subclass of ``owner`` that
+        overrides one of them (e.g. a test counting the calls) keeps its override."""
+        for name, function in functions.items():
+            if getattr(type(self), name) is getattr(owner, name):
+                setattr(self, name, function)
+
     def random_playout(self, start: S, state: S, rng: random.Random) -> None:
         """Play uniformly random legal actions on ``state`` in place until
         ``is_playout_over(start, state)``: the search's default playout.

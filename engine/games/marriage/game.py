@@ -44,22 +44,16 @@ class Marriage(Game[MState]):
     }
 
     def __init__(self) -> None:
-        # The search's hot path: bind the compiled rule functions directly (no call frame of
-        # this interpreted module per call); the methods below are the typed contract they
-        # stand in for. A subclass that overrides one of them (e.g. a test counting the
-        # calls) keeps its override.
-        hot: dict[str, Callable[..., Any]] = {
-            "step": rules.step,
-            "legal_actions": rules.legal_actions,
-            "clone": MState.copy,
-            "to_act": rules.to_act,
-            "is_playout_over": hand_eval.is_playout_over,
-            "outcome": hand_eval.outcome,
-            "random_playout": playout.random_playout,
-        }
-        for name, function in hot.items():
-            if getattr(type(self), name) is getattr(Marriage, name):
-                setattr(self, name, function)
+        self.bind_search_path(
+            Marriage,
+            step=rules.step,
+            legal_actions=rules.legal_actions,
+            clone=MState.copy,
+            to_act=rules.to_act,
+            is_playout_over=hand_eval.is_playout_over,
+            outcome=hand_eval.outcome,
+            random_playout=playout.random_playout,
+        )
 
     # ---- setup ---------------------------------------------------------------
 

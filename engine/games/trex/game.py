@@ -35,17 +35,16 @@ class Trex(Game[TrexState]):
     )
 
     def __init__(self) -> None:
-        # The search's hot path: bind the rule functions directly (no wrapper call frame);
-        # the methods below are the typed contract they stand in for. mypy checks such an
-        # instance assignment against the unbound method (self included), so it cannot be
-        # typed: hence the ignores.
-        self.step = rules.step  # type: ignore[method-assign, assignment]
-        self.legal_actions = rules.legal_actions  # type: ignore[method-assign, assignment]
-        self.clone = TrexState.clone  # type: ignore[method-assign, assignment]
-        self.to_act = rules.to_act  # type: ignore[method-assign, assignment]
-        self.is_playout_over = rules.is_playout_over  # type: ignore[method-assign, assignment]
-        self.random_playout = playout.random_playout  # type: ignore[method-assign, assignment]
-        self.outcome = scoring.outcome  # type: ignore[method-assign, assignment]
+        self.bind_search_path(
+            Trex,
+            step=rules.step,
+            legal_actions=rules.legal_actions,
+            clone=TrexState.clone,
+            to_act=rules.to_act,
+            is_playout_over=rules.is_playout_over,
+            random_playout=playout.random_playout,
+            outcome=scoring.outcome,
+        )
 
     # ---- setup
     def new_state(
