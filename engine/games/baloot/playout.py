@@ -48,22 +48,9 @@ def random_playout(start: State, st: State, rng: random.Random) -> None:
         if st.phase == PLAY:
             seat = st.to_act
             # no project decision pending (rules.legal_actions' first branch, trick 1 only)
-            if st.trick_no > 1 or st.decided or not st.psets[seat][0] or st.declared[seat]:
+            if not rules.project_pending(st):
                 if st.table:  # following
-                    m = rules.legal_mask(
-                        st.hands[seat],
-                        rules.duties(
-                            st.kind,
-                            st.trump,
-                            st.locked,
-                            st.opts,
-                            st.led,
-                            len(st.table),
-                            (st.win_seat ^ seat) & 1 == 0,
-                            st.top_trump,
-                            st.lead_ekka,
-                        ),
-                    )
+                    m = rules.follow_mask(st, seat)
                 elif st.kind == SUN:  # leading in Sun: any card, no Ekka (rules.legal_actions)
                     m = st.hands[seat]
         if m >= 0:

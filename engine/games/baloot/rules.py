@@ -948,28 +948,35 @@ def is_playout_over(start: State, st: State) -> bool:
 # --------------------------------------------------------------------------- legal actions and checks
 
 
+def follow_mask(st: State, seat: int) -> int:
+    """R15-R17: the cards ``seat`` may play to the trick on the table, as a mask."""
+    return legal_mask(
+        st.hands[seat],
+        duties(
+            st.kind,
+            st.trump,
+            st.locked,
+            st.opts,
+            st.led,
+            len(st.table),
+            (st.win_seat ^ seat) & 1 == 0,
+            st.top_trump,
+            st.lead_ekka,
+        ),
+    )
+
+
 def legal_actions(st: State) -> list[Any]:
     """The actions the seat to act may take, in canonical order (R2-R20, built from the
     same predicates ``why_illegal`` uses)."""
     phase = st.phase
     if phase == PLAY:
         seat: int = st.to_act  # type: ignore[assignment]  # never None while playing
-        if st.trick_no == 1 and not st.decided and st.psets[seat][0] and not st.declared[seat]:
+        if project_pending(st):
             return [DECLARE, PASS_PROJECT]
         hand = st.hands[seat]
         if st.table:
-            tiers = duties(
-                st.kind,
-                st.trump,
-                st.locked,
-                st.opts,
-                st.led,
-                len(st.table),
-                (st.win_seat ^ seat) & 1 == 0,
-                st.top_trump,
-                st.lead_ekka,
-            )
-            return slots_of(legal_mask(hand, tiers))
+            return slots_of(follow_mask(st, seat))
         if st.kind == HOKM:
             if st.locked:
                 hand = legal_mask(hand, duties(HOKM, st.trump, True, st.opts, -1, 0, False, 0, False))
