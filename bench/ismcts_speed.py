@@ -7,6 +7,8 @@ ISMCTSBot on Hearts with the same budget, when ``open_spiel`` is importable.
     .venv/bin/python bench/ismcts_speed.py --games trex --parts      # microseconds per piece, the loop's
     .venv/bin/python bench/ismcts_speed.py --builds --runs 3     # compiled v interpreted
     .venv/bin/python bench/ismcts_speed.py --loop                # the search loop alone
+    .venv/bin/python bench/ismcts_speed.py --builds --hooks --games trex ronda marriage
+                                                                 # the normal level's playout hooks
 
 What is timed: one ``ai.ismcts.search`` from a seat's view at the first real decision of a
 seeded deal (for Trex: the first lead of a King of Hearts deal, with ``play_all_tricks`` on
@@ -44,7 +46,7 @@ import time
 import timeit
 from typing import Any
 
-from ai import build_info, ismcts
+from ai import build_info, ismcts, policies
 from engine import GAME_IDS, get_game
 from engine.protocol import Game
 
@@ -91,15 +93,17 @@ def position(game: Game[Any], seed: int) -> tuple[Any, dict[str, Any]]:
 
 
 def search_once(
-    game: Game[Any], views: list[dict[str, Any]], iterations: int, run: int
+    game: Game[Any], views: list[dict[str, Any]], iterations: int, run: int, hooks: bool = False
 ) -> tuple[int, float, float]:
-    """One run: a search from each view; (iterations, wall seconds, CPU seconds)."""
+    """One run: a search from each view (with the game's playout hook when ``hooks``);
+    (iterations, wall seconds, CPU seconds)."""
     total_iterations = 0
     wall = cpu = 0.0
+    playout = policies.playout_policy(game) if hooks else None
     for i, view in enumerate(views):
         rng = random.Random(run * 1000 + i)
         w0, c0 = time.perf_counter(), time.process_time()
-        result = ismcts.search(game, view, rng, iterations=iterations, uct_c=0.7)
+        result = ismcts.search(game, view, rng, iterations=iterations, uct_c=0.7, playout=playout)
         wall += time.perf_counter() - w0
         cpu += time.process_time() - c0
         total_iterations += result.iterations
@@ -252,12 +256,14 @@ def print_loop(repeats: int = 15) -> None:
         )
 
 
-def one_run(games: list[Game[Any]], iterations: int, positions: int, run: int) -> dict[str, Any]:
+def one_run(
+    games: list[Game[Any]], iterations: int, positions: int, run: int, hooks: bool = False
+) -> dict[str, Any]:
     """``--one-run``: run number ``run`` of every game in this process's build, as JSON."""
     out: dict[str, Any] = {"build": build_info.loaded_mode()}
     for game in games:
         views = [view for _, view in (position(game, seed) for seed in range(positions))]
-        out[game.id] = search_once(game, views, iterations, run)
+        out[game.id] = search_once(game, views, iterations, run, hooks)
     return out
 
 
@@ -270,6 +276,8 @@ def child_run(game_id: str, args: argparse.Namespace, run: int, pure: bool) -> t
         env["MAJLIS_PURE_PYTHON"] = "1"
     command = [sys.executable, os.path.abspath(__file__), "--games", game_id, "--one-run", str(run)]
     command += ["--iterations", str(args.iterations), "--positions", str(args.positions)]
+    if args.hooks:
+        command.append("--hooks")
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     out = json.loads(done.stdout)
     expected = "interpreted" if pure else "compiled"
@@ -303,7 +311,8 @@ def compare_builds(games: list[Game[Any]], args: argparse.Namespace) -> int:
             f"{game.id:10s} compiled {statistics.median(compiled):9.0f} it/s"
             f"  interpreted {statistics.median(interpreted):9.0f} it/s"
             f"  compiled / interpreted {ratio(f'{game.id} compiled', f'{game.id} interpreted'):.2f}x"
-            f"  (medians of {args.runs} runs, {args.iterations} per decision, wall clock)"
+            f"  (medians of {args.runs} runs, {args.iterations} per decision, wall clock"
+            f"{', playout hooks' if args.hooks else ''})"
         )
     if spiel is not None:
         print(f"{'openspiel':10s} {statistics.median(rates['openspiel']):9.0f} simulations/s (C++ ISMCTSBot)")
@@ -325,12 +334,13 @@ def main() -> int:
     parser.add_argument("--loop", action="store_true", help="time the search loop alone (a near-free game)")
     parser.add_argument("--no-openspiel", action="store_true")
     parser.add_argument("--builds", action="store_true", help="compiled v interpreted build, per game")
+    parser.add_argument("--hooks", action="store_true", help="play out with the games' playout hooks")
     parser.add_argument("--one-run", type=int, help=argparse.SUPPRESS)  # a --builds subprocess
     args = parser.parse_args()
 
     games = loadable_games(args.games)
     if args.one_run is not None:
-        print(json.dumps(one_run(games, args.iterations, args.positions, args.one_run)))
+        print(json.dumps(one_run(games, args.iterations, args.positions, args.one_run, args.hooks)))
         return 0
     if args.builds:
         return compare_builds(games, args)
@@ -346,7 +356,8 @@ def main() -> int:
             _, view = position(game, 0)
             profiler = cProfile.Profile()
             profiler.enable()
-            ismcts.search(game, view, random.Random(0), iterations=args.iterations)
+            playout = policies.playout_policy(game) if args.hooks else None
+            ismcts.search(game, view, random.Random(0), iterations=args.iterations, playout=playout)
             profiler.disable()
             print(f"--- {game.id}: cProfile of one search of {args.iterations} iterations")
             pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
@@ -361,7 +372,7 @@ def main() -> int:
     order = [g for g in games if g.id != "trex"] + [g for g in games if g.id == "trex"]
     for run in range(args.runs):
         for game in order:  # Trex just before OpenSpiel
-            n, w, c = search_once(game, [v for _, v in setups[game.id]], args.iterations, run)
+            n, w, c = search_once(game, [v for _, v in setups[game.id]], args.iterations, run, args.hooks)
             wall[game.id].append(n / w)
             cpu[game.id].append(n / c)
         if spiel is not None:
