@@ -31,7 +31,11 @@ from engine.protocol import Game
 
 Action = Hashable
 PlayoutPolicy = Callable[[Game[Any], Any, random.Random], Action]
-"""``policy(game, state, rng) -> action``: one legal action of the seat to act in ``state``."""
+"""``policy(game, state, rng) -> action``: one legal action of the seat to act in ``state``.
+A policy may also have a ``play_out(start, state, rng)`` attribute: the whole playout in
+one call, the policy's actions applied by ``game.step`` until ``game.is_playout_over``
+(the same actions from the same draws as stepping the policy; e.g. ``policies.PlayoutHook``,
+compiled, so that a playout makes no interpreted call per step)."""
 
 UCT_C = 0.7
 """Exploration constant for rewards in [0, 1] (the value Cowling et al. use)."""
@@ -202,6 +206,7 @@ def _run(
     is_over = game.is_playout_over
     outcome = game.outcome
     random_playout = game.random_playout
+    play_out: Callable[[Any, Any, random.Random], None] | None = getattr(playout, "play_out", None)
     rand = rng.random
     timed: bool = deadline != math.inf
     spreads = SPREAD
@@ -267,6 +272,8 @@ def _run(
         # playout
         if playout is None:
             random_playout(world, state, rng)
+        elif play_out is not None:  # the policy's own loop (see PlayoutPolicy)
+            play_out(world, state, rng)
         else:
             while not is_over(world, state):
                 step(state, playout(game, state, rng))

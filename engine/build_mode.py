@@ -68,11 +68,15 @@ HOT_MODULES = (
     "engine.games.marriage.hand_eval",
     "engine.games.marriage.sampling",
     "engine.games.marriage.playout",
+    "ai.playouts.trex",
+    "ai.playouts.ronda",
+    "ai.playouts.marriage",
 )
-"""What ``setup.py`` compiles: the search loop, the samplers and each game's state,
-legal-move, apply and playout code. Codecs, loaders, the protocol and the service stay
-interpreted, and so do the games' ``game.py`` modules: they are the protocol's boundary,
-called with loose types (e.g. ``pack(None)``) that a compiled module refuses."""
+"""What ``setup.py`` compiles: the search loop, the samplers, each game's state,
+legal-move, apply and playout code, and the normal level's playout hooks (``ai.playouts``).
+Codecs, loaders, the protocol and the service stay interpreted, and so do the games'
+``game.py`` modules: they are the protocol's boundary, called with loose types (e.g.
+``pack(None)``) that a compiled module refuses."""
 
 PURE_ENV = "MAJLIS_PURE_PYTHON"
 """Set to 1 to run the interpreted ``.py`` files even where a compiled build exists."""

@@ -26,6 +26,28 @@ POLICIES: dict[str, Policy] = {}
 
 PlayoutPolicy = Callable[[Game[Any], Any, random.Random], Action]
 
+
+class PlayoutHook:
+    """A game's compiled playout policy (a module of :mod:`ai.playouts`) as a
+    :data:`PlayoutPolicy`: calling it chooses one action, ``choose(state, rng)``; the
+    search plays a whole playout with ``play_out(start, state, rng)`` instead (the same
+    actions from the same draws, stepped by the engine until ``is_playout_over``), one
+    call from the compiled search loop into compiled code (``ai.ismcts``)."""
+
+    __slots__ = ("choose", "play_out")
+
+    def __init__(
+        self,
+        choose: Callable[[Any, random.Random], Action],
+        play_out: Callable[[Any, Any, random.Random], None],
+    ) -> None:
+        self.choose = choose
+        self.play_out = play_out
+
+    def __call__(self, game: Game[Any], state: Any, rng: random.Random) -> Action:
+        return self.choose(state, rng)
+
+
 PLAYOUTS: dict[str, PlayoutPolicy | None] = {}
 """Game id -> a cheap playout policy for ISMCTS (None: uniformly random playouts); filled
 on first use from PLAYOUT_FACTORIES."""

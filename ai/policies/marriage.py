@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ai.policies.base import CANDIDATES, PLAYOUT_FACTORIES, Action, PlayoutPolicy, register
+from ai.policies.base import CANDIDATES, PLAYOUT_FACTORIES, Action, PlayoutHook, PlayoutPolicy, register
 from engine.games.marriage import hand_eval as H
 from engine.games.marriage import melds, scoring
 from engine.games.marriage import tables as T
@@ -245,107 +245,22 @@ def _after_show(ctx: _Ctx, show: dict[str, Any]) -> float:
     return best
 
 
-SEEN_SAME, SEEN_RANK, UNSEEN_SAME, UNSEEN_RANK = 0, 4, 4, 2
-"""Playout discard weights (half points) of an identical card and of a same-rank card."""
-
-
 def _marriage_playout_hook() -> PlayoutPolicy | None:
     """A cheap greedy Marriage playout for the search, so that playouts reach the end of the
     deal in tens of turns instead of hundreds (a search stops them anyway at
     ``PLAYOUT_TURNS`` turns and values the hands there: ``Marriage.outcome``). It reads the
     sampled world's internal state (a playout runs in a world sampled from the searching
     seat's view, so this sees nothing that seat may not know) and chooses only among
-    ``game.legal_actions(state)``: expose every tunnela; finish, then show, whenever the
+    ``rules.legal_actions(state)``: expose every tunnela; finish, then show, whenever the
     engine offers it; when seen, take the discard whenever the engine allows it (only to
     finish); when unseen, take it when it completes a pure set of the hand; otherwise draw;
     discard the card with the fewest links (identical cards, same-suit neighbours, same
     rank; wild cards are kept once seen), ties at random; with probability ``epsilon`` a
-    uniformly random legal action instead of the discard, so that playouts differ."""
-    from engine.games.marriage import state as S
+    uniformly random legal action instead of the discard, so that playouts differ. The
+    code is :mod:`ai.playouts.marriage`, compiled with the engine."""
+    from ai.playouts import marriage
 
-    expose_p, draw_p, act_p = T.EXPOSE, T.DRAW, T.ACT
-    unseen = T.UNSEEN
-    take, draw = T.TAKE_DISCARD, T.DRAW_STOCK
-    entry_card = S.entry_card
-    families = [melds.joker_family(c).wild for c in range(52)]
-    ncodes = T.NCODES
-    windows = [tuple(w) for w in T.WINDOWS]
-    epsilon = 0.1
-
-    def completes_pure(hand: list[int], card: int) -> bool:
-        if card >= 52:
-            return False
-        if hand[card] >= 2:
-            return True
-        rank, suit = card >> 2, card & 3
-        for w in windows:
-            if rank in w:
-                if all(hand[r * 4 + suit] for r in w if r != rank):
-                    return True
-        return False
-
-    def playout(game: Game[Any], state: Any, rng: random.Random) -> Action:
-        phase = state.phase
-        actions = game.legal_actions(state)
-        if phase == expose_p:
-            return actions[0]  # expose_tunnela first, pass last
-        if phase == draw_p:
-            if len(actions) > 1:
-                seat = state.cur
-                if state.route[seat] != unseen:
-                    return take
-                if completes_pure(state.hands[seat], entry_card(state.discard[-1])):
-                    return take
-            return draw
-        if phase != act_p:
-            return actions[int(rng.random() * len(actions))]
-        last = actions[-1]
-        if type(last) is tuple:
-            for a in actions:
-                if type(a) is tuple and a[0] in ("finish", "finish_dublees"):
-                    return a
-            for a in actions:
-                if type(a) is tuple:
-                    return a
-        if rng.random() < epsilon:
-            return actions[int(rng.random() * len(actions))]
-        seat = state.cur
-        hand = state.hands[seat]
-        seen = state.route[seat] != unseen
-        wild = families[state.tiplu] if seen and state.tiplu >= 0 else 0
-        # in half points: identical cards help a tunnela (and dublees) before seeing, but
-        # never take a wild card (R5); same rank makes triplets, which count only once seen
-        same_w, rank_w = (SEEN_SAME, SEEN_RANK) if seen else (UNSEEN_SAME, UNSEEN_RANK)
-        best = 1 << 30
-        pool: list[int] = []
-        for c in actions:
-            if type(c) is not int or c >= ncodes:
-                continue
-            if wild >> c & 1 or c == T.XX:
-                score = 100
-            else:
-                rank, suit = c >> 2, c & 3
-                score = same_w * (hand[c] - 1)
-                for d, w in ((-2, 2), (-1, 4), (1, 4), (2, 2)):
-                    r = rank + d
-                    if r == 13:
-                        r = 0  # the ace above the king (QKA); K-A-2 never (no wrap)
-                    if 0 <= r < 13 and hand[r * 4 + suit]:
-                        score += w
-                if rank == 0:  # the ace also sits above the king (QKA)
-                    score += (4 if hand[48 + suit] else 0) + (2 if hand[44 + suit] else 0)
-                for s in range(4):
-                    if s != suit and hand[rank * 4 + s]:
-                        score += rank_w
-            if score < best:
-                best, pool = score, [c]
-            elif score == best:
-                pool.append(c)
-        if not pool:
-            return actions[int(rng.random() * len(actions))]
-        return pool[int(rng.random() * len(pool))]
-
-    return playout
+    return PlayoutHook(marriage.choose, marriage.play_out)
 
 
 PLAYOUT_FACTORIES["marriage"] = _marriage_playout_hook

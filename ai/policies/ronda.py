@@ -6,7 +6,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ai.policies.base import PLAYOUT_FACTORIES, Action, PlayoutPolicy, best_of, greedy_policy, register
+from ai.policies.base import (
+    PLAYOUT_FACTORIES,
+    Action,
+    PlayoutHook,
+    PlayoutPolicy,
+    best_of,
+    greedy_policy,
+    register,
+)
 from engine.protocol import Game
 
 _RONDA_RANKS = "A234567JQK"
@@ -109,62 +117,18 @@ def ronda_policy(game: Game[Any], state: Any, seat: int, rng: random.Random) -> 
 
 def _ronda_playout_hook() -> PlayoutPolicy | None:
     """A cheap Ronda playout policy for the search: every seat declares its true holding
-        and never challenges; capturing cards are preferred. Random declarations and challenges
-        would make most playouts end in a penalty or in a challenged genuine declaration (a
-        match won at once), which drowns the signal of the card play. It reads the sampled
-        world's internal state (a playout runs in a world sampled from the view, so this sees
-        nothing the searching seat does not), hence the imports of Ronda's internals. A card
-        that captures is always preferred, the biggest packet first (an este or a missa counts
-    3 cards more), else a random card."""
+    and never challenges; capturing cards are preferred. Random declarations and challenges
+    would make most playouts end in a penalty or in a challenged genuine declaration (a
+    match won at once), which drowns the signal of the card play. It reads the sampled
+    world's internal state (a playout runs in a world sampled from the view, so this sees
+    nothing the searching seat does not). A card that captures is always preferred, the
+    biggest packet first (an este or a missa counts 3 cards more), else a random card.
+    The code is :mod:`ai.playouts.ronda`, compiled with the engine."""
     try:
-        from engine.games.ronda import rules as ronda_rules
-        from engine.games.ronda import tables as ronda_tables
+        from ai.playouts import ronda
     except ImportError:  # pragma: no cover - Ronda not installed
         return None
-    declare_p = ronda_tables.DECLARE_P
-    challenge_p = ronda_tables.CHALLENGE_P
-    pass_action = ronda_tables.PASS
-    declare_base = ronda_tables.DECLARE_BASE
-    play_p = ronda_tables.PLAY_P
-    holding = ronda_rules.holding
-    rank_bit = ronda_tables.RBIT
-
-    def playout(game: Game[Any], state: Any, rng: random.Random) -> Action:
-        phase = state.phase
-        if phase == challenge_p:
-            return pass_action
-        actions = game.legal_actions(state)
-        if phase == play_p:
-            table = state.trank
-            if table:
-                best = -1
-                pool: list[Action] = []
-                last = state.last_drop
-                este_bit = rank_bit[last] if last >= 0 else 0
-                for c in actions:
-                    assert isinstance(c, int)
-                    bit = rank_bit[c]
-                    if table & bit:
-                        m = table // bit  # ranks from the matched one up
-                        run = ((m ^ (m + 1)) >> 1) * bit
-                        value = bin(run).count("1")
-                        if bit == este_bit:
-                            value += 3
-                        if run == table:
-                            value += 3
-                        if value > best:
-                            best, pool = value, [c]
-                        elif value == best:
-                            pool.append(c)
-                if pool:
-                    actions = pool
-        elif phase == declare_p:
-            wanted = declare_base + holding(state.dealt[state.to_act])[0]
-            if wanted in actions:
-                return wanted
-        return actions[int(rng.random() * len(actions))]
-
-    return playout
+    return PlayoutHook(ronda.choose, ronda.play_out)
 
 
 PLAYOUT_FACTORIES["ronda"] = _ronda_playout_hook

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ai.policies.base import CANDIDATES, PLAYOUT_FACTORIES, Action, PlayoutPolicy, register
+from ai.policies.base import CANDIDATES, PLAYOUT_FACTORIES, Action, PlayoutHook, PlayoutPolicy, register
 from engine.games.trex import tables as trex_tables
 from engine.games.trex.tables import CONTRACT_OF_NAME, INDEX_OF_CODE
 from engine.protocol import Game
@@ -461,9 +461,6 @@ CANDIDATES["trex"] = trex_candidates
 
 # --- the search's playout -------------------------------------------------------------------
 
-PLAYOUT_EPSILON = 0.1
-"""Share of playout turns played uniformly at random (keeps the playouts varied)."""
-
 
 def make_trex_playout() -> PlayoutPolicy:
     """The normal level's playout policy: the easy policy's trick play in its cheapest form,
@@ -472,47 +469,11 @@ def make_trex_playout() -> PlayoutPolicy:
     opponents, who lead and keep kings of hearts and queens carelessly; this one models
     seats who duck, shed penalty cards when void and lead low, like the easy seats and like
     people. Legality is the engine's: it chooses among ``rules.legal_actions`` only. The
-    layout, doubling and contract choice stay random (rare in a playout)."""
-    from engine.games.trex import rules
-    from engine.games.trex.tables import PENALTY_MASK, TRICKS
+    layout, doubling and contract choice stay random (rare in a playout). The code is
+    :mod:`ai.playouts.trex`, compiled with the engine (it runs once per playout step)."""
+    from ai.playouts import trex
 
-    legal_actions = rules.legal_actions
-
-    def trex_playout(game: Game[Any], s: Any, rng: random.Random) -> Action:
-        actions = legal_actions(s)
-        n = len(actions)
-        if n == 1:
-            return actions[0]
-        if s.phase != TRICKS or rng.random() < PLAYOUT_EPSILON:
-            return actions[int(rng.random() * n)]
-        # card numbers: suit * 13 + rank, rank 0 = 2 ... 12 = ace; actions ascend
-        trick = s.trick
-        penalty = PENALTY_MASK[s.contract]
-        if not trick:  # lead the lowest card (ties: the first suit; R10 is the engine's)
-            return min(actions, key=rank13)
-        led = trick[0] // 13
-        if actions[0] // 13 == led:  # following suit: every action is of the led suit
-            best = s.best
-            if actions[0] < best:  # duck under the winner with the highest card that loses
-                duck = actions[0]
-                for card in actions:
-                    if card < best:
-                        duck = card
-                return duck
-            if len(trick) == 3:  # last and winning anyway: shed the highest safe card
-                safe = [c for c in actions if not penalty >> c & 1] or actions
-                return safe[-1]
-            return actions[0]  # a later seat may still overtake: play low
-        # void in the led suit: shed a penalty card, else the highest card
-        shed = [c for c in actions if penalty >> c & 1] or actions
-        return max(shed, key=rank13)
-
-    return trex_playout
-
-
-def rank13(card: int) -> int:
-    """A card number's rank within its suit (0 = 2 ... 12 = ace)."""
-    return card % 13
+    return PlayoutHook(trex.choose, trex.play_out)
 
 
 PLAYOUT_FACTORIES["trex"] = make_trex_playout

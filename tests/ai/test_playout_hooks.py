@@ -1,0 +1,140 @@
+"""The normal level's playout hooks are compiled (``ai.playouts``, hot modules), choose
+alike in both builds, and the search's one-call playout (``play_out``) plays exactly what
+stepping the hook plays.
+
+Like tests/ai/test_build_modes.py, each build runs in its own subprocess (a process loads
+one build: engine/build_mode.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ai import build_info, ismcts, policies
+from engine import build_mode, get_game
+
+ROOT = Path(__file__).resolve().parents[2]
+HOOKED = ("trex", "ronda", "marriage")
+"""The games with a playout hook."""
+SEEDS = (1, 2, 3)
+
+
+def _hook(game: Any) -> policies.PlayoutHook:
+    hook = policies.playout_policy(game)
+    assert isinstance(hook, policies.PlayoutHook)
+    return hook
+
+
+def _states(game: Any, seed: int, steps: int = 1000) -> list[Any]:
+    """States met along one seeded game played by the hook itself (every phase it meets)."""
+    hook = _hook(game)
+    players = min(game.player_counts)
+    state = game.new_state(players, game.parse_options({}, players), 0, seed=seed)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(steps):
+        if game.to_act(state) is None:
+            break
+        out.append(game.clone(state))
+        game.step(state, hook.choose(state, rng))
+    return out
+
+
+def hook_choices() -> dict[str, Any]:
+    """Per game and seed: the hook's choices (JSON) from the states of a seeded game, each
+    with a fresh generator, and the outcome of a whole playout from every tenth state."""
+    out: dict[str, Any] = {"mode": build_info.loaded_mode()}
+    for game_id in HOOKED:
+        game = get_game(game_id)
+        hook = _hook(game)
+        for seed in SEEDS:
+            states = _states(game, seed)
+            choices = [
+                game.action_to_json(s, hook.choose(s, random.Random(seed * 1000 + i)))
+                for i, s in enumerate(states)
+            ]
+            outcomes = []
+            for i, start in enumerate(states[::10]):
+                end = game.clone(start)
+                hook.play_out(start, end, random.Random(i))
+                outcomes.append(game.outcome(start, end))
+            out[f"{game_id}/{seed}"] = {"choices": choices, "outcomes": outcomes}
+    return out
+
+
+@pytest.mark.parametrize("game_id", HOOKED)
+def test_the_hook_is_a_compiled_module_of_the_hot_list(game_id: str) -> None:
+    hook = _hook(get_game(game_id))
+    module = f"ai.playouts.{game_id}"
+    assert module in build_mode.HOT_MODULES
+    assert hook.choose.__module__ == module and hook.play_out.__module__ == module
+
+
+def _environment(pure: bool) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != build_mode.PURE_ENV}
+    if pure:
+        env[build_mode.PURE_ENV] = "1"
+    env["PYTHONPATH"] = str(ROOT)
+    return env
+
+
+def _run_child(pure: bool) -> dict[str, Any]:
+    env = _environment(pure)
+    code = (
+        "import json; from tests.ai.test_playout_hooks import hook_choices; print(json.dumps(hook_choices()))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_compiled_and_interpreted_hooks_choose_alike() -> None:
+    interpreted = _run_child(pure=True)
+    default = _run_child(pure=False)
+    assert interpreted.pop("mode") == "interpreted"
+    # without the switch, the compiled build runs whenever one is built and fresh
+    assert default.pop("mode") == build_mode.decide(_environment(pure=False)).mode
+    assert len(default) == len(HOOKED) * len(SEEDS)
+    for key, played in default.items():
+        assert played == interpreted[key], key
+        assert len(played["choices"]) > 20, key
+
+
+@pytest.mark.parametrize("game_id", HOOKED)
+def test_play_out_plays_what_stepping_the_hook_plays(game_id: str) -> None:
+    """The one-call playout and the search's step loop over the hook (``step(state,
+    hook(game, state, rng))`` until ``is_playout_over``) end in the same state's outcome
+    and leave the generator in the same place; so does a whole search."""
+    game = get_game(game_id)
+    hook = _hook(game)
+    for seed in SEEDS:
+        for i, start in enumerate(_states(game, seed)[::7]):
+            fused, stepped = game.clone(start), game.clone(start)
+            rng_fused, rng_stepped = random.Random(i), random.Random(i)
+            hook.play_out(start, fused, rng_fused)
+            while not game.is_playout_over(start, stepped):
+                game.step(stepped, hook(game, stepped, rng_stepped))
+            assert game.outcome(start, fused) == game.outcome(start, stepped), (seed, i)
+            assert rng_fused.random() == rng_stepped.random(), (seed, i)
+    state = _states(game, SEEDS[0])[5]
+    seat = game.to_act(state)
+    view = game.view(state, seat)
+
+    def per_step(g: Any, s: Any, rng: random.Random) -> Any:  # no play_out: the step loop
+        return hook(g, s, rng)
+
+    searched = [
+        ismcts.search(game, view, random.Random(4), iterations=60, playout=playout)
+        for playout in (hook, per_step)
+    ]
+    assert searched[0].visits == searched[1].visits
+    assert searched[0].totals == searched[1].totals
