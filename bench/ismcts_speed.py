@@ -13,7 +13,8 @@ ISMCTSBot on Hearts with the same budget, when ``open_spiel`` is importable.
 What is timed: one ``ai.ismcts.search`` from a seat's view at the first real decision of a
 seeded deal (for Trex: the first lead of a King of Hearts deal, with ``play_all_tricks`` on
 so that every playout runs the 13 tricks, like Hearts), uniformly random playouts to the end
-of the deal, uct_c 0.7. Each run searches ``--positions`` seeded positions; the figure is
+of the deal, uct_c 0.7, each search after an untimed full garbage collection (so that none
+falls inside a timed search). Each run searches ``--positions`` seeded positions; the figure is
 the median over ``--runs`` runs of iterations / seconds (wall clock; the CPU-time figure,
 ``time.process_time``, is less sensitive to other processes on a shared machine).
 
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import json
 import math
 import os
@@ -102,6 +104,10 @@ def search_once(
     playout = policies.playout_policy(game) if hooks else None
     for i, view in enumerate(views):
         rng = random.Random(run * 1000 + i)
+        # a full collection now, untimed: otherwise the one that the growing trees bring
+        # due (8-13 ms with every game imported) lands in one build's searches or the
+        # other's by the allocations of their imports, and swings a ratio by 15 %
+        gc.collect()
         w0, c0 = time.perf_counter(), time.process_time()
         result = ismcts.search(game, view, rng, iterations=iterations, uct_c=0.7, playout=playout)
         wall += time.perf_counter() - w0

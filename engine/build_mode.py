@@ -39,6 +39,7 @@ HOT_MODULES = (
     "engine.games.trex.playout",
     "engine.games.trex.sampling",
     "engine.games.baloot.tables",
+    "engine.games.baloot.options",
     "engine.games.baloot.projects",
     "engine.games.baloot.state",
     "engine.games.baloot.scoring",

@@ -6,10 +6,15 @@ from __future__ import annotations
 
 import _random
 import random
-from typing import Final
+from typing import Final, cast
 
 SHUFFLE_BITS: Final[list[int]] = [n.bit_length() for n in range(129)]
 """``n.bit_length()`` by ``n`` (a list lookup: cheaper than the method call, compiled or not)."""
+
+_RANDOM: Final = random.Random
+_BASE_RANDOM: Final = _random.Random
+"""The generator classes whose draws :func:`shuffle` writes out (``Final``: the compiled
+build reads them as statics, not as attributes of the modules at every call)."""
 
 
 def shuffle(cards: list[int], rng: _random.Random) -> None:
@@ -23,12 +28,15 @@ def shuffle(cards: list[int], rng: _random.Random) -> None:
     interpreted (two Python frames a card) while this module is compiled. A generator of
     another class, which may draw differently, keeps its own shuffle."""
     kind = type(rng)
-    if kind is not random.Random and kind is not _random.Random:
+    if kind is not _RANDOM and kind is not _BASE_RANDOM:
         if isinstance(rng, random.Random):
             rng.shuffle(cards)
             return
     getrandbits = rng.getrandbits
     bits = SHUFFLE_BITS
+    # the cards are swapped as the objects they are: read from a list[int], the compiled
+    # build would unbox each card to a C integer and box it again to store it
+    deck = cast("list[object]", cards)
     i: int = len(cards) - 1  # typed: C integers in the compiled build
     while i > 0:
         n: int = i + 1
@@ -36,7 +44,7 @@ def shuffle(cards: list[int], rng: _random.Random) -> None:
         j: int = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
+        deck[i], deck[j] = deck[j], deck[i]
         i -= 1
 
 

@@ -13,7 +13,7 @@ import pytest
 from engine.sampling import shuffle
 
 
-@pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 17, 32, 40, 52, 104, 128, 129, 160])
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 17, 32, 40, 52, 104, 128, 129, 160, 255, 256, 300, 700])
 def test_shuffle_is_random_shuffle_with_the_same_draws(size):
     for seed in range(50):
         ours, theirs = random.Random(seed), random.Random(seed)

@@ -9,9 +9,10 @@ allowed cards (following, or leading in Sun, with no project decision pending), 
 them: the engine's own ``rules.duties``/``rules.legal_mask`` give the mask (the hand when
 leading in Sun), and the card is the ``r``-th set bit in slot order (the order of
 ``rules.slots_of``). Every action is applied by the engine's
-``rules.step``.
+``rules.apply`` (``rules.step`` without the history entry).
 
-One thing it leaves undone, as Trex's and Ronda's playouts do: the next deal is not dealt.
+Two things it leaves undone. It does not record its actions in the history (no rule reads
+it). And, as Trex's and Ronda's playouts do, the next deal is not dealt.
 The playout sets ``rng_state`` (read only to deal the next deal, E1) to None first, so
 the end of the deal leaves the state in ``deal_over``, awaiting a caller's deal, instead
 of seeding a generator, shuffling and dealing the next deal, which scores nothing.
@@ -57,7 +58,7 @@ def random_playout(start: State, st: State, rng: random.Random) -> None:
             low = LOW[m & 0xFFFF]
             high = HIGH[m >> 16]
             r = int(rand() * (len(low) + len(high)))
-            rules.step(st, low[r] if r < len(low) else high[r - len(low)])
+            rules.apply(st, low[r] if r < len(low) else high[r - len(low)])
         else:
             actions = rules.legal_actions(st)
-            rules.step(st, actions[int(rand() * len(actions))])
+            rules.apply(st, actions[int(rand() * len(actions))])

@@ -64,6 +64,11 @@ def project_set(hand: int, kind: int) -> ProjectSet:
     groups = candidate_groups(hand, kind)
     if not groups:
         result = EMPTY
+    elif len(groups) == 1:
+        # most hands with a project hold a single candidate group: the collection of it
+        # alone is the best one (every group is worth more than none), no search needed
+        group = groups[0]
+        result = ((group,), PROJECT_VALUES[kind][group[0][0]])
     else:
         groups.sort(reverse=True)
         best = _Best()

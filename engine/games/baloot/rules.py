@@ -474,9 +474,15 @@ def _log(events: Events, **event: Any) -> None:
 
 
 def step(st: State, action: Any, events: Events = None) -> None:
-    """Apply a legal ``action`` by the seat to act, in place."""
+    """Apply a legal ``action`` by the seat to act, in place, and record it in the history."""
+    st.history = (st.history, (st.to_act, action))
+    apply(st, action, events)
+
+
+def apply(st: State, action: Any, events: Events = None) -> None:
+    """``step`` without the history entry: what the random playout plays (its end state only
+    serves ``outcome``, and no rule reads the history, so two tuples a card are saved)."""
     seat = st.to_act
-    st.history = (st.history, (seat, action))
     phase: int = st.phase
     if phase == PLAY:
         code: int = action  # every action but a caller's deal is an int (typed: a C integer)

@@ -192,8 +192,11 @@ def _make_sampler(data: Any) -> Callable[[random.Random], State]:
                 shuffle(cards, rng)  # rng.shuffle, natively in the compiled build
                 i = 0
                 for s in others:
+                    # built in a local (a C integer when compiled), stored once
+                    hand: int = hands[s]
                     for p in cards[i : i + caps[s]]:
-                        hands[s] |= 1 << p
+                        hand |= 1 << p
+                    hands[s] = hand
                     i += caps[s]
                 stock = cards[i:]
             else:

@@ -5,15 +5,16 @@ loop is a native call (``Porrazo.__init__`` binds them in place of its methods).
 ``random_playout`` plays exactly what the protocol's generic loop
 (``Game.random_playout``) plays with the same ``rng``: at every turn the engine's
 ``legal_actions`` in canonical order and the one at ``int(rng.random() * n)`` (a forced
-action draws too), applied by the engine's ``step``, until ``is_playout_over`` holds. No
-rule is written here.
+action draws too), applied by the engine's ``apply`` (``step`` without the history entry:
+the end state only serves ``outcome``), until ``is_playout_over`` holds. No rule is
+written here.
 """
 
 from __future__ import annotations
 
 import random
 
-from engine.games.porrazo.rules import legal_actions, step
+from engine.games.porrazo.rules import apply, legal_actions
 from engine.games.porrazo.state import PState, match_deal_no
 from engine.games.porrazo.tables import P_DEAL_OVER
 
@@ -35,4 +36,4 @@ def random_playout(start: PState, st: PState, rng: random.Random) -> None:
     deal: int = match_deal_no(start)  # typed: compared as a C integer at every step
     while st.to_act is not None and match_deal_no(st) == deal and st.phase != P_DEAL_OVER:
         actions = legal_actions(st)
-        step(st, actions[int(rand() * len(actions))], None)
+        apply(st, actions[int(rand() * len(actions))], None)

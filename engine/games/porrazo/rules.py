@@ -563,10 +563,19 @@ def next_hand(st: PState, events: Events) -> None:
 
 
 def step(st: PState, action: Any, events: Events = None) -> None:
-    """Apply a legal action in place (the search calls it without ``events``)."""
+    """Apply a legal action in place and record it in the history (the search calls it
+    without ``events``)."""
     seat = st.to_act
     assert seat is not None
     push_history(st, seat, action)
+    apply(st, action, events)
+
+
+def apply(st: PState, action: Any, events: Events = None) -> None:
+    """``step`` without the history entry: what the random playout plays (its end state
+    only serves ``outcome``, and no rule reads the history)."""
+    seat = st.to_act
+    assert seat is not None
     phase = st.phase
     if phase == P_PLAY:
         play(st, seat, action, events)

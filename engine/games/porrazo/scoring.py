@@ -53,20 +53,20 @@ def _three_four(x: int, y: int) -> int:
 def group_points(tendido: tuple[int, ...], table: list[int]) -> int:
     """5.6: for each rank with t >= 1 tendido cards and b on the table before, t+b >= 2
     scores v(r) times 1 / 3 / 6 for a group of 2 / 3 / 4."""
-    # plain loops over the 13 ranks (no set, sort or generator): the compiled build runs
-    # them as C loops; the ranks are visited in ascending order, as sorted() gave them
+    # plain loops (no set, sort or generator): the compiled build runs them as C loops;
+    # each card is counted once by rank, then the 13 ranks are scored
+    tendido_count = [0] * 13
+    for c in tendido:
+        tendido_count[c >> 2] += 1
+    table_count = [0] * 13
+    for c in table:
+        table_count[c >> 2] += 1
     total = 0
     for rank in range(13):
-        t = 0
-        for c in tendido:
-            if c >> 2 == rank:
-                t += 1
+        t = tendido_count[rank]
         if t == 0:
             continue
-        size = t
-        for c in table:
-            if c >> 2 == rank:
-                size += 1
+        size = t + table_count[rank]
         if size >= 2:
             total += GROUP_MULTIPLIER[size] * RANK_VALUE[rank]
     return total

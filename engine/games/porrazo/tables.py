@@ -30,8 +30,9 @@ RANK_VALUE: Final[tuple[int, ...]] = tuple(
 NUMBER: tuple[int, ...] = tuple(r + 1 if r <= 3 else 0 for r in range(13))
 """Number values for en su lugar and the tendido: A 1, 2 2, 3 3, 4 4, others none (0)."""
 
-GROUP_MULTIPLIER: dict[int, int] = {2: 1, 3: 3, 4: 6}
-"""5.6: a tendido group of size t+b scores this many times v(r)."""
+GROUP_MULTIPLIER: Final[tuple[int, ...]] = (0, 0, 1, 3, 6)
+"""5.6: a tendido group of size t+b (2, 3 or 4: a rank has four cards) scores this many
+times v(r), by size (a tuple: indexed in C by the compiled build, not a dict lookup)."""
 
 RONDINE_MULTIPLIER: Final = 3
 """5.2: a rondine scores 3 v(r), a ronda v(r)."""
