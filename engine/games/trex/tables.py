@@ -40,7 +40,7 @@ DEALS_PER_KINGDOM_COMPLEX = 2
 KINGDOMS = 4
 
 # ---------------------------------------------------------------- the generator
-RNG_BITS = 63
+RNG_BITS: Final = 63
 """Bits of the generator state an engine-dealt match keeps (``rng_state``): each new deal
 draws from ``random.Random(rng_state)`` and stores ``getrandbits(RNG_BITS)`` back. The
 same 63 bits in every game; the JSON writes it as a decimal string (see codec)."""
