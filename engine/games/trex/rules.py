@@ -421,7 +421,7 @@ def end_deal(s: TrexState, events: Events) -> None:
         )
     ms = s.match_scores
     for i in range(4):
-        ms[i] += s.deal_scores[i]
+        ms[i] = ms[i] + ds[i]  # (not ``+=``: a generic operation in mypyc)
     s.deal_results = s.deal_results + ((s.deal_no, s.owner, s.contract, tuple(s.deal_scores)),)
     if events is not None:
         events.append(

@@ -46,7 +46,8 @@ this it looks the function up in the module ``math`` at every call)."""
 def score_points(s: TrexState, seat: int, points: int, item: str, rule: str, events: Events) -> None:
     """S8: ``points`` (before the sign of reversed_scores) to ``seat`` for ``item``, under ``rule``."""
     pts = points * s.opts.sign
-    s.deal_scores[seat] += pts
+    ds = s.deal_scores
+    ds[seat] = ds[seat] + pts  # (not ``+=``: a generic operation in mypyc)
     if events is not None:
         events.append({"type": "points", "seat": seat, "points": pts, "item": item, "rule": rule})
 
