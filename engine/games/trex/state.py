@@ -101,7 +101,9 @@ class TrexState:
         self.deal_results: tuple[tuple[int, int, int, tuple[int, ...]], ...] = ()
 
     def clone(self) -> TrexState:
-        """An independent copy (lists copied, immutable parts shared)."""
+        """An independent copy (lists copied, immutable parts shared). ``finish_order`` and
+        ``match_scores`` are shared too: the rules replace them, never change them in place
+        (they change a few times a deal at most; the search clones twice an iteration)."""
         new = TrexState()
         new.opts = self.opts
         new.rng_state = self.rng_state
@@ -130,11 +132,11 @@ class TrexState:
         new.past_json = self.past_json
         new.lay_mask = self.lay_mask
         new.table = self.table
-        new.finish_order = self.finish_order[:]
+        new.finish_order = self.finish_order  # shared: replaced, never changed in place
         new.layout_turns = self.layout_turns
         new.twos_exposed = self.twos_exposed
         new.deal_scores = self.deal_scores[:]
-        new.match_scores = self.match_scores[:]
+        new.match_scores = self.match_scores  # shared: replaced, never changed in place
         new.deal_results = self.deal_results
         return new
 
