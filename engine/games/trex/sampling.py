@@ -182,10 +182,7 @@ def make_sampler(view: Any) -> Callable[[random.Random], TrexState]:
     # Deal sequentially: each card goes to a seat with probability proportional to the room
     # left in its hand (a uniform deal of the free cards, whatever their order); the
     # constrained cards first, most constrained first, in random order within each group.
-    free = 0  # the cards any seat short of cards may hold
-    for c in pool:
-        if len(allowed[c]) == len(seats):
-            free |= 1 << c
+    free = [1 << c for c in pool if len(allowed[c]) == len(seats)]
     groups: dict[int, list[int]] = {}
     for c in pool:
         if len(allowed[c]) < len(seats):
@@ -245,7 +242,7 @@ def make_sampler(view: Any) -> Callable[[random.Random], TrexState]:
 
 def deal_free(
     hands: list[int],
-    free: i64,
+    free: list[int],
     s0: int,
     s1: int,
     s2: int,
@@ -254,19 +251,17 @@ def deal_free(
     left2: int,
     rand: Callable[[], float],
 ) -> None:
-    """The cards of the mask ``free``, in ascending order, sequentially in proportion to the
-    room left in the hands of seats s0, s1, s2 (``left0``, ``left1``, ``left2``; a padding
-    seat has no room)."""
+    """The ``free`` cards (bits), sequentially in proportion to the room left in the hands
+    of seats s0, s1, s2 (``left0``, ``left1``, ``left2``; a padding seat has no room)."""
     # float counts: float-only arithmetic is cheaper in CPython (the values are exact);
-    # i64 masks: C integer arithmetic in the compiled build (no list of boxed bits to read)
+    # i64 masks: C integer arithmetic in the compiled build
     l0, l1, l2 = float(left0), float(left1), float(left2)
     n = l0 + l1 + l2
     m0: i64 = 0
     m1: i64 = 0
     m2: i64 = 0
-    while free:
-        bit: i64 = free & -free  # the lowest card left
-        free ^= bit
+    bit: i64
+    for bit in free:
         r = rand() * n
         if r < l0:
             m0 |= bit
