@@ -70,9 +70,16 @@ class Node:
         self.visits = 0
         self.total = 0.0
         self.avail = 0
-        self.children = {}
+        self.children = NO_CHILDREN
         self.mean = 0.0
         self.spread = 0.0
+
+
+NO_CHILDREN: Final[dict[Action, Node]] = {}
+"""The children of every node not expanded yet: one shared empty dict, never written (the
+expansion gives a node its own dict). Most nodes of a tree are leaves: a dict each would be
+an allocation per iteration that lives as long as the tree (and the garbage collector's
+generations count it)."""
 
 
 @dataclass
@@ -260,6 +267,9 @@ def _run(
                 untried.clear()
                 new = Node(to_act(state))  # type: ignore[arg-type]  # not None: not over
                 new.avail = 1
+                if children is NO_CHILDREN:  # the node's first child: a dict of its own
+                    children = {}
+                    node.children = children
                 children[a] = new
                 step(state, a)
                 path.append(new)

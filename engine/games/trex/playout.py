@@ -142,9 +142,11 @@ def _layout(s: TrexState, rand: Rand) -> None:
 def _tricks(s: TrexState, rand: Rand) -> None:
     """R9-R13: random tricks to the end of the deal, then the engine's ``end_deal``."""
     # The masks are i64 locals: C integer arithmetic in the compiled build (52 bits fit).
+    # The hands and the cards won are read into locals once and written back at the end: a
+    # list item is a boxed int, whose read unboxes it (through a function call once it has
+    # over 30 bits) and whose write allocates a new int.
     c = s.contract
     hands = s.hands
-    bits = BITS
     pop = POP
     banned = rules.is_heart_lead_banned(s)  # R10
     discard: i64 = rules.must_discard_mask(s)  # R11
@@ -157,11 +159,18 @@ def _tricks(s: TrexState, rand: Rand) -> None:
     count: i64 = 0
     tricks_won = s.tricks_won
     cards_won = s.cards_won
+    won0: i64 = cards_won[0]
+    won1: i64 = cards_won[1]
+    won2: i64 = cards_won[2]
+    won3: i64 = cards_won[3]
     taken: i64 = s.taken
-    # The cards still in the hands: a seat's hand is ``hands[seat] & left``. The loop plays
-    # a card by clearing its bit here, and writes the hands back at the end: no new int
-    # object per card in the compiled build.
-    left: i64 = hands[0] | hands[1] | hands[2] | hands[3]
+    h0: i64 = hands[0]
+    h1: i64 = hands[1]
+    h2: i64 = hands[2]
+    h3: i64 = hands[3]
+    # The cards still in the hands: a seat's hand is its mask ``& left``. The loop plays a
+    # card by clearing its bit here.
+    left: i64 = h0 | h1 | h2 | h3
     trick_no = s.tricks_played + 1
     first = True
     trick = s.trick
@@ -177,7 +186,7 @@ def _tricks(s: TrexState, rand: Rand) -> None:
         nth = N_OF[trick[0]]
         tm: i64 = 0
         for card in trick:
-            tm |= bits[card]
+            tm |= BITS[card]
         followers: tuple[int, ...] = FOLLOWERS[leader][len(trick)]
     else:
         leader = s.to_act
@@ -188,7 +197,7 @@ def _tricks(s: TrexState, rand: Rand) -> None:
             followers = FOLLOWERS[leader][1]
             # the lead (R10: no heart lead while holding another suit, when banned)
             seat = leader
-            m: i64 = hands[seat] & left
+            m: i64 = (h0 if seat == 0 else h1 if seat == 1 else h2 if seat == 2 else h3) & left
             if banned:
                 other: i64 = m & NON_HEART_MASK
                 if other:
@@ -196,7 +205,7 @@ def _tricks(s: TrexState, rand: Rand) -> None:
             card = draw_card(m, rand())
             plays[count] = 64 * seat + card
             count += 1
-            tm = bits[card]
+            tm = (m >> card & 1) << card  # the card's bit (see below)
             left ^= tm
             best = card
             w = seat
@@ -204,7 +213,7 @@ def _tricks(s: TrexState, rand: Rand) -> None:
             nth = N_OF[card]
         # the followers (R9: follow suit; else R11: a penalty card; else any card)
         for seat in followers:
-            hand: i64 = hands[seat] & left
+            hand: i64 = (h0 if seat == 0 else h1 if seat == 1 else h2 if seat == 2 else h3) & left
             ch: i64 = hand >> shift & 0x1FFF
             if ch:
                 card = nth[13 * ch + int(rand() * pop[ch])]
@@ -218,13 +227,21 @@ def _tricks(s: TrexState, rand: Rand) -> None:
                 card = draw_card(m, rand())
             plays[count] = 64 * seat + card
             count += 1
-            bit: i64 = bits[card]
+            # the card's bit, shifted out of the hand that holds it: in mypyc 2.4 ``1 << card``
+            # is a 32-bit shift (a C int literal), and the table BITS holds boxed ints
+            bit: i64 = (hand >> card & 1) << card
             left ^= bit
             tm |= bit
         # R12: the trick is over (as rules._finish_trick)
         tricks_won[w] = tricks_won[w] + 1  # (not ``+=``: a generic operation in mypyc)
-        won: i64 = cards_won[w]
-        cards_won[w] = won | tm
+        if w == 0:
+            won0 |= tm
+        elif w == 1:
+            won1 |= tm
+        elif w == 2:
+            won2 |= tm
+        else:
+            won3 |= tm
         taken |= tm
         if every_trick or tm & pen_mask:
             scoring.score_trick(s, tm, w, leader, None)
@@ -237,18 +254,17 @@ def _tricks(s: TrexState, rand: Rand) -> None:
         first = False
         leader = w
         trick_no += 1
-    # the hands written back (typed reads: mypyc compiles ``hands[i] &= left`` as a
-    # generic object operation)
-    h0: i64 = hands[0]
-    h1: i64 = hands[1]
-    h2: i64 = hands[2]
-    h3: i64 = hands[3]
     hands[0] = h0 & left
     hands[1] = h1 & left
     hands[2] = h2 & left
     hands[3] = h3 & left
+    cards_won[0] = won0
+    cards_won[1] = won1
+    cards_won[2] = won2
+    cards_won[3] = won3
     s.played = run_node(s.played, run_trick_no, run_in_trick, plays, count)
-    s.trick = []
+    if trick:  # (an empty trick stays: no new list)
+        s.trick = []
     s.leader = w
     s.best = best
     s.best_seat = w

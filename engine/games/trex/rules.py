@@ -380,12 +380,13 @@ def _layout_turn(s: TrexState, seat: int, action: int, events: Events) -> None:
         if events is not None:
             events.append({"type": "play", "seat": seat, "card": CODES[action]})
         if not s.hands[seat]:
-            fo = s.finish_order
-            fo.append(seat)
+            fo = s.finish_order + [seat]
             if events is not None:
                 events.append({"type": "out", "seat": seat, "position": len(fo)})
-            if len(fo) == 3:
+            if len(fo) == 3:  # the last seat finishes fourth
                 fo.append(6 - fo[0] - fo[1] - fo[2])
+            s.finish_order = fo  # a new list: clones share finish_order (TrexState.clone)
+            if len(fo) == 4:
                 score_finish_order(s, events)
                 end_deal(s, events)
                 return
@@ -419,9 +420,9 @@ def end_deal(s: TrexState, events: Events) -> None:
             f"deal scores {s.deal_scores} do not sum to the contract total {expected} (S9)",
             field="deal_scores",
         )
-    ms = s.match_scores
-    for i in range(4):
-        ms[i] += s.deal_scores[i]
+    before = s.match_scores
+    ms = [before[0] + ds[0], before[1] + ds[1], before[2] + ds[2], before[3] + ds[3]]
+    s.match_scores = ms  # a new list: clones share match_scores (TrexState.clone)
     s.deal_results = s.deal_results + ((s.deal_no, s.owner, s.contract, tuple(s.deal_scores)),)
     if events is not None:
         events.append(

@@ -218,25 +218,22 @@ def make_sampler(view: Any) -> Callable[[random.Random], TrexState]:
 
     def sample(rng: random.Random) -> TrexState:
         s = base.clone()
-        hands = hands0[:]
-        if not constrained:
-            left = [0, 0, 0, 0]
-            left[s0], left[s1], left[s2] = n0, n1, n2
-            deal_free(hands, left, free, s0, s1, s2, rng.random)
+        if not constrained:  # (the clone's hands are a copy of ``hands0``: dealt into)
+            deal_free(s.hands, free, s0, s1, s2, n0, n1, n2, rng.random)
         else:
             left = None
             for _ in range(20):
                 hands = hands0[:]
                 left = deal_tight(hands, rng)
                 if left is not None:
-                    deal_free(hands, left, free, s0, s1, s2, rng.random)
+                    deal_free(hands, free, s0, s1, s2, left[s0], left[s1], left[s2], rng.random)
                     break
             if left is None:
                 hands = hands0[:]
                 assert fallback is not None
                 for c, i in fallback.items():
                     hands[i] |= 1 << c
-        s.hands = hands
+            s.hands = hands
         s.rng_state = rng.getrandbits(RNG_BITS)
         return s
 
@@ -244,13 +241,21 @@ def make_sampler(view: Any) -> Callable[[random.Random], TrexState]:
 
 
 def deal_free(
-    hands: list[int], left: list[int], free: list[int], s0: int, s1: int, s2: int, rand: Callable[[], float]
+    hands: list[int],
+    free: list[int],
+    s0: int,
+    s1: int,
+    s2: int,
+    left0: int,
+    left1: int,
+    left2: int,
+    rand: Callable[[], float],
 ) -> None:
-    """The ``free`` cards (bits), sequentially in proportion to the room ``left`` in the
-    hands of seats s0, s1, s2 (a padding seat has no room)."""
+    """The ``free`` cards (bits), sequentially in proportion to the room left in the hands
+    of seats s0, s1, s2 (``left0``, ``left1``, ``left2``; a padding seat has no room)."""
     # float counts: float-only arithmetic is cheaper in CPython (the values are exact);
     # i64 masks: C integer arithmetic in the compiled build
-    l0, l1, l2 = float(left[s0]), float(left[s1]), float(left[s2])
+    l0, l1, l2 = float(left0), float(left1), float(left2)
     n = l0 + l1 + l2
     m0: i64 = 0
     m1: i64 = 0

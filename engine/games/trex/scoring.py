@@ -37,13 +37,17 @@ SIDES_TEAMS = [[0, 2], [1, 3]]
 OUTCOME_SCALE: Final = 150.0
 """Points of relative deal score that move a seat's reward by tanh(1)/2 (outcome)."""
 FINISHED = ("first", "second", "third", "fourth")
+TANH: Final = math.tanh
+"""``math.tanh``, read by the compiled build as a static (it has no native tanh: without
+this it looks the function up in the module ``math`` at every call)."""
 
 
 # ================================================================ a deal, item by item
 def score_points(s: TrexState, seat: int, points: int, item: str, rule: str, events: Events) -> None:
     """S8: ``points`` (before the sign of reversed_scores) to ``seat`` for ``item``, under ``rule``."""
     pts = points * s.opts.sign
-    s.deal_scores[seat] += pts
+    ds = s.deal_scores
+    ds[seat] = ds[seat] + pts  # (not ``+=``: a generic operation in mypyc)
     if events is not None:
         events.append({"type": "points", "seat": seat, "points": pts, "item": item, "rule": rule})
 
@@ -113,11 +117,15 @@ def penalty_value(s: TrexState, taken: int) -> int:
 
 def running_totals(s: TrexState) -> list[int]:
     """Match totals plus the running deal's scores (not yet recorded)."""
-    ms = s.match_scores
+    return [running_total(s, 0), running_total(s, 1), running_total(s, 2), running_total(s, 3)]
+
+
+def running_total(s: TrexState, seat: int) -> int:
+    """``seat``'s match total plus its running deal score (not yet recorded): once the deal
+    is over its score is in ``match_scores`` already."""
     if s.phase == DEAL_OVER or s.phase == MATCH_OVER:
-        return ms[:]
-    ds = s.deal_scores
-    return [ms[0] + ds[0], ms[1] + ds[1], ms[2] + ds[2], ms[3] + ds[3]]
+        return s.match_scores[seat]
+    return s.match_scores[seat] + s.deal_scores[seat]
 
 
 def match_result(s: TrexState) -> tuple[list[int], bool]:
@@ -223,22 +231,22 @@ def outcome(start: TrexState, end: TrexState) -> list[float]:
             return [1.0 if (i & 1) in winners else 0.0 for i in range(4)]
         return [1.0 if i in winners else 0.0 for i in range(4)]
     # per seat in locals, not lists: the search calls this once per iteration
-    a, b = running_totals(start), running_totals(end)
     sign = end.opts.sign
-    c0 = (b[0] - a[0]) * sign
-    c1 = (b[1] - a[1]) * sign
-    c2 = (b[2] - a[2]) * sign
-    c3 = (b[3] - a[3]) * sign
+    c0 = (running_total(end, 0) - running_total(start, 0)) * sign
+    c1 = (running_total(end, 1) - running_total(start, 1)) * sign
+    c2 = (running_total(end, 2) - running_total(start, 2)) * sign
+    c3 = (running_total(end, 3) - running_total(start, 3)) * sign
+    tanh = TANH
     if end.opts.partnership:  # a team's change less the other team's, halved
         d0 = (c0 + c2 - (c1 + c3)) / 2
         d1 = (c1 + c3 - (c0 + c2)) / 2
-        r0 = 0.5 + 0.5 * math.tanh(d0 / OUTCOME_SCALE)
-        r1 = 0.5 + 0.5 * math.tanh(d1 / OUTCOME_SCALE)
+        r0 = 0.5 + 0.5 * tanh(d0 / OUTCOME_SCALE)
+        r1 = 0.5 + 0.5 * tanh(d1 / OUTCOME_SCALE)
         return [r0, r1, r0, r1]
     mean = (c0 + c1 + c2 + c3) / 4  # a seat's change less the others' mean
     return [
-        0.5 + 0.5 * math.tanh((c0 - mean) * 4 / 3 / OUTCOME_SCALE),
-        0.5 + 0.5 * math.tanh((c1 - mean) * 4 / 3 / OUTCOME_SCALE),
-        0.5 + 0.5 * math.tanh((c2 - mean) * 4 / 3 / OUTCOME_SCALE),
-        0.5 + 0.5 * math.tanh((c3 - mean) * 4 / 3 / OUTCOME_SCALE),
+        0.5 + 0.5 * tanh((c0 - mean) * 4 / 3 / OUTCOME_SCALE),
+        0.5 + 0.5 * tanh((c1 - mean) * 4 / 3 / OUTCOME_SCALE),
+        0.5 + 0.5 * tanh((c2 - mean) * 4 / 3 / OUTCOME_SCALE),
+        0.5 + 0.5 * tanh((c3 - mean) * 4 / 3 / OUTCOME_SCALE),
     ]

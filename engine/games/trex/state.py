@@ -4,8 +4,8 @@ Hands are 52-bit masks of Trex card indices (see ``tables``). The history is kep
 lists (cheap to extend and to share between clones): ``played`` holds this deal's entries,
 ``past`` the earlier deals' (and caller deals'). A ``played`` node is one entry
 ``(previous, seat, action, trick_no)``, or a run of trick plays ``(previous, start, data)``
-that the fused playout writes in one piece (see ``entries``): one bytes object per playout
-instead of one tuple per card, which the garbage collector tracks and frees one by one.
+that the fused playout writes in one piece (see ``entries``): one tuple of small ints per
+playout instead of one tuple per card, which the garbage collector tracks and frees one by one.
 """
 
 from __future__ import annotations
@@ -101,7 +101,9 @@ class TrexState:
         self.deal_results: tuple[tuple[int, int, int, tuple[int, ...]], ...] = ()
 
     def clone(self) -> TrexState:
-        """An independent copy (lists copied, immutable parts shared)."""
+        """An independent copy (lists copied, immutable parts shared). ``finish_order`` and
+        ``match_scores`` are shared too: the rules replace them, never change them in place
+        (they change a few times a deal at most; the search clones twice an iteration)."""
         new = TrexState()
         new.opts = self.opts
         new.rng_state = self.rng_state
@@ -130,11 +132,11 @@ class TrexState:
         new.past_json = self.past_json
         new.lay_mask = self.lay_mask
         new.table = self.table
-        new.finish_order = self.finish_order[:]
+        new.finish_order = self.finish_order  # shared: replaced, never changed in place
         new.layout_turns = self.layout_turns
         new.twos_exposed = self.twos_exposed
         new.deal_scores = self.deal_scores[:]
-        new.match_scores = self.match_scores[:]
+        new.match_scores = self.match_scores  # shared: replaced, never changed in place
         new.deal_results = self.deal_results
         return new
 
@@ -178,8 +180,10 @@ def run_node(previous: Any, trick_no: int, in_trick: int, plays: list[int], coun
     ``in_trick`` cards before it, and every trick holds 4 cards. The same entries as one
     node per play, ``(previous, seat, card, trick_no)``. The node is ``(previous, start,
     data)``: ``start`` packs ``count``, ``trick_no`` and ``in_trick``; ``data`` is
-    ``bytes(plays)`` (the playout fills a list of 52 by index: no growth, no slice)."""
-    return (previous, count << 8 | trick_no << 2 | in_trick, bytes(plays))
+    ``tuple(plays)`` (the playout fills a list of 52 by index: no growth, no slice). A tuple,
+    not ``bytes``: ``bytes`` of a list converts item by item through the number protocol,
+    about six times the cost of copying the pointers (the search writes one per playout)."""
+    return (previous, count << 8 | trick_no << 2 | in_trick, tuple(plays))
 
 
 def chunks(cons: Any) -> list[Any]:

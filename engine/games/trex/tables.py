@@ -40,7 +40,7 @@ DEALS_PER_KINGDOM_COMPLEX = 2
 KINGDOMS = 4
 
 # ---------------------------------------------------------------- the generator
-RNG_BITS = 63
+RNG_BITS: Final = 63
 """Bits of the generator state an engine-dealt match keeps (``rng_state``): each new deal
 draws from ``random.Random(rng_state)`` and stores ``getrandbits(RNG_BITS)`` back. The
 same 63 bits in every game; the JSON writes it as a decimal string (see codec)."""
@@ -74,7 +74,7 @@ SEQ_A: Final = 12
 SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 SUITS_ORDER = SUITS  # "SHDC": layout keys and suit indices
 
-CODES: tuple[str, ...] = tuple(SEQ_RANKS[i % 13] + SUITS[i // 13] for i in range(52))
+CODES: Final[tuple[str, ...]] = tuple(SEQ_RANKS[i % 13] + SUITS[i // 13] for i in range(52))
 INDEX_OF_CODE: dict[str, int] = {c: i for i, c in enumerate(CODES)}
 TO_CARD: tuple[int, ...] = tuple(RANKS.index(SEQ_RANKS[i % 13]) * 4 + i // 13 for i in range(52))
 """Trex index -> shared ``engine.cards`` card int."""
@@ -109,7 +109,7 @@ QUEEN_VALUE = 25  # S2
 DIAMOND_VALUE = (10, 15)  # S3, (normal, swapped)
 TRICK_VALUE = (15, 10)  # S4, (normal, swapped)
 TREX_BONUS = (200, 150, 100, 50)  # S6, by finishing position
-SINGLE_VALUE: dict[int, int] = {KH: KH_VALUE, **{q: QUEEN_VALUE for q in QUEEN_CARDS}}
+SINGLE_VALUE: Final[dict[int, int]] = {KH: KH_VALUE, **{q: QUEEN_VALUE for q in QUEEN_CARDS}}
 
 PENALTY_MASK: Final[tuple[int, ...]] = (
     KH_BIT,  # king_of_hearts
