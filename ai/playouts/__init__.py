@@ -7,7 +7,8 @@ Each module has two functions on the game's native state class:
   ``rules.legal_actions`` only (the hook's policy);
 - ``play_out(start, state, rng)``: ``choose`` and the engine's ``rules.step`` on ``state``
   in place until the game's ``is_playout_over(start, state)``: the search's step loop run
-  in compiled code, with no interpreted call per step.
+  in compiled code, with no interpreted call per step (Trex: its trick phase in the
+  engine's fused trick loop on the bit masks, the same choices from the same draws).
 
 A playout runs in a world sampled from the searching seat's view, so a hook may read the
 state's internals: the world holds nothing that seat may not know. The registry

@@ -138,3 +138,44 @@ def test_play_out_plays_what_stepping_the_hook_plays(game_id: str) -> None:
     ]
     assert searched[0].visits == searched[1].visits
     assert searched[0].totals == searched[1].totals
+
+
+def _trex_choice_on_lists(s: Any, rng: random.Random) -> Any:
+    """The Trex hook's ``choose`` as it was written on the ``legal_actions`` list (before
+    it ran on the bit masks): the reference its mask form must match, draws included."""
+    from engine.games.trex.rules import legal_actions
+    from engine.games.trex.tables import PENALTY_MASK, TRICKS
+
+    actions = legal_actions(s)
+    n = len(actions)
+    if n == 1:
+        return actions[0]
+    if s.phase != TRICKS or rng.random() < 0.1:
+        return actions[int(rng.random() * n)]
+    trick, penalty = s.trick, PENALTY_MASK[s.contract]
+    if not trick:
+        return min(actions, key=lambda c: c % 13)
+    if actions[0] // 13 == trick[0] // 13:
+        if actions[0] < s.best:
+            return [c for c in actions if c < s.best][-1]
+        if len(trick) == 3:
+            return ([c for c in actions if not penalty >> c & 1] or actions)[-1]
+        return actions[0]
+    return max([c for c in actions if penalty >> c & 1] or actions, key=lambda c: c % 13)
+
+
+def test_trex_hook_chooses_what_its_list_form_chose() -> None:
+    """Every state of seeded hooked Trex games (every phase), several generators each: the
+    mask form (``HookTricks.card``) picks the list form's action and leaves the generator in the
+    same place."""
+    game = get_game("trex")
+    hook = _hook(game)
+    checked = 0
+    for seed in range(1, 7):
+        for i, state in enumerate(_states(game, seed)):
+            for draw in range(3):
+                rng_mask, rng_list = random.Random(i * 10 + draw), random.Random(i * 10 + draw)
+                assert hook.choose(state, rng_mask) == _trex_choice_on_lists(state, rng_list), (seed, i)
+                assert rng_mask.random() == rng_list.random(), (seed, i)
+                checked += 1
+    assert checked > 1000

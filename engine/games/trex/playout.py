@@ -14,6 +14,11 @@ loop. The layout phase draws from ``hand & lay_mask``
 (R15/R16, as ``legal_actions``) and applies each turn with ``rules.step``; the doubling
 phase and the contract choice go through ``legal_actions`` + ``rules.step``.
 
+The same trick loop serves a playout hook (``play_tricks``): a ``TrickPolicy`` then picks
+each card among the legal mask the loop gives it (``ai.playouts.trex``: the normal level's
+heuristic), and the loop keeps every rule; without one (the random playout) the uniform
+draws are inline.
+
 What the fused playout leaves undone, compared with the generic loop (neither changes
 ``outcome``, which reads only ``match_scores``, ``deal_scores`` and the phase):
 
@@ -82,6 +87,24 @@ Rand = Callable[[], float]
 """``rng.random``: typed, so that the compiled build multiplies C doubles."""
 
 
+class TrickPolicy:
+    """The choice point of the fused trick loop (``play_tricks``): the card a seat plays.
+
+    The loop keeps every rule (R9-R13: the legal cards, the trick's winner, the scoring, the
+    end of the deal); a policy only picks a card of the legal mask it is given. This base
+    class picks uniformly at random, drawing as the random playout does; a playout hook
+    (``ai.playouts.trex``) subclasses it. A native class in the compiled build: the loop
+    calls ``card`` through its vtable with C integers, no boxing and no lookup by name."""
+
+    def card(self, legal: i64, led: i64, best: i64, in_trick: i64, penalty: i64, rand: Rand) -> i64:
+        """A card of ``legal`` (the seat's legal cards, a 52-bit mask) for the seat to play.
+
+        ``led``: the led suit (-1 when leading); ``best``: the trick's winning card so far
+        (-1 when leading); ``in_trick``: the cards already in the trick (0-3); ``penalty``:
+        the contract's penalty cards (``tables.PENALTY_MASK``); ``rand``: ``rng.random``."""
+        return draw_card(legal, rand())
+
+
 def draw_card(m: i64, u: float) -> i64:
     """The card ``legal[int(u * len(legal))]`` of the list ``legal`` of the cards of mask
     ``m`` in ascending bit order (the canonical order of ``rules.legal_actions``), found
@@ -114,17 +137,38 @@ def random_playout(start: TrexState, s: TrexState, rng: random.Random) -> None:
     deal_no = start.deal_no
     if s.to_act < 0 or s.deal_no != deal_no or s.phase == DEAL_OVER:
         return  # over already: the state is left as it is
-    if not s.decks:  # end the deal without dealing the next one (see the module doc)
-        s.rng_state = None
+    _end_without_dealing(s)
     while s.to_act >= 0 and s.deal_no == deal_no and s.phase != DEAL_OVER:
         ph = s.phase
         if ph == TRICKS:
-            _tricks(s, rand)
+            _tricks(s, rand, None)
         elif ph == LAYOUT:
             _layout(s, rand)
         else:  # doubling, contract choice: rare, the engine's path
             actions = rules.legal_actions(s)
             rules.step(s, actions[int(rand() * len(actions))])
+
+
+def play_tricks(s: TrexState, rand: Rand, policy: TrickPolicy) -> None:
+    """The tricks of ``s`` (in the trick phase) to the end of its deal, each card the
+    ``policy``'s: a playout hook's trick phase. The deal ends as in ``random_playout``: the
+    next deal is not dealt (see the module doc)."""
+    _end_without_dealing(s)
+    _tricks(s, rand, policy)
+
+
+def _end_without_dealing(s: TrexState) -> None:
+    """Unless ``s`` deals from its ``decks``, let the deal's end await a caller's deal
+    instead of dealing the next one (``end_deal`` reads ``rng_state`` only to deal it)."""
+    if not s.decks:
+        s.rng_state = None
+
+
+def _illegal_choice(card: i64, legal: i64) -> ValueError:
+    """The error of a trick policy's card outside its legal mask (the loop plays a card by
+    its bit, so an illegal one would corrupt the hands silently; checked inline, where a
+    call per card would cost the interpreted build)."""
+    return ValueError(f"the trick policy chose card {card}, not one of the legal cards {legal:#x}")
 
 
 def _layout(s: TrexState, rand: Rand) -> None:
@@ -139,8 +183,10 @@ def _layout(s: TrexState, rand: Rand) -> None:
         rules.step(s, draw_card(m, rand()))
 
 
-def _tricks(s: TrexState, rand: Rand) -> None:
-    """R9-R13: random tricks to the end of the deal, then the engine's ``end_deal``."""
+def _tricks(s: TrexState, rand: Rand, policy: TrickPolicy | None) -> None:
+    """R9-R13: tricks to the end of the deal, then the engine's ``end_deal``; each card
+    drawn uniformly at random (``policy`` None: the random playout, drawn inline) or the
+    ``policy``'s."""
     # The masks are i64 locals: C integer arithmetic in the compiled build (52 bits fit).
     # The hands and the cards won are read into locals once and written back at the end: a
     # list item is a boxed int, whose read unboxes it (through a function call once it has
@@ -175,7 +221,7 @@ def _tricks(s: TrexState, rand: Rand) -> None:
     first = True
     trick = s.trick
     run_trick_no = trick_no
-    run_in_trick = len(trick)
+    run_in_trick = len(trick)  # (the cards in the current trick: ``(run_in_trick + count) & 3``)
     card: i64
     resume = bool(trick)
     if resume:  # a trick in progress: its state, then its remaining followers
@@ -202,7 +248,12 @@ def _tricks(s: TrexState, rand: Rand) -> None:
                 other: i64 = m & NON_HEART_MASK
                 if other:
                     m = other
-            card = draw_card(m, rand())
+            if policy is None:
+                card = draw_card(m, rand())
+            else:
+                card = policy.card(m, -1, -1, 0, pen_mask, rand)
+                if not 0 <= card < 52 or not m >> card & 1:
+                    raise _illegal_choice(card, m)
             plays[count] = 64 * seat + card
             count += 1
             tm = (m >> card & 1) << card  # the card's bit (see below)
@@ -216,7 +267,13 @@ def _tricks(s: TrexState, rand: Rand) -> None:
             hand: i64 = (h0 if seat == 0 else h1 if seat == 1 else h2 if seat == 2 else h3) & left
             ch: i64 = hand >> shift & 0x1FFF
             if ch:
-                card = nth[13 * ch + int(rand() * pop[ch])]
+                if policy is None:
+                    card = nth[13 * ch + int(rand() * pop[ch])]
+                else:
+                    m = ch << shift
+                    card = policy.card(m, shift // 13, best, (run_in_trick + count) & 3, pen_mask, rand)
+                    if not 0 <= card < 52 or not m >> card & 1:
+                        raise _illegal_choice(card, m)
                 if card > best:
                     best = card
                     w = seat
@@ -224,7 +281,12 @@ def _tricks(s: TrexState, rand: Rand) -> None:
                 m = hand
                 if discard and hand & discard:
                     m = hand & discard
-                card = draw_card(m, rand())
+                if policy is None:
+                    card = draw_card(m, rand())
+                else:
+                    card = policy.card(m, shift // 13, best, (run_in_trick + count) & 3, pen_mask, rand)
+                    if not 0 <= card < 52 or not m >> card & 1:
+                        raise _illegal_choice(card, m)
             plays[count] = 64 * seat + card
             count += 1
             # the card's bit, shifted out of the hand that holds it: in mypyc 2.4 ``1 << card``

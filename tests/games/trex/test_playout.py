@@ -6,13 +6,15 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from trex_helpers import GAME
 
-from engine.games.trex.playout import draw_card
+from engine.games.trex import playout
+from engine.games.trex.playout import TrickPolicy, draw_card, play_tricks
 from engine.games.trex.state import entries, history_entries_past, run_node
-from engine.games.trex.tables import CONTRACT_NAMES, DEAL_OVER, MATCH_OVER, cards_of
+from engine.games.trex.tables import CONTRACT_NAMES, DEAL_OVER, MATCH_OVER, PENALTY_MASK, TRICKS, cards_of
 from engine.protocol import Game
 
 OPTION_NAMES = (
@@ -292,3 +294,86 @@ def test_sampled_hands_hold_the_unseen_cards_above_bit_31():
             == start.hands[0] | start.hands[1] | start.hands[2] | start.hands[3]
         )
         assert sum(h.bit_count() for h in world.hands) == sum(h.bit_count() for h in start.hands)
+
+
+def _trick_states(count: int) -> list:
+    """Seeded trick-phase states across contracts and options (some mid-trick)."""
+    rng = random.Random(17)
+    out = []
+    for seed in range(count):
+        options = {name: rng.random() < 0.5 for name in OPTION_NAMES}
+        start = make_state(seed, options, CONTRACT_NAMES[seed % len(CONTRACT_NAMES)], rng.randrange(0, 56))
+        if GAME.to_act(start) is not None and start.phase == TRICKS:
+            out.append(start)
+    return out
+
+
+def test_play_tricks_with_the_base_policy_plays_the_random_playout():
+    """``TrickPolicy`` (uniform, drawing as the inline random path) in ``play_tricks`` plays
+    the random playout's cards with the same draws."""
+    starts = _trick_states(160)
+    assert len(starts) > 40
+    for i, start in enumerate(starts):
+        fused, policed = GAME.clone(start), GAME.clone(start)
+        rng_fused, rng_policed = random.Random(i), random.Random(i)
+        GAME.random_playout(start, fused, rng_fused)
+        play_tricks(policed, rng_policed.random, TrickPolicy())
+        assert GAME.is_playout_over(start, policed)
+        assert history(policed) == history(fused)
+        assert GAME.outcome(start, policed) == GAME.outcome(start, fused)
+        assert rng_policed.random() == rng_fused.random()
+
+
+@pytest.mark.skipif(
+    not (playout.__file__ or "").endswith(".py"),
+    reason="a compiled TrickPolicy takes compiled subclasses only (the hook's): interpreted build only",
+)
+def test_play_tricks_asks_the_policy_among_the_legal_cards_and_keeps_the_rules():
+    """A policy's every card: asked with the engine's legal cards (``legal_actions``), the
+    trick's led suit, winning card and length and the contract's penalty cards; the plays
+    replay through the checked path to the same outcome."""
+
+    class HighestCard(TrickPolicy):
+        """The highest legal card, recording what it was given."""
+
+        def __init__(self) -> None:
+            self.calls: list[tuple[int, int, int, int, int]] = []
+
+        def card(self, legal, led, best, in_trick, penalty, rand):
+            self.calls.append((legal, led, best, in_trick, penalty))
+            return legal.bit_length() - 1
+
+    for start in _trick_states(80):
+        policy = HighestCard()
+        end = GAME.clone(start)
+        play_tricks(end, random.Random(0).random, policy)
+        before = len(history(start))
+        plays = history(end)[before:]
+        assert len(plays) == len(policy.calls)
+        replay = GAME.clone(start)
+        for (seat, card, _), (legal, led, best, in_trick, penalty) in zip(plays, policy.calls, strict=True):
+            assert GAME.to_act(replay) == seat
+            assert cards_of(legal) == GAME.legal_actions(replay)
+            trick = replay.trick
+            expected = (trick[0] // 13, replay.best, len(trick)) if trick else (-1, -1, 0)
+            assert (led, best, in_trick) == expected
+            assert penalty == PENALTY_MASK[replay.contract]
+            assert card == cards_of(legal)[-1]
+            replay, _ = GAME.apply(replay, seat, card)
+        assert GAME.is_playout_over(start, replay)
+        assert GAME.outcome(start, end) == GAME.outcome(start, replay)
+        assert end.match_scores == replay.match_scores
+
+
+@pytest.mark.skipif(
+    not (playout.__file__ or "").endswith(".py"),
+    reason="a compiled TrickPolicy takes compiled subclasses only (the hook's): interpreted build only",
+)
+def test_play_tricks_refuses_a_card_outside_the_legal_mask():
+    class Illegal(TrickPolicy):
+        def card(self, legal, led, best, in_trick, penalty, rand):
+            return (~legal & (1 << 52) - 1).bit_length() - 1  # the highest card not legal
+
+    start = _trick_states(20)[0]
+    with pytest.raises(ValueError, match="not one of the legal cards"):
+        play_tricks(GAME.clone(start), random.Random(0).random, Illegal())
