@@ -53,21 +53,22 @@ def choose(s: TrexState, rng: random.Random) -> Any:
 
 def lowest_rank(m: i64) -> i64:
     """The first card (lowest suit) of the lowest rank in the non-empty mask ``m``."""
-    c0: i64 = m & 0x1FFF
-    c1: i64 = m >> 13 & 0x1FFF
-    c2: i64 = m >> 26 & 0x1FFF
-    c3: i64 = m >> 39
-    rank: i64 = LOWEST[c0 | c1 | c2 | c3]
-    return _first_suit_of(rank, c0, c1, c2)
+    return _card_of_rank(m, LOWEST)
 
 
 def highest_rank(m: i64) -> i64:
     """The first card (lowest suit) of the highest rank in the non-empty mask ``m``."""
+    return _card_of_rank(m, HIGHEST)
+
+
+def _card_of_rank(m: i64, rank_of_chunk: bytes) -> i64:
+    """The first card (lowest suit) in ``m`` of the rank that ``rank_of_chunk`` (LOWEST or
+    HIGHEST) picks from the ranks present in any suit."""
     c0: i64 = m & 0x1FFF
     c1: i64 = m >> 13 & 0x1FFF
     c2: i64 = m >> 26 & 0x1FFF
     c3: i64 = m >> 39
-    rank: i64 = HIGHEST[c0 | c1 | c2 | c3]
+    rank: i64 = rank_of_chunk[c0 | c1 | c2 | c3]
     return _first_suit_of(rank, c0, c1, c2)
 
 

@@ -11,16 +11,14 @@ from __future__ import annotations
 import hashlib
 import importlib.machinery
 import json
-import os
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 from ai import build_info, ismcts
 from engine import GAME_IDS, build_mode, get_game
+from tests.ai.builds import ROOT, environment, run_child
 
-ROOT = Path(__file__).resolve().parents[2]
 SEEDS = (3, 8)
 ITERATIONS = {"marriage": 12}
 """Marriage's playouts cost milliseconds each; every other game searches 300 iterations."""
@@ -60,30 +58,12 @@ def _view(game, seed: int) -> dict:
     return game.view(state, seat)
 
 
-def _environment(pure: bool) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != build_mode.PURE_ENV}
-    if pure:
-        env[build_mode.PURE_ENV] = "1"
-    env["PYTHONPATH"] = str(ROOT)
-    return env
-
-
-def _run_child(pure: bool) -> dict:
-    env = _environment(pure)
-    code = "import json; from tests.ai.test_build_modes import decisions; print(json.dumps(decisions()))"
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
 def test_compiled_and_interpreted_builds_give_the_same_decisions_and_visit_counts():
-    interpreted = _run_child(pure=True)
-    default = _run_child(pure=False)
+    interpreted = run_child(True, "tests.ai.test_build_modes", "decisions")
+    default = run_child(False, "tests.ai.test_build_modes", "decisions")
     assert interpreted.pop("mode") == "interpreted"
     # without the switch, the compiled build runs whenever one is built and fresh
-    assert default.pop("mode") == build_mode.decide(_environment(pure=False)).mode
+    assert default.pop("mode") == build_mode.decide(environment(pure=False)).mode
     assert len(default) == len(GAME_IDS) * len(SEEDS)
     for key, searched in default.items():
         assert searched == interpreted[key], key
@@ -98,7 +78,7 @@ def test_the_switch_holds_whichever_hot_module_is_imported_first():
         done = subprocess.run(
             [sys.executable, "-c", code, module],
             cwd=ROOT,
-            env=_environment(pure=True),
+            env=environment(pure=True),
             capture_output=True,
             text=True,
         )

@@ -7,20 +7,15 @@ one build: engine/build_mode.py)."""
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from ai import build_info, ismcts, policies
 from engine import build_mode, get_game
+from tests.ai.builds import environment, run_child
 
-ROOT = Path(__file__).resolve().parents[2]
 HOOKED = ("trex", "ronda", "marriage")
 """The games with a playout hook."""
 SEEDS = (1, 2, 3)
@@ -77,32 +72,12 @@ def test_the_hook_is_a_compiled_module_of_the_hot_list(game_id: str) -> None:
     assert hook.choose.__module__ == module and hook.play_out.__module__ == module
 
 
-def _environment(pure: bool) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != build_mode.PURE_ENV}
-    if pure:
-        env[build_mode.PURE_ENV] = "1"
-    env["PYTHONPATH"] = str(ROOT)
-    return env
-
-
-def _run_child(pure: bool) -> dict[str, Any]:
-    env = _environment(pure)
-    code = (
-        "import json; from tests.ai.test_playout_hooks import hook_choices; print(json.dumps(hook_choices()))"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
 def test_compiled_and_interpreted_hooks_choose_alike() -> None:
-    interpreted = _run_child(pure=True)
-    default = _run_child(pure=False)
+    interpreted = run_child(True, "tests.ai.test_playout_hooks", "hook_choices")
+    default = run_child(False, "tests.ai.test_playout_hooks", "hook_choices")
     assert interpreted.pop("mode") == "interpreted"
     # without the switch, the compiled build runs whenever one is built and fresh
-    assert default.pop("mode") == build_mode.decide(_environment(pure=False)).mode
+    assert default.pop("mode") == build_mode.decide(environment(pure=False)).mode
     assert len(default) == len(HOOKED) * len(SEEDS)
     for key, played in default.items():
         assert played == interpreted[key], key
