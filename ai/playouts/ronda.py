@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.games.ronda.rules import holding, is_playout_over, legal_actions, step
+from engine.games.ronda.rules import captured_ranks, holding, is_playout_over, legal_actions, step
 from engine.games.ronda.state import RondaState
 from engine.games.ronda.tables import CHALLENGE_P, DECLARE_BASE, DECLARE_P, PASS, PLAY_P, RBIT
 
@@ -34,20 +34,18 @@ def choose(s: RondaState, rng: random.Random) -> Any:
 
 
 def best_captures(cards: list[Any], table: int, last_drop: int) -> list[Any]:
-    """The cards that capture the most (empty when none captures): the run of table ranks
-    from the matched rank up, 3 more for an este (the rank of the last drop) and for a
-    missa (the whole table); ``table`` is the table's rank mask."""
+    """The cards that capture the most (empty when none captures): the ranks the rules
+    capture (``rules.captured_ranks``, R20), 3 more for an este (the rank of the last drop)
+    and for a missa (the whole table); ``table`` is the table's rank mask."""
     best = -1
     pool: list[Any] = []
     este_bit = RBIT[last_drop] if last_drop >= 0 else 0
     c: int
     for c in cards:
-        bit = RBIT[c]
-        if table & bit:
-            m = table // bit  # ranks from the matched one up
-            run = ((m ^ (m + 1)) >> 1) * bit
+        run = captured_ranks(table, c)
+        if run:
             value = bit_count(run)
-            if bit == este_bit:
+            if RBIT[c] == este_bit:
                 value += 3
             if run == table:
                 value += 3

@@ -437,6 +437,17 @@ def r17_settle_hand(s: RondaState, events: Events) -> None:
 # --------------------------------------------------------------------------- play
 
 
+def captured_ranks(table_ranks: int, card: int) -> int:
+    """R20: the ranks that playing ``card`` captures from a table holding the ranks
+    ``table_ranks`` (a mask by rank): its own rank and the unbroken run of ranks above it;
+    0 when the table holds none of its rank."""
+    bit = RBIT[card]
+    if not table_ranks & bit:
+        return 0
+    m = table_ranks // bit  # the ranks from the matched one up
+    return ((m ^ (m + 1)) >> 1) * bit
+
+
 def r19_play(s: RondaState, card: int, events: Events) -> None:
     """R19-R25: play ``card``: a chain claim (R24), else a capture with its run (R20, este
     R21), else a drop; missa (R23) on an emptied table except on the deal's last play."""
@@ -474,8 +485,7 @@ def r19_play(s: RondaState, card: int, events: Events) -> None:
         if not s.trank and not last_play:
             award(s, side, 1, "missa", "R23", events)
     elif s.trank & RBIT[card]:
-        m = s.trank >> r
-        run = ((m ^ (m + 1)) >> 1) << r  # R20: the matched rank and the unbroken run above it
+        run = captured_ranks(s.trank, card)
         s.trank &= ~run
         packet = bit
         keep = []
