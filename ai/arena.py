@@ -38,8 +38,8 @@ import math
 import multiprocessing
 import sys
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from ai.bots import LEVELS, Budget, Decision, decide
@@ -61,6 +61,19 @@ def bot_decide(
 
         return openspiel_bot.decide(game, view, budget=budget, seed=seed)
     return decide(game, view, level=level, budget=budget, seed=seed)
+
+
+Decider = Callable[[Game[Any], Any, int, str, "Budget | None", int], Decision]
+"""``(game, state, seat, level, budget, seed)`` -> the move of ``seat``'s bot. The arena's
+own, :func:`fair_decider`, hands the bot the seat's view only; a measuring stick (e.g.
+``bench/clairvoyant_bound.py``) may hand its bot more."""
+
+
+def fair_decider(
+    game: Game[Any], state: Any, seat: int, level: str, budget: Budget | None, seed: int
+) -> Decision:
+    """The move of a bot of ``level`` that sees only ``seat``'s view."""
+    return bot_decide(game, game.view(state, seat), level, budget, seed)
 
 
 @dataclass
@@ -155,8 +168,10 @@ def play_match(
     seed: int,
     index: int,
     max_steps: int = 100_000,
+    decider: Decider = fair_decider,
 ) -> MatchResult:
-    """Play match ``index`` of a series to its end and return A's result."""
+    """Play match ``index`` of a series to its end and return A's result (each move is
+    ``decider``'s: by default a bot that sees only its seat's view)."""
     start = start_match(game, players, options, seed, index)
     state, a_side = start.state, start.a_side
     a_seats = set(game.score(state).sides[a_side])
@@ -168,8 +183,8 @@ def play_match(
         if seat is None:
             break
         side = 0 if seat in a_seats else 1
-        view = game.view(state, seat)
-        decision = bot_decide(game, view, (level_a, level_b)[side], budget, start.decision_seed(step_no))
+        level = (level_a, level_b)[side]
+        decision = decider(game, state, seat, level, budget, start.decision_seed(step_no))
         decisions += 1
         if decision.stats.get("iterations"):
             iterations[side] += decision.stats["iterations"]
@@ -220,6 +235,81 @@ def _play_indexed(
     )
 
 
+@dataclass
+class Tally:
+    """The sums of a series' match results, for its report."""
+
+    matches: int = 0
+    wins: float = 0.0
+    pairwise: list[float] = field(default_factory=list)
+    a_points: float = 0.0
+    b_points: float = 0.0
+    deals: int = 0
+    decisions: int = 0
+    iterations: list[int] = field(default_factory=lambda: [0, 0])
+    searches: list[int] = field(default_factory=lambda: [0, 0])
+
+    def add(self, result: MatchResult) -> None:
+        self.matches += 1
+        self.wins += result.score
+        self.pairwise.append(result.pairwise)
+        self.a_points += result.a_points
+        self.b_points += result.b_points
+        self.deals += result.deals
+        self.decisions += result.decisions
+        for side in (0, 1):
+            self.iterations[side] += result.iterations[side]
+            self.searches[side] += result.searches[side]
+
+    def report(self, sides: int) -> list[str]:
+        """A's win rate (Wilson interval), its pairwise rate with more than two sides,
+        points per deal and iterations per search."""
+        n = self.matches
+        low, high = wilson(self.wins, n)
+        lines = [f"A win rate {self.wins / n:.3f}  95% CI [{low:.3f}, {high:.3f}]  (draws count half)"]
+        if sides > 2:
+            mean, low, high = mean_interval(self.pairwise)
+            lines.append(f"  (A is one of {sides} sides: first place, chance {1 / sides:.3f})")
+            lines.append(
+                f"A pairwise rate {mean:.3f}  95% CI [{low:.3f}, {high:.3f}]  (B sides A finished ahead of)"
+            )
+        lines.append(f"points per deal: A {self.a_points / n:.2f}, B {self.b_points / n:.2f}")
+        per_search = [
+            self.iterations[side] / self.searches[side] if self.searches[side] else 0.0 for side in (0, 1)
+        ]
+        lines.append(
+            f"iterations per search: A {per_search[0]:.0f} ({self.searches[0]} searches), "
+            f"B {per_search[1]:.0f} ({self.searches[1]} searches)"
+        )
+        return lines
+
+
+def play_series(play: Callable[[int], MatchResult], indices: Sequence[int], jobs: int, label: str) -> Tally:
+    """Play the matches ``indices`` with ``play`` (picklable when ``jobs`` > 1: the matches
+    then run in that many worker processes, with the same results), a progress line on
+    stderr after each."""
+    tally = Tally()
+    total = len(indices)
+    started = time.perf_counter()
+    pool = multiprocessing.Pool(jobs) if jobs > 1 else None
+    results = pool.imap(play, indices) if pool is not None else map(play, indices)
+    for result in results:
+        tally.add(result)
+        low, high = wilson(tally.wins, tally.matches)
+        print(
+            f"\r{label}: {tally.matches}/{total} matches, A {tally.wins / tally.matches:.1%} "
+            f"[{low:.1%}, {high:.1%}], {time.perf_counter() - started:.0f}s",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+    if pool is not None:
+        pool.close()
+        pool.join()
+    print(file=sys.stderr)
+    return tally
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ai.arena", description=__doc__.splitlines()[0])
     parser.add_argument("--game", required=True)
@@ -243,14 +333,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     budget = None
     if args.budget_iterations is not None or args.budget_ms is not None:
         budget = Budget(iterations=args.budget_iterations, ms=args.budget_ms)
-
-    wins = 0.0
-    pairwise: list[float] = []
     sides = len(game.score(game.new_state(players, options, 0, seed=0)).sides)
-    a_points = b_points = 0.0
-    deals = decisions = 0
-    iterations = [0, 0]
-    searches = [0, 0]
     started = time.perf_counter()
     play = functools.partial(
         _play_indexed,
@@ -262,53 +345,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         budget,
         args.seed,
     )
-    pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
     indices = range(args.first, args.first + args.matches)
-    results = pool.imap(play, indices) if pool is not None else map(play, indices)
-    for index, result in enumerate(results):
-        wins += result.score
-        pairwise.append(result.pairwise)
-        a_points += result.a_points
-        b_points += result.b_points
-        deals += result.deals
-        decisions += result.decisions
-        for side in (0, 1):
-            iterations[side] += result.iterations[side]
-            searches[side] += result.searches[side]
-        done = index + 1
-        low, high = wilson(wins, done)
-        elapsed = time.perf_counter() - started
-        print(
-            f"\r{args.game} {args.a} v {args.b}: {done}/{args.matches} matches, "
-            f"A {wins / done:.1%} [{low:.1%}, {high:.1%}], {elapsed:.0f}s",
-            end="",
-            file=sys.stderr,
-            flush=True,
-        )
-    if pool is not None:
-        pool.close()
-        pool.join()
-    print(file=sys.stderr)
-    n = args.matches
-    low, high = wilson(wins, n)
+    tally = play_series(play, indices, args.jobs, f"{args.game} {args.a} v {args.b}")
     budget_text = f"iterations={budget.iterations} ms={budget.ms}" if budget is not None else "level default"
     print(f"game {args.game}, players {players}, options {json.dumps(options, sort_keys=True)}")
     print(
         f"A = {args.a}, B = {args.b}, budget {budget_text}, seed {args.seed}, "
-        f"matches {args.first}-{args.first + n - 1}"
+        f"matches {indices.start}-{indices.stop - 1}"
     )
-    print(f"matches {n}, deals {deals}, decisions {decisions}, {time.perf_counter() - started:.1f}s")
-    print(f"A win rate {wins / n:.3f}  95% CI [{low:.3f}, {high:.3f}]  (draws count half)")
-    if sides > 2:
-        mean, low, high = mean_interval(pairwise)
-        print(f"  (A is one of {sides} sides: first place, chance {1 / sides:.3f})")
-        print(f"A pairwise rate {mean:.3f}  95% CI [{low:.3f}, {high:.3f}]  (B sides A finished ahead of)")
-    print(f"points per deal: A {a_points / n:.2f}, B {b_points / n:.2f}")
-    per_search = [iterations[side] / searches[side] if searches[side] else 0.0 for side in (0, 1)]
     print(
-        f"iterations per search: A {per_search[0]:.0f} ({searches[0]} searches), "
-        f"B {per_search[1]:.0f} ({searches[1]} searches)"
+        f"matches {tally.matches}, deals {tally.deals}, decisions {tally.decisions}, "
+        f"{time.perf_counter() - started:.1f}s"
     )
+    print("\n".join(tally.report(sides)))
     return 0
 
 

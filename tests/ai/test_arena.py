@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from toy import GAME, ToyGame
 
-from ai.arena import mean_interval, pairwise_share, play_match, wilson
+from ai.arena import MatchResult, Tally, fair_decider, mean_interval, pairwise_share, play_match, wilson
 from ai.bots import Budget
 
 
@@ -39,6 +39,40 @@ def test_match_is_seeded_and_rotates_seats() -> None:
     assert first == again
     assert first.decisions == 4 and first.deals == 1
     assert first.score in (0.0, 0.5, 1.0)
+
+
+def test_a_decider_is_handed_the_true_state_and_the_seat_to_act() -> None:
+    """``play_match``'s decider hook (for measuring sticks such as
+    bench/clairvoyant_bound.py) gets the live state, the seat to act and its level; the
+    default decider gives the same match as handing each bot its view."""
+    kwargs = dict(
+        players=2, options=None, level_a="normal", level_b="random", budget=Budget(iterations=50), seed=4
+    )
+    calls: list[tuple[int, str]] = []
+
+    def recording(game, state, seat, level, budget, seed):  # type: ignore[no-untyped-def]
+        assert game.to_act(state) == seat
+        calls.append((seat, level))
+        return fair_decider(game, state, seat, level, budget, seed)
+
+    recorded = play_match(GAME, index=1, decider=recording, **kwargs)
+    assert recorded == play_match(GAME, index=1, **kwargs)
+    assert len(calls) == recorded.decisions
+    assert {level for _, level in calls} == {"normal", "random"}
+    # A's side is 1 in match 1 (sides rotate): its seat plays the normal bot
+    assert all((seat == 1) == (level == "normal") for seat, level in calls)
+
+
+def test_tally_sums_the_matches_and_reports_the_rates() -> None:
+    tally = Tally()
+    for score in (1.0, 0.0, 0.5, 1.0):
+        tally.add(MatchResult(score, score, 2.0, 1.0, 1, 10, (100, 0), (2, 0)))
+    assert tally.matches == 4 and tally.wins == 2.5 and tally.deals == 4 and tally.decisions == 40
+    lines = tally.report(sides=2)
+    assert lines[0].startswith("A win rate 0.625")
+    assert "points per deal: A 2.00, B 1.00" in lines
+    assert lines[-1] == "iterations per search: A 50 (8 searches), B 0 (0 searches)"
+    assert any(line.startswith("A pairwise rate 0.625") for line in tally.report(sides=4))
 
 
 def test_search_beats_random_on_a_bigger_toy() -> None:
