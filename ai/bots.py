@@ -57,6 +57,34 @@ LEVEL_BUDGETS: dict[str, Budget] = {
 """The default budget of each searching level (an explicit budget replaces it)."""
 
 
+INFERRING_LEVELS = frozenset({"hard"})
+"""The levels that read the opponents' public choices (``policies.inference``): they
+search the sampled worlds that agree with what the opponents chose."""
+
+INFERENCE_TRIES = 16
+"""Worlds drawn at most for one plausible one; then the last is taken (the opponent model
+may be wrong: the view itself is never contradicted, every sampled world is consistent)."""
+
+
+def level_sampler(game: Game[Any], view: dict[str, Any], level: str) -> Callable[[random.Random], Any]:
+    """The worlds a bot of ``level`` searches: ``game.sampler(view)``, and for an inferring
+    level only those the game's inference finds plausible (up to INFERENCE_TRIES draws)."""
+    sample = game.sampler(view)
+    plausible = policies.inference(game, view) if level in INFERRING_LEVELS else None
+    if plausible is None:
+        return sample
+
+    def sample_plausible(rng: random.Random) -> Any:
+        world = sample(rng)
+        for _ in range(INFERENCE_TRIES - 1):
+            if plausible(world):
+                break
+            world = sample(rng)
+        return world
+
+    return sample_plausible
+
+
 @dataclass
 class Decision:
     """A bot's move: the game's internal action and JSON-ready search statistics."""
@@ -162,7 +190,7 @@ def decide(
     seat = _check_view(game, view)
     start = clock()
     rng = random.Random(seed)
-    sample = game.sampler(view)
+    sample = level_sampler(game, view, level)
     world = sample(rng)
     actions = game.legal_actions(world)
     if not actions:
@@ -228,13 +256,15 @@ def search_root(
     max_ms: float = 10_000,
     should_stop: Callable[[], bool] | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    level: str = "normal",
 ) -> RootStats:
-    """One worker's share of a root-parallel search: ISMCTS from ``view`` with ``seed``,
-    returning plain-JSON root statistics (per root action: visits and total reward)."""
+    """One worker's share of a root-parallel search at ``level`` (its worlds: see
+    :func:`level_sampler`): ISMCTS from ``view`` with ``seed``, returning plain-JSON root
+    statistics (per root action: visits and total reward)."""
     seat = _check_view(game, view)
     chosen = clip_budget(budget, max_iterations, max_ms)
     rng = random.Random(seed)
-    sample = game.sampler(view)
+    sample = level_sampler(game, view, level)
     candidates = policies.search_candidates(game, sample(random.Random(seed)), seat)
     result = _search(game, view, rng, sample, chosen, candidates, should_stop, clock)
     return {

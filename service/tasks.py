@@ -113,7 +113,9 @@ def compute_part(payload: dict[str, Any], part: int, should_stop) -> dict[str, A
         )
         world = game.sampler(view)(random.Random(0))
         return {"action": game.action_to_json(world, decision.action), "stats": decision.stats}
-    return search_root(game, view, part_budget(payload), seed, should_stop=should_stop, **limits)
+    return search_root(
+        game, view, part_budget(payload), seed, should_stop=should_stop, level=payload["level"], **limits
+    )
 
 
 def merged_result(payload: dict[str, Any], parts: list[dict[str, Any]]) -> dict[str, Any]:

@@ -4,6 +4,7 @@ game (each registers itself in :mod:`ai.policies.base`)."""
 from ai.policies import baloot, marriage, porrazo, ronda, trex  # noqa: F401 - they register
 from ai.policies.base import (
     CANDIDATES,
+    INFERENCES,
     PLAYOUT_FACTORIES,
     PLAYOUTS,
     POLICIES,
@@ -13,6 +14,7 @@ from ai.policies.base import (
     Policy,
     choose,
     greedy_policy,
+    inference,
     playout_policy,
     register,
     search_candidates,
@@ -20,6 +22,7 @@ from ai.policies.base import (
 
 __all__ = [
     "CANDIDATES",
+    "INFERENCES",
     "PLAYOUT_FACTORIES",
     "PLAYOUTS",
     "POLICIES",
@@ -29,6 +32,7 @@ __all__ = [
     "PlayoutPolicy",
     "choose",
     "greedy_policy",
+    "inference",
     "playout_policy",
     "register",
     "search_candidates",

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
-from ai.policies.base import Action, best_of, greedy_policy, register
+from ai.policies.base import INFERENCES, Action, best_of, greedy_policy, ranks_not_held, register
+from engine.cards import CODES
 from engine.protocol import Game
 
 _PORRAZO_RANKS = "A23456789TJQK"
@@ -44,16 +46,17 @@ def _porrazo_play_value(data: dict[str, Any], view: dict[str, Any], seat: int) -
         if taken >= len(table):
             value += 3.0
         return value
-    seen = list(table)
+    # a set: a card played this deal also lies on the table or on a pile
+    seen = set(table)
     for pile in view.get("piles") or []:
         if isinstance(pile, list):
-            seen.extend(c for c in pile if isinstance(c, str))
+            seen.update(c for c in pile if isinstance(c, str))
     for played in view.get("played") or []:
         if isinstance(played, list):
-            seen.extend(c for c in played if isinstance(c, str))
+            seen.update(c for c in played if isinstance(c, str))
     hands = view.get("hands") or []
     if seat < len(hands) and isinstance(hands[seat], list):
-        seen.extend(hands[seat])
+        seen.update(hands[seat])
     unseen = 4 - sum(1 for c in seen if c[0] == rank)
     bonus = 0.0
     if rank in "A234" and len(table) + 1 == _PORRAZO_RANKS.index(rank) + 1:
@@ -80,3 +83,36 @@ def porrazo_policy(game: Game[Any], state: Any, seat: int, rng: random.Random) -
     ]
     best = best_of(plays, rng)
     return best if best is not None else greedy_policy(game, state, seat, rng)
+
+
+_EN_SU_LUGAR_RANKS = "A234"
+"""R13: a discard of these ranks scores when it leaves as many cards as its number."""
+
+
+def _maybe_en_su_lugar(card: str, below: int) -> bool:
+    """Whether a drop of ``card`` onto ``below`` cards may have scored en su lugar (R13:
+    the table then holds as many cards as an A-4's number; it held at least ``below + 1``),
+    a reason to keep a capture back (R14's declined captures are such drops)."""
+    number = _EN_SU_LUGAR_RANKS.find(card[0]) + 1
+    return number > 0 and below + 1 <= number
+
+
+def porrazo_inference(game: Game[Any], view: dict[str, Any]) -> Callable[[Any], bool] | None:
+    """Worlds where no opponent holds a rank its drops say it lacks (``ranks_not_held``:
+    the easy policy captures whenever it can, the searching levels nearly always, as a
+    drop risks a porrazo), drops that may have scored en su lugar aside."""
+    lacking = ranks_not_held(view, _maybe_en_su_lugar)
+    if not lacking:
+        return None
+    tests = [
+        (opponent, frozenset(i for i, code in enumerate(CODES) if code[0] in ranks))
+        for opponent, ranks in lacking.items()
+    ]
+
+    def plausible(world: Any) -> bool:
+        return all(cards.isdisjoint(world.hands[opponent]) for opponent, cards in tests)
+
+    return plausible
+
+
+INFERENCES["porrazo"] = porrazo_inference

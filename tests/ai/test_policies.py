@@ -96,3 +96,20 @@ def test_easy_beats_random_over_seeded_matches(game_id: str) -> None:
         for i in range(10)
     )
     assert score >= 8
+
+
+def test_porrazo_easy_counts_each_seen_card_once() -> None:
+    """A card played this deal lies on the table or on a pile as well: counted twice, the
+    kings below looked "more than seen" and the drop of the fourth king outscored a
+    capture. All four kings seen makes the drop safe (worth 0), still below a capture."""
+    from ai.policies.porrazo import _porrazo_play_value
+
+    view = {
+        "table": ["4H", "QD", "6C", "TD"],
+        "piles": [["KH", "KS"], ["KD", "3C", "3H"]],
+        "played": [["KS"], ["3H"]],
+        "hands": [1, ["KC", "4C"]],
+        "chain": None,
+    }
+    assert _porrazo_play_value({"card": "KC"}, view, 1) == 0.0
+    assert _porrazo_play_value({"card": "4C"}, view, 1) == 3.0

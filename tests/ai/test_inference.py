@@ -1,0 +1,91 @@
+"""What the hard level reads from its opponents' drops (Ronda, Porrazo): the worlds it
+searches agree with "a player who can capture, captures"."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from ai import policies
+from ai.bots import INFERRING_LEVELS, level_sampler
+from ai.policies.base import ranks_not_held
+from ai.policies.porrazo import _maybe_en_su_lugar
+from engine import get_game
+
+
+def _view(table: list[str], played: list[list[str]], hands: list[Any], seat: int = 0) -> dict[str, Any]:
+    return {"seat": seat, "table": table, "played": played, "hands": hands}
+
+
+def test_a_drop_says_the_dropper_held_none_of_the_ranks_below_it() -> None:
+    # seat 1 dropped 9S onto 5D 7C, then seat 0 dropped 2H, then seat 1 dropped KC
+    view = _view(["5D", "7C", "9S", "2H", "KC"], [["2H"], ["9S", "KC"]], [["3S"], 1])
+    assert ranks_not_held(view) == {1: {"5", "7", "9", "2"}}
+
+
+def test_captures_own_drops_and_empty_hands_say_nothing() -> None:
+    # seat 1's 6H captured (it lies on a pile, not the table); seat 0's drop is its own
+    assert ranks_not_held(_view(["5D", "7C"], [["7C"], ["6H"]], [["3S"], 2])) == {}
+    # seat 1 has played its last card: nothing left to infer about
+    assert ranks_not_held(_view(["5D", "9S"], [[], ["9S"]], [["3S"], 0])) == {}
+
+
+def test_porrazo_drops_that_may_score_en_su_lugar_are_exempt() -> None:
+    # a 3 dropped onto two cards may have been kept back for en su lugar (R13/R14)
+    assert _maybe_en_su_lugar("3C", 2) and _maybe_en_su_lugar("4H", 0) and _maybe_en_su_lugar("AS", 0)
+    assert not _maybe_en_su_lugar("3C", 3) and not _maybe_en_su_lugar("KC", 0)
+    view = _view(["5D", "7C", "3C"], [[], ["3C"]], [["2S"], 2])
+    assert ranks_not_held(view, _maybe_en_su_lugar) == {}
+    assert ranks_not_held(view) == {1: {"5", "7"}}
+
+
+def _positions(game_id: str, matches: int) -> Any:
+    """(state, view) at every play decision of seeded easy-v-easy matches where the game's
+    inference says something."""
+    game = get_game(game_id)
+    for match in range(matches):
+        state = game.new_state(2, game.parse_options({}, 2), match % 2, seed=300 + match)
+        rng = random.Random(match)
+        while (seat := game.to_act(state)) is not None:
+            view = game.view(state, seat)
+            if policies.inference(game, view) is not None:
+                yield state, view
+            game.step(state, policies.choose(game, state, seat, rng))
+
+
+@pytest.mark.parametrize("game_id", ["ronda", "porrazo"])
+def test_the_truth_is_plausible_against_the_easy_policy(game_id: str) -> None:
+    """The easy policy captures whenever it can: the real state always passes the test
+    built from the view (so the hard level never rules out the true world against easy)."""
+    game = get_game(game_id)
+    seen = 0
+    for state, view in _positions(game_id, 6):
+        plausible = policies.inference(game, view)
+        assert plausible is not None and plausible(state)
+        seen += 1
+    assert seen > 50
+
+
+@pytest.mark.parametrize("game_id", ["ronda", "porrazo"])
+def test_hard_searches_plausible_worlds_and_normal_every_world(game_id: str) -> None:
+    game = get_game(game_id)
+    assert INFERRING_LEVELS == {"hard"}
+    ruled_out = 0
+    for _, view in _positions(game_id, 3):
+        plausible = policies.inference(game, view)
+        assert plausible is not None
+        plain = [game.sampler(view)(random.Random(seed)) for seed in range(40)]
+        ruled_out += sum(not plausible(world) for world in plain)
+        normal = level_sampler(game, view, "normal")
+        assert [game.to_json(normal(random.Random(seed))) for seed in range(40)] == [
+            game.to_json(world) for world in plain
+        ]
+        hard = level_sampler(game, view, "hard")
+        rng = random.Random(7)
+        worlds = [hard(rng) for _ in range(40)]
+        # every world agrees with the view; all but a rare fallback are plausible
+        assert all(game.view(world, view["seat"]) == view for world in worlds)
+        assert sum(plausible(world) for world in worlds) >= 36
+    assert ruled_out > 100  # the inference does rule worlds out
