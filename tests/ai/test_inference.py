@@ -89,3 +89,30 @@ def test_hard_searches_plausible_worlds_and_normal_every_world(game_id: str) -> 
         assert all(game.view(world, view["seat"]) == view for world in worlds)
         assert sum(plausible(world) for world in worlds) >= 36
     assert ruled_out > 100  # the inference does rule worlds out
+
+
+def test_a_root_parallel_part_at_hard_searches_the_hard_worlds() -> None:
+    """``search_root`` (one Celery part of a root-parallel search) samples its worlds as
+    ``decide`` does at its level: at a position where the drops rule worlds out, a part at
+    hard is the search over ``level_sampler(..., "hard")``'s worlds, not normal's."""
+    from ai import ismcts
+    from ai.bots import Budget, search_root
+
+    game = get_game("ronda")
+    state, view = next(
+        (s, v)
+        for s, v in _positions("ronda", 3)
+        if len(game.legal_actions(s)) > 2 and len(ranks_not_held(v).get(1 - v["seat"], ())) >= 3
+    )
+    hard = search_root(game, view, Budget(iterations=300), 5, level="hard")
+    again = ismcts.search(
+        game,
+        view,
+        random.Random(5),
+        iterations=300,
+        playout=policies.playout_policy(game),
+        sampler=level_sampler(game, view, "hard"),
+    )
+    assert [a["visits"] for a in hard["actions"]] == again.visits
+    normal = search_root(game, view, Budget(iterations=300), 5, level="normal")
+    assert [a["visits"] for a in normal["actions"]] != again.visits
