@@ -146,33 +146,3 @@ def inference(game: Game[Any], view: dict[str, Any]) -> Callable[[Any], bool] | 
     """The game's test of a sampled world for ``view`` (None: nothing to infer)."""
     infer = INFERENCES.get(game.id)
     return None if infer is None else infer(game, view)
-
-
-def ranks_not_held(
-    view: dict[str, Any], exempt: Callable[[str, int], bool] | None = None
-) -> dict[int, set[str]]:
-    """For the fishing games (Ronda, Porrazo): per opponent with cards in hand, the ranks
-    it holds none of if it captures whenever it can. A card that matches a table card
-    must capture (the rules); a player who holds a card that captures plays it rather than
-    drop another (the opponent model). The table keeps its order and a drop goes on top,
-    so a drop of this hand still on the table had every card now below it on the table when
-    it was played, and the dropper's cards still in hand (all dealt before the drop) match
-    none of their ranks. ``exempt(card, cards_below)`` names drops that may have had
-    another reason (Porrazo's en su lugar). Reads the view's ``table``, ``played`` (per
-    seat, the cards played this hand) and ``hands``."""
-    seat = view.get("seat")
-    table: list[str] = view.get("table") or []
-    hands = view.get("hands") or []
-    out: dict[int, set[str]] = {}
-    for opponent, cards in enumerate(view.get("played") or []):
-        if opponent == seat or not isinstance(hands[opponent], int) or not hands[opponent]:
-            continue
-        ranks: set[str] = set()
-        for card in cards:
-            if card in table:  # a drop (a card that captured lies on a pile)
-                below = table.index(card)
-                if exempt is None or not exempt(card, below):
-                    ranks.update(code[0] for code in table[:below])
-        if ranks:
-            out[opponent] = ranks
-    return out

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ai.policies.base import INFERENCES, Action, best_of, greedy_policy, ranks_not_held, register
+from ai.policies.base import INFERENCES, Action, best_of, greedy_policy, register
 from engine.cards import CODES
 from engine.protocol import Game
 
@@ -97,11 +97,37 @@ def _maybe_en_su_lugar(card: str, below: int) -> bool:
     return number > 0 and below + 1 <= number
 
 
+def ranks_not_held(view: dict[str, Any]) -> dict[int, set[str]]:
+    """Per opponent with cards in hand, the ranks it holds none of if it captures whenever
+    it can. A card that matches a table card must capture (R12); a player who holds a card
+    that captures plays it rather than drop another (the opponent model: the easy policy
+    does, the searching levels nearly always, as a drop invites a porrazo). The table keeps
+    its order and a drop goes on top (R11), so a drop of this deal still on the table had
+    every card now below it on the table when it was played, and the dropper's cards still
+    in hand (all dealt before the drop, R10) match none of their ranks. A drop of A-4 that
+    may have scored en su lugar says nothing (a reason to keep a capture back). Reads the
+    view's ``table``, ``played`` (per seat, the cards played this deal) and ``hands``."""
+    seat = view.get("seat")
+    table: list[str] = view.get("table") or []
+    hands = view.get("hands") or []
+    out: dict[int, set[str]] = {}
+    for opponent, cards in enumerate(view.get("played") or []):
+        if opponent == seat or not isinstance(hands[opponent], int) or not hands[opponent]:
+            continue
+        ranks: set[str] = set()
+        for card in cards:
+            if card in table:  # a drop (a card that captured lies on a pile)
+                below = table.index(card)
+                if not _maybe_en_su_lugar(card, below):
+                    ranks.update(code[0] for code in table[:below])
+        if ranks:
+            out[opponent] = ranks
+    return out
+
+
 def porrazo_inference(game: Game[Any], view: dict[str, Any]) -> Callable[[Any], bool] | None:
-    """Worlds where no opponent holds a rank its drops say it lacks (``ranks_not_held``:
-    the easy policy captures whenever it can, the searching levels nearly always, as a
-    drop risks a porrazo), drops that may have scored en su lugar aside."""
-    lacking = ranks_not_held(view, _maybe_en_su_lugar)
+    """Worlds where no opponent holds a rank its drops say it lacks (``ranks_not_held``)."""
+    lacking = ranks_not_held(view)
     if not lacking:
         return None
     tests = [

@@ -4,21 +4,17 @@ search's playout hook."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 from ai.policies.base import (
-    INFERENCES,
     PLAYOUT_FACTORIES,
     Action,
     PlayoutHook,
     PlayoutPolicy,
     best_of,
     greedy_policy,
-    ranks_not_held,
     register,
 )
-from engine.cards import CODES
 from engine.protocol import Game
 
 _RONDA_RANKS = "A234567JQK"
@@ -136,24 +132,3 @@ def _ronda_playout_hook() -> PlayoutPolicy | None:
 
 
 PLAYOUT_FACTORIES["ronda"] = _ronda_playout_hook
-
-
-def ronda_inference(game: Game[Any], view: dict[str, Any]) -> Callable[[Any], bool] | None:
-    """Worlds where no opponent holds a rank its drops say it lacks (``ranks_not_held``:
-    the easy policy captures whenever it can, and so do the searching levels nearly
-    always). A hand is a bit mask of ``engine.cards`` ints in Ronda's state."""
-    lacking = ranks_not_held(view)
-    if not lacking:
-        return None
-    tests = [
-        (opponent, sum(1 << i for i, code in enumerate(CODES) if code[0] in ranks))
-        for opponent, ranks in lacking.items()
-    ]
-
-    def plausible(world: Any) -> bool:
-        return all(not world.hands[opponent] & mask for opponent, mask in tests)
-
-    return plausible
-
-
-INFERENCES["ronda"] = ronda_inference
