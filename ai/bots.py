@@ -57,32 +57,14 @@ LEVEL_BUDGETS: dict[str, Budget] = {
 """The default budget of each searching level (an explicit budget replaces it)."""
 
 
-INFERRING_LEVELS = frozenset({"hard"})
-"""The levels that read the opponents' public choices (``policies.inference``): they
-search the sampled worlds that agree with what the opponents chose."""
-
-INFERENCE_TRIES = 16
-"""Worlds drawn at most for one plausible one; then the last is taken (the opponent model
-may be wrong: the view itself is never contradicted, every sampled world is consistent)."""
-
-
 def level_sampler(game: Game[Any], view: dict[str, Any], level: str) -> Callable[[random.Random], Any]:
-    """The worlds a bot of ``level`` searches: ``game.sampler(view)``, and for an inferring
-    level only those the game's inference finds plausible (up to INFERENCE_TRIES draws)."""
+    """The worlds a bot of ``level`` searches: ``game.sampler(view)`` (which validates the
+    view), or the game's inference's for a level that uses one (``policies.INFERENCES``:
+    Ronda's searching levels take declarations at their word, Porrazo's hard level reads
+    the opponents' drops)."""
     sample = game.sampler(view)
-    plausible = policies.inference(game, view) if level in INFERRING_LEVELS else None
-    if plausible is None:
-        return sample
-
-    def sample_plausible(rng: random.Random) -> Any:
-        world = sample(rng)
-        for _ in range(INFERENCE_TRIES - 1):
-            if plausible(world):
-                break
-            world = sample(rng)
-        return world
-
-    return sample_plausible
+    inferred = policies.inferred_sampler(game, view, level)
+    return sample if inferred is None else inferred
 
 
 @dataclass

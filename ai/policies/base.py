@@ -130,19 +130,51 @@ def playout_policy(game: Game[Any]) -> PlayoutPolicy | None:
     return PLAYOUTS[game.id]
 
 
-Inference = Callable[[Game[Any], dict[str, Any]], Callable[[Any], bool] | None]
+Sampler = Callable[[random.Random], Any]
 
-INFERENCES: dict[str, Inference] = {}
-"""Game id -> ``inference(game, view)``: what the seat can read from its opponents' public
-choices, as a test of a sampled world (``plausible(world) -> bool``: does the world agree
-with what the opponents chose?), or None when the view says nothing beyond the rules.
-The rules' own deductions are the sampler's (every sampled world is consistent with the
-view); this is an opponent model (e.g. "a player who could capture, captures"), so it
-may be wrong, and the bots that use it fall back to an implausible world when too few
-plausible ones turn up."""
+Inference = Callable[[Game[Any], dict[str, Any]], Sampler | None]
+
+INFERENCES: dict[str, tuple[frozenset[str], Inference]] = {}
+"""Game id -> (the searching levels that use it, ``inference(game, view)``): a sampler of
+the worlds of the view that agree with an opponent model, e.g. "a player declares what
+it holds" or "a player who can capture, captures" (None: the model says nothing here).
+The rules' own deductions are the game's sampler's (every world is consistent with the
+view); an opponent model may be wrong, so an inference never contradicts the view and
+falls back to ordinary worlds when it finds too few that agree."""
+
+PLAUSIBLE_TRIES = 16
+"""Worlds drawn at most for one that an opponent model finds plausible; then the last is
+taken (a wrong model costs a little precision, never an inconsistent world)."""
 
 
-def inference(game: Game[Any], view: dict[str, Any]) -> Callable[[Any], bool] | None:
-    """The game's test of a sampled world for ``view`` (None: nothing to infer)."""
-    infer = INFERENCES.get(game.id)
-    return None if infer is None else infer(game, view)
+def register_inference(game_id: str, levels: Iterable[str]) -> Callable[[Inference], Inference]:
+    """Decorator: ``fn`` is ``game_id``'s inference, used by the searching ``levels``."""
+
+    def deco(fn: Inference) -> Inference:
+        INFERENCES[game_id] = (frozenset(levels), fn)
+        return fn
+
+    return deco
+
+
+def inferred_sampler(game: Game[Any], view: dict[str, Any], level: str) -> Sampler | None:
+    """The sampler of a bot of ``level`` that uses the game's inference (None: it does not,
+    or the inference says nothing for this view)."""
+    entry = INFERENCES.get(game.id)
+    if entry is None or level not in entry[0]:
+        return None
+    return entry[1](game, view)
+
+
+def plausible_sampler(sample: Sampler, plausible: Callable[[Any], bool]) -> Sampler:
+    """``sample``'s worlds, redrawn (up to PLAUSIBLE_TRIES draws) until ``plausible``."""
+
+    def sample_plausible(rng: random.Random) -> Any:
+        world = sample(rng)
+        for _ in range(PLAUSIBLE_TRIES - 1):
+            if plausible(world):
+                break
+            world = sample(rng)
+        return world
+
+    return sample_plausible

@@ -6,7 +6,15 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ai.policies.base import INFERENCES, Action, best_of, greedy_policy, register
+from ai.policies.base import (
+    Action,
+    Sampler,
+    best_of,
+    greedy_policy,
+    plausible_sampler,
+    register,
+    register_inference,
+)
 from engine.cards import CODES
 from engine.protocol import Game
 
@@ -125,8 +133,9 @@ def ranks_not_held(view: dict[str, Any]) -> dict[int, set[str]]:
     return out
 
 
-def porrazo_inference(game: Game[Any], view: dict[str, Any]) -> Callable[[Any], bool] | None:
-    """Worlds where no opponent holds a rank its drops say it lacks (``ranks_not_held``)."""
+def plausible_world(view: dict[str, Any]) -> Callable[[Any], bool] | None:
+    """A test of a sampled world: no opponent holds a rank its drops say it lacks
+    (``ranks_not_held``); None when the drops say nothing."""
     lacking = ranks_not_held(view)
     if not lacking:
         return None
@@ -141,4 +150,8 @@ def porrazo_inference(game: Game[Any], view: dict[str, Any]) -> Callable[[Any], 
     return plausible
 
 
-INFERENCES["porrazo"] = porrazo_inference
+@register_inference("porrazo", levels=("hard",))
+def porrazo_inference(game: Game[Any], view: dict[str, Any]) -> Sampler | None:
+    """Hard's worlds: those that pass :func:`plausible_world`."""
+    plausible = plausible_world(view)
+    return None if plausible is None else plausible_sampler(game.sampler(view), plausible)

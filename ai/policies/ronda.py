@@ -11,11 +11,13 @@ from ai.policies.base import (
     Action,
     PlayoutHook,
     PlayoutPolicy,
+    Sampler,
     best_of,
     greedy_policy,
     register,
+    register_inference,
 )
-from engine.protocol import Game
+from engine.protocol import Game, InvalidState
 
 _RONDA_RANKS = "A234567JQK"
 
@@ -132,3 +134,20 @@ def _ronda_playout_hook() -> PlayoutPolicy | None:
 
 
 PLAYOUT_FACTORIES["ronda"] = _ronda_playout_hook
+
+
+@register_inference("ronda", levels=("normal", "hard"))
+def ronda_inference(game: Game[Any], view: dict[str, Any]) -> Sampler | None:
+    """The searching levels take every declaration of the hand at its word: they search
+    worlds where each hidden hand holds what its seat declared (a ronda, a tringa, or
+    nothing), as the easy policy and the playout hook always declare and as people mostly
+    do (a bluff risks a challenge, R13, and a silence the violation penalty, R18). The
+    rules alone deduce nothing from a declaration (a bluff is legal), so the engine's
+    sampler takes them at their word only when asked (``trust_declarations``); when no
+    deal of the unseen cards fits them, the declarations are ignored."""
+    from engine.games.ronda.sampling import make_sampler
+
+    try:
+        return make_sampler(view, trust_declarations=True)
+    except InvalidState:
+        return None

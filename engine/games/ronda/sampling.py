@@ -16,11 +16,16 @@ from engine.protocol import InvalidState
 from engine.sampling import shuffle
 
 
-def make_sampler(view: Any) -> Callable[[random.Random], RondaState]:
+def make_sampler(view: Any, *, trust_declarations: bool = False) -> Callable[[random.Random], RondaState]:
     """Validate ``view`` once; return f(rng) dealing the unseen cards at random into the
     other seats' hands (known sizes) and the stock (known size). Exact deductions kept:
     played cards, piles, table and revealed hands are fixed; each seat's dealt cards are
-    its (sampled) hand plus what it played this hand (§7)."""
+    its (sampled) hand plus what it played this hand (§7).
+
+    ``trust_declarations``: deal only hands whose holding is what their seat declared, as
+    with ``auto_declare`` (where that is a rule). Without it a declaration may be a bluff
+    (R13), so the rules alone deduce nothing from it; a bot that takes its opponents at
+    their word asks for it. Raises InvalidState when no deal matches the declarations."""
     rules, seat, values = CODEC.read_view(view)
     if seat is None:
         raise refuse("seat", "a spectator's view has no hand to sample around: give a seat's view")
@@ -66,7 +71,9 @@ def make_sampler(view: Any) -> Callable[[random.Random], RondaState]:
         raise InvalidState("view is not a consistent view of a Ronda state", field="view")
     # With auto_declare a declaration is the seat's true holding: an exact deduction.
     must_hold = (
-        template.o.auto_declare and template.phase != MATCH_OVER_P and all(d >= 0 for d in template.decl)
+        (template.o.auto_declare or trust_declarations)
+        and template.phase != MATCH_OVER_P
+        and all(d >= 0 for d in template.decl)
     )
     sampler = Sampler(
         template, pool, [t for t, _ in hidden_seats], [k for _, k in hidden_seats], played, must_hold
