@@ -154,3 +154,49 @@ def test_trex_hook_chooses_what_its_list_form_chose() -> None:
                 assert rng_mask.random() == rng_list.random(), (seed, i)
                 checked += 1
     assert checked > 1000
+
+
+def _ronda_play_state(table: str, hand: str, piles: str) -> Any:
+    """A seeded Ronda state in the play phase, its table, the hand of the seat to act and
+    the first side's pile replaced by the given cards."""
+    from engine.cards import mask_of, parse_cards
+    from engine.games.ronda.tables import PLAY_P, RBIT
+
+    game = get_game("ronda")
+    state = next(s for s in _states(game, 1) if s.phase == PLAY_P)
+    state.table = parse_cards(table)
+    state.trank = 0
+    for card in state.table:
+        state.trank |= RBIT[card]
+    state.last_drop = -1
+    state.hands[state.to_act] = mask_of(parse_cards(hand))
+    state.piles = [mask_of(parse_cards(piles))] + [0] * (len(state.piles) - 1)
+    return state
+
+
+def test_ronda_hook_drops_the_card_least_likely_to_be_matched() -> None:
+    """With no capture, the hook drops as the easy level does, 9 times in 10 (the first
+    draw decides): the rank with the fewest copies unseen by the dropper (2: its own 2S and
+    the pile's 2H 2D leave one), never the Q next below the table's K (a run to feed);
+    else any card. A capture still comes first."""
+    from ai.playouts import ronda
+    from engine.cards import parse_card
+    from engine.games.ronda.rules import legal_actions
+
+    state = _ronda_play_state("KS", "2S 4H QH", "2H 2D 5S")
+    careful = parse_card("2S")
+    picks = []
+    for seed in range(200):
+        pick = ronda.choose(state, random.Random(seed))
+        if random.Random(seed).random() >= ronda.CARELESS:
+            assert pick == careful, seed
+        picks.append(pick)
+    assert 0 < len([p for p in picks if p != careful]) < 40
+    # equal unseen copies: the Q (below the table's K) is the riskier drop
+    state = _ronda_play_state("KS", "4H QH", "")
+    assert ronda.safest_drops(legal_actions(state), state.trank, state.hands[state.to_act]) == [
+        parse_card("4H")
+    ]
+    # a capture of the K is preferred to any drop
+    state = _ronda_play_state("KS", "2S KH", "2H 2D")
+    assert all(ronda.choose(state, random.Random(seed)) == parse_card("KH") for seed in range(20))
