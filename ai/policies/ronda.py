@@ -122,11 +122,8 @@ def _ronda_playout_hook() -> PlayoutPolicy | None:
     match won at once), which drowns the signal of the card play. It reads the sampled
     world's internal state (a playout runs in a world sampled from the view, so this sees
     nothing the searching seat does not). A card that captures is always preferred, the
-    biggest packet first (an este or a missa counts 3 cards more); else, 9 times in 10, the
-    drop ``ronda_policy`` would make (the rank with the fewest copies the dropper has not
-    seen, then not just below a table rank), else a random card: random drops would model
-    a careless opponent who feeds estes, while the easy level drops carefully. The code is
-    :mod:`ai.playouts.ronda`, compiled with the engine."""
+    biggest packet first (an este or a missa counts 3 cards more), else a random card.
+    The code is :mod:`ai.playouts.ronda`, compiled with the engine."""
     try:
         from ai.playouts import ronda
     except ImportError:  # pragma: no cover - Ronda not installed
