@@ -168,10 +168,10 @@ def play_match(
     seed: int,
     index: int,
     max_steps: int = 100_000,
-    decider: Decider = fair_decider,
+    decide_a: Decider = fair_decider,
 ) -> MatchResult:
-    """Play match ``index`` of a series to its end and return A's result (each move is
-    ``decider``'s: by default a bot that sees only its seat's view)."""
+    """Play match ``index`` of a series to its end and return A's result. Side A's moves
+    are ``decide_a``'s (by default, like B's, a bot that sees only its seat's view)."""
     start = start_match(game, players, options, seed, index)
     state, a_side = start.state, start.a_side
     a_seats = set(game.score(state).sides[a_side])
@@ -183,6 +183,7 @@ def play_match(
         if seat is None:
             break
         side = 0 if seat in a_seats else 1
+        decider = decide_a if side == 0 else fair_decider
         level = (level_a, level_b)[side]
         decision = decider(game, state, seat, level, budget, start.decision_seed(step_no))
         decisions += 1
@@ -220,6 +221,7 @@ def _play_indexed(
     level_b: str,
     budget: Budget | None,
     seed: int,
+    decide_a: Decider,
     index: int,
 ) -> MatchResult:
     """``play_match`` by game id (picklable, for the worker processes of ``--jobs``)."""
@@ -232,6 +234,7 @@ def _play_indexed(
         budget=budget,
         seed=seed,
         index=index,
+        decide_a=decide_a,
     )
 
 
@@ -310,8 +313,18 @@ def play_series(play: Callable[[int], MatchResult], indices: Sequence[int], jobs
     return tally
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ai.arena", description=__doc__.splitlines()[0])
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    decide_a: Decider = fair_decider,
+    a_note: str = "",
+    prog: str = "python -m ai.arena",
+    description: str | None = None,
+) -> int:
+    """The command line. A measuring stick built on the arena (bench/clairvoyant_bound.py)
+    passes its own ``decide_a`` (a module-level function: ``--jobs`` pickles it) and says
+    what it does in ``a_note``."""
+    parser = argparse.ArgumentParser(prog=prog, description=description or __doc__.splitlines()[0])
     parser.add_argument("--game", required=True)
     parser.add_argument("--a", default="normal", choices=ARENA_LEVELS)
     parser.add_argument("--b", default="easy", choices=ARENA_LEVELS)
@@ -344,13 +357,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.b,
         budget,
         args.seed,
+        decide_a,
     )
     indices = range(args.first, args.first + args.matches)
-    tally = play_series(play, indices, args.jobs, f"{args.game} {args.a} v {args.b}")
+    tally = play_series(play, indices, args.jobs, f"{args.game} {args.a}{a_note} v {args.b}")
     budget_text = f"iterations={budget.iterations} ms={budget.ms}" if budget is not None else "level default"
     print(f"game {args.game}, players {players}, options {json.dumps(options, sort_keys=True)}")
     print(
-        f"A = {args.a}, B = {args.b}, budget {budget_text}, seed {args.seed}, "
+        f"A = {args.a}{a_note}, B = {args.b}, budget {budget_text}, seed {args.seed}, "
         f"matches {indices.start}-{indices.stop - 1}"
     )
     print(
