@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import card_code, cards_of_mask
 from engine.codec import TEMPLATE, Hidden, refuse
@@ -14,6 +14,14 @@ from engine.games.ronda.state import RondaState, cons_list
 from engine.games.ronda.tables import MATCH_OVER_P, PACK
 from engine.protocol import InvalidState
 from engine.sampling import shuffle
+
+DEAL_TRIES: Final = 200
+"""Deals of every hidden seat tried before declared holdings are found impossible."""
+
+TRUSTED_TRIES: Final = 2
+"""The same when a bot only trusts the declarations: a few tries (each up to 2,000 draws
+of a seat's hand), so that a bluff no deal can make true costs milliseconds, not the
+~0.4 s of DEAL_TRIES, before the bot gives up trusting it."""
 
 
 def make_sampler(view: Any, *, trust_declarations: bool = False) -> Callable[[random.Random], RondaState]:
@@ -79,7 +87,10 @@ def make_sampler(view: Any, *, trust_declarations: bool = False) -> Callable[[ra
         template, pool, [t for t, _ in hidden_seats], [k for _, k in hidden_seats], played, must_hold
     )
     if must_hold:
-        sampler.deal_hidden(template.clone(), random.Random(0))  # fails now, not in the search, if impossible
+        # fails now, not in the search, if impossible; a bot's trust in a bluff that cannot
+        # be true is given up after a few tries (its caller then samples as the rules do)
+        tries = TRUSTED_TRIES if not template.o.auto_declare else DEAL_TRIES
+        sampler.deal_hidden(template.clone(), random.Random(0), tries)
     return sampler
 
 
@@ -107,7 +118,7 @@ class Sampler:
         self.must_hold = must_hold
         self.n_decks = len(cons_list(template.decks))
 
-    def deal_hidden(self, s: RondaState, rng: random.Random) -> list[int]:
+    def deal_hidden(self, s: RondaState, rng: random.Random, tries: int = DEAL_TRIES) -> list[int]:
         """Deal the unseen cards into the hidden hands of ``s``; returns the rest (the stock).
 
         Seat by seat: a seat's hand is redrawn from what is left until its holding is the
@@ -118,7 +129,7 @@ class Sampler:
         sizes = self.sizes
         played = self.played
         must_hold = self.must_hold
-        for _ in range(200):
+        for _ in range(tries):
             rest = self.pool[:]
             ok = True
             for i in range(len(hidden)):
