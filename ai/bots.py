@@ -60,8 +60,7 @@ LEVEL_BUDGETS: dict[str, Budget] = {
 def level_sampler(game: Game[Any], view: dict[str, Any], level: str) -> Callable[[random.Random], Any]:
     """The worlds a bot of ``level`` searches: ``game.sampler(view)`` (which validates the
     view), or the game's inference's for a level that uses one (``policies.INFERENCES``:
-    Ronda's searching levels take declarations at their word, Porrazo's hard level reads
-    the opponents' drops)."""
+    Ronda's searching levels take declarations at their word)."""
     sample = game.sampler(view)
     inferred = policies.inferred_sampler(game, view, level)
     return sample if inferred is None else inferred

@@ -136,15 +136,11 @@ Inference = Callable[[Game[Any], dict[str, Any]], Sampler | None]
 
 INFERENCES: dict[str, tuple[frozenset[str], Inference]] = {}
 """Game id -> (the searching levels that use it, ``inference(game, view)``): a sampler of
-the worlds of the view that agree with an opponent model, e.g. "a player declares what
-it holds" or "a player who can capture, captures" (None: the model says nothing here).
-The rules' own deductions are the game's sampler's (every world is consistent with the
-view); an opponent model may be wrong, so an inference never contradicts the view and
-falls back to ordinary worlds when it finds too few that agree."""
-
-PLAUSIBLE_TRIES = 16
-"""Worlds drawn at most for one that an opponent model finds plausible; then the last is
-taken (a wrong model costs a little precision, never an inconsistent world)."""
+the worlds of the view that agree with an opponent model, e.g. Ronda's "a player declares
+what it holds" (None: the model says nothing here). The rules' own deductions are the
+game's sampler's (every world is consistent with the view); an opponent model may be
+wrong, so an inference never contradicts the view and gives way to the rules' worlds
+when none agrees."""
 
 
 def register_inference(game_id: str, levels: Iterable[str]) -> Callable[[Inference], Inference]:
@@ -164,17 +160,3 @@ def inferred_sampler(game: Game[Any], view: dict[str, Any], level: str) -> Sampl
     if entry is None or level not in entry[0]:
         return None
     return entry[1](game, view)
-
-
-def plausible_sampler(sample: Sampler, plausible: Callable[[Any], bool]) -> Sampler:
-    """``sample``'s worlds, redrawn (up to PLAUSIBLE_TRIES draws) until ``plausible``."""
-
-    def sample_plausible(rng: random.Random) -> Any:
-        world = sample(rng)
-        for _ in range(PLAUSIBLE_TRIES - 1):
-            if plausible(world):
-                break
-            world = sample(rng)
-        return world
-
-    return sample_plausible

@@ -3,19 +3,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
-from ai.policies.base import (
-    Action,
-    Sampler,
-    best_of,
-    greedy_policy,
-    plausible_sampler,
-    register,
-    register_inference,
-)
-from engine.cards import CODES
+from ai.policies.base import Action, best_of, greedy_policy, register
 from engine.protocol import Game
 
 _PORRAZO_RANKS = "A23456789TJQK"
@@ -91,67 +81,3 @@ def porrazo_policy(game: Game[Any], state: Any, seat: int, rng: random.Random) -
     ]
     best = best_of(plays, rng)
     return best if best is not None else greedy_policy(game, state, seat, rng)
-
-
-_EN_SU_LUGAR_RANKS = "A234"
-"""R13: a discard of these ranks scores when it leaves as many cards as its number."""
-
-
-def _maybe_en_su_lugar(card: str, below: int) -> bool:
-    """Whether a drop of ``card`` onto ``below`` cards may have scored en su lugar (R13:
-    the table then holds as many cards as an A-4's number; it held at least ``below + 1``),
-    a reason to keep a capture back (R14's declined captures are such drops)."""
-    number = _EN_SU_LUGAR_RANKS.find(card[0]) + 1
-    return number > 0 and below + 1 <= number
-
-
-def ranks_not_held(view: dict[str, Any]) -> dict[int, set[str]]:
-    """Per opponent with cards in hand, the ranks it holds none of if it captures whenever
-    it can. A card that matches a table card must capture (R12); a player who holds a card
-    that captures plays it rather than drop another (the opponent model: the easy policy
-    does, the searching levels nearly always, as a drop invites a porrazo). The table keeps
-    its order and a drop goes on top (R11), so a drop of this deal still on the table had
-    every card now below it on the table when it was played, and the dropper's cards still
-    in hand (all dealt before the drop, R10) match none of their ranks. A drop of A-4 that
-    may have scored en su lugar says nothing (a reason to keep a capture back). Reads the
-    view's ``table``, ``played`` (per seat, the cards played this deal) and ``hands``."""
-    seat = view.get("seat")
-    table: list[str] = view.get("table") or []
-    hands = view.get("hands") or []
-    out: dict[int, set[str]] = {}
-    for opponent, cards in enumerate(view.get("played") or []):
-        if opponent == seat or not isinstance(hands[opponent], int) or not hands[opponent]:
-            continue
-        ranks: set[str] = set()
-        for card in cards:
-            if card in table:  # a drop (a card that captured lies on a pile)
-                below = table.index(card)
-                if not _maybe_en_su_lugar(card, below):
-                    ranks.update(code[0] for code in table[:below])
-        if ranks:
-            out[opponent] = ranks
-    return out
-
-
-def plausible_world(view: dict[str, Any]) -> Callable[[Any], bool] | None:
-    """A test of a sampled world: no opponent holds a rank its drops say it lacks
-    (``ranks_not_held``); None when the drops say nothing."""
-    lacking = ranks_not_held(view)
-    if not lacking:
-        return None
-    tests = [
-        (opponent, frozenset(i for i, code in enumerate(CODES) if code[0] in ranks))
-        for opponent, ranks in lacking.items()
-    ]
-
-    def plausible(world: Any) -> bool:
-        return all(cards.isdisjoint(world.hands[opponent]) for opponent, cards in tests)
-
-    return plausible
-
-
-@register_inference("porrazo", levels=("hard",))
-def porrazo_inference(game: Game[Any], view: dict[str, Any]) -> Sampler | None:
-    """Hard's worlds: those that pass :func:`plausible_world`."""
-    plausible = plausible_world(view)
-    return None if plausible is None else plausible_sampler(game.sampler(view), plausible)
