@@ -88,22 +88,13 @@ def test_a_root_parallel_part_searches_its_levels_worlds() -> None:
         for s, v, o in _declared_positions(3)
         if len(game.legal_actions(s)) > 2 and v["declarations"][o] == "ronda"
     )
+
+    def visits(sampler: Any) -> list[int]:
+        playout = policies.playout_policy(game)
+        result = ismcts.search(game, view, random.Random(5), iterations=300, playout=playout, sampler=sampler)
+        return result.visits
+
     part = search_root(game, view, Budget(iterations=300), 5, level="hard")
-    again = ismcts.search(
-        game,
-        view,
-        random.Random(5),
-        iterations=300,
-        playout=policies.playout_policy(game),
-        sampler=level_sampler(game, view, "hard"),
-    )
-    assert [a["visits"] for a in part["actions"]] == again.visits
-    rules_worlds = ismcts.search(
-        game,
-        view,
-        random.Random(5),
-        iterations=300,
-        playout=policies.playout_policy(game),
-        sampler=game.sampler(view),
-    )
-    assert rules_worlds.visits != again.visits
+    hard_worlds = visits(level_sampler(game, view, "hard"))
+    assert [a["visits"] for a in part["actions"]] == hard_worlds
+    assert visits(game.sampler(view)) != hard_worlds
