@@ -58,12 +58,12 @@ LEVEL_BUDGETS: dict[str, Budget] = {
 
 
 def level_sampler(game: Game[Any], view: dict[str, Any], level: str) -> Callable[[random.Random], Any]:
-    """The worlds a bot of ``level`` searches: ``game.sampler(view)`` (which validates the
-    view), or the game's inference's for a level that uses one (``policies.INFERENCES``:
-    Ronda's searching levels take declarations at their word)."""
-    sample = game.sampler(view)
+    """The worlds a bot of ``level`` searches: the game's inference's for a level that uses
+    one (``policies.INFERENCES``: Ronda's searching levels take declarations at their
+    word), else ``game.sampler(view)``, which validates the view (an inference says
+    nothing, None, for a view it cannot read, so a bad view is refused here)."""
     inferred = policies.inferred_sampler(game, view, level)
-    return sample if inferred is None else inferred
+    return inferred if inferred is not None else game.sampler(view)
 
 
 @dataclass

@@ -36,8 +36,8 @@ from ai.arena import start_match
 from ai.bots import Budget, decide
 from ai.playouts import marriage as hook
 from engine import get_game
+from engine.games.marriage.hand_eval import deal_is_over
 from engine.games.marriage.rules import step
-from engine.games.marriage.tables import OVER
 from engine.protocol import Game
 
 PLAYERS = 2
@@ -45,7 +45,7 @@ PLAYERS = 2
 
 def play_to_deal_end(start: Any, state: Any, rng: random.Random) -> None:
     """The greedy hook's moves until the deal ends (no search horizon)."""
-    while not (state.cur is None or state.phase == OVER or state.deal_no != start.deal_no):
+    while not deal_is_over(start, state):
         step(state, hook.choose(state, rng))
 
 

@@ -385,17 +385,21 @@ def leaf_value(st: MState) -> list[float]:
     return pairwise_value(scores, st.cur)
 
 
+def deal_is_over(start: MState, state: MState) -> bool:
+    """Whether the deal ``start`` is in has ended by ``state`` (finished, the match over,
+    or a later deal begun)."""
+    return state.cur is None or state.phase == OVER or state.deal_no != start.deal_no
+
+
 def is_playout_over(start: MState, state: MState) -> bool:
     """The protocol's end of the deal, or :data:`PLAYOUT_TURNS` completed turns after
     ``start`` (the search's horizon)."""
-    if state.cur is None or state.phase == OVER or state.deal_no != start.deal_no:
-        return True
-    return state.turns - start.turns >= PLAYOUT_TURNS
+    return deal_is_over(start, state) or state.turns - start.turns >= PLAYOUT_TURNS
 
 
 def outcome(start: MState, end: MState) -> list[float]:
     """The search's reward: for a deal cut at the playout horizon (still in play), the
     fitted estimate of :func:`leaf_value`; else the reward of :func:`scoring.outcome`."""
-    if end.phase != OVER and end.cur is not None and end.deal_no == start.deal_no:
+    if not deal_is_over(start, end):
         return leaf_value(end)
     return scoring.outcome(start, end)
