@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/clairvoyant_bound.py --game porrazo --a hard --b normal --seed 8103 --jobs 2
     .venv/bin/python bench/clairvoyant_bound.py --game ronda --a normal --b normal --matches 200 --seed 8103
+    .venv/bin/python bench/clairvoyant_bound.py --sees hands --game porrazo --a hard --b normal --seed 8103
 
 Side A's bot is the level ``--a``'s own search (its budget, playout hook, root candidates
 and tie-break), except that every world it samples is the true state: it sees the other
@@ -15,10 +16,18 @@ Why: a fair bot at ``--a`` cannot know more than this one, and this one searches
 way, so its win rate against ``--b`` is (up to the search's own noise) the most a fair
 ``--a`` could reach with this search and these playouts. When even it falls short of a
 target, the target needs a different kind of bot, not more budget or tuning of this one.
+
+``--sees hands``: side A sees the other hands but not the stock's order (each world is the
+true state with its stock shuffled anew). No fair bot can learn the order of an unseen
+stock, but a model of the opponents (what their bids, declarations and plays say of their
+hands) can at best learn their hands: this bounds what any such model can add to the
+level's search. Games whose stock is a plain tuple of unseen cards, and Trex (no stock).
 """
 
 from __future__ import annotations
 
+import random
+import sys
 from typing import Any
 
 from ai import arena
@@ -50,12 +59,63 @@ def seeing_decider(
     return decide(seeing, game.view(state, seat), level=level, budget=budget, seed=seed)
 
 
-if __name__ == "__main__":
-    raise SystemExit(
-        arena.main(
-            decide_a=seeing_decider,
-            a_note=" seeing every card",
-            prog="python bench/clairvoyant_bound.py",
-            description=__doc__.splitlines()[0],
-        )
+class HandSeeingGame(SeeingGame):
+    """Every world is the true state with the stock's order shuffled: the other hands
+    seen, the stock's order not."""
+
+    def __init__(self, game: Game[Any], state: Any) -> None:
+        super().__init__(game, state)
+        stock = getattr(self._state, "stock", ())
+        if type(stock) is not tuple:
+            raise ValueError(f"{game.id}: --sees hands needs a stock that is a plain tuple of unseen cards")
+
+    def sampler(self, view: dict[str, Any]) -> Any:
+        game, state = self._game, self._state
+
+        def world(rng: random.Random) -> Any:
+            out = game.clone(state)
+            if hasattr(out, "stock"):
+                stock = list(out.stock)
+                rng.shuffle(stock)
+                out.stock = tuple(stock)
+            return out
+
+        return world
+
+
+def hand_seeing_decider(
+    game: Game[Any], state: Any, seat: int, level: str, budget: Budget | None, seed: int
+) -> Decision:
+    """Side A's move: ``level``'s own search, every world the true hands and a shuffled stock."""
+    seeing: Any = HandSeeingGame(game, state)
+    return decide(seeing, game.view(state, seat), level=level, budget=budget, seed=seed)
+
+
+SEES = {
+    "all": (seeing_decider, " seeing every card"),
+    "hands": (hand_seeing_decider, " seeing the other hands"),
+}
+
+
+def main(argv: list[str]) -> int:
+    """``--sees`` picks side A's sight; every other option is the arena's."""
+    sees = "all"
+    if "--sees" in argv:
+        at = argv.index("--sees")
+        if at + 1 >= len(argv) or argv[at + 1] not in SEES:
+            print(f"--sees: one of {', '.join(SEES)}", file=sys.stderr)
+            return 2
+        sees = argv[at + 1]
+        argv = argv[:at] + argv[at + 2 :]
+    decide_a, note = SEES[sees]
+    return arena.main(
+        argv,
+        decide_a=decide_a,
+        a_note=note,
+        prog="python bench/clairvoyant_bound.py [--sees all|hands]",
+        description=__doc__.splitlines()[0],
     )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

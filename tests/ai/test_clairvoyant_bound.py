@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from ai import policies
 from ai.arena import play_match
 from ai.bots import Budget
-from bench.clairvoyant_bound import SeeingGame, seeing_decider
+from bench.clairvoyant_bound import HandSeeingGame, SeeingGame, hand_seeing_decider, main, seeing_decider
 from engine import get_game
 
 
@@ -41,3 +43,42 @@ def test_a_seeing_side_plays_whole_matches_in_the_arena() -> None:
         decide_a=seeing_decider,
     )
     assert result.deals >= 1 and result.searches[0] > 0 and result.searches[1] > 0
+
+
+def test_a_hand_seeing_world_has_the_true_hands_and_a_shuffled_stock() -> None:
+    game = get_game("porrazo")
+    state = game.new_state(2, game.parse_options({}, 2), 0, seed=8)
+    rng = random.Random(2)
+    for _ in range(6):
+        game.step(state, policies.choose(game, state, game.to_act(state), rng))
+    view = game.view(state, game.to_act(state))
+    sampler = HandSeeingGame(game, state).sampler(view)
+    worlds = [sampler(random.Random(k)) for k in range(6)]
+    for world in worlds:
+        assert world.hands == state.hands and world.dealt == state.dealt and world.table == state.table
+        assert sorted(world.stock) == sorted(state.stock)
+    assert len({world.stock for world in worlds}) > 1  # the order is not seen
+    assert state.stock == game.clone(state).stock  # the true state is left alone
+
+
+def test_hand_seeing_refuses_a_stock_with_known_places_and_sides_play_matches() -> None:
+    marriage = get_game("marriage")
+    with pytest.raises(ValueError, match="plain tuple"):
+        HandSeeingGame(marriage, marriage.new_state(2, marriage.parse_options({}, 2), 0, seed=1))
+    result = play_match(
+        get_game("ronda"),
+        players=2,
+        options=None,
+        level_a="normal",
+        level_b="normal",
+        budget=Budget(iterations=60),
+        seed=4,
+        index=0,
+        decide_a=hand_seeing_decider,
+    )
+    assert result.deals >= 1 and result.searches[0] > 0
+
+
+def test_the_command_line_refuses_an_unknown_sight(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--sees", "stock", "--game", "ronda"]) == 2
+    assert "--sees" in capsys.readouterr().err
