@@ -71,6 +71,7 @@ HOT_MODULES = (
     "engine.games.marriage.playout",
     "ai.playouts.trex",
     "ai.playouts.ronda",
+    "ai.playouts.porrazo",
     "ai.playouts.marriage",
 )
 """What ``setup.py`` compiles: the search loop, the samplers, each game's state,

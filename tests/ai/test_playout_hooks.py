@@ -16,7 +16,7 @@ from ai import build_info, ismcts, policies
 from engine import build_mode, get_game
 from tests.ai.builds import environment, run_child
 
-HOOKED = ("trex", "ronda", "marriage")
+HOOKED = ("trex", "ronda", "porrazo", "marriage")
 """The games with a playout hook."""
 SEEDS = (1, 2, 3)
 
@@ -154,3 +154,47 @@ def test_trex_hook_chooses_what_its_list_form_chose() -> None:
                 assert rng_mask.random() == rng_list.random(), (seed, i)
                 checked += 1
     assert checked > 1000
+
+
+def test_the_porrazo_hook_takes_the_biggest_capture_and_declares_what_it_holds() -> None:
+    """Checked against the engine's own play of every card in the hand: the hook's value of
+    a card is the table cards it takes, 3 more when it clears the table and 10
+    more for a porrazo (a counter-porrazo or San Benito: 100); the hook plays a card of the
+    highest value (so it captures whenever it can), never declines a capture, declares its
+    true combination and claims what it can."""
+    from ai.playouts import porrazo as hook
+    from engine.games.porrazo.rules import holding, step
+    from engine.games.porrazo.tables import DECLINE, NO_COMBO, P_CLAIM, P_DECLARE, P_PLAY, PASS
+
+    game = get_game("porrazo")
+    checked = captures = declarations = 0
+    for seed in range(8):
+        for state in _states(game, seed, steps=400):
+            choice = hook.choose(state, random.Random(seed))
+            assert choice in game.legal_actions(state)
+            if state.phase == P_PLAY:
+                assert choice < DECLINE
+                hand = state.hands[state.to_act]
+                values = {c: hook.capture_value(state, c) for c in hand}
+                assert values[choice] == max(values.values())
+                for card in hand:
+                    events: list[Any] = []
+                    step(game.clone(state), card, events)
+                    if values[card] >= 100:
+                        assert events[0]["type"] in ("counter_porrazo", "san_benito")
+                        continue
+                    if events[0]["type"] != "capture":
+                        assert values[card] == 0
+                        continue
+                    taken = len(events[0]["cards"])
+                    cleared = taken == len(state.table)
+                    assert values[card] == taken + 3 * cleared + 10 * events[0]["porrazo"]
+                    checked += 1
+                captures += values[choice] > 0
+            elif state.phase == P_DECLARE:
+                declarations += 1
+                held = holding(state.dealt[state.to_act])[0]
+                assert (choice == PASS) == (held == NO_COMBO)
+            elif state.phase == P_CLAIM:
+                assert choice != PASS
+    assert checked > 100 and captures > 50 and declarations > 20

@@ -16,6 +16,7 @@ from engine.games.porrazo.tables import (
     COMBO_NAMES,
     GROUP_MULTIPLIER,
     NO_COMBO,
+    P_DEAL_OVER,
     P_OVER,
     RANK_VALUE,
     RONDINE,
@@ -160,22 +161,37 @@ def settlement(st: PState, events: Events) -> bool:
     return award(st, side, items, events)
 
 
-def card_count(st: PState, events: Events) -> bool:
-    """R24: the side with the most cards in its piles scores the difference to the next
-    side (nothing on a tie for the most). True if the match ended."""
+def side_counts(st: PState) -> list[int]:
+    """R24: the cards in each side's piles (a team's partners together)."""
     o = st.o
     counts = [0] * o.sides
     for s in range(o.players):
         counts[o.side_of[s]] += len(st.piles[s])
+    return counts
+
+
+def count_points(counts: list[int]) -> list[int]:
+    """R24 by side: the side with strictly the most cards gets the difference to the next
+    highest count, every other side nothing (everybody nothing on a tie for the most)."""
     top = max(counts)
-    leaders = [side for side in range(o.sides) if counts[side] == top]
+    leaders = [side for side in range(len(counts)) if counts[side] == top]
+    out = [0] * len(counts)
+    if len(leaders) == 1:
+        out[leaders[0]] = top - max(c for side, c in enumerate(counts) if side != leaders[0])
+    return out
+
+
+def card_count(st: PState, events: Events) -> bool:
+    """R24: the side with the most cards in its piles scores the difference to the next
+    side (nothing on a tie for the most). True if the match ended."""
+    counts = side_counts(st)
     if events is not None:
         events.append({"type": "card_count", "counts": counts})
-    if len(leaders) == 1:
-        second = max(c for side, c in enumerate(counts) if side != leaders[0])
-        side = leaders[0]
-        if award(st, side, [(side, top - second, "card count", "R24")], events):
-            return True
+    points = count_points(counts)
+    for side in range(len(points)):
+        if points[side]:
+            if award(st, side, [(side, points[side], "card count", "R24")], events):
+                return True
     return False
 
 
@@ -217,11 +233,22 @@ def score_report(st: PState) -> ScoreReport:
 
 def outcome(start: PState, end: PState) -> list[float]:
     """Each seat's reward in [0, 1]: 1 or 0 when the match was won in between, else its
-    side's score gain over the best other side's, squashed by tanh."""
+    side's gain over the best other side's, squashed by tanh.
+
+    A side's gain is its score's, plus, while the hand goes on, what the cards captured
+    meanwhile add to R24's count as if the hand ended now: the count is scored only at the
+    hand's end, and a search stops at the end of a deal (``playout.is_playout_over``), so
+    without it a capture would be worth only its points (with two sides every card counts
+    one point of difference, as the count will)."""
     o = end.o
     if end.winner is not None and start.winner is None:
         return [1.0 if o.side_of[s] == end.winner else 0.0 for s in range(o.players)]
-    gains = [end.scores[side] - start.scores[side] for side in range(o.sides)]
+    gains = [float(end.scores[side] - start.scores[side]) for side in range(o.sides)]
+    if end.hand_no == start.hand_no and end.phase != P_DEAL_OVER:  # the count is yet to come
+        before = count_points(side_counts(start))
+        after = count_points(side_counts(end))
+        for side in range(o.sides):
+            gains[side] += after[side] - before[side]
     out = []
     for s in range(o.players):
         mine = o.side_of[s]
