@@ -16,7 +16,6 @@ from engine.games.porrazo.tables import (
     COMBO_NAMES,
     GROUP_MULTIPLIER,
     NO_COMBO,
-    P_DEAL_OVER,
     P_OVER,
     RANK_VALUE,
     RONDINE,
@@ -233,22 +232,13 @@ def score_report(st: PState) -> ScoreReport:
 
 def outcome(start: PState, end: PState) -> list[float]:
     """Each seat's reward in [0, 1]: 1 or 0 when the match was won in between, else its
-    side's gain over the best other side's, squashed by tanh.
-
-    A side's gain is its score's, plus, while the hand goes on, what the cards captured
-    meanwhile add to R24's count as if the hand ended now: the count is scored only at the
-    hand's end, and a search stops at the end of a deal (``playout.is_playout_over``), so
-    without it a capture would be worth only its points (with two sides every card counts
-    one point of difference, as the count will)."""
+    side's score gain over the best other side's, squashed by tanh. A search's playout
+    ends with the hand (``playout.is_playout_over``), so the gain includes the card count
+    (R24) and every capture counts through it."""
     o = end.o
     if end.winner is not None and start.winner is None:
         return [1.0 if o.side_of[s] == end.winner else 0.0 for s in range(o.players)]
-    gains = [float(end.scores[side] - start.scores[side]) for side in range(o.sides)]
-    if end.hand_no == start.hand_no and end.phase != P_DEAL_OVER:  # the count is yet to come
-        before = count_points(side_counts(start))
-        after = count_points(side_counts(end))
-        for side in range(o.sides):
-            gains[side] += after[side] - before[side]
+    gains = [end.scores[side] - start.scores[side] for side in range(o.sides)]
     out = []
     for s in range(o.players):
         mine = o.side_of[s]

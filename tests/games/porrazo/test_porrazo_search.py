@@ -3,17 +3,16 @@ play and draw exactly what the protocol's generic code and ``random.Random`` do.
 
 from __future__ import annotations
 
-import math
 import random
 
 import pytest
 from porrazo_helpers import GAME
 
 from engine.games.porrazo import playout
-from engine.games.porrazo.scoring import OUTCOME_SCALE, count_points
+from engine.games.porrazo.rules import step as rules_step
+from engine.games.porrazo.scoring import count_points
 from engine.games.porrazo.state import history_list, public_code, public_history
-from engine.games.porrazo.tables import P_DEAL_OVER, P_PLAY, PLAYER_COUNTS
-from engine.protocol import Game
+from engine.games.porrazo.tables import PLAYER_COUNTS
 
 OPTIONS = (
     {},
@@ -23,9 +22,17 @@ OPTIONS = (
 )
 
 
+def hand_over(start, state) -> bool:
+    """Where a Porrazo playout stops, from the protocol's accessors and the hand number: the
+    match is over, the hand of ``start`` has ended, or the state waits for a caller's deck
+    (the protocol's default stops at the end of the deal: Porrazo's card count and sweep
+    come at the end of the hand, see ``playout``)."""
+    return GAME.to_act(state) is None or state.hand_no != start.hand_no or GAME.phase(state) == "deal_over"
+
+
 def generic_playout(start, state, rng) -> None:
-    """The protocol's reference loop and end test (``Game.random_playout``), spelled out."""
-    while not Game.is_playout_over(GAME, start, state):
+    """The protocol's reference loop (``Game.random_playout``) to Porrazo's end, spelled out."""
+    while not hand_over(start, state):
         actions = GAME.legal_actions(state)
         GAME.step(state, actions[int(rng.random() * len(actions))])
 
@@ -69,8 +76,9 @@ def test_fused_playout_plays_what_the_generic_loop_plays(players, options):
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_bound_search_functions_agree_with_the_protocol(players):
-    """The functions ``Porrazo.__init__`` binds for the search answer as the protocol's
-    definitions (``is_playout_over``) and the game's methods do, at every step of a playout."""
+    """The functions ``Porrazo.__init__`` binds for the search answer as their definitions
+    (``is_playout_over``: the end of the hand) and the game's methods do, at every step of
+    a playout."""
     for seed in range(4):
         for start in starts(seed, players, {}):
             state = GAME.clone(start)
@@ -78,7 +86,7 @@ def test_bound_search_functions_agree_with_the_protocol(players):
             while True:
                 assert GAME.to_act(state) == state.to_act
                 over = GAME.is_playout_over(start, state)
-                assert over == Game.is_playout_over(GAME, start, state)
+                assert over == hand_over(start, state)
                 if over:
                     break
                 actions = GAME.legal_actions(state)
@@ -122,57 +130,26 @@ def test_public_history_is_the_tables_part_of_this_hands_actions(players):
                 assert GAME.info_key(loaded, seat) == GAME.info_key(start, seat)
 
 
-def _mid_hand(players: int, seed: int = 3):
-    """A state in the play of a match's first deal (a seeded match, random plays)."""
-    state = GAME.new_state(players, {}, 0, seed=seed)
-    rng = random.Random(seed)
-    while state.phase != P_PLAY:
-        actions = GAME.legal_actions(state)
-        GAME.step(state, actions[int(rng.random() * len(actions))])
-    return state
-
-
-def _with_cards(state, cards_by_seat: dict[int, int]):
-    """``state`` with extra cards on some seats' piles (the count is all the outcome reads)."""
-    out = GAME.clone(state)
-    for seat, n in cards_by_seat.items():
-        out.piles[seat] = out.piles[seat] + tuple(range(n))
-    return out
-
-
-def test_outcome_counts_the_cards_captured_while_the_hand_goes_on():
-    """R24 is scored only at the hand's end, after the deal a search stops at: the outcome
-    adds what the deal's captures add to the count, so a capture is worth its cards (two
-    sides: every card one point of difference, as the count will be)."""
-    start = _mid_hand(2)
-    end = _with_cards(start, {0: 5, 1: 2})
-    rewards = GAME.outcome(start, end)
-    assert rewards[0] == pytest.approx(0.5 + 0.5 * math.tanh(3 / OUTCOME_SCALE))
-    assert rewards[0] + rewards[1] == pytest.approx(1.0)
-    end.scores[1] += 3  # three points for the other side weigh as much as three cards
-    assert GAME.outcome(start, end) == pytest.approx([0.5, 0.5])
-
-
-def test_outcome_counts_as_r24_scores_the_count_among_three_sides():
-    start = _mid_hand(3)
-    level = _with_cards(start, {0: 4, 1: 4, 2: 1})  # a tie for the most: nobody would score
-    assert GAME.outcome(start, level)[0] == pytest.approx(GAME.outcome(start, level)[1])
-    ahead = _with_cards(start, {0: 6, 1: 4, 2: 1})  # side 0 would score 6 - 4
-    rewards = GAME.outcome(start, ahead)
-    assert rewards[0] == pytest.approx(0.5 + 0.5 * math.tanh(2 / OUTCOME_SCALE))
-    assert rewards[1] == rewards[2] == pytest.approx(0.5 + 0.5 * math.tanh(-2 / OUTCOME_SCALE))
-
-
-def test_outcome_does_not_count_the_cards_twice_after_the_hand_ended():
-    """Once the hand is over the count is in the scores (the piles are emptied for the next
-    hand, or still full while the state waits for a caller's deck): only scores count."""
-    start = _mid_hand(2)
-    end = _with_cards(start, {0: 9})
-    end.hand_no += 1
-    assert GAME.outcome(start, end) == pytest.approx([0.5, 0.5])
-    waiting = _with_cards(start, {0: 9})
-    waiting.phase = P_DEAL_OVER
-    assert GAME.outcome(start, waiting) == pytest.approx([0.5, 0.5])
+def test_a_playout_runs_past_the_deal_to_the_end_of_the_hand_and_its_count():
+    """The card count (R24) and the sweep come only at the hand's end, so a search's playout
+    from a deal goes on through the hand's later deals and stops once the count is scored
+    (at the next hand's first deal), or when the match ends."""
+    crossed = counted = 0
+    for seed in range(6):
+        for start in starts(seed, 2, {}):
+            state, events = GAME.clone(start), []
+            rng = random.Random(seed)
+            while not GAME.is_playout_over(start, state):
+                actions = GAME.legal_actions(state)
+                rules_step(state, actions[int(rng.random() * len(actions))], events)
+            kinds = [e["type"] for e in events]
+            if state.winner is None:
+                assert kinds.count("card_count") == 1 and state.hand_no == start.hand_no + 1
+                counted += 1
+                crossed += kinds.count("deal") > 1  # a later deal of the same hand, played out
+            else:
+                assert kinds.count("card_count") <= 1
+    assert counted > 10 and crossed > 5
 
 
 def test_card_count_scores_the_lead_over_the_next_side_and_nothing_on_a_tie():
