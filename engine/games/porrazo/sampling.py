@@ -160,7 +160,9 @@ class Sampler:
             assert out is not None
             st = self.template.copy()
             self.fill(st, out)
-        st.rng_state = rng.getrandbits(62)
+        # No generator for the next hand's deck (the template's rng_state is None): a search
+        # stops at the hand's end (playout.is_playout_over), so the world waits for a
+        # caller's deck there instead of shuffling a hand nobody plays (half a playout).
         return st
 
     def _cut_fits(self, cards: list[int]) -> bool:

@@ -109,7 +109,6 @@ def test_sampler_deals_what_assign_then_fill_deal(players, options):
                     out = sampler.assign(reference_rng)
                     reference = sampler.template.copy()
                     sampler.fill(reference, out)
-                    reference.rng_state = reference_rng.getrandbits(62)
                     assert GAME.to_json(world) == GAME.to_json(reference)
                     assert world.held == reference.held
                     assert rng.getstate() == reference_rng.getstate()
@@ -150,6 +149,26 @@ def test_a_playout_runs_past_the_deal_to_the_end_of_the_hand_and_its_count():
             else:
                 assert kinds.count("card_count") <= 1
     assert counted > 10 and crossed > 5
+
+
+def test_a_sampled_world_is_played_out_as_the_true_state_would_be_to_the_hands_end():
+    """A sampled world has no generator for the next hand (it would wait for a caller's
+    deck): a playout stops at the hand's end either way, with the same outcome as in the
+    same world with a generator (the next hand is never played)."""
+    ended = 0
+    for seed in range(6):
+        for start in starts(seed, 2, {}):
+            world = GAME.sampler(GAME.view(start, start.to_act))(random.Random(seed))
+            assert world.rng_state is None
+            dealing = GAME.clone(world)
+            dealing.rng_state = seed
+            waiting = GAME.clone(world)
+            playout.random_playout(world, waiting, random.Random(seed))
+            playout.random_playout(world, dealing, random.Random(seed))
+            assert GAME.outcome(world, waiting) == GAME.outcome(world, dealing)
+            assert waiting.scores == dealing.scores
+            ended += waiting.winner is None
+    assert ended > 10
 
 
 def test_card_count_scores_the_lead_over_the_next_side_and_nothing_on_a_tie():
