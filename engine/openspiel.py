@@ -11,9 +11,10 @@ No rule is written here: every legal action, step, view, sample and reward comes
 engine's :class:`~engine.protocol.Game`. What this module adds is the mapping (see
 docs/openspiel.md):
 
-* an episode is **one deal** of a match: a chance node draws the match's seed among
-  ``seeds`` outcomes (the engine deals from it), the players play until
-  ``game.is_playout_over`` says the deal (or the match) has ended, and ``returns`` are
+* an episode is **one deal** of a match (in Porrazo a hand, its whole deck): a chance
+  node draws the match's seed among ``seeds`` outcomes (the engine deals from it), the
+  players play until ``game.is_playout_over`` says the deal (or the match) has ended,
+  and ``returns`` are
   ``game.outcome(start, end)``: 1/0 for a match won/lost in the deal, else the deal's
   score difference mapped into (0, 1), counted from the state the episode started at;
 * action ids are the engine's own integer actions (a card's index for a play, the game's
