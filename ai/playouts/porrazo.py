@@ -1,7 +1,8 @@
 """Porrazo's playout hook (the searching levels' playouts), on the sampled world's
 ``PState``: every seat takes the tendido, declares its true holding and claims what it
 can; in the play the biggest capture is preferred (a counter-porrazo, then a porrazo, a
-limpia, then the most cards), else a random card played face up. See
+limpia, then the most cards), else a random card played face up. Every rule it needs
+(what a capture takes, a porrazo, a counter) is the engine's. See
 ``ai.policies.porrazo._porrazo_playout_hook`` for why; ``ai.playouts`` for the two
 functions."""
 
@@ -11,9 +12,16 @@ import random
 from typing import Any
 
 from engine.games.porrazo.playout import is_playout_over
-from engine.games.porrazo.rules import legal_actions, step
+from engine.games.porrazo.rules import (
+    is_counter,
+    is_porrazo,
+    is_san_benito,
+    legal_actions,
+    run_length,
+    step,
+)
 from engine.games.porrazo.state import PState
-from engine.games.porrazo.tables import COUNTER, DECLINE, DISCARD, P_PLAY, PORRAZO
+from engine.games.porrazo.tables import DECLINE, P_PLAY
 
 
 def choose(s: PState, rng: random.Random) -> Any:
@@ -36,29 +44,19 @@ def choose(s: PState, rng: random.Random) -> Any:
 
 
 def capture_value(s: PState, card: int) -> int:
-    """How much playing ``card`` face up takes (0: nothing): a San Benito or a counter-
-    porrazo above all, a porrazo next, then the cards a capture takes (R12: its rank and
-    the run above it, one card of each), 3 more when it clears the table (a limpia)."""
+    """How much the hook likes playing ``card`` face up (0: it takes nothing): a San
+    Benito or a counter-porrazo above all (100), else the table cards its capture takes
+    (``rules.run_length``), 3 more when they are the whole table, 10 more for a porrazo."""
     rank = card >> 2
-    chain = s.chain
-    if chain is not None and chain[1] == rank:
-        if chain[0] == COUNTER or chain[0] == PORRAZO:
-            return 100
-    table = s.table
-    present = 0
-    for t in table:
-        present |= 1 << (t >> 2)
-    if not present >> rank & 1:
+    if is_counter(s, rank) or is_san_benito(s, rank):
+        return 100
+    taken = run_length(s.table, rank)
+    if not taken:
         return 0
-    taken = 0
-    k = 0
-    while k < 13 and present >> ((rank + k) % 13) & 1:
-        taken += 1
-        k += 1
     value = taken
-    if taken == len(table):
+    if taken == len(s.table):
         value += 3
-    if chain is not None and chain[0] == DISCARD and chain[1] == rank:
+    if is_porrazo(s, rank):
         value += 10
     return value
 

@@ -83,6 +83,25 @@ def table_has_rank(table: list[int], rank: int) -> bool:
     return False
 
 
+def run_length(table: list[int], rank: int) -> int:
+    """R12: how many table cards a card of ``rank`` played face up captures: one of its rank,
+    then one of each next rank in turn (K wraps to A) while the table holds one, never
+    coming back to its own rank (0: the table holds no card of its rank)."""
+    present = 0
+    for c in table:
+        present |= 1 << (c >> 2)
+    n = 0
+    while n < 13 and present >> ((rank + n) % 13) & 1:
+        n += 1
+    return n
+
+
+def is_porrazo(st: PState, rank: int) -> bool:
+    """R15: a capture with a card of the rank the previous play dropped is a porrazo."""
+    ch = st.chain
+    return ch is not None and ch[0] == DISCARD and ch[1] == rank
+
+
 def is_counter(st: PState, rank: int) -> bool:
     """R16: a card of this rank right after a porrazo of the same rank is a counter-porrazo."""
     ch = st.chain
@@ -396,17 +415,15 @@ def play(st: PState, seat: int, action: int, events: Events) -> None:
         if award(st, side, own, events):
             return
     else:
-        capture = not decline and table_has_rank(table, rank)
-        if capture:
+        run = 0 if decline else run_length(table, rank)
+        if run:
             taken = []
-            for k in range(13):
+            for k in range(run):  # the most recent card of each rank of the run (section 8, 6)
                 want = (rank + k) % 13
                 for i in range(len(table) - 1, -1, -1):
                     if table[i] >> 2 == want:
                         taken.append(table.pop(i))
                         break
-                else:
-                    break
             moved = tuple(taken) + (card,)
             st.piles[seat] = st.piles[seat] + moved
             st.last_capturer = seat
@@ -414,7 +431,7 @@ def play(st: PState, seat: int, action: int, events: Events) -> None:
             limpia = 0
             if not table and not final:
                 limpia = RANK_VALUE[limpia_rank(moved, o.last_in_run, taken[-1])]
-            porrazo = chain is not None and chain[0] == DISCARD and chain[1] == rank
+            porrazo = is_porrazo(st, rank)
             if events is not None:
                 events.append(
                     {
