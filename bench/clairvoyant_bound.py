@@ -65,16 +65,16 @@ class HandSeeingGame(SeeingGame):
 
     def __init__(self, game: Game[Any], state: Any) -> None:
         super().__init__(game, state)
-        stock = getattr(self._state, "stock", ())
-        if type(stock) is not tuple:
+        self._has_stock = hasattr(self._state, "stock")  # Trex deals every card: no stock
+        if self._has_stock and type(self._state.stock) is not tuple:
             raise ValueError(f"{game.id}: --sees hands needs a stock that is a plain tuple of unseen cards")
 
     def sampler(self, view: dict[str, Any]) -> Any:
-        game, state = self._game, self._state
+        game, state, has_stock = self._game, self._state, self._has_stock
 
         def world(rng: random.Random) -> Any:
             out = game.clone(state)
-            if hasattr(out, "stock"):
+            if has_stock:
                 stock = list(out.stock)
                 rng.shuffle(stock)
                 out.stock = tuple(stock)

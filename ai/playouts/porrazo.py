@@ -17,8 +17,8 @@ from engine.games.porrazo.rules import (
     is_porrazo,
     is_san_benito,
     legal_actions,
-    run_length,
     step,
+    take_run,
 )
 from engine.games.porrazo.state import PState
 from engine.games.porrazo.tables import DECLINE, P_PLAY
@@ -46,11 +46,12 @@ def choose(s: PState, rng: random.Random) -> Any:
 def capture_value(s: PState, card: int) -> int:
     """How much the hook likes playing ``card`` face up (0: it takes nothing): a San
     Benito or a counter-porrazo above all (100), else the table cards its capture takes
-    (``rules.run_length``), 3 more when they are the whole table, 10 more for a porrazo."""
+    (``rules.take_run`` on a copy of the table), 3 more when they are the whole table, 10
+    more for a porrazo."""
     rank = card >> 2
     if is_counter(s, rank) or is_san_benito(s, rank):
         return 100
-    taken = run_length(s.table, rank)
+    taken = len(take_run(s.table[:], rank))
     if not taken:
         return 0
     value = taken

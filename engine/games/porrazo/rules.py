@@ -83,17 +83,21 @@ def table_has_rank(table: list[int], rank: int) -> bool:
     return False
 
 
-def run_length(table: list[int], rank: int) -> int:
-    """R12: how many table cards a card of ``rank`` played face up captures: one of its rank,
-    then one of each next rank in turn (K wraps to A) while the table holds one, never
-    coming back to its own rank (0: the table holds no card of its rank)."""
-    present = 0
-    for c in table:
-        present |= 1 << (c >> 2)
-    n = 0
-    while n < 13 and present >> ((rank + n) % 13) & 1:
-        n += 1
-    return n
+def take_run(table: list[int], rank: int) -> list[int]:
+    """R12: the table cards a card of ``rank`` played face up captures, taken off ``table``:
+    one of its rank, then one of each next rank in turn (K wraps to A) while the table holds
+    one, never coming back to its own rank; of several cards of a rank, the most recent
+    (section 8, 6). Empty when the table holds no card of its rank (a discard)."""
+    taken: list[int] = []
+    for k in range(13):
+        want = (rank + k) % 13
+        for i in range(len(table) - 1, -1, -1):
+            if table[i] >> 2 == want:
+                taken.append(table.pop(i))
+                break
+        else:
+            break
+    return taken
 
 
 def is_porrazo(st: PState, rank: int) -> bool:
@@ -415,15 +419,8 @@ def play(st: PState, seat: int, action: int, events: Events) -> None:
         if award(st, side, own, events):
             return
     else:
-        run = 0 if decline else run_length(table, rank)
-        if run:
-            taken = []
-            for k in range(run):  # the most recent card of each rank of the run (section 8, 6)
-                want = (rank + k) % 13
-                for i in range(len(table) - 1, -1, -1):
-                    if table[i] >> 2 == want:
-                        taken.append(table.pop(i))
-                        break
+        if not decline and table_has_rank(table, rank):  # R12: a capture (else a discard)
+            taken = take_run(table, rank)
             moved = tuple(taken) + (card,)
             st.piles[seat] = st.piles[seat] + moved
             st.last_capturer = seat
