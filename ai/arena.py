@@ -12,7 +12,8 @@ A series no test or tuning used (docs/bots.md lists the ones used) gives fresh d
 continues a series or splits it between processes.
 
 Bot A plays one side (the seats of ``sides[m % number_of_sides]`` in match ``m``), bot B
-every other seat. Each bot sees only its seat's view. Prints the win rate of A with a 95%
+every other seat; the first dealer is seat ``(m // number_of_sides) % players``, so A's side
+meets every first dealer in turn. Each bot sees only its seat's view. Prints the win rate of A with a 95%
 Wilson interval (a drawn match counts half), the points per deal of A and of B, and a
 progress line on stderr.
 
@@ -151,10 +152,15 @@ class MatchStart:
 def start_match(
     game: Game[Any], players: int, options: dict[str, Any] | None, seed: int, index: int
 ) -> MatchStart:
-    """Match ``index`` of the series ``seed``: dealer and A's side rotate with the index."""
+    """Match ``index`` of the series ``seed``. A's side turns every match and the first
+    dealer every ``sides`` matches, so any ``sides * players`` consecutive matches give A's
+    side each first dealer once. (Turned together, as before session 28, they kept A in the
+    same place: with two players A always dealt first.)"""
     match_seed = seed * 1_000_003 + index
-    state = game.new_state(players, options, index % players, seed=match_seed)
-    return MatchStart(state, match_seed, index % len(game.score(state).sides))
+    sides = len(game.score(game.new_state(players, options, 0, seed=match_seed)).sides)
+    dealer = (index // sides) % players
+    state = game.new_state(players, options, dealer, seed=match_seed)
+    return MatchStart(state, match_seed, index % sides)
 
 
 def play_match(

@@ -1,12 +1,27 @@
-"""The arena's match loop and statistics, on the toy game (budgets in iterations)."""
+"""The arena's match loop and statistics, on the toy game (budgets in iterations), and its
+seating on the real games."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 from toy import GAME, ToyGame
 
-from ai.arena import MatchResult, Tally, fair_decider, mean_interval, pairwise_share, play_match, wilson
+from ai.arena import (
+    MatchResult,
+    MatchStart,
+    Tally,
+    fair_decider,
+    mean_interval,
+    pairwise_share,
+    play_match,
+    start_match,
+    wilson,
+)
 from ai.bots import Budget
+from engine import get_game
+from engine.protocol import Game
 
 
 def test_wilson_interval() -> None:
@@ -39,6 +54,28 @@ def test_match_is_seeded_and_rotates_seats() -> None:
     assert first == again
     assert first.decisions == 4 and first.deals == 1
     assert first.score in (0.0, 0.5, 1.0)
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("ronda", 2), ("marriage", 3), ("baloot", 4), ("trex", 4)])
+def test_side_a_meets_every_first_dealer(game_id: str, players: int) -> None:
+    """Any ``sides * players`` consecutive matches of a series give A's side each first
+    dealer once, so A does not always sit in the same place at the table (a two-player A
+    deals first in half the matches, a Baloot A's team in half)."""
+    game = get_game(game_id)
+    sides = len(game.score(game.new_state(players, None, 0, seed=1)).sides)
+    first = 5  # any start: a run may begin anywhere in a series (--first)
+    starts = [start_match(game, players, None, 9, index) for index in range(first, first + sides * players)]
+    pairs = {(start.a_side, view_dealer(game, start)) for start in starts}
+    assert pairs == {(side, dealer) for side in range(sides) for dealer in range(players)}
+    a_deals = [view_dealer(game, s) in game.score(s.state).sides[s.a_side] for s in starts]
+    assert sum(a_deals) * players == len(starts) * len(game.score(starts[0].state).sides[0])
+
+
+def view_dealer(game: Game[Any], start: MatchStart) -> int:
+    """The first dealer of a match, as every seat's view shows it."""
+    dealer = game.view(start.state, 0)["dealer"]
+    assert isinstance(dealer, int)
+    return dealer
 
 
 def test_side_a_decider_is_handed_the_true_state_and_the_seat_to_act() -> None:
