@@ -15,7 +15,8 @@ Bot A plays one side (the seats of ``sides[m % number_of_sides]`` in match ``m``
 every other seat; the first dealer is seat ``(m // number_of_sides) % players``, so A's side
 meets every first dealer in turn. Each bot sees only its seat's view. Prints the win rate of A with a 95%
 Wilson interval (a drawn match counts half), the points per deal of A and of B, and a
-progress line on stderr.
+progress line on stderr. An interrupt (Ctrl-C, ``kill -INT``) stops a run: it reports the
+matches finished so far, says which, and exits with status 130.
 
 With more than two sides (Trex, Marriage with 3-4 players: every seat for itself) A's win
 rate is the rate at which it finishes first against several B seats, whose chance level is
@@ -37,6 +38,7 @@ import functools
 import json
 import math
 import multiprocessing
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -51,6 +53,9 @@ OPENSPIEL_LEVEL = "openspiel-ismcts"
 """The outside opponent's level name (ai/openspiel_bot.py; imported only when used)."""
 
 ARENA_LEVELS = (*LEVELS, OPENSPIEL_LEVEL)
+
+INTERRUPTED = 130
+"""The exit status of a run stopped by SIGINT (128 + 2, as a shell gives), after its report."""
 
 
 def bot_decide(
@@ -257,6 +262,9 @@ class Tally:
     decisions: int = 0
     iterations: list[int] = field(default_factory=lambda: [0, 0])
     searches: list[int] = field(default_factory=lambda: [0, 0])
+    stopped: bool = False
+    """The run was interrupted (SIGINT, Ctrl-C): the sums are those of the matches finished
+    before it, the first ``matches`` of the run's range."""
 
     def add(self, result: MatchResult) -> None:
         self.matches += 1
@@ -293,29 +301,41 @@ class Tally:
         return lines
 
 
+def _ignore_interrupts() -> None:
+    """A worker process leaves SIGINT to the parent, which stops the run and reports."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def play_series(play: Callable[[int], MatchResult], indices: Sequence[int], jobs: int, label: str) -> Tally:
     """Play the matches ``indices`` with ``play`` (picklable when ``jobs`` > 1: the matches
     then run in that many worker processes, with the same results), a progress line on
-    stderr after each."""
+    stderr after each. An interrupt (SIGINT, Ctrl-C) stops the run: the tally then holds the
+    matches finished in order before it and says ``stopped``, so a long run cut short still
+    reports its points and iterations."""
     tally = Tally()
     total = len(indices)
     started = time.perf_counter()
-    pool = multiprocessing.Pool(jobs) if jobs > 1 else None
+    pool = multiprocessing.Pool(jobs, initializer=_ignore_interrupts) if jobs > 1 else None
     results = pool.imap(play, indices) if pool is not None else map(play, indices)
-    for result in results:
-        tally.add(result)
-        low, high = wilson(tally.wins, tally.matches)
-        print(
-            f"\r{label}: {tally.matches}/{total} matches, A {tally.wins / tally.matches:.1%} "
-            f"[{low:.1%}, {high:.1%}], {time.perf_counter() - started:.0f}s",
-            end="",
-            file=sys.stderr,
-            flush=True,
-        )
+    try:
+        for result in results:
+            tally.add(result)
+            low, high = wilson(tally.wins, tally.matches)
+            print(
+                f"\r{label}: {tally.matches}/{total} matches, A {tally.wins / tally.matches:.1%} "
+                f"[{low:.1%}, {high:.1%}], {time.perf_counter() - started:.0f}s",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+    except KeyboardInterrupt:
+        tally.stopped = True
+        if pool is not None:
+            pool.terminate()
     if pool is not None:
         pool.close()
         pool.join()
-    print(file=sys.stderr)
+    print(" (stopped)" if tally.stopped else "", file=sys.stderr)
     return tally
 
 
@@ -369,16 +389,17 @@ def main(
     tally = play_series(play, indices, args.jobs, f"{args.game} {args.a}{a_note} v {args.b}")
     budget_text = f"iterations={budget.iterations} ms={budget.ms}" if budget is not None else "level default"
     print(f"game {args.game}, players {players}, options {json.dumps(options, sort_keys=True)}")
-    print(
-        f"A = {args.a}{a_note}, B = {args.b}, budget {budget_text}, seed {args.seed}, "
-        f"matches {indices.start}-{indices.stop - 1}"
-    )
+    played = f"matches {indices.start}-{indices.stop - 1}"
+    if tally.stopped:
+        played = f"{played}, stopped: {indices.start}-{indices.start + tally.matches - 1} played"
+    print(f"A = {args.a}{a_note}, B = {args.b}, budget {budget_text}, seed {args.seed}, {played}")
     print(
         f"matches {tally.matches}, deals {tally.deals}, decisions {tally.decisions}, "
         f"{time.perf_counter() - started:.1f}s"
     )
-    print("\n".join(tally.report(sides)))
-    return 0
+    if tally.matches:
+        print("\n".join(tally.report(sides)))
+    return INTERRUPTED if tally.stopped else 0
 
 
 if __name__ == "__main__":

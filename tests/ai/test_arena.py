@@ -3,6 +3,11 @@ seating on the real games."""
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +21,7 @@ from ai.arena import (
     mean_interval,
     pairwise_share,
     play_match,
+    play_series,
     start_match,
     wilson,
 )
@@ -167,3 +173,57 @@ def test_cli_prints_the_pairwise_rate_for_more_than_two_sides(capsys: pytest.Cap
     assert main(args) == 0
     out, _ = capsys.readouterr()
     assert "first place, chance 0.333" in out and "A pairwise rate" in out
+
+
+def test_an_interrupted_series_keeps_the_matches_it_finished() -> None:
+    """Ctrl-C in a long run: the tally holds the matches finished before it, in order."""
+
+    def play(index: int) -> MatchResult:
+        if index == 12:
+            raise KeyboardInterrupt
+        return MatchResult(1.0 if index % 2 else 0.0, 0.5, 3.0, 1.0, 2, 10)
+
+    tally = play_series(play, range(10, 20), jobs=1, label="toy")
+    assert tally.stopped and tally.matches == 2 and tally.wins == 1.0 and tally.deals == 4
+    whole = play_series(play, range(0, 5), jobs=1, label="toy")
+    assert not whole.stopped and whole.matches == 5
+
+
+def test_cli_reports_what_it_played_when_interrupted(capsys: pytest.CaptureFixture[str]) -> None:
+    """The second match is interrupted: the report covers the first, says it stopped, and
+    the exit status is 130."""
+    from ai.arena import INTERRUPTED, main
+
+    first_state: list[Any] = []
+
+    def interrupting(game, state, seat, level, budget, seed):  # type: ignore[no-untyped-def]
+        if not first_state:
+            first_state.append(state)  # kept alive: a later match's state is another object
+        elif state is not first_state[0]:
+            raise KeyboardInterrupt
+        return fair_decider(game, state, seat, level, budget, seed)
+
+    args = ["--game", "ronda", "--a", "easy", "--b", "random"]
+    args += ["--matches", "4", "--seed", "2", "--first", "6"]
+    assert main(args, decide_a=interrupting) == INTERRUPTED
+    out, err = capsys.readouterr()
+    assert "matches 6-9, stopped: 6-6 played" in out
+    assert "matches 1, deals" in out and "A win rate" in out and "points per deal" in out
+    assert "(stopped)" in err
+
+
+def test_a_signalled_run_with_workers_reports_and_exits_130(tmp_path: Path) -> None:
+    """The real thing: ``kill -INT`` to an arena running matches in worker processes."""
+    command = [sys.executable, "-m", "ai.arena", "--game", "ronda", "--a", "easy", "--b", "random"]
+    command += ["--matches", "2000", "--seed", "3", "--jobs", "2"]
+    err_path = tmp_path / "err"
+    with err_path.open("w") as err:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=err, text=True)
+        deadline = time.monotonic() + 60
+        while "matches, A" not in err_path.read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert "stopped: 0-" in out and "A win rate" in out
+    assert "Traceback" not in err_path.read_text()
