@@ -15,7 +15,7 @@ Bot A plays one side (the seats of ``sides[m % number_of_sides]`` in match ``m``
 every other seat; the first dealer is seat ``(m // number_of_sides) % players``, so A's side
 meets every first dealer in turn. Each bot sees only its seat's view. Prints the win rate of A with a 95%
 Wilson interval (a drawn match counts half), the points per deal of A and of B, and a
-progress line on stderr. An interrupt (Ctrl-C, ``kill -INT``) stops a run: it reports the
+progress line on stderr. Ctrl-C or ``kill`` (SIGINT, SIGTERM) stops a run: it reports the
 matches finished so far, says which, and exits with status 130.
 
 With more than two sides (Trex, Marriage with 3-4 players: every seat for itself) A's win
@@ -55,7 +55,8 @@ OPENSPIEL_LEVEL = "openspiel-ismcts"
 ARENA_LEVELS = (*LEVELS, OPENSPIEL_LEVEL)
 
 INTERRUPTED = 130
-"""The exit status of a run stopped by SIGINT (128 + 2, as a shell gives), after its report."""
+"""The exit status of a run stopped by Ctrl-C or ``kill`` (128 + SIGINT, as a shell gives for
+Ctrl-C), after its report."""
 
 
 def bot_decide(
@@ -301,21 +302,30 @@ class Tally:
         return lines
 
 
-def _ignore_interrupts() -> None:
-    """A worker process leaves SIGINT to the parent, which stops the run and reports."""
+def _stop(signum: int, frame: object) -> None:
+    """SIGTERM stops a run as Ctrl-C does (a run started in the background with ``&``
+    ignores SIGINT, so ``kill`` is how it is stopped)."""
+    raise KeyboardInterrupt
+
+
+def _leave_stops_to_the_parent() -> None:
+    """A worker process ignores Ctrl-C (the parent stops the run and reports) and dies at
+    once of SIGTERM (how the parent's pool ends it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def play_series(play: Callable[[int], MatchResult], indices: Sequence[int], jobs: int, label: str) -> Tally:
     """Play the matches ``indices`` with ``play`` (picklable when ``jobs`` > 1: the matches
     then run in that many worker processes, with the same results), a progress line on
-    stderr after each. An interrupt (SIGINT, Ctrl-C) stops the run: the tally then holds the
-    matches finished in order before it and says ``stopped``, so a long run cut short still
-    reports its points and iterations."""
+    stderr after each. Ctrl-C (SIGINT) or ``kill`` (SIGTERM) stops the run: the tally then
+    holds the matches finished in order before it and says ``stopped``, so a long run cut
+    short still reports its points and iterations."""
     tally = Tally()
     total = len(indices)
     started = time.perf_counter()
-    pool = multiprocessing.Pool(jobs, initializer=_ignore_interrupts) if jobs > 1 else None
+    previous = signal.signal(signal.SIGTERM, _stop)
+    pool = multiprocessing.Pool(jobs, initializer=_leave_stops_to_the_parent) if jobs > 1 else None
     results = pool.imap(play, indices) if pool is not None else map(play, indices)
     try:
         for result in results:
@@ -332,6 +342,8 @@ def play_series(play: Callable[[int], MatchResult], indices: Sequence[int], jobs
         tally.stopped = True
         if pool is not None:
             pool.terminate()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     if pool is not None:
         pool.close()
         pool.join()

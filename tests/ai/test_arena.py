@@ -176,7 +176,9 @@ def test_cli_prints_the_pairwise_rate_for_more_than_two_sides(capsys: pytest.Cap
 
 
 def test_an_interrupted_series_keeps_the_matches_it_finished() -> None:
-    """Ctrl-C in a long run: the tally holds the matches finished before it, in order."""
+    """Ctrl-C in a long run: the tally holds the matches finished before it, in order, and
+    the process's SIGTERM handler is given back afterwards."""
+    before = signal.getsignal(signal.SIGTERM)
 
     def play(index: int) -> MatchResult:
         if index == 12:
@@ -187,6 +189,7 @@ def test_an_interrupted_series_keeps_the_matches_it_finished() -> None:
     assert tally.stopped and tally.matches == 2 and tally.wins == 1.0 and tally.deals == 4
     whole = play_series(play, range(0, 5), jobs=1, label="toy")
     assert not whole.stopped and whole.matches == 5
+    assert signal.getsignal(signal.SIGTERM) == before
 
 
 def test_cli_reports_what_it_played_when_interrupted(capsys: pytest.CaptureFixture[str]) -> None:
@@ -212,17 +215,21 @@ def test_cli_reports_what_it_played_when_interrupted(capsys: pytest.CaptureFixtu
     assert "(stopped)" in err
 
 
-def test_a_signalled_run_with_workers_reports_and_exits_130(tmp_path: Path) -> None:
-    """The real thing: ``kill -INT`` to an arena running matches in worker processes."""
+@pytest.mark.parametrize(
+    ("stop", "jobs"), [(signal.SIGINT, "2"), (signal.SIGTERM, "2"), (signal.SIGTERM, "1")]
+)
+def test_a_signalled_run_reports_and_exits_130(tmp_path: Path, stop: signal.Signals, jobs: str) -> None:
+    """The real thing: Ctrl-C's signal or ``kill``'s to an arena process, with worker
+    processes or without."""
     command = [sys.executable, "-m", "ai.arena", "--game", "ronda", "--a", "easy", "--b", "random"]
-    command += ["--matches", "2000", "--seed", "3", "--jobs", "2"]
+    command += ["--matches", "2000", "--seed", "3", "--jobs", jobs]
     err_path = tmp_path / "err"
     with err_path.open("w") as err:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=err, text=True)
         deadline = time.monotonic() + 60
         while "matches, A" not in err_path.read_text() and time.monotonic() < deadline:
             time.sleep(0.05)
-        process.send_signal(signal.SIGINT)
+        process.send_signal(stop)
         out, _ = process.communicate(timeout=60)
     assert process.returncode == 130
     assert "stopped: 0-" in out and "A win rate" in out
