@@ -13,9 +13,9 @@ continues a series or splits it between processes.
 
 Bot A plays one side (the seats of ``sides[m % number_of_sides]`` in match ``m``), bot B
 every other seat; the first dealer is seat ``(m // number_of_sides) % players``, so A's side
-meets every first dealer in turn. Each bot sees only its seat's view. Prints the win rate of A with a 95%
-Wilson interval (a drawn match counts half), the points per deal of A and of B, and a
-progress line on stderr. Ctrl-C or ``kill`` (SIGINT, SIGTERM) stops a run: it reports the
+meets every first dealer in turn. Each bot sees only its seat's view. Prints the win rate of
+A with a 95% Wilson interval (a drawn match counts half), the points per deal of A and of B,
+and a progress line on stderr. Ctrl-C or ``kill`` (SIGINT, SIGTERM) stops a run: it reports the
 matches finished so far, says which, and exits with status 130.
 
 With more than two sides (Trex, Marriage with 3-4 players: every seat for itself) A's win
@@ -264,7 +264,7 @@ class Tally:
     iterations: list[int] = field(default_factory=lambda: [0, 0])
     searches: list[int] = field(default_factory=lambda: [0, 0])
     stopped: bool = False
-    """The run was interrupted (SIGINT, Ctrl-C): the sums are those of the matches finished
+    """The run was stopped (Ctrl-C or ``kill``): the sums are those of the matches finished
     before it, the first ``matches`` of the run's range."""
 
     def add(self, result: MatchResult) -> None:
@@ -403,7 +403,8 @@ def main(
     print(f"game {args.game}, players {players}, options {json.dumps(options, sort_keys=True)}")
     played = f"matches {indices.start}-{indices.stop - 1}"
     if tally.stopped:
-        played = f"{played}, stopped: {indices.start}-{indices.start + tally.matches - 1} played"
+        done = f"{indices.start}-{indices.start + tally.matches - 1}" if tally.matches else "none"
+        played = f"{played}, stopped: {done} played"
     print(f"A = {args.a}{a_note}, B = {args.b}, budget {budget_text}, seed {args.seed}, {played}")
     print(
         f"matches {tally.matches}, deals {tally.deals}, decisions {tally.decisions}, "

@@ -234,3 +234,15 @@ def test_a_signalled_run_reports_and_exits_130(tmp_path: Path, stop: signal.Sign
     assert process.returncode == 130
     assert "stopped: 0-" in out and "A win rate" in out
     assert "Traceback" not in err_path.read_text()
+
+
+def test_cli_says_when_a_stop_came_before_any_match_ended(capsys: pytest.CaptureFixture[str]) -> None:
+    from ai.arena import INTERRUPTED, main
+
+    def interrupt_at_once(game, state, seat, level, budget, seed):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt
+
+    args = ["--game", "ronda", "--a", "easy", "--b", "random", "--matches", "3", "--seed", "2"]
+    assert main(args, decide_a=interrupt_at_once) == INTERRUPTED
+    out, _ = capsys.readouterr()
+    assert "matches 0-2, stopped: none played" in out and "A win rate" not in out
