@@ -5,8 +5,14 @@ Levels:
 * ``random``: a seeded uniformly random legal action;
 * ``easy``: the game's heuristic policy (:mod:`ai.policies`), a generic greedy one if the
   game has none;
-* ``normal``: ISMCTS with a budget of about 200 ms;
-* ``hard``: ISMCTS with a larger budget.
+* ``normal``: ISMCTS with a budget of 2,000 iterations;
+* ``hard``: ISMCTS with 20,000 iterations.
+
+A level's budget is iterations, so that a bot is as strong on a busy host as on a quiet
+one: its time cap counts the searching thread's CPU time (``Budget.cpu``), which a busy
+host does not take away, and only protects the service from a pathological search; the
+caller's ``max_ms`` still bounds the wall time. ``stats["cut_short"]`` says when a cap
+stopped a search before its iterations were done.
 
 The searching levels use the easy policy as a tie-breaker: when the policy's action has a
 mean reward within one rough standard error of the most visited action's, the policy's
@@ -44,15 +50,25 @@ LEVELS = ("random", "easy", "normal", "hard")
 
 @dataclass(frozen=True)
 class Budget:
-    """A search budget: iterations and/or milliseconds (whichever runs out first)."""
+    """A search budget: iterations and/or milliseconds (whichever runs out first).
+
+    ``ms`` is wall time, unless ``cpu``: then it counts the searching thread's CPU time,
+    which other processes on the host do not use up (the levels' budgets)."""
 
     iterations: int | None = None
     ms: float | None = None
+    cpu: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The budget as the statistics and the job payloads show it."""
+        return {"iterations": self.iterations, "ms": self.ms, "cpu": self.cpu}
 
 
 LEVEL_BUDGETS: dict[str, Budget] = {
-    "normal": Budget(iterations=2_000, ms=200.0),
-    "hard": Budget(iterations=20_000, ms=2_000.0),
+    # CPU caps well above what the iterations cost compiled (normal: under 0.2 s in every
+    # game), hard's at the service's inline limit (3 s) so that its move may stay inline
+    "normal": Budget(iterations=2_000, ms=1_000.0, cpu=True),
+    "hard": Budget(iterations=20_000, ms=3_000.0, cpu=True),
 }
 """The default budget of each searching level (an explicit budget replaces it)."""
 
@@ -101,7 +117,32 @@ def clip_budget(budget: Budget, max_iterations: int, max_ms: float) -> Budget:
         ms = max_ms
     elif ms is None:
         ms = max_ms  # an iteration budget is still bounded in time
-    return Budget(iterations=iterations, ms=ms)
+    return Budget(iterations=iterations, ms=ms, cpu=budget.cpu)
+
+
+def search_limits(
+    budget: Budget,
+    max_ms: float,
+    clock: Callable[[], float],
+    cpu_clock: Callable[[], float],
+    should_stop: Callable[[], bool] | None,
+) -> tuple[Callable[[], float], Callable[[], bool] | None]:
+    """(the clock that ``budget.ms`` counts, the stop to check before each iteration).
+    A CPU budget counts ``cpu_clock`` and stops on ``max_ms`` of wall time as well: the
+    service's own bound, whatever the host's load."""
+    if not budget.cpu:
+        return clock, should_stop
+    wall_deadline = clock() + max_ms / 1000.0
+
+    def stop() -> bool:
+        return clock() >= wall_deadline or (should_stop is not None and should_stop())
+
+    return cpu_clock, stop
+
+
+def cut_short(budget: Budget, iterations: int) -> bool:
+    """True when a cap (time, or a stop) ended a search before its budget's iterations."""
+    return budget.iterations is not None and iterations < budget.iterations
 
 
 def _within_noise(result: ismcts.SearchResult, candidate: int, best: int) -> bool:
@@ -158,6 +199,7 @@ def decide(
     max_ms: float = 10_000,
     should_stop: Callable[[], bool] | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    cpu_clock: Callable[[], float] = time.thread_time,
 ) -> Decision:
     """The action of the seat ``view["seat"]`` (which must be to act) at ``level``.
 
@@ -195,12 +237,13 @@ def decide(
         # the game searches only some decisions (Trex, Marriage): the policy takes this one
         stats["chosen_by"] = "policy"
         stats["elapsed_ms"] = round((clock() - start) * 1000.0, 3)
-        stats["budget"] = {"iterations": chosen.iterations, "ms": chosen.ms}
+        stats["budget"] = chosen.to_json()
         stats["actions"] = [
             {"action": _action_json(game, world, a), "visits": 0, "mean": None} for a in actions
         ]
         return Decision(action=candidates[0], stats=stats)
-    result = _search(game, view, rng, sample, chosen, candidates, should_stop, clock)
+    search_clock, stop = search_limits(chosen, max_ms, clock, cpu_clock, should_stop)
+    result = _search(game, view, rng, sample, chosen, candidates, stop, search_clock)
     best = result.best_index()
     chosen_by = "search"
     if result.iterations:
@@ -211,8 +254,9 @@ def decide(
                 best, chosen_by = index, "policy"
     stats["chosen_by"] = chosen_by
     stats["iterations"] = result.iterations
+    stats["cut_short"] = cut_short(chosen, result.iterations)
     stats["elapsed_ms"] = round((clock() - start) * 1000.0, 3)
-    stats["budget"] = {"iterations": chosen.iterations, "ms": chosen.ms}
+    stats["budget"] = chosen.to_json()
     stats["actions"] = [
         {
             "action": _action_json(game, result.world, a),
@@ -237,22 +281,26 @@ def search_root(
     max_ms: float = 10_000,
     should_stop: Callable[[], bool] | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    cpu_clock: Callable[[], float] = time.thread_time,
     level: str = "normal",
 ) -> RootStats:
     """One worker's share of a root-parallel search at ``level`` (its worlds: see
     :func:`level_sampler`): ISMCTS from ``view`` with ``seed``, returning plain-JSON root
     statistics (per root action: visits and total reward)."""
     seat = _check_view(game, view)
+    start = clock()
     chosen = clip_budget(budget, max_iterations, max_ms)
     rng = random.Random(seed)
     sample = level_sampler(game, view, level)
     candidates = policies.search_candidates(game, sample(random.Random(seed)), seat)
-    result = _search(game, view, rng, sample, chosen, candidates, should_stop, clock)
+    search_clock, stop = search_limits(chosen, max_ms, clock, cpu_clock, should_stop)
+    result = _search(game, view, rng, sample, chosen, candidates, stop, search_clock)
     return {
         "game": game.id,
         "seat": seat,
         "iterations": result.iterations,
-        "elapsed_ms": round(result.elapsed_ms, 3),
+        "cut_short": cut_short(chosen, result.iterations),
+        "elapsed_ms": round((clock() - start) * 1000.0, 3),
         "seeds": [seed],
         "actions": [
             {"action": _action_json(game, result.world, a), "visits": n, "total": w}
@@ -287,6 +335,7 @@ def merge_root_stats(parts: list[RootStats]) -> RootStats:
         "game": first.get("game"),
         "seat": first.get("seat"),
         "iterations": sum(p["iterations"] for p in parts),
+        "cut_short": any(p.get("cut_short", False) for p in parts),
         "elapsed_ms": max(p["elapsed_ms"] for p in parts),
         "seeds": [s for p in parts for s in p.get("seeds", [])],
         "actions": list(merged.values()),

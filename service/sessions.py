@@ -485,7 +485,7 @@ class BotOrder:
         return self.asker == self.seat
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)  # the budget too, as {iterations, ms}
+        return asdict(self)  # the budget too, as {iterations, ms, cpu}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BotOrder:

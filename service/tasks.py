@@ -95,7 +95,7 @@ def part_budget(payload: dict[str, Any]) -> Budget:
     iterations = budget.get("iterations")
     if iterations is not None and parts > 1:
         iterations = -(-int(iterations) // parts)
-    return Budget(iterations=iterations, ms=budget.get("ms"))
+    return Budget(iterations=iterations, ms=budget.get("ms"), cpu=bool(budget.get("cpu", False)))
 
 
 def compute_part(payload: dict[str, Any], part: int, should_stop) -> dict[str, Any]:

@@ -66,7 +66,7 @@ class BotMove(MethodView):
     def post(self, body, game_id):
         """A bot's action for `seat` (default: the seat to act), from a state or a seat's view
 
-        Levels: `random`, `easy` (heuristic), `normal` (search, about 200 ms), `hard`.
+        Levels: `random`, `easy` (heuristic), `normal` (search, 2,000 iterations), `hard` (20,000).
         An explicit `budget` (`iterations` and/or `ms`) overrides the level's; budgets are
         capped by the server's settings. The same `seed` gives the same decision.
 
@@ -169,7 +169,7 @@ def run_async(game_id: str, view: dict, body: dict, budget: Budget | None, seed:
         "view": view,
         "seat": body["seat"],
         "level": level,
-        "budget": None if budget is None else {"iterations": budget.iterations, "ms": budget.ms},
+        "budget": None if budget is None else budget.to_json(),
         "seed": seed,
     }
     return accepted(start_search(payload, parts), search_seconds(real, parts))

@@ -9,7 +9,7 @@ import pytest
 from toy import GAME, position
 
 from ai import ismcts
-from ai.bots import Budget, best_action, decide, merge_root_stats, search_root
+from ai.bots import LEVEL_BUDGETS, Budget, best_action, clip_budget, decide, merge_root_stats, search_root
 from engine.cards import parse_card
 from engine.protocol import IllegalAction, NotYourTurn
 
@@ -78,6 +78,55 @@ def test_time_budget_uses_the_clock() -> None:
 
     decision = decide(GAME, GAME.view(LEAD, 0), budget=Budget(ms=50), seed=1, clock=clock)
     assert 0 < decision.stats["iterations"] <= 50
+
+
+def busy_host_clocks() -> tuple[object, object]:
+    """(wall clock, CPU clock) of a busy host: the wall clock runs 10 ms per reading, the
+    search's CPU clock 0.1 ms (other processes take the rest of the time)."""
+    wall_ticks = iter(range(10**7))
+    cpu_ticks = iter(range(10**7))
+    return (lambda: next(wall_ticks) / 100.0), (lambda: next(cpu_ticks) / 10_000.0)
+
+
+def test_a_cpu_budget_does_its_iterations_on_a_busy_host() -> None:
+    wall, cpu = busy_host_clocks()
+    view = GAME.view(LEAD, 0)
+    level_like = decide(
+        GAME, view, budget=Budget(iterations=300, ms=50, cpu=True), seed=1, clock=wall, cpu_clock=cpu
+    )
+    assert level_like.stats["iterations"] == 300 and level_like.stats["cut_short"] is False
+    assert level_like.stats["budget"] == {"iterations": 300, "ms": 50.0, "cpu": True}
+    wall, cpu = busy_host_clocks()
+    wall_timed = decide(GAME, view, budget=Budget(iterations=300, ms=50), seed=1, clock=wall, cpu_clock=cpu)
+    assert wall_timed.stats["iterations"] < 10 and wall_timed.stats["cut_short"] is True
+
+
+def test_a_cpu_budget_still_stops_at_the_wall_cap() -> None:
+    wall, cpu = busy_host_clocks()
+    decision = decide(
+        GAME, GAME.view(LEAD, 0), budget=Budget(iterations=10**6, ms=10**6, cpu=True), max_ms=200,
+        seed=1, clock=wall, cpu_clock=cpu,
+    )  # fmt: skip
+    assert 0 < decision.stats["iterations"] <= 20 and decision.stats["cut_short"] is True
+
+
+def test_a_cpu_cap_cuts_a_search_short_and_says_so() -> None:
+    ticks = iter(range(10**6))
+    burning = lambda: next(ticks) / 1000.0  # one CPU millisecond per reading
+    part = search_root(
+        GAME, GAME.view(LEAD, 0), Budget(iterations=10_000, ms=30, cpu=True), 3, cpu_clock=burning
+    )
+    assert 0 < part["iterations"] <= 30 and part["cut_short"] is True
+    whole = search_root(GAME, GAME.view(LEAD, 0), Budget(iterations=200, ms=10_000, cpu=True), 4)
+    assert whole["iterations"] == 200 and whole["cut_short"] is False
+    assert merge_root_stats([part, whole])["cut_short"] is True
+
+
+def test_the_levels_count_iterations_with_a_cpu_cap() -> None:
+    for level in ("normal", "hard"):
+        budget = LEVEL_BUDGETS[level]
+        assert budget.iterations and budget.cpu and budget.ms and budget.ms >= 1_000
+        assert clip_budget(budget, 10**6, 10_000).cpu  # the service's clip keeps the clock
 
 
 def test_one_legal_action_returns_at_once() -> None:
