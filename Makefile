@@ -1,12 +1,13 @@
 # Two commands do everything on a fresh machine (Python >= 3.11 on PATH):
 #   make run    serve the API on http://127.0.0.1:8000 (nothing else to install)
 #   make test   lint (ruff) and run the whole test suite (OpenSpiel extra included), against the compiled build
+#   make test-fast  the inner loop: engine, games and bots, without the slow tests (about a minute)
 #   make build  recompile the search's hot modules after editing them (setup.py, mypyc)
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: run test build bench clean
+.PHONY: run test test-fast build bench clean
 
 $(VENV)/.installed: pyproject.toml setup.py clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +24,10 @@ test: $(VENV)/.installed
 	$(PY) -m mypy engine ai clients/python/src/majlis_client
 	$(PY) -m ai.build_info --require $(REQUIRE_BUILD)
 	$(PY) -m pytest
+
+# the inner loop: no lint, no service, no slow tests (`-m slow` runs just those)
+test-fast: $(VENV)/.installed
+	$(PY) -m pytest -q -m "not slow" tests/engine tests/games tests/ai
 
 # `make test` checks that the suite runs the compiled hot modules wherever a C compiler is
 # present (pip install compiles them then), and the interpreted fallback elsewhere

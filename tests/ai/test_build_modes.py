@@ -15,6 +15,8 @@ import random
 import subprocess
 import sys
 
+import pytest
+
 from ai import build_info, ismcts
 from engine import GAME_IDS, build_mode, get_game
 from tests.ai.builds import ROOT, environment, run_child
@@ -58,6 +60,7 @@ def _view(game, seed: int) -> dict:
     return game.view(state, seat)
 
 
+@pytest.mark.slow
 def test_compiled_and_interpreted_builds_give_the_same_decisions_and_visit_counts():
     interpreted = run_child(True, "tests.ai.test_build_modes", "decisions")
     default = run_child(False, "tests.ai.test_build_modes", "decisions")
@@ -70,6 +73,7 @@ def test_compiled_and_interpreted_builds_give_the_same_decisions_and_visit_count
         assert sum(searched["visits"]) > 0, key
 
 
+@pytest.mark.slow
 def test_the_switch_holds_whichever_hot_module_is_imported_first():
     """With ``MAJLIS_PURE_PYTHON=1`` each hot module, imported first in a fresh process,
     loads from its ``.py`` (a compiled module beside it would otherwise shadow it)."""

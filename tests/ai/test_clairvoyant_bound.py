@@ -39,6 +39,7 @@ def test_every_world_of_the_seeing_game_is_the_true_state() -> None:
 @pytest.mark.parametrize(
     ("game_id", "decider"), [("porrazo", seeing_decider), ("ronda", hand_seeing_decider)]
 )
+@pytest.mark.slow
 def test_a_seeing_side_plays_whole_matches_in_the_arena(game_id: str, decider: Any) -> None:
     result = play_match(
         get_game(game_id),

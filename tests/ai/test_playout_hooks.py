@@ -72,6 +72,7 @@ def test_the_hook_is_a_compiled_module_of_the_hot_list(game_id: str) -> None:
     assert hook.choose.__module__ == module and hook.play_out.__module__ == module
 
 
+@pytest.mark.slow
 def test_compiled_and_interpreted_hooks_choose_alike() -> None:
     interpreted = run_child(True, "tests.ai.test_playout_hooks", "hook_choices")
     default = run_child(False, "tests.ai.test_playout_hooks", "hook_choices")

@@ -468,6 +468,7 @@ def spread(records: list[dict], count: int) -> list[dict]:
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.slow
 def test_the_generated_schemas_validate_the_recorded_documents(game_id):
     game = get_game(game_id)
     if game.codec is None:  # a game not yet declared on the shared codec (issue 19)

@@ -33,6 +33,7 @@ def hidden_from_someone(game, state) -> set[str]:
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.slow
 def test_the_public_view_shows_no_card_a_seat_may_not_see(game_id):
     game = get_game(game_id)
     checked = 0

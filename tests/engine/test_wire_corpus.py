@@ -35,6 +35,7 @@ def dumps(doc: Any) -> str:
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.slow
 def test_every_recorded_document_is_written_again_byte_for_byte(game_id: str) -> None:
     game = get_game(game_id)
     records = read_corpus(game_id)

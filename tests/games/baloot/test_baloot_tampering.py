@@ -362,6 +362,7 @@ def test_r13_a_play_by_another_seat_is_refused():
 
 
 @pytest.mark.parametrize("options", option_sets(GAME), ids=option_id)
+@pytest.mark.slow
 def test_every_state_and_view_of_seeded_matches_loads_back(options):
     """The checks must not refuse a state the engine reaches (seeded matches, every option)."""
     seeded_matches_load_back(GAME, options)

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import jsonschema
+import pytest
 
 from engine import get_game
 
@@ -16,6 +17,7 @@ EVERY = 4
 """Validate one recorded document in this many (jsonschema takes about 15 ms for one)."""
 
 
+@pytest.mark.slow
 def test_the_schemas_validate_the_recorded_baloot_documents():
     schemas = get_game("baloot").json_schemas()
     validators = {name: jsonschema.Draft202012Validator(schema) for name, schema in schemas.items()}

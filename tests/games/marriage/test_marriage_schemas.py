@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import jsonschema
+import pytest
 
 import engine.games.marriage as package
 from engine import get_game
@@ -16,6 +17,7 @@ PACKAGE = Path(package.__file__).parent
 CORPUS = Path(__file__).parents[2] / "data" / "corpus" / "marriage.jsonl.gz"
 
 
+@pytest.mark.slow
 def test_the_schemas_validate_every_recorded_marriage_document():
     schemas = get_game("marriage").json_schemas()
     validators = {name: jsonschema.Draft202012Validator(schema) for name, schema in schemas.items()}

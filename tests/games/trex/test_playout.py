@@ -357,6 +357,7 @@ def test_play_tricks_with_the_base_policy_plays_the_random_playout():
 
 
 @interpreted_build
+@pytest.mark.slow
 def test_play_tricks_asks_the_policy_among_the_legal_cards_and_keeps_the_rules():
     """A policy's every card: asked with the engine's legal cards (``legal_actions``), the
     trick's led suit, winning card and length and the contract's penalty cards; the plays
@@ -395,6 +396,7 @@ def test_play_tricks_asks_the_policy_among_the_legal_cards_and_keeps_the_rules()
 
 
 @interpreted_build
+@pytest.mark.slow
 def test_play_tricks_refuses_a_card_outside_the_legal_mask():
     class Illegal(TrickPolicy):
         def card(self, legal, led, best, in_trick, penalty, rand):

@@ -23,6 +23,7 @@ def records() -> list[dict]:
         return [json.loads(line) for line in lines]
 
 
+@pytest.mark.slow
 def test_trex_schemas_validate_every_recorded_trex_document():
     validators = {name: jsonschema.Draft202012Validator(s) for name, s in GAME.json_schemas().items()}
     recorded = records()
