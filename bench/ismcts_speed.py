@@ -26,9 +26,12 @@ The runs alternate between our games and OpenSpiel, and the ratio is the median 
 per-run ratios, so that both sides of a ratio meet the same load.
 
 ``--builds``: the same searches in two subprocesses per game and run, one on the compiled
-hot modules and one on the interpreted ``.py`` files (``MAJLIS_PURE_PYTHON=1``), in turn,
-then OpenSpiel in this process; it prints each game's it/s in both builds and the median of
-the per-run ratios compiled / interpreted, and Trex's compiled it/s / OpenSpiel's.
+hot modules and one on the interpreted ``.py`` files (``MAJLIS_PURE_PYTHON=1``), in turn;
+OpenSpiel runs in a subprocess of its own too, right after Trex's compiled one in every run
+(interleaved, so that both sides of the ratio meet the same conditions: timed once in this
+process after all the games, it had read 47k against 58-63k sims/s here and overstated the
+ratio by about 30 %). It prints each game's it/s in both builds and the median of the
+per-run ratios compiled / interpreted, and Trex's compiled it/s / OpenSpiel's.
 """
 
 from __future__ import annotations
@@ -293,19 +296,30 @@ def child_run(game_id: str, args: argparse.Namespace, run: int, pure: bool) -> t
     return n, wall, cpu
 
 
+def openspiel_child(args: argparse.Namespace, run: int) -> tuple[int, float, float]:
+    """Run ``run`` of OpenSpiel's ISMCTSBot in a subprocess, as :func:`child_run` runs ours."""
+    command = [sys.executable, os.path.abspath(__file__), "--one-openspiel", str(run)]
+    command += ["--iterations", str(args.iterations), "--positions", str(args.positions)]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    n, wall, cpu = json.loads(done.stdout)
+    return n, wall, cpu
+
+
 def compare_builds(games: list[Game[Any]], args: argparse.Namespace) -> int:
-    """``--builds``: compiled v interpreted per game, and Trex compiled v OpenSpiel."""
+    """``--builds``: compiled v interpreted per game, and Trex compiled v OpenSpiel, each
+    side in a subprocess of its own, OpenSpiel right after Trex's compiled run."""
     load_before = os.getloadavg()
-    spiel = None if args.no_openspiel else openspiel_positions(args.positions)
+    with_spiel = not args.no_openspiel and openspiel_positions(1) is not None
     rates: dict[str, list[float]] = {}
     for run in range(args.runs):
         for game in games:
             for build, pure in (("compiled", False), ("interpreted", True)):
                 n, wall, _ = child_run(game.id, args, run, pure)
                 rates.setdefault(f"{game.id} {build}", []).append(n / wall)
-        if spiel is not None:
-            n, wall, _ = openspiel_once(spiel[0], spiel[1], args.iterations, run)
-            rates.setdefault("openspiel", []).append(n / wall)
+                if with_spiel and build == "compiled" and (game.id == "trex" or game is games[-1]):
+                    if len(rates.get("openspiel", [])) <= run:  # once a run, beside Trex if timed
+                        n, wall, _ = openspiel_child(args, run)
+                        rates.setdefault("openspiel", []).append(n / wall)
     load_after = os.getloadavg()
 
     def ratio(a: str, b: str) -> float:
@@ -320,7 +334,7 @@ def compare_builds(games: list[Game[Any]], args: argparse.Namespace) -> int:
             f"  (medians of {args.runs} runs, {args.iterations} per decision, wall clock"
             f"{', playout hooks' if args.hooks else ''})"
         )
-    if spiel is not None:
+    if with_spiel:
         print(f"{'openspiel':10s} {statistics.median(rates['openspiel']):9.0f} simulations/s (C++ ISMCTSBot)")
         if "trex compiled" in rates:
             print(f"ratio trex compiled / OpenSpiel Hearts: {ratio('trex compiled', 'openspiel'):.2f}x")
@@ -342,7 +356,14 @@ def main() -> int:
     parser.add_argument("--builds", action="store_true", help="compiled v interpreted build, per game")
     parser.add_argument("--hooks", action="store_true", help="play out with the games' playout hooks")
     parser.add_argument("--one-run", type=int, help=argparse.SUPPRESS)  # a --builds subprocess
+    parser.add_argument("--one-openspiel", type=int, help=argparse.SUPPRESS)  # OpenSpiel's, likewise
     args = parser.parse_args()
+
+    if args.one_openspiel is not None:
+        spiel = openspiel_positions(args.positions)
+        assert spiel is not None, "open_spiel is not importable"
+        print(json.dumps(openspiel_once(spiel[0], spiel[1], args.iterations, args.one_openspiel)))
+        return 0
 
     games = loadable_games(args.games)
     if args.one_run is not None:
