@@ -216,7 +216,7 @@ def _plain_numbers(value: Any, path: str, depth: int = 0) -> None:
     if type(value) is int:
         if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
             raise C.refuse(path, "a number out of range")
-    elif depth < 3 and type(value) in (list, dict):
+    elif depth < 4 and type(value) in (list, dict):  # 4: an award item's options list
         for x in value.values() if type(value) is dict else value:
             _plain_numbers(x, path, depth + 1)
     else:
