@@ -185,7 +185,7 @@ def add_item(
     if points:
         item: dict[str, Any] = {"side": side, "points": points, "item": name, "rule": rule}
         if options:
-            item["options"] = options
+            item["options"] = list(options)  # its own list: a tag list may serve two items
         items.append(item)
         adds[side] += points
 
