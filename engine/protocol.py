@@ -123,7 +123,9 @@ class OptionSpec:
 
     ``kind`` is ``"bool"``, ``"int"`` or ``"choice"``. ``test_values`` are values the
     generic property suite draws from (ints especially: a target of 10,000 points
-    makes a very long match)."""
+    makes a very long match). ``listed_when_default`` False: a state or view lists the
+    option only when its value is not the default (see :func:`written_options`), so that
+    documents written before the option existed still read and write byte for byte."""
 
     name: str
     kind: str
@@ -133,6 +135,7 @@ class OptionSpec:
     minimum: int | None = None
     maximum: int | None = None
     test_values: tuple[Any, ...] = ()
+    listed_when_default: bool = True
 
     def validate(self, value: Any) -> Any:
         """The value if it is allowed, else raises InvalidSetup naming the option."""
@@ -196,6 +199,17 @@ class ScoreReport:
         }
         out.update(self.extra)
         return out
+
+
+def written_options(specs: Sequence[OptionSpec], options: Mapping[str, Any]) -> JSON:
+    """The options as a state or view lists them: every option, except one whose spec is
+    not ``listed_when_default`` while it has its default value (an option added after
+    the wire corpus: a match that does not use it is written as before it existed)."""
+    return {
+        spec.name: options[spec.name]
+        for spec in specs
+        if spec.listed_when_default or options[spec.name] != spec.default
+    }
 
 
 def parse_options(

@@ -26,6 +26,8 @@ from engine.games.baloot.options import OPTION_SPECS, Opts, compact
 from engine.games.baloot.state import State, blank, chain_length, history_list, set_history
 from engine.protocol import JSON, Action, InvalidState
 
+OPTION_NAMES = frozenset(spec.name for spec in OPTION_SPECS)
+
 PACK = C.Pack("Baloot", tuple(range(T.NSLOTS)), T.CODE)
 """The 32 cards numbered by slot (tables): a mask lists them in the canonical order."""
 CARD = C.Card(PACK)
@@ -194,6 +196,16 @@ def _is_item(item: Any) -> bool:
         and -(10**6) <= item["points"] <= 10**6
         and type(item.get("item")) is str
         and type(item.get("rule")) is str
+        and _item_options_ok(item.get("options", []))
+    )
+
+
+def _item_options_ok(names: Any) -> bool:
+    """An item's ``options`` (the non-default options that changed it): option names."""
+    return (
+        type(names) is list
+        and len(names) <= len(OPTION_SPECS)
+        and all(type(name) is str and name in OPTION_NAMES for name in names)
     )
 
 
@@ -204,7 +216,7 @@ def _plain_numbers(value: Any, path: str, depth: int = 0) -> None:
     if type(value) is int:
         if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
             raise C.refuse(path, "a number out of range")
-    elif depth < 3 and type(value) in (list, dict):
+    elif depth < 4 and type(value) in (list, dict):  # 4: an award item's options list
         for x in value.values() if type(value) is dict else value:
             _plain_numbers(x, path, depth + 1)
     else:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.checks import MAX_TARGET_SCORE
-from engine.protocol import OptionSpec
+from engine.protocol import OptionSpec, written_options
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
@@ -84,6 +84,51 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         False,
         "A player whose first five cards are all 7s, 8s and 9s may annul the deal (R10).",
     ),
+    # House rules of the deal's award (issue 31). Added after the wire corpus was
+    # recorded: a state lists them only when they are not the default (listed_when_default).
+    OptionSpec(
+        "hokm_rounding",
+        "choice",
+        "counted_team",
+        "Hokm card points ending in 6 (86/76): only the counted team is rounded, the other "
+        "gets the rest (9/7); or both sides are rounded and the larger lowered (8/8) (S2, S5).",
+        choices=("counted_team", "both_sides"),
+        listed_when_default=False,
+    ),
+    OptionSpec(
+        "doubled_award",
+        "choice",
+        "winner_takes_all",
+        "A doubled (x2, x3, x4) deal: the winner takes everything times the multiplier; or, "
+        "when the declarers make it, each team keeps its own points times the multiplier (S7).",
+        choices=("winner_takes_all", "each_keeps_own"),
+        listed_when_default=False,
+    ),
+    OptionSpec(
+        "doubled_kaboot",
+        "choice",
+        "multiplied",
+        "A kaboot in a doubled deal: its value times the multiplier (Hokm 50/75/100, Sun 88); "
+        "or flat (Hokm 25, Sun 44) whatever the doubling (S6).",
+        choices=("multiplied", "flat"),
+        listed_when_default=False,
+    ),
+    OptionSpec(
+        "projects_when_doubled",
+        "choice",
+        "times_two",
+        "Projects in a x2, x3 or x4 deal: always times 2; or times the deal's multiplier (S6, S7).",
+        choices=("times_two", "times_multiplier"),
+        listed_when_default=False,
+    ),
+    OptionSpec(
+        "projects_in_kaboot",
+        "choice",
+        "added",
+        "A kaboot team's projects: added to the kaboot; or not added (S6).",
+        choices=("added", "not_added"),
+        listed_when_default=False,
+    ),
 )
 
 
@@ -102,7 +147,12 @@ class Opts:
     switch_to_sun: bool
     ashkal_not_on_ace: bool
     kawesh: bool
-    raw: tuple[tuple[str, Any], ...]
+    rounding_both_sides: bool  # hokm_rounding both_sides
+    each_keeps_own: bool  # doubled_award each_keeps_own
+    kaboot_flat: bool  # doubled_kaboot flat
+    projects_times_mult: bool  # projects_when_doubled times_multiplier
+    kaboot_projects: bool  # projects_in_kaboot added
+    raw: tuple[tuple[str, Any], ...]  # as a state lists them (engine.protocol.written_options)
     players: int = 4
     sides: int = 2  # what the shared codec's seat and side kinds read their bounds from
 
@@ -125,5 +175,10 @@ def compact(options: dict[str, Any]) -> Opts:
         switch_to_sun=options["hokm_bidder_may_switch_to_sun"],
         ashkal_not_on_ace=options["ashkal_forbidden_on_ace"],
         kawesh=options["kawesh"],
-        raw=tuple((spec.name, options[spec.name]) for spec in OPTION_SPECS),
+        rounding_both_sides=options["hokm_rounding"] == "both_sides",
+        each_keeps_own=options["doubled_award"] == "each_keeps_own",
+        kaboot_flat=options["doubled_kaboot"] == "flat",
+        projects_times_mult=options["projects_when_doubled"] == "times_multiplier",
+        kaboot_projects=options["projects_in_kaboot"] == "added",
+        raw=tuple(written_options(OPTION_SPECS, options).items()),
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from engine.games.baloot.options import Opts
 from engine.games.baloot.state import Events, State
 from engine.games.baloot.tables import (
     BALOOT_POINTS,
@@ -44,6 +45,24 @@ def tie_winner(kind: int, declarer: int, counted: int, x: int) -> int:
     return declarer
 
 
+def card_game_points(kind: int, counted: int, cards: list[int], both_sides: bool) -> list[int]:
+    """S2: the deal's card game points per team. Only the counted team is rounded, the other
+    gets the rest of T; with ``hokm_rounding`` ``both_sides``, Hokm points ending in 6 (the
+    only case where rounding both sides gives 17: both teams' points then end in 6) are
+    rounded on both sides and the larger lowered, so the team with more points gets them
+    rounded down (86 / 76 -> 8 / 8 whichever team is counted)."""
+    gp = [0, 0]
+    x = cards[counted]
+    if both_sides and kind == HOKM and x % 10 == 6:
+        more = 0 if cards[0] > cards[1] else 1
+        gp[more] = cards[more] // 10
+        gp[1 - more] = DEAL_TOTAL[HOKM] - gp[more]
+        return gp
+    gp[counted] = rounded(kind, x)
+    gp[1 - counted] = DEAL_TOTAL[kind] - gp[counted]
+    return gp
+
+
 def settle(
     kind: int,
     declarer: int,
@@ -54,11 +73,18 @@ def settle(
     tricks_won: list[int],
     projects: list[int],
     baloot: list[int],
+    opts: Opts,
 ) -> dict[str, Any]:
-    """S1-S8: a finished deal's award. Returns winner, adds, items and the workings."""
+    """S1-S8: a finished deal's award. Returns winner, adds, items and the workings.
+
+    ``opts`` carries the house rules of the award (docs/rules/baloot.md, Variants): an item
+    whose amount a non-default one changed names it in ``options``."""
     total = DEAL_TOTAL[kind]
     items: list[dict[str, Any]] = []
     adds = [0, 0]
+    # S6/S7: projects times 2 in a doubled deal (or times the multiplier, option)
+    pm = 1 if mult < 2 else mult if opts.projects_times_mult else 2
+    pm_tag = ["projects_when_doubled"] if pm > 2 else []
     # The award is built as one dict literal per branch (in the keys' order of the
     # JSON): the dict is allocated at its final size once, not grown key by key.
     out: dict[str, Any]
@@ -66,9 +92,14 @@ def settle(
     if kaboot >= 0:
         w = kaboot
         if not gahwa:
-            add_item(items, adds, w, KABOOT_BASE[kind] * mult, "kaboot", "S6")
-            add_item(items, adds, w, projects[w] * (2 if mult >= 2 else 1), "projects", "S6")
-            add_item(items, adds, w, baloot[w], "baloot", "S6")
+            flat = opts.kaboot_flat and mult >= 2
+            value = KABOOT_BASE[kind] * (1 if opts.kaboot_flat else mult)
+            add_item(items, adds, w, value, "kaboot", "S6", ["doubled_kaboot"] if flat else [])
+            if opts.kaboot_projects:
+                add_item(items, adds, w, projects[w] * pm, "projects", "S6", pm_tag)
+            elif projects[w]:
+                add_zero_item(items, w, "projects", "S6", "projects_in_kaboot")
+            add_item(items, adds, w, baloot[w], "baloot", "S6", [])
         out = {
             "card_points": list(cards),
             "projects": list(projects),
@@ -85,31 +116,41 @@ def settle(
         return out
     counted = 1 - raiser
     x = cards[counted]
-    gp = [0, 0]
-    gp[counted] = rounded(kind, x)
-    gp[1 - counted] = total - gp[counted]
+    gp = card_game_points(kind, counted, cards, opts.rounding_both_sides)
     g = [gp[0] + projects[0] + baloot[0], gp[1] + projects[1] + baloot[1]]
     other = 1 - declarer
     if g[declarer] > g[other]:
         w = declarer
     elif g[declarer] < g[other]:
         w = other
+    elif opts.rounding_both_sides and kind == HOKM and x % 10 == 6:
+        # S5's reason (the team whose rounding lost more wins): the larger was lowered
+        w = 0 if cards[0] > cards[1] else 1
     else:
         w = tie_winner(kind, declarer, counted, x)
+    # an option changed the rounding only where it gives other game points than S2's
+    changed = opts.rounding_both_sides and gp != card_game_points(kind, counted, cards, False)
+    cards_tag = ["hokm_rounding"] if changed else []
     if not gahwa:
         if mult == 1 and w == declarer:
             for k in (0, 1):
-                add_item(items, adds, k, gp[k], "cards", "S7")
-                add_item(items, adds, k, projects[k], "projects", "S7")
-                add_item(items, adds, k, baloot[k], "baloot", "S7")
+                add_item(items, adds, k, gp[k], "cards", "S7", cards_tag)
+                add_item(items, adds, k, projects[k], "projects", "S7", [])
+                add_item(items, adds, k, baloot[k], "baloot", "S7", [])
         elif mult == 1:
-            add_item(items, adds, w, total, "cards", "S7")
-            add_item(items, adds, w, projects[0] + projects[1], "projects", "S7")
-            add_item(items, adds, w, baloot[0] + baloot[1], "baloot", "S7")
+            add_item(items, adds, w, total, "cards", "S7", cards_tag)
+            add_item(items, adds, w, projects[0] + projects[1], "projects", "S7", [])
+            add_item(items, adds, w, baloot[0] + baloot[1], "baloot", "S7", [])
+        elif opts.each_keeps_own and w == declarer:
+            # the made contract's undoubled split (each its own), amounts times the multiplier
+            for k in (0, 1):
+                add_item(items, adds, k, mult * gp[k], "cards", "S7", cards_tag + ["doubled_award"])
+                add_item(items, adds, k, pm * projects[k], "projects", "S7", pm_tag + ["doubled_award"])
+                add_item(items, adds, k, baloot[k], "baloot", "S7", ["doubled_award"])
         else:
-            add_item(items, adds, w, mult * total, "cards", "S7")
-            add_item(items, adds, w, 2 * (projects[0] + projects[1]), "projects", "S7")
-            add_item(items, adds, w, baloot[0] + baloot[1], "baloot", "S7")
+            add_item(items, adds, w, mult * total, "cards", "S7", cards_tag)
+            add_item(items, adds, w, pm * (projects[0] + projects[1]), "projects", "S7", pm_tag)
+            add_item(items, adds, w, baloot[0] + baloot[1], "baloot", "S7", [])
     out = {
         "card_points": list(cards),
         "projects": list(projects),
@@ -130,12 +171,29 @@ def settle(
 
 
 def add_item(
-    items: list[dict[str, Any]], adds: list[int], side: int, points: int, name: str, rule: str
+    items: list[dict[str, Any]],
+    adds: list[int],
+    side: int,
+    points: int,
+    name: str,
+    rule: str,
+    options: list[str],
 ) -> None:
-    """S6/S7: one item of an award (none for 0 points), added to its side's total."""
+    """S6/S7: one item of an award (none for 0 points), added to its side's total.
+    ``options``: the non-default options that changed it, listed in the item's ``options``
+    field (an item no option changed has no such field)."""
     if points:
-        items.append({"side": side, "points": points, "item": name, "rule": rule})
+        item: dict[str, Any] = {"side": side, "points": points, "item": name, "rule": rule}
+        if options:
+            item["options"] = list(options)  # its own list: a tag list may serve two items
+        items.append(item)
         adds[side] += points
+
+
+def add_zero_item(items: list[dict[str, Any]], side: int, name: str, rule: str, option: str) -> None:
+    """An item of 0 points that a non-default option caused (e.g. projects not added to a
+    kaboot): listed so that the award says why they are missing."""
+    items.append({"side": side, "points": 0, "item": name, "rule": rule, "options": [option]})
 
 
 def deal_bonuses(st: State) -> tuple[list[int], list[int]]:
@@ -164,6 +222,7 @@ def deal_result(st: State) -> dict[str, Any]:
         st.tricks_won,
         proj,
         bal,
+        st.opts,
     )
     res["deal_no"] = st.deal_no
     return res

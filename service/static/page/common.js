@@ -77,6 +77,12 @@ function handOf(view, seat) {
   return Array.isArray(hand) ? hand : [];
 }
 
+/* An item's rule id, and the non-default options (house rules) that changed it. */
+function ruleOf(item) {
+  const options = Array.isArray(item.options) ? item.options.map((name) => String(name).replaceAll("_", " ")) : [];
+  return (item.rule || "") + (options.length ? " (option: " + options.join(", ") + ")" : "");
+}
+
 /* Match totals per side, then the current (or just finished) deal item by item. */
 function renderScores(target, report) {
   target.replaceChildren();
@@ -90,7 +96,7 @@ function renderScores(target, report) {
     const items = el("table", { class: "items" }, el("caption", {}, "This deal, item by item"));
     items.append(el("tr", {}, el("th", {}, "side"), el("th", {}, "item"), el("th", {}, "points"), el("th", {}, "rule")));
     report.items.forEach((item) => items.append(el("tr", {}, el("td", {}, String(item.side)),
-      el("td", {}, String(item.item).replaceAll("_", " ")), el("td", {}, String(item.points)), el("td", {}, item.rule || ""))));
+      el("td", {}, String(item.item).replaceAll("_", " ")), el("td", {}, String(item.points)), el("td", {}, ruleOf(item)))));
     target.append(items);
   }
   if (report.finished) target.append(el("p", {}, `Match over: side ${report.winner} wins.`));

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from engine import get_game
+from engine.games.baloot.options import compact
 from engine.games.baloot.projects import baloot_scores, project_set
 from engine.games.baloot.scoring import match_winner_after, settle
 from engine.games.baloot.tables import CLASS_NAMES, HOKM, SLOT, SUBKIND_NAMES, SUIT_CHARS, SUN
@@ -141,12 +142,15 @@ def test_worked_example(example: str) -> None:
             row["tricks_won"],
             row["projects"],
             row["baloot"],
+            compact(GAME.parse_options(row.get("options"), 4)),
         )
         assert res["adds"] == row["adds"], f"{row}: {res}"
         if "winner" in row:
             assert res["winner"] == row["winner"], row
         if "game_points" in row:
             assert res["game_points"] == row["game_points"], row
+        if "items" in row:  # the itemised award, each item naming the options that changed it
+            assert res["items"] == row["items"], f"{row}: {res['items']}"
         assert sum(i["points"] for i in res["items"]) == sum(res["adds"])
         ran += 1
     for row in data.get("match_end", []):

@@ -34,6 +34,14 @@ OPTION_SETS = [
         "sun_double_rule": "doubler_behind",
         "target_score": 40,
     },
+    {  # the house rules of the award (section 5a), all at their other reading
+        "hokm_rounding": "both_sides",
+        "doubled_award": "each_keeps_own",
+        "doubled_kaboot": "flat",
+        "projects_when_doubled": "times_multiplier",
+        "projects_in_kaboot": "not_added",
+    },
+    {"doubled_award": "each_keeps_own", "hokm_rounding": "both_sides", "target_score": 60},
 ]
 
 
@@ -70,11 +78,53 @@ def test_legal_actions_are_exactly_the_checked_ones(seed, options):
                     assert err.reason and err.rule
 
 
+def expected_adds(res: dict, options: dict) -> list[int]:
+    """S6/S7 and section 5a: a finished deal's adds, worked out from its workings (card
+    game points, projects, baloot, multiplier, winner) as the rules file says."""
+    opts = GAME.parse_options(options, 4)
+    m, w, d = res["multiplier"], res["winner"], res["declarer_team"]
+    proj, bal = res["projects"], res["baloot"]
+    pm = 1 if m < 2 else m if opts["projects_when_doubled"] == "times_multiplier" else 2
+    adds = [0, 0]
+    if res["gahwa"]:
+        return adds
+    if res["kaboot"]:
+        base = {"hokm": 25, "sun": 44}[res["kind"]]
+        adds[w] = base * (1 if opts["doubled_kaboot"] == "flat" else m) + bal[w]
+        if opts["projects_in_kaboot"] == "added":
+            adds[w] += pm * proj[w]
+        return adds
+    t = {"hokm": 16, "sun": 26}[res["kind"]]
+    gp = res["game_points"]
+    if w == d and (m == 1 or opts["doubled_award"] == "each_keeps_own"):
+        return [m * gp[k] + pm * proj[k] + bal[k] for k in (0, 1)]
+    adds[w] = m * t + pm * sum(proj) + sum(bal)
+    return adds
+
+
+def check_award(res: dict, options: dict) -> None:
+    """The invariants of a finished deal's award under ``options``."""
+    total = {"hokm": 162, "sun": 130}[res["kind"]]
+    assert sum(res["card_points"]) == total
+    assert sum(i["points"] for i in res["items"]) == sum(res["adds"])
+    assert res["adds"] == expected_adds(res, options), res
+    if not res["kaboot"]:
+        assert sum(res["game_points"]) == {"hokm": 16, "sun": 26}[res["kind"]]
+        c = res["card_points"]
+        if res["kind"] == "hokm" and c[0] % 10 == 6 and options.get("hokm_rounding") == "both_sides":
+            more = 0 if c[0] > c[1] else 1
+            assert res["game_points"][more] == c[more] // 10  # the larger lowered
+    for item in res["items"]:  # only a non-default option is ever named
+        for name in item.get("options", []):
+            assert name in options and options[name] != GAME.parse_options({}, 4)[name], item
+
+
 @settings(max_examples=10)
 @given(st.integers(0, 2**31), st.sampled_from(OPTION_SETS))
 def test_cards_and_scores_add_up(seed, options):
-    """S2/S7: every finished deal's card points sum to 162 (Hokm) or 130 (Sun); an
-    undoubled won contract hands out T + P + B; the items add up to the award."""
+    """S2/S7 (and section 5a's readings): every finished deal's card points sum to 162
+    (Hokm) or 130 (Sun); the award is what the rules file says from its workings; the
+    items add up to the award and name only non-default options."""
     rng = random.Random(seed)
     state = GAME.new_state(4, options, 0, seed=seed)
     while GAME.to_act(state) is not None:
@@ -82,21 +132,7 @@ def test_cards_and_scores_add_up(seed, options):
         GAME.step(state, rng.choice(GAME.legal_actions(state)), events)
         for e in events:
             if e["type"] == "points":
-                res = GAME.score(state).extra["last_deal"]
-                total = {"hokm": 162, "sun": 130}[res["kind"]]
-                assert sum(res["card_points"]) == total
-                assert sum(i["points"] for i in res["items"]) == sum(res["adds"])
-                if res["gahwa"]:
-                    assert res["adds"] == [0, 0]
-                elif not res["kaboot"]:
-                    t = {"hokm": 16, "sun": 26}[res["kind"]]
-                    bonus = sum(res["projects"]) + sum(res["baloot"])
-                    m = res["multiplier"]
-                    want = t + bonus if m == 1 else m * t + 2 * sum(res["projects"]) + sum(res["baloot"])
-                    if m == 1 and res["winner"] == res["declarer_team"]:
-                        assert sum(res["adds"]) == want
-                    else:
-                        assert sum(res["adds"]) == want and 0 in res["adds"]
+                check_award(GAME.score(state).extra["last_deal"], options)
 
 
 def hand_at(world_doc, seat, trick_index, position):
