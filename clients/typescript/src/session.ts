@@ -111,26 +111,11 @@ export class SessionClient {
   }
 
   /**
-   * The token's seat's legal actions in `state` (default: the last answer seen, else a
-   * fresh one): the session answer's own `legal_actions` when the server sends them, else
-   * the stateless legal-moves of the seat's view. Empty when it is not to act.
+   * The token's seat's legal actions in `state` (a session answer: the server sends them
+   * with each), each `{action, label}`. Empty when the seat is not to act.
    */
-  legalActions(state: Session): LabelledAction[];
-  legalActions(): Promise<LabelledAction[]>;
-  legalActions(state?: Session): LabelledAction[] | Promise<LabelledAction[]> {
-    if (state !== undefined && (state.legal_actions !== undefined || !isMyTurn(state))) {
-      return state.legal_actions ?? [];
-    }
-    return this.fetchLegalActions(state);
-  }
-
-  private async fetchLegalActions(state?: Session): Promise<LabelledAction[]> {
-    const current = state ?? this.last ?? (await this.get());
-    if (current.legal_actions !== undefined) return current.legal_actions;
-    if (!isMyTurn(current) || current.game === undefined || current.view === undefined) return [];
-    const moves = await this.client.legalMoves(current.game, { view: current.view });
-    const actions = moves.actions ?? [];
-    return actions.map((action, i) => ({ action, ...(moves.labels?.[i] ? { label: moves.labels[i] } : {}) }));
+  legalActions(state: Session): LabelledAction[] {
+    return state.legal_actions ?? [];
   }
 
   /** The session once the token's seat is to act, or the match is over (polled). */
