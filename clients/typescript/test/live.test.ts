@@ -8,7 +8,11 @@
  */
 
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 
 import {
   Busy,
@@ -329,5 +333,21 @@ describe("jobs", () => {
     const bot = await client.botMove("ronda", { view, seat, seed: 1, async: true });
     assert.equal(bot.job?.status, "done");
     assert.ok(legal.actions?.some((action) => JSON.stringify(action) === JSON.stringify(bot.action)));
+  });
+});
+
+describe("the README", () => {
+  test("its TypeScript example is examples/readme.ts, and runs as written", async () => {
+    const readme = await readFile(new URL("../../../../README.md", import.meta.url), "utf8");
+    const example = await readFile(new URL("../../examples/readme.ts", import.meta.url), "utf8");
+    const blocks = [...readme.matchAll(/```typescript\n(.*?)```/gs)].map((match) => match[1]);
+    assert.deepEqual(blocks, [example], "README.md's typescript block is examples/readme.ts");
+
+    const compiled = fileURLToPath(new URL("../examples/readme.js", import.meta.url));
+    const env = { ...process.env, BASE: service.url };
+    const { stdout } = await promisify(execFile)(process.execPath, [compiled], { env, timeout: 120_000 });
+    const lines = stdout.trim().split("\n");
+    assert.match(stdout, /R8 /, "the illegal move's rule");
+    assert.match(lines.at(-1) ?? "", /^\[ \d+, \d+ \] \d+ moves, \d+ streamed$/);
   });
 });
