@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { after, before, describe, test } from "node:test";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
@@ -338,7 +339,8 @@ describe("jobs", () => {
 
 describe("the README", () => {
   test("its TypeScript example is examples/readme.ts, and runs as written", async () => {
-    const readme = await readFile(new URL("../../../../README.md", import.meta.url), "utf8");
+    const repository = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", ".."); // from dist/test
+    const readme = await readFile(join(repository, "README.md"), "utf8");
     const example = await readFile(new URL("../../examples/readme.ts", import.meta.url), "utf8");
     const blocks = [...readme.matchAll(/```typescript\n(.*?)```/gs)].map((match) => match[1]);
     assert.deepEqual(blocks, [example], "README.md's typescript block is examples/readme.ts");
