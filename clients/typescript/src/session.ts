@@ -57,6 +57,11 @@ export interface EventsOptions {
   /** Connection attempts in a row that may fail before the error is thrown. Default 5. */
   maxRetries?: number;
   /**
+   * The wait before reconnecting, in ms, until the server says otherwise (its `retry:`
+   * field); doubled after each failed attempt in a row. Default 1000.
+   */
+  retryMs?: number;
+  /**
    * No byte for this long (ms) counts as a dropped connection: the server sends a
    * keep-alive every 10 s (MAJLIS_STREAM_HEARTBEAT). Default 30 000.
    */
@@ -259,11 +264,11 @@ export class SessionClient {
     const idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
     let resume = options.lastEventId ?? this.lastEventId;
     let failures = 0;
-    let retryMs = 1000;
+    let retryMs = options.retryMs ?? 1000;
     for (;;) {
       if (options.signal?.aborted) return;
       const connection = new AbortController();
-      const parser = new SseParser();
+      const parser = new SseParser(resume);
       try {
         const signal = anySignal(options.signal ? [options.signal, connection.signal] : [connection.signal]);
         const response = await this.openStream(resume, signal);
@@ -344,6 +349,7 @@ async function* readEvents(
       idle = true;
       connection.abort();
     }, idleTimeoutMs);
+    (timer as { unref?: () => void }).unref?.(); // Node: an abandoned stream does not keep the process alive
   };
   try {
     arm();

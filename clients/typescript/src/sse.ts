@@ -27,12 +27,17 @@ export function eventJson<T = unknown>(event: ServerEvent): T {
  * the server asked for, in milliseconds.
  */
 export class SseParser {
+  /** The id of the last event, kept across a reconnection as the standard says: give it to the next connection's parser. */
   lastEventId: string | undefined;
   retry: number | undefined;
   private buffer = "";
   private data: string[] = [];
   private event = "";
   private pendingCr = false;
+
+  constructor(lastEventId?: string) {
+    this.lastEventId = lastEventId;
+  }
 
   push(text: string): ServerEvent[] {
     const events: ServerEvent[] = [];
