@@ -23,6 +23,7 @@ test: $(VENV)/.installed
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy engine ai clients/python/src/majlis_client
 	$(PY) -m ai.build_info --require $(REQUIRE_BUILD)
+	$(NPM_CI)
 	$(PY) -m pytest
 
 # the inner loop: no lint, no service, no slow tests (`-m slow` runs just those)
@@ -32,6 +33,10 @@ test-fast: $(VENV)/.installed
 # `make test` checks that the suite runs the compiled hot modules wherever a C compiler is
 # present (pip install compiles them then), and the interpreted fallback elsewhere
 REQUIRE_BUILD ?= $(if $(shell command -v cc || command -v gcc),compiled,interpreted)
+
+# the TypeScript client's packages (tests/clients/test_typescript_client.py builds and runs its
+# Node tests); without npm its tests skip, and fail in CI (.ci/run installs Debian's nodejs and npm)
+NPM_CI = $(if $(shell command -v npm),npm --prefix clients/typescript ci --no-audit --no-fund --loglevel=error,@echo "no npm: the TypeScript client's tests will skip")
 
 build: $(VENV)/.installed
 	$(PY) setup.py build_ext --inplace
