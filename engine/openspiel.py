@@ -25,7 +25,10 @@ docs/openspiel.md):
   information state (which is what ISMCTS keys on), though not across them;
 * ``information_state_string`` and ``observation_string`` are the seat's engine view as
   canonical JSON (so they hide exactly what the view hides); ``resample_from_infostate``
-  deals a world with the engine's sampler for that view.
+  deals a world with the engine's sampler for that view;
+* ``observation_tensor`` and ``information_state_tensor`` are that view encoded as a
+  fixed-length vector (engine/tensors.py: named pieces per game, seats relative to the
+  viewer, values in [-1, 1]), served through :class:`ViewObserver`.
 
 A state can also start from any engine state of a match (:meth:`MajlisGame.state_from`):
 that is how the arena hands its match to OpenSpiel's ISMCTS (ai/openspiel_bot.py).
