@@ -434,15 +434,15 @@ class ViewObserver:
         if view is None:
             return ""
         if not self.public:
-            self.set_from(state, player)
-            cards = self.table.tensors.table.cards
+            tensors = self.table.tensors
+            values = tensors.encode(view, player, self.layout)
             private = {
-                name: [
+                piece.name: [
                     code
-                    for code, v in zip(cards, values.ravel(), strict=True)
-                    for _ in range(round(v * self.table.tensors.table.copies))
+                    for k, code in enumerate(tensors.table.cards)
+                    for _ in range(round(values[self.layout.offsets[piece.name] + k] * tensors.table.copies))
                 ]
-                for name, values in self.dict.items()
+                for piece in self.layout.pieces
             }
             return json.dumps(private, sort_keys=True, separators=(",", ":"))
         return json.dumps(view, sort_keys=True, separators=(",", ":"))

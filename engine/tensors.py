@@ -28,7 +28,9 @@ OpenSpiel's public-only observers leave those out and read the public view.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -342,9 +344,15 @@ class Tensors:
         self.table = table_of(game, players, options)
         self.encoder = encoder(game.id)
         self.pieces = self.encoder.pieces(self.table)
+        self._layouts: dict[tuple[bool, bool, bool], Layout] = {}
 
     def layout(self, *, recall: bool, public: bool = True, private: bool = True) -> Layout:
-        return select(self.pieces, recall=recall, public=public, private=private)
+        """The layout of the information state (``recall``) or the observation, with the
+        public and / or the private pieces."""
+        key = (recall, public, private)
+        if key not in self._layouts:
+            self._layouts[key] = select(self.pieces, recall=recall, public=public, private=private)
+        return self._layouts[key]
 
     def encode(self, view: JSON | None, me: int, layout: Layout) -> list[float]:
         """The tensor of ``view`` (a seat's, or the public view) seen from seat ``me``;
@@ -356,18 +364,26 @@ class Tensors:
 
 
 def observation(game: Game[Any], state: Any, seat: int) -> list[float]:
-    """``seat``'s observation tensor of an engine ``state`` (a convenience for learned
-    parts outside OpenSpiel; builds the layout each call)."""
-    t = Tensors(game, game.players(state), _options(game, state))
+    """``seat``'s observation tensor of an engine ``state`` (for learned parts outside
+    OpenSpiel)."""
+    t = tensors_of(game, state)
     return t.encode(game.view(state, seat), seat, t.layout(recall=False))
 
 
 def information_state(game: Game[Any], state: Any, seat: int) -> list[float]:
     """``seat``'s information state tensor of an engine ``state``."""
-    t = Tensors(game, game.players(state), _options(game, state))
+    t = tensors_of(game, state)
     return t.encode(game.view(state, seat), seat, t.layout(recall=True))
 
 
-def _options(game: Game[Any], state: Any) -> JSON:
-    options: JSON = game.public_view(state)["options"]
-    return options
+def tensors_of(game: Game[Any], state: Any) -> Tensors:
+    """The :class:`Tensors` of ``state``'s table (kept per game, players and options)."""
+    options = game.public_view(state)["options"]
+    return _tensors(game.id, game.players(state), json.dumps(options, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=64)
+def _tensors(game_id: str, players: int, options: str) -> Tensors:
+    from engine import get_game
+
+    return Tensors(get_game(game_id), players, json.loads(options))

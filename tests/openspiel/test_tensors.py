@@ -287,3 +287,91 @@ def test_the_docs_list_every_layout_the_code_builds() -> None:
         section = text.split(f"### {engine_game.title}", 1)[1].split("\n### ", 1)[0]
         for piece in tensors.pieces:
             assert f"`{piece.name}`" in section, (game_id, piece.name)
+
+
+@pytest.mark.parametrize(
+    "game_id, players, options",
+    [
+        ("trex", 4, {"partnership": True}),
+        ("porrazo", 4, {"teams": "alternate"}),
+        ("marriage", 3, {"man_cards": 3}),
+        ("ronda", 2, {"deal_style": "no_table"}),
+        ("baloot", 4, {"kawesh": True}),
+    ],
+)
+def test_options_that_change_the_pack_or_the_sides_change_the_layout(
+    game_id: str, players: int, options: dict[str, Any]
+) -> None:
+    game = load(game_id, players, **options)
+    default = load(game_id, players)
+    engine_game = game.table.game
+    first = engine_game.new_state(players, game.table.options, 0, seed=0)
+    pack = len(dict.fromkeys(engine_game.pack(first)))
+    sides = [list(side) for side in engine_game.score(first).sides]
+    observer = make_observation(game, OBSERVATION)
+    assert observer.dict["hand"].shape == (pack,) and observer.dict["scores"].shape == (len(sides),)
+    if len(sides) != default.table.tensors.table.n_sides or pack != default.table.tensors.table.n_cards:
+        assert game.observation_tensor_size() != default.observation_tensor_size()
+    side_pieces = {  # the pieces per side (docs/openspiel.md, Layouts)
+        "trex": ["scores"],
+        "porrazo": ["scores", "deal_points", "last_deal_points"],
+        "baloot": ["scores", "tricks_won", "card_points"],
+        "ronda": ["scores", "deal_points", "piles"],
+        "marriage": [],
+    }[game_id]
+    checked = 0
+    states = [state for seed in (3, 4, 5) for state in walk(game, seed=seed, limit=160)]
+    for state in states[::4]:
+        pieces = []
+        for player in range(players):
+            obs, info = tensor_pair(state, player)
+            assert (
+                len(obs) == game.observation_tensor_size()
+                and len(info) == game.information_state_tensor_size()
+            )
+            assert all(-1.0 <= v <= 1.0 for v in info)
+            observer.set_from(state, player)
+            pieces.append({name: observer.dict[name].copy() for name in side_pieces})
+        if len(sides) == 2:
+            # side 0 is the viewer's own: partners read the side pieces alike, opponents
+            # the other way round
+            for name in side_pieces:
+                checked += bool(pieces[0][name].any())
+                for player in range(players):
+                    partner = (player in sides[0]) == (0 in sides[0])
+                    expected = pieces[0][name] if partner else pieces[0][name][::-1]
+                    assert np.array_equal(pieces[player][name], expected), name
+    assert checked > 0 or len(sides) != 2
+
+
+def test_the_engine_functions_give_the_adapters_tensors() -> None:
+    from engine import tensors
+
+    game = load("baloot", 4)
+    for state in walk(game, seed=5, limit=20):
+        for player in range(4):
+            assert np.array_equal(
+                np.float32(tensors.observation(game.table.game, state.world, player)),
+                np.float32(state.observation_tensor(player)),
+            )
+            assert np.array_equal(
+                np.float32(tensors.information_state(game.table.game, state.world, player)),
+                np.float32(state.information_state_tensor(player)),
+            )
+
+
+def test_openspiels_rl_environment_reads_the_information_state_tensor() -> None:
+    from open_spiel.python import rl_environment
+
+    env = rl_environment.Environment("majlis_ronda", players=2, seeds=50)
+    rng = random.Random(1)
+    step = env.reset()
+    size = env.game.information_state_tensor_size()
+    moves = 0
+    while not step.last() and moves < 200:
+        player = step.observations["current_player"]
+        info = step.observations["info_state"][player]
+        assert len(info) == size and any(info)  # not the empty list it used to be
+        step = env.step([rng.choice(step.observations["legal_actions"][player])])
+        moves += 1
+    assert moves > 0
