@@ -27,7 +27,7 @@ docs/openspiel.md):
   canonical JSON (so they hide exactly what the view hides); ``resample_from_infostate``
   deals a world with the engine's sampler for that view;
 * ``observation_tensor`` and ``information_state_tensor`` are that view encoded as a
-  fixed-length vector (engine/tensors.py: named pieces per game, seats relative to the
+  fixed-length vector (engine/tensors: named pieces per game, seats relative to the
   viewer, values in [-1, 1]), served through :class:`ViewObserver`.
 
 A state can also start from any engine state of a match (:meth:`MajlisGame.state_from`):
@@ -125,7 +125,7 @@ class Table:
 
     @property
     def tensors(self) -> Tensors:
-        """The table's tensor layouts and encoders (engine/tensors.py), built on first use."""
+        """The table's tensor layouts and encoders (engine/tensors), built on first use."""
         if self._tensors is None:
             self._tensors = Tensors(self.game, self.players, self.options)
         return self._tensors
@@ -395,7 +395,7 @@ class ViewObserver:
     """OpenSpiel's observer (``make_py_observer``): the seat's view as a tensor and a string.
 
     ``tensor`` is the flat float32 vector of the layout the observation type selects
-    (engine/tensors.py; docs/openspiel.md lists the pieces), ``dict`` its named pieces
+    (engine/tensors; docs/openspiel.md lists the pieces), ``dict`` its named pieces
     (views into ``tensor``, shaped). Perfect recall adds the recall pieces (the information
     state); a public-only observer reads ``game.public_view`` (every hand a count) from the
     seat's perspective; a private-only one keeps the private pieces. Showing every seat's

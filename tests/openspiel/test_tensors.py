@@ -1,4 +1,4 @@
-"""The observation and information-state tensors (engine/tensors.py, served by
+"""The observation and information-state tensors (engine/tensors, served by
 engine/openspiel.py): for every game and table size, a fixed length at every state of
 seeded random deals, finite values in [-1, 1], seats relative to the viewer; a card the
 seat cannot see never changes its tensor (hidden cards swapped between other hands and

@@ -1,4 +1,4 @@
-"""Marriage's tensors (engine/tensors.py): a seat's view as named pieces. Reads the view's
+"""Marriage's tensors (engine/tensors/__init__.py): a seat's view as named pieces. Reads the view's
 fields only (docs/rules/marriage.md, section 3); seats are relative to the viewer.
 
 Three packs are shuffled together (plus three men with ``man_cards = 3``), so a card piece

@@ -1,4 +1,4 @@
-"""Trex's tensors (engine/tensors.py): a seat's view as named pieces. Reads the view's
+"""Trex's tensors (engine/tensors/__init__.py): a seat's view as named pieces. Reads the view's
 fields only (docs/rules/trex.md, State); seats and sides are relative to the viewer. The
 deal's record is the view's ``played`` (this deal's entries), not ``history``."""
 

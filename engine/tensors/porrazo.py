@@ -1,4 +1,4 @@
-"""Porrazo's tensors (engine/tensors.py): a seat's view as named pieces. Reads the view's
+"""Porrazo's tensors (engine/tensors/__init__.py): a seat's view as named pieces. Reads the view's
 fields only (docs/rules/porrazo.md, State); seats and sides are relative to the viewer.
 The recall covers the view's history, which is the current *hand* (the whole deck)."""
 

@@ -5,7 +5,7 @@ list of floats, for learned players (OpenSpiel's ``observation_tensor`` /
 The encoders read a **view** only (``game.view(state, seat)``, or ``game.public_view``
 for the public part), never a state: a view already hides every card the seat may not
 see, so no hidden card can reach a tensor, and no rule is written here. Each game's
-encoder (``engine/games/<game>/tensor.py``) declares its *pieces*, named blocks of the
+encoder (``engine/tensors/<game>.py``) declares its *pieces*, named blocks of the
 tensor with a shape, and fills them from the view's fields through a :class:`Writer`,
 which turns seats into seats *relative to the viewer* (0 = the viewer, 1 = the next seat
 in seat order...), sides into sides relative to the viewer's side, cards into one-hot
@@ -37,9 +37,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engine.protocol import JSON, Game
-
-OBSERVATION = "observation"
-INFORMATION_STATE = "information_state"
 
 
 @dataclass(frozen=True)
@@ -80,7 +77,7 @@ class Table:
 
 
 class Encoder(Protocol):
-    """A game's encoder module (engine/games/<game>/tensor.py)."""
+    """A game's encoder module (engine/tensors/<game>.py)."""
 
     def pieces(self, table: Table) -> list[Piece]: ...
 
@@ -108,7 +105,7 @@ def table_of(game: Game[Any], players: int, options: JSON) -> Table:
 
 def encoder(game_id: str) -> Encoder:
     """The encoder module of ``game_id``."""
-    module: Encoder = importlib.import_module(f"engine.games.{game_id}.tensor")  # type: ignore[assignment]
+    module: Encoder = importlib.import_module(f"engine.tensors.{game_id}")  # type: ignore[assignment]
     return module
 
 

@@ -1,4 +1,4 @@
-"""Ronda's tensors (engine/tensors.py): a seat's view as named pieces. Reads the view's
+"""Ronda's tensors (engine/tensors/__init__.py): a seat's view as named pieces. Reads the view's
 fields only (docs/rules/ronda.md, State); seats and sides are relative to the viewer."""
 
 from __future__ import annotations

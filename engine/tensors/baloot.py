@@ -1,4 +1,4 @@
-"""Baloot's tensors (engine/tensors.py): a seat's view as named pieces. Reads the view's
+"""Baloot's tensors (engine/tensors/__init__.py): a seat's view as named pieces. Reads the view's
 fields only (docs/rules/baloot.md, State); seats and teams are relative to the viewer."""
 
 from __future__ import annotations
