@@ -25,7 +25,10 @@ docs/openspiel.md):
   information state (which is what ISMCTS keys on), though not across them;
 * ``information_state_string`` and ``observation_string`` are the seat's engine view as
   canonical JSON (so they hide exactly what the view hides); ``resample_from_infostate``
-  deals a world with the engine's sampler for that view.
+  deals a world with the engine's sampler for that view;
+* ``observation_tensor`` and ``information_state_tensor`` are that view encoded as a
+  fixed-length vector (engine/tensors: named pieces per game, seats relative to the
+  viewer, values in [-1, 1]), served through :class:`ViewObserver`.
 
 A state can also start from any engine state of a match (:meth:`MajlisGame.state_from`):
 that is how the arena hands its match to OpenSpiel's ISMCTS (ai/openspiel_bot.py).
@@ -38,10 +41,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pyspiel
 
 from engine import GAME_IDS, get_game
 from engine.protocol import Game
+from engine.tensors import Layout, Tensors
 
 DEFAULT_SEEDS = 1000
 """Chance outcomes of the deal: the match's seed is drawn uniformly from 0..seeds-1."""
@@ -116,6 +121,14 @@ class Table:
         self.seeds = seeds
         self.int_actions = int_actions
         self.composite_slots = composite_slots
+        self._tensors: Tensors | None = None
+
+    @property
+    def tensors(self) -> Tensors:
+        """The table's tensor layouts and encoders (engine/tensors), built on first use."""
+        if self._tensors is None:
+            self._tensors = Tensors(self.game, self.players, self.options)
+        return self._tensors
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
         return self
@@ -170,9 +183,9 @@ def _game_type(game: Game[Any]) -> Any:
         max_num_players=max(game.player_counts),
         min_num_players=min(game.player_counts),
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=True,
         parameter_specification=_parameter_spec(game),
     )
 
@@ -223,9 +236,13 @@ class MajlisGame(pyspiel.Game):
         return state
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> ViewObserver:
+        """An observer of ``iig_obs_type`` (default: the observation): perfect recall gives
+        the information state tensor, else the observation tensor; ``public_info`` /
+        ``private_info`` keep the public pieces (read from the public view) and the seat's
+        private pieces (its hand; Marriage's tiplu once seen)."""
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
-        return ViewObserver()
+        return ViewObserver(self.table, iig_obs_type)
 
 
 class _World:
@@ -375,17 +392,60 @@ def view_string(game: Game[Any], world: Any, seat: int) -> str:
 
 
 class ViewObserver:
-    """OpenSpiel's observer for C++ callers: the view string, no tensor."""
+    """OpenSpiel's observer (``make_py_observer``): the seat's view as a tensor and a string.
 
-    def __init__(self) -> None:
-        self.tensor = None
+    ``tensor`` is the flat float32 vector of the layout the observation type selects
+    (engine/tensors; docs/openspiel.md lists the pieces), ``dict`` its named pieces
+    (views into ``tensor``, shaped). Perfect recall adds the recall pieces (the information
+    state); a public-only observer reads ``game.public_view`` (every hand a count) from the
+    seat's perspective; a private-only one keeps the private pieces. Showing every seat's
+    private information (``PrivateInfoType.ALL_PLAYERS``) is refused: no view shows it."""
+
+    def __init__(self, table: Table, iig_obs_type: Any = None) -> None:
+        obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        if obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("private_info ALL_PLAYERS is not supported: no seat's view shows every hand")
+        self.table = table
+        self.private = obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.public = bool(obs_type.public_info)
+        self.layout: Layout = table.tensors.layout(
+            recall=bool(obs_type.perfect_recall), public=self.public, private=self.private
+        )
+        self.tensor = np.zeros(self.layout.size, np.float32)
         self.dict: dict[str, Any] = {}
+        for piece in self.layout.pieces:
+            start = self.layout.offsets[piece.name]
+            self.dict[piece.name] = self.tensor[start : start + piece.size].reshape(piece.shape)
+
+    def _view(self, state: MajlisState, player: int) -> Any:
+        game = self.table.game
+        if state.world is None:
+            return None
+        return game.view(state.world, player) if self.private else game.public_view(state.world)
 
     def set_from(self, state: MajlisState, player: int) -> None:
-        pass
+        values = self.table.tensors.encode(self._view(state, player), player, self.layout)
+        self.tensor[:] = values
 
     def string_from(self, state: MajlisState, player: int) -> str:
-        return view_string(state.table.game, state.world, player)
+        """The view (or the public view) as canonical JSON; a private-only observer names
+        the cards of its private pieces."""
+        view = self._view(state, player)
+        if view is None:
+            return ""
+        if not self.public:
+            tensors = self.table.tensors
+            values = tensors.encode(view, player, self.layout)
+            private = {
+                piece.name: [
+                    code
+                    for k, code in enumerate(tensors.table.cards)
+                    for _ in range(round(values[self.layout.offsets[piece.name] + k] * tensors.table.copies))
+                ]
+                for piece in self.layout.pieces
+            }
+            return json.dumps(private, sort_keys=True, separators=(",", ":"))
+        return json.dumps(view, sort_keys=True, separators=(",", ":"))
 
 
 def _register(game_id: str) -> type[MajlisGame]:
