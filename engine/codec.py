@@ -46,7 +46,16 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from engine.cards import CODES, parse_card
 from engine.checks import MAX_SAFE_INT, rng_state_from_json, rng_state_to_json
-from engine.protocol import JSON, Action, BadAction, InvalidSetup, InvalidState, OptionSpec, parse_options
+from engine.protocol import (
+    JSON,
+    Action,
+    BadAction,
+    InvalidSetup,
+    InvalidState,
+    OptionSpec,
+    parse_options,
+    written_options,
+)
 
 S = TypeVar("S")
 
@@ -1445,7 +1454,7 @@ class Codec(Generic[S]):
         return {
             "game": self.game,
             "version": self.version,
-            "options": dict(self.options_of(s)),
+            "options": written_options(self.option_specs, self.options_of(s)),
             "players": self.players_of(s),
         }
 
@@ -1553,7 +1562,8 @@ class Codec(Generic[S]):
         parsed, rules = self.rules(raw, n)
         if options is not None and parsed != options:
             raise refuse("options", "the layout's options differ from the request's options")
-        if not layout and (type(raw) is not dict or len(raw) != len(parsed)):
+        written = written_options(self.option_specs, parsed)
+        if not layout and (type(raw) is not dict or len(raw) != len(written)):
             raise refuse("options", "must list every option (as the engine writes it)")
         return rules
 

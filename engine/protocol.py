@@ -133,6 +133,10 @@ class OptionSpec:
     minimum: int | None = None
     maximum: int | None = None
     test_values: tuple[Any, ...] = ()
+    house_rule: bool = False
+    """A house rule added after states were first written: a state lists it only when it
+    is not at its default, so every document written before it existed reads and writes
+    back byte for byte (``written_options``)."""
 
     def validate(self, value: Any) -> Any:
         """The value if it is allowed, else raises InvalidSetup naming the option."""
@@ -196,6 +200,12 @@ class ScoreReport:
         }
         out.update(self.extra)
         return out
+
+
+def written_options(specs: Sequence[OptionSpec], options: Mapping[str, Any]) -> JSON:
+    """The options as a state lists them: every option, except a house rule at its default."""
+    skip = {spec.name for spec in specs if spec.house_rule and options.get(spec.name) == spec.default}
+    return {name: value for name, value in options.items() if name not in skip}
 
 
 def parse_options(
