@@ -27,6 +27,7 @@ from .tables import (
     DOUBLABLE_MASK,
     DOUBLE,
     DOUBLING,
+    HEARTS,
     LAYOUT,
     MATCH_OVER,
     PASS,
@@ -222,7 +223,7 @@ def check_state(s: TrexState, values: dict[str, Any], mode: str, write: Callable
     fields; ``write``: the state's JSON writer, for the replay of a full state)."""
     counts = [h.bit_count() for h in s.hands]
     trick_seats = [seat for seat, _ in values["trick"]]
-    check_layout_runs(values["layout"])
+    check_layout_runs(values["layout"], s.opts.start_seq)
     check_cards_apart(s)
     check_contracts_known(s)
     check_contracts_used(s)
@@ -347,11 +348,17 @@ def check_trick(s: TrexState, trick_seats: list[int], trick_leader: int | None, 
         raise refuse("trick_leader", "must be the seat of the trick's first card")
 
 
-def check_layout_runs(runs: tuple[tuple[int, int] | None, ...]) -> None:
-    """R15: a suit's run on the layout grows from its jack, so it holds the jack."""
+def check_layout_runs(runs: tuple[tuple[int, int] | None, ...], start: int = SEQ_J) -> None:
+    """R15: a suit's run on the layout grows from its jack (or its seven, section 11), so it
+    holds it; from the sevens, the hearts open first (the seven of hearts opens the layout)."""
+    word = "jack" if start == SEQ_J else "seven"
     for suit, run in enumerate(runs):
-        if run is not None and not run[0] <= SEQ_J <= run[1]:
-            raise refuse(f"layout.{SUITS_ORDER[suit]}", "a range runs from low up to high through the jack")
+        if run is not None and not run[0] <= start <= run[1]:
+            raise refuse(
+                f"layout.{SUITS_ORDER[suit]}", f"a range runs from low up to high through the {word}"
+            )
+    if start != SEQ_J and runs[HEARTS] is None and any(run is not None for run in runs):
+        raise refuse("layout.H", "the seven of hearts opens the layout (trex_layout_start: sevens)")
 
 
 def check_layout(s: TrexState) -> None:
