@@ -14,7 +14,15 @@ from typing import Any
 from engine.codec import STATE, refuse
 from engine.protocol import JSON, EngineError, InvalidState
 
-from .rules import check_action, choosable, reset_deal, step, trick_leader_given
+from .rules import (
+    check_action,
+    choosable,
+    doubled_value_most,
+    reset_deal,
+    s9_short_allowed,
+    step,
+    trick_leader_given,
+)
 from .scoring import penalty_value
 from .state import Entry, TrexState, entries, history_entries_past, kingdom_owner_of
 from .tables import (
@@ -34,6 +42,7 @@ from .tables import (
     PHASE_NAMES,
     SEQ_J,
     SEVEN_H,
+    SINGLE_VALUE,
     SUITS_ORDER,
     TREX,
     TRICKS,
@@ -80,7 +89,8 @@ def check_match_record(s: TrexState) -> None:
             raise InvalidState(
                 f"{where} must be a later finished deal, of its kingdom's owner (R5)", field=where
             )
-        if sum(scores) != deal_total(contract, s.opts.swap) * s.opts.sign:
+        short = deal_total(contract, s.opts.swap) * s.opts.sign - sum(scores)
+        if short and not s9_short_allowed(s.opts, short, doubled_value_most(contract)):
             raise InvalidState(f"{where}: the scores must sum to the contract's total (S9)", field=where)
         totals = [t + v for t, v in zip(totals, scores, strict=True)]
         before = deal_no
@@ -459,7 +469,9 @@ def check_deal_scores(s: TrexState) -> None:
     else:
         want = 0
     want *= opts.sign
-    if sum(s.deal_scores) != want:
+    short = want - sum(s.deal_scores)
+    taken_doubled = sum(SINGLE_VALUE[card] for card, _ in s.doubled if s.taken >> card & 1)
+    if short and not s9_short_allowed(opts, short, taken_doubled):
         raise refuse("deal_scores", f"must sum to {want} for the cards taken (S9)")
 
 

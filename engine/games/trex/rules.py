@@ -482,16 +482,31 @@ QUEEN_CARD = QUEEN_CARDS[0]
 
 
 def _unbalanced_total(s: TrexState, short: int) -> bool:
-    """S9 with the S5 house rules that let a doubled card cost more than its single value:
-    the deal's total may fall short of the contract's by at most one single value per
-    doubled card (a whole number of queens' values, 25), signed as S8 signs it."""
-    if not s.opts.unbalanced:
-        return False
-    short *= s.opts.sign
+    """S9 with the S5 house rules (section 11): the deal's total may fall short of the
+    contract's by what its doubled cards cost beyond their single value."""
     most = 0
     for card, _ in s.doubled:
         most += SINGLE_VALUE[card]
+    return s9_short_allowed(s.opts, short, most)
+
+
+def s9_short_allowed(opts: Opts, short: int, most: int) -> bool:
+    """S9 with the S5 house rules that let a doubled card cost more than its single value
+    (section 11): a deal's total may fall ``short`` of the contract's (signed as S8 signs
+    it) by a whole number of queens' values (25), at most ``most``: the single values of
+    the doubled cards."""
+    if not opts.unbalanced:
+        return False
+    short *= opts.sign
     return 0 < short <= most and short % SINGLE_VALUE[QUEEN_CARD] == 0
+
+
+def doubled_value_most(contract: int) -> int:
+    """The single values of every card ``contract`` lets a seat double (R7): KH 75, a queen 25."""
+    most = 0
+    for card in cards_of(DOUBLABLE_MASK[contract]):
+        most += SINGLE_VALUE[card]
+    return most
 
 
 def shuffled_pack(rng: random.Random) -> list[int]:
