@@ -189,3 +189,17 @@ def test_bot_game_under_the_option(options):
         decision = decide(GAME, GAME.view(s, seat), level=level, seed=turn, max_iterations=30)
         s, _ = GAME.apply(s, seat, decision.action)
     assert GAME.to_act(s) is None
+
+
+@pytest.mark.parametrize("options", NON_DEFAULT, ids=lambda o: "-".join(map(str, o.values())))
+def test_sampled_worlds_keep_the_view(options):
+    rng = random.Random(9)
+    s = GAME.new_state(3, {**options, "target_score": 11}, 0, seed=4)
+    for _ in range(120):
+        seat = GAME.to_act(s)
+        if seat is None:
+            break
+        view = GAME.view(s, seat)
+        world = GAME.sampler(view)(rng)
+        assert GAME.view(world, seat) == view
+        s, _ = GAME.apply(s, seat, rng.choice(GAME.legal_actions(s)))

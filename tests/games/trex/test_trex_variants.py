@@ -371,3 +371,56 @@ def test_bot_game_under_the_option(options):
         decision = decide(GAME, GAME.view(s, seat), level=level, seed=turn, max_iterations=20)
         s, _ = GAME.apply(s, seat, decision.action)
     assert GAME.to_json(s)["deal_no"] > 2
+
+
+SEQ = "23456789TJQKA"
+
+
+def _fitting_from_sevens(layout: dict) -> set[str]:
+    """V4 from the JSON layout (this test's own reading): the seven of hearts alone while
+    the layout is empty; then each closed suit's seven and the cards next to the open ranges."""
+    if all(run is None for run in layout.values()):
+        return {"7H"}
+    out = set()
+    for suit, run in layout.items():
+        if run is None:
+            out.add("7" + suit)
+            continue
+        lo, hi = SEQ.index(run["low"]), SEQ.index(run["high"])
+        if lo > 0:
+            out.add(SEQ[lo - 1] + suit)
+        if hi < 12:
+            out.add(SEQ[hi + 1] + suit)
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_v4_sevens_legal_moves_and_the_sampler_follow_the_passes(seed):
+    """Every turn's legal plays are the held cards that fit (this test's reading of V4), a
+    pass only when none fits; a sampled world never gives a seat a card that fitted when it
+    passed (section 7)."""
+    rng = random.Random(seed)
+    state = GAME.new_state(4, {START: "sevens"}, 0, seed=seed)
+    state = play(state, GAME.to_act(state), "choose trex")
+    excluded: list[set[str]] = [set(), set(), set(), set()]
+    for _ in range(40):
+        if GAME.phase(state) != "layout":
+            break
+        js = GAME.to_json(state)
+        seat = GAME.to_act(state)
+        fits = _fitting_from_sevens(js["layout"]) & set(js["hands"][seat])
+        got = legal(state)
+        if fits:
+            assert sorted(a["card"] for a in got) == sorted(fits)
+        else:
+            assert got == [{"type": "pass"}]
+            excluded[seat] |= _fitting_from_sevens(js["layout"])
+        state = play(state, seat, got[int(rng.random() * len(got))])
+    assert any(excluded)
+    for seat in range(4):
+        sample = GAME.sampler(GAME.view(state, seat))
+        for _ in range(3):
+            hands = GAME.to_json(sample(rng))["hands"]
+            for other in range(4):
+                if other != seat:
+                    assert not set(hands[other]) & excluded[other]
