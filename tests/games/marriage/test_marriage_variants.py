@@ -51,7 +51,7 @@ def test_payments_are_named():
     ]
 
 
-def test_seen_payment_and_dublee_bonus_are_named():
+def test_seen_payment_is_named():
     """Example 14 (n = 4, M' = [8, 12, 15, 0], T = 35, seat 2 unseen) with seen_payment 4:
     g = [-, 4, 10, 4]; deltas 32 - 35 + 18 = 15, 48 - 35 - 4 = 9, 60 - 35 - 10 = 15,
     0 - 35 - 4 = -39."""
