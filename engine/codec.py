@@ -1454,7 +1454,7 @@ class Codec(Generic[S]):
         return {
             "game": self.game,
             "version": self.version,
-            "options": dict(self.options_of(s)),
+            "options": written_options(self.option_specs, self.options_of(s)),
             "players": self.players_of(s),
         }
 

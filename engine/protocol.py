@@ -136,6 +136,9 @@ class OptionSpec:
     maximum: int | None = None
     test_values: tuple[Any, ...] = ()
     listed_when_default: bool = True
+    """False for a house rule added after states were first written: a state lists it only
+    when it is not at its default, so every document written before it existed reads and
+    writes back byte for byte (``written_options``)."""
 
     def validate(self, value: Any) -> Any:
         """The value if it is allowed, else raises InvalidSetup naming the option."""
@@ -205,11 +208,8 @@ def written_options(specs: Sequence[OptionSpec], options: Mapping[str, Any]) -> 
     """The options as a state or view lists them: every option, except one whose spec is
     not ``listed_when_default`` while it has its default value (an option added after
     the wire corpus: a match that does not use it is written as before it existed)."""
-    return {
-        spec.name: options[spec.name]
-        for spec in specs
-        if spec.listed_when_default or options[spec.name] != spec.default
-    }
+    quiet = {spec.name: spec.default for spec in specs if not spec.listed_when_default}
+    return {name: value for name, value in options.items() if name not in quiet or value != quiet[name]}
 
 
 def parse_options(

@@ -23,7 +23,7 @@ def choose(s: RondaState, rng: random.Random) -> Any:
     if phase == PLAY_P:
         table = s.trank
         if table:
-            captures = best_captures(actions, table, s.last_drop)
+            captures = best_captures(actions, table, s.last_drop, s.o.este_card_stays)
             if captures:
                 actions = captures
     elif phase == DECLARE_P:
@@ -33,10 +33,11 @@ def choose(s: RondaState, rng: random.Random) -> Any:
     return actions[int(rng.random() * len(actions))]
 
 
-def best_captures(cards: list[Any], table: int, last_drop: int) -> list[Any]:
+def best_captures(cards: list[Any], table: int, last_drop: int, este_card_stays: bool = False) -> list[Any]:
     """The cards that capture the most (empty when none captures): the ranks the rules
     capture (``rules.captured_ranks``, R20), 3 more for an este (the rank of the last drop)
-    and for a missa (the whole table); ``table`` is the table's rank mask."""
+    and for a missa (the whole table; never after an este whose card stays on the table,
+    R21's house rule ``este_capturing_card``); ``table`` is the table's rank mask."""
     best = -1
     pool: list[Any] = []
     este_bit = RBIT[last_drop] if last_drop >= 0 else 0
@@ -45,9 +46,10 @@ def best_captures(cards: list[Any], table: int, last_drop: int) -> list[Any]:
         run = captured_ranks(table, c)
         if run:
             value = bit_count(run)
-            if RBIT[c] == este_bit:
+            este = RBIT[c] == este_bit
+            if este:
                 value += 3
-            if run == table:
+            if run == table and not (este and este_card_stays):
                 value += 3
             if value > best:
                 best, pool = value, [c]

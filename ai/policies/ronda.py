@@ -17,6 +17,7 @@ from ai.policies.base import (
     register,
     register_inference,
 )
+from engine.games.ronda.rules import claims_chain
 from engine.protocol import Game, InvalidState
 
 _RONDA_RANKS = "A234567JQK"
@@ -40,20 +41,15 @@ def _ronda_holding(cards: list[str]) -> str:
     return "none"
 
 
-def _ronda_play_value(card: str, view: dict[str, Any], players: int) -> float:
+def _ronda_play_value(card: str, view: dict[str, Any], claims: bool, este_card_stays: bool) -> float:
     """How good playing ``card`` looks from the view: captured cards count 1 each, este,
     missa and chain bonuses their points (weighted up); a drop is scored by the risk that
     an opponent matches it (unseen cards of its rank)."""
     rank = card[0]
     table: list[str] = list(view.get("table") or [])
     table_ranks = {c[0] for c in table}
-    chain = view.get("chain")
-    if isinstance(chain, dict) and players >= 3 and view.get("options", {}).get("chain_bonuses", True):
-        chain_rank = chain.get("rank")
-        if isinstance(chain_rank, int) and 0 <= chain_rank < len(_RONDA_RANKS):
-            chain_rank = _RONDA_RANKS[chain_rank]
-        if chain_rank == rank:
-            return 100.0
+    if claims:  # the engine says this card claims a chain bonus (R24)
+        return 100.0
     if rank in table_ranks:
         taken = 1
         index = _RONDA_RANKS.index(rank) + 1
@@ -62,10 +58,11 @@ def _ronda_play_value(card: str, view: dict[str, Any], players: int) -> float:
             index += 1
         value = 2.0 + taken
         last_drop = view.get("last_drop")
-        if isinstance(last_drop, str) and last_drop[0] == rank:
-            value += 3.0  # este
-        if taken == len(table):
-            value += 3.0  # missa (ignoring the last-play exception)
+        este = isinstance(last_drop, str) and last_drop[0] == rank
+        if este:
+            value += 3.0
+        if taken == len(table) and not (este and este_card_stays):
+            value += 3.0  # missa (ignoring the last-play exception; R21's stays_on_table: none)
         return value
     # a drop: fewer unseen cards of this rank = less risk of an este against us
     seen = [c for c in table]
@@ -107,9 +104,14 @@ def ronda_policy(game: Game[Any], state: Any, seat: int, rng: random.Random) -> 
         for action, data in zip(actions, as_json, strict=True):
             if data.get("type") == "pass":
                 return action
-    players = int(view.get("players", 2))
+    stays = state.o.este_card_stays
     plays = [
-        (action, _ronda_play_value(data["card"], view, players))
+        (
+            action,
+            _ronda_play_value(
+                data["card"], view, isinstance(action, int) and claims_chain(state, action), stays
+            ),
+        )
         for action, data in zip(actions, as_json, strict=True)
         if isinstance(data.get("card"), str)
     ]

@@ -20,6 +20,7 @@ RANKS = "23456789TJQKA"  # low to high: trick order and layout sequence order ag
 SUITS = "SHDC"
 ALL_CARDS = tuple(r + s for s in SUITS for r in RANKS)
 JACK = RANKS.index("J")
+SEVEN = RANKS.index("7")
 
 
 def rank_of(code: str) -> int:
@@ -328,21 +329,28 @@ def open_ranges(view: dict[str, Any]) -> dict[str, tuple[int, int] | None]:
     return out
 
 
-def layout_directions(code: str) -> list[int]:
-    """The directions (-1 down, +1 up) that playing ``code`` extends."""
+def layout_directions(code: str, start: int = JACK) -> list[int]:
+    """The directions (-1 down, +1 up) that playing ``code`` extends (``start``: the rank
+    the suits are built from, R15)."""
     r = rank_of(code)
-    if r == JACK:
+    if r == start:
         return [-1, 1]
-    return [-1] if r < JACK else [1]
+    return [-1] if r < start else [1]
 
 
-def playable_count(hand: list[str], ranges: dict[str, tuple[int, int] | None]) -> int:
+def layout_start(view: dict[str, Any]) -> int:
+    """R15: the rank the layout's suits are built from (the jack, or the seven with the
+    house rule ``trex_layout_start: sevens``)."""
+    return SEVEN if (view.get("options") or {}).get("trex_layout_start") == "sevens" else JACK
+
+
+def playable_count(hand: list[str], ranges: dict[str, tuple[int, int] | None], start: int = JACK) -> int:
     """How many cards of ``hand`` fit the layout ``ranges`` (R15)."""
     n = 0
     for c in hand:
         span = ranges[c[1]]
         r = rank_of(c)
-        if r == JACK and span is None:
+        if r == start and span is None:
             n += 1
         elif span is not None and (r == span[0] - 1 or r == span[1] + 1):
             n += 1
@@ -360,7 +368,9 @@ LAYOUT_W = {
 }
 
 
-def layout_value(code: str, hand: list[str], ranges: dict[str, tuple[int, int] | None]) -> float:
+def layout_value(
+    code: str, hand: list[str], ranges: dict[str, tuple[int, int] | None], start: int = JACK
+) -> float:
     """How good playing ``code`` is in the layout.
 
     Per direction the card opens: our own next card is a free move later (a chain of ours
@@ -371,7 +381,7 @@ def layout_value(code: str, hand: list[str], ranges: dict[str, tuple[int, int] |
     suit = code[1]
     mine = {rank_of(c) for c in hand if c[1] == suit}
     value = 0.0
-    for direction in layout_directions(code):
+    for direction in layout_directions(code, start):
         r = rank_of(code) + direction
         chain = 0
         while 0 <= r < len(RANKS) and r in mine:
@@ -402,13 +412,14 @@ def layout_value(code: str, hand: list[str], ranges: dict[str, tuple[int, int] |
         new_ranges[suit] = (r, r)
     else:
         new_ranges[suit] = (min(span[0], r), max(span[1], r))
-    value += LAYOUT_W["playable"] * min(playable_count(after, new_ranges), LAYOUT_W["cap"])
+    value += LAYOUT_W["playable"] * min(playable_count(after, new_ranges, start), LAYOUT_W["cap"])
     return value
 
 
 def choose_layout_card(view: dict[str, Any], hand: list[str], legal: list[str]) -> str:
     ranges = open_ranges(view)
-    return max(legal, key=lambda c: (layout_value(c, hand, ranges), -abs(rank_of(c) - JACK), c))
+    start = layout_start(view)
+    return max(legal, key=lambda c: (layout_value(c, hand, ranges, start), -abs(rank_of(c) - start), c))
 
 
 # --- the policy --------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from engine.protocol import JSON, ScoreReport
 
 from .melds import joker_family
+from .options import OPTION_SPECS
 from .state import MState
 from .tables import (
     ALL_CODES,
@@ -139,16 +140,29 @@ def score_report(st: MState) -> ScoreReport:
         maal_m, delta, maal_items = settle(st)
         total = sum(maal_m)
         g_total = 0
+        exchange_notes = unseen_maal_note(st)  # and the options behind any seat's maal items
+        for its in maal_items:
+            for name, _ in its:
+                exchange_notes += [n for n in maal_item_notes(st, name) if n not in exchange_notes]
+        exchange = named("maal exchange", exchange_notes)
         for s in range(n):
-            items.append({"side": s, "points": n * maal_m[s] - total, "item": "maal exchange", "rule": "R30"})
+            items.append({"side": s, "points": n * maal_m[s] - total, "item": exchange, "rule": "R30"})
+        received: list[str] = []
         for s in range(n):
             if s == st.winner:
                 continue
             g = delta[s] - (n * maal_m[s] - total)
             g_total -= g
-            items.append({"side": s, "points": g, "item": f"game payment to seat {st.winner}", "rule": "R31"})
-        items.append({"side": st.winner, "points": g_total, "item": "game payments received", "rule": "R31"})
-        extra["maal_items"] = [[{"item": name, "points": v} for name, v in its] for its in maal_items]
+            notes = payment_notes(st, s)
+            received += [note for note in notes if note not in received]
+            item = named(f"game payment to seat {st.winner}", notes)
+            items.append({"side": s, "points": g, "item": item, "rule": "R31"})
+        item = named("game payments received", received)
+        items.append({"side": st.winner, "points": g_total, "item": item, "rule": "R31"})
+        extra["maal_items"] = [
+            [{"item": named(name, maal_item_notes(st, name)), "points": v} for name, v in its]
+            for its in maal_items
+        ]
         extra["finish_kind"] = ("sets", "dublees")[st.fkind - 1]
         deal_points = delta
     elif st.delta is not None:
@@ -167,6 +181,51 @@ def score_report(st: MState) -> ScoreReport:
         winner=match_winner(st),
         extra=extra,
     )
+
+
+# ---- the options behind an item (issue 31): a settlement item that a non-default value of a
+# money option produced or changed names it, e.g. "game payment to seat 0 (seen_payment: 4)";
+# with the default values every item reads as before.
+DEFAULTS: dict[str, object] = {spec.name: spec.default for spec in OPTION_SPECS}
+
+
+def named(item: str, notes: Sequence[str]) -> str:
+    """``item`` followed by the options behind it, in brackets (none: ``item`` itself)."""
+    return f"{item} ({', '.join(notes)})" if notes else item
+
+
+def _note(st: MState, name: str) -> list[str]:
+    """``name: value`` when the match's option ``name`` is not at its default."""
+    value = dict(st.opts.raw)[name]
+    return [] if value == DEFAULTS[name] else [f"{name}: {value}"]
+
+
+def unseen_maal_note(st: MState) -> list[str]:
+    """R29: murder or kidnap changed the exchange when a non-winner ended unseen."""
+    unseen = any(s != st.winner and st.route[s] == UNSEEN for s in range(st.n))
+    return _note(st, "unseen_maal") if unseen else []
+
+
+def payment_notes(st: MState, seat: int) -> list[str]:
+    """R31: the payment options behind ``seat``'s game payment."""
+    notes = _note(st, "unseen_payment" if st.route[seat] == UNSEEN else "seen_payment")
+    if st.fkind == DUBLEES:
+        notes += _note(st, "dublee_bonus")
+    return notes
+
+
+def maal_item_notes(st: MState, item: str) -> list[str]:
+    """R27: alter cards are maal only by ``alter_points``, men exist only by ``man_cards``."""
+    if item.endswith(" alter") or (item.startswith("exposed tunnela") and _is_alter_tunnela(st, item)):
+        return _note(st, "alter_points")
+    if item.endswith(" man"):
+        return _note(st, "man_cards") + _note(st, "man_points")
+    return []
+
+
+def _is_alter_tunnela(st: MState, item: str) -> bool:
+    """An ``exposed tunnela <card> kept`` item of an alter card (kept only by alter_points)."""
+    return item.split()[2] == ALL_CODES[joker_family(st.tiplu).alter]
 
 
 def match_winner(st: MState) -> int | None:

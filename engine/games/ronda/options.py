@@ -21,6 +21,19 @@ OPTION_SPECS = (
                maximum=MAX_TARGET_SCORE, test_values=(41, 11)),
     OptionSpec("shuffle_returned_cards", "bool", True, "shuffle cards sent back by the initial-table "
                "check into the stock (false: put them at the bottom)"),
+    # house rules (docs/rules/ronda.md, "Variants"): written in a state only when not at
+    # their default, so that states written before they existed stay byte for byte the same
+    OptionSpec("este_capturing_card", "choice", "taken", "R21: after an este the capturing "
+               "card is taken with the captured cards (taken: an emptied table counts a missa) "
+               "or stays face up on the table (stays_on_table: so no missa)",
+               choices=("taken", "stays_on_table"), listed_when_default=False),
+    OptionSpec("chain_bonus_players", "choice", "three_or_four", "R24: who may claim chain "
+               "bonuses: three_or_four (b'khamsa with 3-4 players, b'achra with 4) or any "
+               "(both with any number of players)", choices=("three_or_four", "any"),
+               listed_when_default=False),
+    OptionSpec("chain_bonus_values", "choice", "5_then_10", "R24: the chain bonuses, "
+               "b'khamsa then b'achra: 5_then_10 or 5_then_11",
+               choices=("5_then_10", "5_then_11"), listed_when_default=False),
 )  # fmt: skip
 
 
@@ -44,12 +57,20 @@ class Rules:
     """R11/R13: the challenge round exists (option on and not 3 players)."""
     auto_declare: bool
     chains: bool
-    """R24: chain bonuses possible (option on and 3-4 players)."""
+    """R24: chain bonuses possible (option on and 3-4 players, or any count)."""
+    chain_levels: int
+    """R24: the last chain level a claim may reach (2: b'khamsa, 3: b'achra); 1: none."""
+    chain_bonus: tuple[int, int]
+    """R24: the points of b'khamsa and of b'achra."""
+    este_card_stays: bool
+    """R21 (este_capturing_card): the este's capturing card stays on the table."""
     target: int
     shuffle_returned: bool
 
     @classmethod
     def of(cls, options: JSON, players: int) -> Rules:
+        any_count = options["chain_bonus_players"] == "any"
+        chains = options["chain_bonuses"] and (players >= 3 or any_count)
         return cls(
             raw=tuple(options.items()),
             players=players,
@@ -58,7 +79,10 @@ class Rules:
             values=combo_values(options["tringa_points"]),
             challenges=options["challenges"] and players != 3,
             auto_declare=options["auto_declare"],
-            chains=options["chain_bonuses"] and players >= 3,
+            chains=chains,
+            chain_levels=(3 if players == 4 or any_count else 2) if chains else 1,
+            chain_bonus=(5, 11 if options["chain_bonus_values"] == "5_then_11" else 10),
+            este_card_stays=options["este_capturing_card"] == "stays_on_table",
             target=options["target_score"],
             shuffle_returned=options["shuffle_returned_cards"],
         )

@@ -461,15 +461,22 @@ def r19_play(s: RondaState, card: int, events: Events) -> None:
     last_play = end_of_hand and not s.stock
     points = 0
     chain = s.chain
-    if chain is not None and chain[0] == r and (chain[1] == 1 or (chain[1] == 2 and s.n == 4)):
+    if chain is not None and chain[0] == r and chain[1] < s.o.chain_levels:
         level = chain[1]
         packet = chain[3]
         s.piles[chain[2] % s.nsides] &= ~packet
         packet |= bit
+        if s.trank & RBIT[card]:  # R21 stays_on_table: the este's card, claimed with its packet
+            packet |= _take_rank(s, r)
         s.piles[side] |= packet
         s.chain = (r, level + 1, seat, packet)
         s.last_drop = -1
         bonus, name = CHAIN_BONUS[level]
+        if level >= s.n - 1:  # a claim the default (3-4 players) would not allow
+            name += " (chain_bonus_players: any)"
+        if bonus != s.o.chain_bonus[level - 1]:
+            bonus = s.o.chain_bonus[level - 1]
+            name += f" (chain_bonus_values: {'5_then_11' if bonus == 11 else '5_then_10'})"
         if events is not None:
             events.append(
                 {
@@ -502,7 +509,14 @@ def r19_play(s: RondaState, card: int, events: Events) -> None:
                 {"type": "capture", "seat": seat, "card": card_code(card), "cards": codes_of(packet & ~bit)}
             )
         if s.last_drop >= 0 and RR[s.last_drop] == r:
-            award(s, side, 1, "este", "R21", events)
+            if s.o.este_card_stays:  # R21 stays_on_table: the capturing card stays face up
+                packet ^= bit
+                s.piles[side] ^= bit
+                s.table.append(card)
+                s.trank |= RBIT[card]
+                award(s, side, 1, "este (este_capturing_card: stays_on_table)", "R21", events)
+            else:
+                award(s, side, 1, "este", "R21", events)
             points = 1
             s.chain = (r, 1, seat, packet) if s.o.chains else None
         else:
@@ -524,6 +538,27 @@ def r19_play(s: RondaState, card: int, events: Events) -> None:
         r26_end_of_hand(s, events)
     else:
         s.to_act = (seat + 1) % s.n
+
+
+def _take_rank(s: RondaState, r: int) -> int:
+    """R21 stays_on_table: take the table's card of rank ``r`` (the este's capturing card
+    that stayed) off the table; its bit."""
+    keep = []
+    taken = 0
+    for c in s.table:
+        if RR[c] == r:
+            taken = 1 << c
+        else:
+            keep.append(c)
+    s.table = keep
+    s.trank &= ~(1 << r)
+    return taken
+
+
+def claims_chain(s: RondaState, card: int) -> bool:
+    """R24: playing ``card`` now claims a chain bonus (b'khamsa or b'achra)."""
+    chain = s.chain
+    return chain is not None and chain[0] == RR[card] and chain[1] < s.o.chain_levels
 
 
 def r26_end_of_hand(s: RondaState, events: Events) -> None:

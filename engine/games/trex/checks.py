@@ -14,7 +14,15 @@ from typing import Any
 from engine.codec import STATE, refuse
 from engine.protocol import JSON, EngineError, InvalidState
 
-from .rules import check_action, choosable, reset_deal, step, trick_leader_given
+from .rules import (
+    check_action,
+    choosable,
+    doubled_value_most,
+    reset_deal,
+    s9_short_allowed,
+    step,
+    trick_leader_given,
+)
 from .scoring import penalty_value
 from .state import Entry, TrexState, entries, history_entries_past, kingdom_owner_of
 from .tables import (
@@ -27,12 +35,14 @@ from .tables import (
     DOUBLABLE_MASK,
     DOUBLE,
     DOUBLING,
+    HEARTS,
     LAYOUT,
     MATCH_OVER,
     PASS,
     PHASE_NAMES,
     SEQ_J,
     SEVEN_H,
+    SINGLE_VALUE,
     SUITS_ORDER,
     TREX,
     TRICKS,
@@ -79,7 +89,8 @@ def check_match_record(s: TrexState) -> None:
             raise InvalidState(
                 f"{where} must be a later finished deal, of its kingdom's owner (R5)", field=where
             )
-        if sum(scores) != deal_total(contract, s.opts.swap) * s.opts.sign:
+        short = deal_total(contract, s.opts.swap) * s.opts.sign - sum(scores)
+        if short and not s9_short_allowed(s.opts, short, doubled_value_most(contract)):
             raise InvalidState(f"{where}: the scores must sum to the contract's total (S9)", field=where)
         totals = [t + v for t, v in zip(totals, scores, strict=True)]
         before = deal_no
@@ -222,7 +233,7 @@ def check_state(s: TrexState, values: dict[str, Any], mode: str, write: Callable
     fields; ``write``: the state's JSON writer, for the replay of a full state)."""
     counts = [h.bit_count() for h in s.hands]
     trick_seats = [seat for seat, _ in values["trick"]]
-    check_layout_runs(values["layout"])
+    check_layout_runs(values["layout"], s.opts.start_seq)
     check_cards_apart(s)
     check_contracts_known(s)
     check_contracts_used(s)
@@ -347,11 +358,17 @@ def check_trick(s: TrexState, trick_seats: list[int], trick_leader: int | None, 
         raise refuse("trick_leader", "must be the seat of the trick's first card")
 
 
-def check_layout_runs(runs: tuple[tuple[int, int] | None, ...]) -> None:
-    """R15: a suit's run on the layout grows from its jack, so it holds the jack."""
+def check_layout_runs(runs: tuple[tuple[int, int] | None, ...], start: int = SEQ_J) -> None:
+    """R15: a suit's run on the layout grows from its jack (or its seven, section 11), so it
+    holds it; from the sevens, the hearts open first (the seven of hearts opens the layout)."""
+    word = "jack" if start == SEQ_J else "seven"
     for suit, run in enumerate(runs):
-        if run is not None and not run[0] <= SEQ_J <= run[1]:
-            raise refuse(f"layout.{SUITS_ORDER[suit]}", "a range runs from low up to high through the jack")
+        if run is not None and not run[0] <= start <= run[1]:
+            raise refuse(
+                f"layout.{SUITS_ORDER[suit]}", f"a range runs from low up to high through the {word}"
+            )
+    if start != SEQ_J and runs[HEARTS] is None and any(run is not None for run in runs):
+        raise refuse("layout.H", "the seven of hearts opens the layout (trex_layout_start: sevens)")
 
 
 def check_layout(s: TrexState) -> None:
@@ -452,7 +469,9 @@ def check_deal_scores(s: TrexState) -> None:
     else:
         want = 0
     want *= opts.sign
-    if sum(s.deal_scores) != want:
+    short = want - sum(s.deal_scores)
+    taken_doubled = sum(SINGLE_VALUE[card] for card, _ in s.doubled if s.taken >> card & 1)
+    if short and not s9_short_allowed(opts, short, taken_doubled):
         raise refuse("deal_scores", f"must sum to {want} for the cards taken (S9)")
 
 

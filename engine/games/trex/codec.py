@@ -13,7 +13,7 @@ from engine.protocol import JSON, Action, BadAction, InvalidSetup, InvalidState
 
 from . import tables as T
 from .checks import check_state
-from .options import OPTION_SPECS, Opts
+from .options import OPTION_SPECS, Opts, check_options
 from .rules import complete_layout, deal_from, layout_fits
 from .state import TrexState, entries, history_entries_past, load_history
 
@@ -203,7 +203,7 @@ def build(values: dict[str, Any], o: Opts, mode: str) -> TrexState:
         s.dbl_mask |= 1 << card
     s.trick = [card for _, card in values["trick"]]
     s.table = table_of(values["layout"])
-    s.lay_mask = layout_fits(s.table)
+    s.lay_mask = layout_fits(s.table, s.opts.start_seq)
     s.finish_order = values["finish_order"]
     s.deal_scores = values["deal_scores"]
     s.match_scores = values["match_scores"]
@@ -222,7 +222,7 @@ CODEC: C.Codec[TrexState] = C.Codec(
     version=1,
     option_specs=OPTION_SPECS,
     player_counts=(4,),
-    check_options=lambda options, players: None,
+    check_options=check_options,
     rules_of=lambda options, players: Opts(options),
     options_of=lambda s: s.opts.raw,
     players_of=lambda s: 4,

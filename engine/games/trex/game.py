@@ -12,7 +12,7 @@ from engine.protocol import JSON, Action, Event, Game, InvalidSetup, ScoreReport
 
 from . import playout, rules, scoring
 from .codec import CODEC, VERBS, parse_action, parse_deck, state_from_layout
-from .options import OPTION_SPECS, Opts
+from .options import OPTION_SPECS, Opts, check_options
 from .sampling import make_sampler
 from .state import TrexState, cards_in_play, hidden_cards, info_key
 from .tables import CODES, PHASE_NAMES, RNG_BITS
@@ -47,6 +47,9 @@ class Trex(Game[TrexState]):
         )
 
     # ---- setup
+    def check_options(self, options: JSON, players: int) -> None:
+        check_options(options, players)
+
     def new_state(
         self,
         players: int,

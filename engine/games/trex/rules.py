@@ -38,10 +38,14 @@ from .tables import (
     PASS,
     PENALTY_MASK,
     PHASE_NAMES,
+    QUEEN_CARDS,
     RNG_BITS,
+    SEQ_7,
     SEQ_A,
     SEQ_J,
     SEVEN_H,
+    SEVEN_MASK,
+    SINGLE_VALUE,
     SUIT_MASK,
     SUIT_WORDS,
     TREX,
@@ -343,14 +347,18 @@ def is_deal_over_early_with(s: TrexState, in_hands: int) -> bool:
     return not in_hands & PENALTY_MASK[c]
 
 
-def layout_fits(table: int) -> int:
+def layout_fits(table: int, start: int = SEQ_J) -> int:
     """R15: the cards that fit a layout holding the cards ``table``: each suit's jack while
-    the suit is empty, else the cards one below its lowest and one above its highest."""
+    the suit is empty, else the cards one below its lowest and one above its highest. With
+    ``trex_layout_start: sevens`` (``start`` = SEQ_7, section 11) the suits start from their
+    sevens, and only the seven of hearts while the layout is empty."""
+    if start != SEQ_J and not table:
+        return 1 << SEVEN_H
     fits = 0
     for suit in range(4):
         m = (table >> (13 * suit)) & 0x1FFF
         if not m:
-            fits |= 1 << (suit * 13 + SEQ_J)
+            fits |= 1 << (suit * 13 + start)
         else:
             low, high = (m & -m).bit_length() - 1, m.bit_length() - 1
             if low > 0:
@@ -360,6 +368,30 @@ def layout_fits(table: int) -> int:
     return fits
 
 
+def layout_start_mask(start: int) -> int:
+    """R15: the cards that fit the empty layout: the four jacks, or the seven of hearts."""
+    return JACK_MASK if start == SEQ_J else 1 << SEVEN_H
+
+
+def layout_after(lay_mask: int, card: int, start: int) -> int:
+    """R15: the cards that fit the layout once ``card`` (which fits ``lay_mask``) is played:
+    a suit's first card opens both ends, a card below it extends the low end, above it the
+    high end; the seven of hearts (sevens) opens the other suits' sevens too."""
+    bit = 1 << card
+    lm = lay_mask ^ bit
+    seq = card % 13
+    if seq == start:
+        lm |= (bit >> 1) | (bit << 1)  # the ranks next to the start rank now fit
+        if card == SEVEN_H and start == SEQ_7:
+            lm |= SEVEN_MASK ^ bit
+    elif seq < start:
+        if seq > 0:
+            lm |= bit >> 1
+    elif seq < SEQ_A:
+        lm |= bit << 1
+    return lm
+
+
 def _layout_turn(s: TrexState, seat: int, action: int, events: Events) -> None:
     """R14-R18: one Trex turn (a play extends the layout; the seat may go out)."""
     s.layout_turns += 1
@@ -367,16 +399,7 @@ def _layout_turn(s: TrexState, seat: int, action: int, events: Events) -> None:
         bit = 1 << action
         s.hands[seat] ^= bit
         s.table |= bit
-        lm = s.lay_mask ^ bit
-        seq = action % 13
-        if bit & JACK_MASK:
-            lm |= (bit >> 1) | (bit << 1)  # R15: T and Q of the suit now fit
-        elif seq < 9:
-            if seq > 0:
-                lm |= bit >> 1
-        elif seq < SEQ_A:
-            lm |= bit << 1
-        s.lay_mask = lm
+        s.lay_mask = layout_after(s.lay_mask, action, s.opts.start_seq)
         if events is not None:
             events.append({"type": "play", "seat": seat, "card": CODES[action]})
         if not s.hands[seat]:
@@ -415,7 +438,7 @@ def end_deal(s: TrexState, events: Events) -> None:
     ds = s.deal_scores
     total = ds[0] + ds[1] + ds[2] + ds[3]
     expected = s.opts.deal_totals[s.contract]  # deal_total(contract, swap) * sign
-    if total != expected:
+    if total != expected and not _unbalanced_total(s, expected - total):
         raise InvalidState(
             f"deal scores {s.deal_scores} do not sum to the contract total {expected} (S9)",
             field="deal_scores",
@@ -453,6 +476,37 @@ def end_deal(s: TrexState, events: Events) -> None:
         s.to_act = nxt_dealer
         return
     start_deal(s, s.deal_no + 1, nxt_dealer, deck, events)
+
+
+QUEEN_CARD = QUEEN_CARDS[0]
+
+
+def _unbalanced_total(s: TrexState, short: int) -> bool:
+    """S9 with the S5 house rules (section 11): the deal's total may fall short of the
+    contract's by what its doubled cards cost beyond their single value."""
+    most = 0
+    for card, _ in s.doubled:
+        most += SINGLE_VALUE[card]
+    return s9_short_allowed(s.opts, short, most)
+
+
+def s9_short_allowed(opts: Opts, short: int, most: int) -> bool:
+    """S9 with the S5 house rules that let a doubled card cost more than its single value
+    (section 11): a deal's total may fall ``short`` of the contract's (signed as S8 signs
+    it) by a whole number of queens' values (25), at most ``most``: the single values of
+    the doubled cards."""
+    if not opts.unbalanced:
+        return False
+    short *= opts.sign
+    return 0 < short <= most and short % SINGLE_VALUE[QUEEN_CARD] == 0
+
+
+def doubled_value_most(contract: int) -> int:
+    """The single values of every card ``contract`` lets a seat double (R7): KH 75, a queen 25."""
+    most = 0
+    for card in cards_of(DOUBLABLE_MASK[contract]):
+        most += SINGLE_VALUE[card]
+    return most
 
 
 def shuffled_pack(rng: random.Random) -> list[int]:
@@ -499,7 +553,7 @@ def reset_deal(s: TrexState) -> None:
     s.cards_won = [0, 0, 0, 0]
     s.taken = 0
     s.played = None
-    s.lay_mask = JACK_MASK
+    s.lay_mask = layout_start_mask(s.opts.start_seq)
     s.table = 0
     s.finish_order = []
     s.layout_turns = 0

@@ -11,17 +11,16 @@ from engine.protocol import InvalidState
 from engine.sampling import assign_cards
 
 from .codec import CODEC, table_of
+from .rules import layout_after, layout_start_mask
 from .state import TrexState, entries
 from .tables import (
     ALL,
     CODES,
     HEARTS,
-    JACK_MASK,
     NON_HEART_MASK,
     PASS,
     PENALTY_MASK,
     RNG_BITS,
-    SEQ_A,
     SEVEN_H,
     SUIT_MASK,
     TREX,
@@ -43,21 +42,13 @@ def deductions(s: TrexState) -> list[int]:
         turns = [(seat, a) for seat, a, _ in entries(s.played) if not isinstance(a, tuple) and a <= PASS]
         if len(turns) != s.layout_turns:
             return ex  # the deal began before the recorded play (a layout): no replay
-        lay = JACK_MASK
+        start = s.opts.start_seq
+        lay = layout_start_mask(start)
         for seat, a in turns:
             if a == PASS:
                 ex[seat] |= lay
                 continue
-            bit = 1 << a
-            lay ^= bit
-            seq = a % 13
-            if seq == 9:
-                lay |= (bit >> 1) | (bit << 1)
-            elif seq < 9:
-                if seq > 0:
-                    lay |= bit >> 1
-            elif seq < SEQ_A:
-                lay |= bit << 1
+            lay = layout_after(lay, a, start)
         return ex
     banned = (c == 0 or c == 5) and not s.opts.free_heart_lead
     pen = PENALTY_MASK[c] if s.opts.must_discard else 0

@@ -79,17 +79,35 @@ def score_trick(s: TrexState, tmask: int, w: int, leader: int, events: Events) -
 
 
 def score_doubled(s: TrexState, card: int, d: int, w: int, leader: int, events: Events) -> None:
-    """S5: a doubled card of single value v, doubled by ``d``, won by ``w``, trick led by ``leader``."""
+    """S5: a doubled card of single value v, doubled by ``d``, won by ``w``, trick led by
+    ``leader``; with the house rules of section 11 (an item they change names the option)."""
     v = SINGLE_VALUE[card]
     name = f"doubled {CODES[card]}"
+    o = s.opts
     if w != d:
-        score_points(s, w, -2 * v, name, "S5", events)
-        score_points(s, d, v, f"{name} taken by another seat", "S5", events)
-    elif not s.opts.leader_bonus or leader == d:
+        if o.other_gain:
+            score_points(s, w, -2 * v, name, "S5", events)
+            score_points(s, d, v, f"{name} taken by another seat", "S5", events)
+        else:
+            score_points(s, w, -2 * v, f"{name} (doubled_card_taken_by_other: no_gain)", "S5", events)
+    elif not o.leader_bonus:  # self_capture_scoring: single_penalty
         score_points(s, d, -v, f"{name} taken by its doubler", "S5", events)
+    elif leader != d:
+        if o.leader_gain:
+            score_points(s, d, -2 * v, f"{name} taken by its doubler", "S5", events)
+            score_points(s, leader, v, f"{name}: bonus to the trick's leader", "S5", events)
+        else:
+            item = f"{name} taken by its doubler (doubler_takes_after_other_lead: no_gain)"
+            score_points(s, d, -2 * v, item, "S5", events)
+    elif o.own_lead == 0:
+        score_points(s, d, -v, f"{name} taken by its doubler", "S5", events)
+    elif o.own_lead == 1:
+        item = f"{name} led and taken by its doubler (doubler_leads_and_takes: double_penalty)"
+        score_points(s, d, -2 * v, item, "S5", events)
     else:
-        score_points(s, d, -2 * v, f"{name} taken by its doubler", "S5", events)
-        score_points(s, leader, v, f"{name}: bonus to the trick's leader", "S5", events)
+        rule = "doubler_leads_and_takes: double_penalty_opponent_gains"
+        score_points(s, d, -2 * v, f"{name} led and taken by its doubler ({rule})", "S5", events)
+        score_points(s, (d + 1) & 3, v, f"{name}: bonus to the seat after the doubler ({rule})", "S5", events)
 
 
 def score_finish_order(s: TrexState, events: Events) -> None:

@@ -89,10 +89,11 @@ HEART_MASK: Final = SUIT_MASK[HEARTS]
 NON_HEART_MASK: Final = ALL & ~HEART_MASK
 DIAMOND_MASK: Final = SUIT_MASK[DIAMONDS_SUIT]
 KH: Final = HEARTS * 13 + SEQ_K
-SEVEN_H = HEARTS * 13 + SEQ_7
+SEVEN_H: Final = HEARTS * 13 + SEQ_7
 QUEEN_CARDS: tuple[int, ...] = tuple(s * 13 + SEQ_Q for s in range(4))
 QUEEN_MASK: Final = sum(1 << q for q in QUEEN_CARDS)
 JACK_MASK: Final = sum(1 << (s * 13 + SEQ_J) for s in range(4))
+SEVEN_MASK: Final = sum(1 << (s * 13 + SEQ_7) for s in range(4))
 TWO_MASK: Final = sum(1 << (s * 13 + SEQ_2) for s in range(4))
 KH_BIT: Final = 1 << KH
 

@@ -22,6 +22,9 @@ OPTIONS = st.fixed_dictionaries(
         "chain_bonuses": st.booleans(),
         "target_score": st.sampled_from([41, 15]),
         "shuffle_returned_cards": st.booleans(),
+        "este_capturing_card": st.sampled_from(["taken", "stays_on_table"]),
+        "chain_bonus_players": st.sampled_from(["three_or_four", "any"]),
+        "chain_bonus_values": st.sampled_from(["5_then_10", "5_then_11"]),
     }
 )
 

@@ -58,6 +58,7 @@ options_st = st.fixed_dictionaries(
         "play_all_tricks": st.booleans(),
         "diamonds_collections_swap": st.booleans(),
         "reversed_scores": st.booleans(),
+        "trex_layout_start": st.sampled_from(["jacks", "sevens"]),
     }
 )
 
