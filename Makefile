@@ -1,23 +1,36 @@
 # Two commands do everything on a fresh machine (Python >= 3.11 on PATH):
-#   make run    serve the API on http://127.0.0.1:8000 (nothing else to install)
+#   make run    serve the API on http://127.0.0.1:8000 (installs only what serving needs)
 #   make test   lint (ruff) and run the whole test suite (OpenSpiel extra included), against the compiled build
-#   make build  recompile the search's hot modules after editing them (setup.py, mypyc)
+#   make build  compile the search's hot modules (setup.py, mypyc; ~2 min): the next `make run` uses them
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
+PIP := $(PY) -m pip install --disable-pip-version-check
+STEP := @printf 'majlis make: %s\n'
 
 .PHONY: run test build bench clean
 
-$(VENV)/.installed: pyproject.toml setup.py clients/python/pyproject.toml
+# Serving needs the package and its runtime dependencies only, installed without compiling
+# (MAJLIS_PURE_PYTHON=1): the first answer comes within a minute of a fresh clone, and
+# the hot modules are compiled in a later step (`make build`, or `make test`).
+$(VENV)/.installed-run: pyproject.toml setup.py
+	$(STEP) "[1/3] creating the virtualenv $(VENV) (about 3 s)"
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,openspiel]' -e ./clients/python
+	$(STEP) "[2/3] installing what serving needs, nothing compiled (about 25 s with pip's cache warm; pip names each package)"
+	MAJLIS_PURE_PYTHON=1 $(PIP) --progress-bar on -e .
 	touch $@
 
-run: $(VENV)/.installed
+# The test tools, the OpenSpiel extra and the client, and the compiled build the suite requires.
+$(VENV)/.installed-test: $(VENV)/.installed-run pyproject.toml setup.py clients/python/pyproject.toml
+	$(STEP) "installing the test tools, the OpenSpiel extra and the Python client, and compiling the hot modules with mypyc (about 3 min)"
+	$(PIP) -e '.[dev,openspiel]' -e ./clients/python
+	touch $@
+
+run: $(VENV)/.installed-run
+	$(STEP) "[3/3] starting Redis, a bot worker and gunicorn (about 5 s); the bots' search runs the $$($(PY) -m ai.build_info | cut -d: -f1) build (\`make build\` compiles it, about 2 min)"
 	$(PY) -m service.run
 
-test: $(VENV)/.installed
+test: $(VENV)/.installed-test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy engine ai clients/python/src/majlis_client
@@ -28,10 +41,12 @@ test: $(VENV)/.installed
 # present (pip install compiles them then), and the interpreted fallback elsewhere
 REQUIRE_BUILD ?= $(if $(shell command -v cc || command -v gcc),compiled,interpreted)
 
-build: $(VENV)/.installed
-	$(PY) setup.py build_ext --inplace
+build: $(VENV)/.installed-run
+	$(STEP) "compiling the search's hot modules with mypyc (about 2 min; restart make run to use them)"
+	$(PIP) --no-deps -e .
+	$(PY) -m ai.build_info
 
-bench: $(VENV)/.installed
+bench: $(VENV)/.installed-run
 	$(PY) bench/engine_speed.py
 
 clean:
