@@ -7,6 +7,12 @@ PY := $(VENV)/bin/python
 PYTHON ?= python3
 PIP := $(PY) -m pip install --disable-pip-version-check
 STEP := @printf 'majlis make: %s\n'
+# TICKING "what" command...: runs the command and says "... what (N s)" every 5 s while it
+# runs, so that no step is silent for long (creating a virtualenv says nothing for ~10 s)
+TICKING := sh -c 'what=$$1; shift; "$$@" & pid=$$!; s=0; \
+	while kill -0 $$pid 2>/dev/null; do sleep 1; s=$$((s + 1)); \
+	if [ $$((s % 5)) -eq 0 ] && kill -0 $$pid 2>/dev/null; then echo "majlis make: ... $$what ($$s s)"; fi; done; \
+	wait $$pid' ticking
 
 .PHONY: run test build bench clean
 
@@ -15,15 +21,15 @@ STEP := @printf 'majlis make: %s\n'
 # the hot modules are compiled in a later step (`make build`, or `make test`).
 $(VENV)/.installed-run: pyproject.toml setup.py
 	$(STEP) "[1/3] creating the virtualenv $(VENV) (about 3 s)"
-	$(PYTHON) -m venv $(VENV)
+	$(TICKING) "creating the virtualenv" $(PYTHON) -m venv $(VENV)
 	$(STEP) "[2/3] installing what serving needs, nothing compiled (about 25 s with pip's cache warm; pip names each package)"
-	MAJLIS_PURE_PYTHON=1 $(PIP) --progress-bar on -e .
+	MAJLIS_PURE_PYTHON=1 $(TICKING) "installing" $(PIP) --progress-bar on -e .
 	touch $@
 
 # The test tools, the OpenSpiel extra and the client, and the compiled build the suite requires.
 $(VENV)/.installed-test: $(VENV)/.installed-run pyproject.toml setup.py clients/python/pyproject.toml
 	$(STEP) "installing the test tools, the OpenSpiel extra and the Python client, and compiling the hot modules with mypyc (about 3 min)"
-	$(PIP) -e '.[dev,openspiel]' -e ./clients/python
+	$(TICKING) "installing and compiling" $(PIP) -e '.[dev,openspiel]' -e ./clients/python
 	touch $@
 
 run: $(VENV)/.installed-run
@@ -43,7 +49,7 @@ REQUIRE_BUILD ?= $(if $(shell command -v cc || command -v gcc),compiled,interpre
 
 build: $(VENV)/.installed-run
 	$(STEP) "compiling the search's hot modules with mypyc (about 2 min; restart make run to use them)"
-	$(PIP) --no-deps -e .
+	$(TICKING) "compiling" $(PIP) --no-deps -e .
 	$(PY) -m ai.build_info
 
 bench: $(VENV)/.installed-run
