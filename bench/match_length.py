@@ -162,7 +162,7 @@ def wait_ready(port: int, proc, timeout: float = 120) -> None:
     while time.monotonic() < deadline:
         try:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            if request(conn, "GET", "/readyz")[0] == 200:
+            if request(conn, "GET", "/v1/games")[0] == 200:
                 return
         except OSError:
             pass
