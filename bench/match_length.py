@@ -9,10 +9,11 @@ Three measures on one seeded 4-player Trex match, played with random legal moves
 - ``http``: ``python -m service.run`` serving (embedded Redis, gunicorn), then a stateless
   ``POST /v1/games/trex/legal-moves`` for the state at move 6 and the one at move 950,
   alternated on one keep-alive connection; p50 of each and their ratio.
-- ``session``: on the same server, a session of the same match played move by move
-  (``POST /v1/sessions/{id}/moves``, one client); p50 of moves 50-150 and 950-1050 and
-  their ratio, and the Redis bytes the finished session holds (``MEMORY USAGE`` of its
-  hash and its log) with the log's mean bytes per move.
+- ``session``: on the same server, two sessions of the same match (one client): one played
+  to move 950, the other to move 50, then their next 100 moves alternately, each timed;
+  p50 of each window and their ratio (alternating gives both windows the same load). Then
+  the Redis bytes the finished session holds (``MEMORY USAGE`` of its hash and its log)
+  and the log's mean bytes per move.
 
     python bench/match_length.py [--root PATH] [--parts engine,http,session] [--requests 300]
 
@@ -123,30 +124,51 @@ def http_part(game, moves, port: int, requests: int) -> None:
 
 
 def session_part(moves, port: int, root: Path) -> None:
+    """Two sessions of the same match: one is played to move 950, the other to move 50
+    (untimed), then their next 100 moves are played alternately, one each, and timed: the
+    two windows see the same server and the same load (this machine's load drifts within
+    seconds). Then the first session is played to its end and its Redis bytes read."""
     import redis
 
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    status, created = request(conn, "POST", "/v1/sessions", {"game": "trex", "players": 4, "seed": SEED})
-    assert status == 201, created
-    sid, tokens = created["id"], created["tokens"]
-    times = []
-    for version, (seat, action) in enumerate(moves):
+    sessions = []
+    for _ in range(2):
+        status, created = request(conn, "POST", "/v1/sessions", {"game": "trex", "players": 4, "seed": SEED})
+        assert status == 201, created
+        sessions.append(created)
+
+    def play(created: dict, version: int) -> float:
+        seat, action = moves[version]
         t0 = time.perf_counter()
         status, body = request(
             conn,
             "POST",
-            f"/v1/sessions/{sid}/moves",
+            f"/v1/sessions/{created['id']}/moves",
             {"action": action, "expected_version": version},
-            {"Authorization": f"Bearer {tokens[seat]}"},
+            {"Authorization": f"Bearer {created['tokens'][seat]}"},
         )
-        times.append(time.perf_counter() - t0)
         assert status == 200, body
-    early, late = times[49:150], times[949:1050]
+        return time.perf_counter() - t0
+
+    late_session, early_session = sessions
+    for version in range(949):
+        play(late_session, version)
+    for version in range(49):
+        play(early_session, version)
+    early, late = [], []
+    for k in range(101):
+        early.append(play(early_session, 49 + k))
+        late.append(play(late_session, 949 + k))
     print(
-        f"session move p50: moves 50-150 {p50(early):.2f} ms, moves 950-1050 {p50(late):.2f} ms, "
-        f"ratio {p50(late) / p50(early):.2f} ({len(moves)} moves; {load()})"
+        f"session move p50 (alternated): moves 50-150 {p50(early):.2f} ms, "
+        f"moves 950-1050 {p50(late):.2f} ms, "
+        f"ratio {p50(late) / p50(early):.2f} ({load()})"
     )
-    r = redis.Redis.from_url((root / "var" / "redis-url").read_text().strip())
+    for version in range(1050, len(moves)):
+        play(late_session, version)
+    sid = late_session["id"]
+    url = os.environ.get("REDIS_URL") or (root / "var" / "redis-url").read_text().strip()
+    r = redis.Redis.from_url(url)
     keys = [k for k in r.scan_iter(match=f"*{sid}*")]
     held = sum(r.memory_usage(k, samples=0) or 0 for k in keys)
     log_key = next(k for k in keys if k.endswith(b":log"))
