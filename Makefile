@@ -22,7 +22,7 @@ TICKING := sh -c 'what=$$1; shift; "$$@" & pid=$$!; s=0; \
 # minute of a fresh clone, and the hot modules are compiled in a later step (`make build`,
 # or `make test`).
 $(VENV)/.installed-run: pyproject.toml setup.py
-	$(STEP) "[1/3] creating the virtualenv $(VENV) (about 3 s)"
+	$(STEP) "[1/3] creating the virtualenv $(VENV) (about 10 s)"
 	$(TICKING) "creating the virtualenv" $(PYTHON) -m venv $(VENV)
 	$(STEP) "[2/3] installing what serving needs, nothing compiled (about 25 s with pip's cache warm; pip names each package)"
 	$(TICKING) "installing setuptools" $(PIP) --progress-bar on 'setuptools>=68'
