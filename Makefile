@@ -7,9 +7,9 @@ PY := $(VENV)/bin/python
 PYTHON ?= python3
 PIP := $(PY) -m pip install --disable-pip-version-check
 STEP := @printf 'majlis make: %s\n'
-# TICKING "what" command...: runs the command and says "... what (N s)" every 5 s while it
+# TICKING "what" command...: prints the command, runs it and says "... what (N s)" every 5 s while it
 # runs, so that no step is silent for long (creating a virtualenv says nothing for ~10 s)
-TICKING := sh -c 'what=$$1; shift; "$$@" & pid=$$!; s=0; \
+TICKING := sh -c 'what=$$1; shift; echo "$$*"; "$$@" & pid=$$!; s=0; \
 	while kill -0 $$pid 2>/dev/null; do sleep 1; s=$$((s + 1)); \
 	if [ $$((s % 5)) -eq 0 ] && kill -0 $$pid 2>/dev/null; then echo "majlis make: ... $$what ($$s s)"; fi; done; \
 	wait $$pid' ticking
@@ -23,16 +23,16 @@ TICKING := sh -c 'what=$$1; shift; "$$@" & pid=$$!; s=0; \
 # or `make test`).
 $(VENV)/.installed-run: pyproject.toml setup.py
 	$(STEP) "[1/3] creating the virtualenv $(VENV) (about 10 s)"
-	$(TICKING) "creating the virtualenv" $(PYTHON) -m venv $(VENV)
+	@$(TICKING) "creating the virtualenv" $(PYTHON) -m venv $(VENV)
 	$(STEP) "[2/3] installing what serving needs, nothing compiled (about 25 s with pip's cache warm; pip names each package)"
-	$(TICKING) "installing setuptools" $(PIP) --progress-bar on 'setuptools>=68'
-	MAJLIS_PURE_PYTHON=1 $(TICKING) "installing" $(PIP) --progress-bar on --no-build-isolation -e .
+	@$(TICKING) "installing setuptools" $(PIP) --progress-bar on 'setuptools>=68'
+	@MAJLIS_PURE_PYTHON=1 $(TICKING) "installing" $(PIP) --progress-bar on --no-build-isolation -e .
 	touch $@
 
 # The test tools, the OpenSpiel extra and the client, and the compiled build the suite requires.
 $(VENV)/.installed-test: $(VENV)/.installed-run pyproject.toml setup.py clients/python/pyproject.toml
 	$(STEP) "installing the test tools, the OpenSpiel extra and the Python client, and compiling the hot modules with mypyc (about 3 min)"
-	$(TICKING) "installing and compiling" $(PIP) -e '.[dev,openspiel]' -e ./clients/python
+	@$(TICKING) "installing and compiling" $(PIP) -e '.[dev,openspiel]' -e ./clients/python
 	touch $@
 
 run: $(VENV)/.installed-run
@@ -52,7 +52,7 @@ REQUIRE_BUILD ?= $(if $(shell command -v cc || command -v gcc),compiled,interpre
 
 build: $(VENV)/.installed-run
 	$(STEP) "compiling the search's hot modules with mypyc (about 2 min; restart make run to use them)"
-	$(TICKING) "compiling" $(PIP) --no-deps -e .
+	@$(TICKING) "compiling" $(PIP) --no-deps -e .
 	$(PY) -m ai.build_info
 
 bench: $(VENV)/.installed-run
