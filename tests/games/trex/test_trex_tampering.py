@@ -174,6 +174,17 @@ def test_r19_match_scores_must_be_the_sum_of_deal_results():
     assert refused(doc).field == "match_scores"
 
 
+def test_r19_match_scores_must_be_the_sum_of_deal_results_in_a_current_deal_state():
+    """A state holds its current deal only (issue 33): its record of every finished deal
+    is still checked against match_scores."""
+    doc = played_until(7, lambda s: GAME.deal_no(s) == 3)
+    assert len(doc["history"]) < 10  # the current deal's entries only
+    doc["match_scores"][0] += 10
+    doc["match_scores"][1] -= 10
+    doc["scores"] = doc["match_scores"]
+    assert refused(doc).field == "match_scores"
+
+
 def test_r5_a_deal_result_under_another_owner_is_refused():
     doc = played_until(7, lambda s: GAME.deal_no(s) == 3)
     doc["deal_results"][0]["owner"] = (doc["deal_results"][0]["owner"] + 1) % 4
