@@ -1,6 +1,7 @@
 """Gunicorn settings; every value can be overridden from the environment."""
 
 import json
+import logging
 import multiprocessing
 import os
 
@@ -34,7 +35,8 @@ if STREAM_SERVER:
     workers = int(os.environ.get("MAJLIS_STREAM_WORKERS", 1))
     worker_class = "gthread"
     threads = int(os.environ.get("MAJLIS_STREAM_THREADS", 1000))
-    worker_connections = threads
+    # connections beyond the threads wait in keep-alive (gthread warns at start when none can)
+    worker_connections = 2 * threads
 timeout = int(os.environ.get("MAJLIS_WEB_TIMEOUT", 60))
 graceful_timeout = 10
 keepalive = 5
@@ -90,16 +92,10 @@ def listening_at(bind: list[str]) -> str:
 
 
 def when_ready(server):
-    """Say where the service listens, and import every game in the master before the
+    """Import every game in the master before the
     workers fork (preload_app), so no worker pays a game's import on its first request.
     A game that fails to import is left to answer its own error at request time."""
     from engine import GAME_IDS, get_game
-
-    if not server.LISTENERS:
-        # With reuse_port the master opens no socket (each worker binds its own), so
-        # gunicorn's own line reads "Listening at:  (pid)": name the address here.
-        address = listening_at(server.cfg.bind)
-        server.log.info("Listening at: %s (%s; one SO_REUSEPORT socket per worker)", address, server.pid)
 
     for game_id in GAME_IDS:
         try:
@@ -120,3 +116,31 @@ def post_fork(server, worker):  # noqa: ARG001
     sys.setswitchinterval(0.001)
     if STREAM_SERVER:
         os.nice(int(os.environ.get("MAJLIS_STREAM_NICE", 5)))
+
+
+# ---- control socket and start log (issue 33)
+# gunicorn >= 25 opens a control socket (for ``gunicornc``) at one path per user by
+# default, which the API's and the stream server's masters (and any other gunicorn of the
+# user) would share: none unless MAJLIS_CONTROL_SOCKET names one, the stream server's
+# then with ``.streams`` added.
+control_socket_disable = not os.environ.get("MAJLIS_CONTROL_SOCKET")
+if not control_socket_disable:
+    control_socket = os.environ["MAJLIS_CONTROL_SOCKET"] + (".streams" if STREAM_SERVER else "")
+
+
+class _NameTheAddress(logging.Filter):
+    """With reuse_port the master opens no socket (each worker binds its own), so
+    gunicorn's own start line would read "Listening at:  (pid)": it names the address."""
+
+    def __init__(self, address: str) -> None:
+        super().__init__()
+        self.address = address
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg == "Listening at: %s (%s)" and record.args and not record.args[0]:
+            record.args = (f"{self.address} (one SO_REUSEPORT socket per worker)", *record.args[1:])
+        return True
+
+
+def on_starting(server):
+    server.log.error_log.addFilter(_NameTheAddress(listening_at(server.cfg.bind)))

@@ -15,6 +15,7 @@ silently dealing different cards from it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.protocol import InvalidState
@@ -77,3 +78,13 @@ def rng_state_from_json(value: Any, field: str = "rng_state") -> int:
         f"a whole number below 2**63 without sign or leading zeros",
         field=field,
     )
+
+
+def as_current_deal(data: Mapping[str, Any], start_field: str) -> Mapping[str, Any]:
+    """A state document in the form written before a state held only its current deal
+    (issue 33: ``history`` with the earlier deals, ``start_field`` where this deal begins)
+    as it is written now: this deal's entries, ``start_field`` 0. Other documents as given."""
+    start, history = data.get(start_field), data.get("history")
+    if type(start) is not int or not isinstance(history, list) or not 0 < start <= len(history):
+        return data
+    return {**data, "history": history[start:], start_field: 0}

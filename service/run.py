@@ -232,12 +232,15 @@ def main() -> None:
         if env.get("MAJLIS_RUN_WORKER", "1") not in ("0", "false", "no", "off"):
             children.append(Child("worker", lambda: subprocess.Popen(worker_argv(env), env=env, **CHILD)))
             children[-1].start()
+            say("bot worker (Celery) starting")
         web_env, streams_env = stream_env(env)
         with_streams = env.get("MAJLIS_RUN_STREAMS", "1") not in ("0", "false", "no", "off")
         if not with_streams:
             web_env = env  # the API serves event streams itself
         children.append(Child("web", lambda: subprocess.Popen(web_argv(), env=web_env, **CHILD)))
         children[-1].start()
+        bind = web_env.get("MAJLIS_BIND", "127.0.0.1:8000")
+        say(f"API starting at http://{bind} (gunicorn; answers in a few s)")
         if with_streams:
             argv = web_argv("majlis-streams")
             children.append(Child("streams", lambda: subprocess.Popen(argv, env=streams_env, **CHILD)))

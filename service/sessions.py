@@ -4,13 +4,14 @@
 state before the first move), one sha256 per seat token (``token:{seat}``) and one
 seat spec per seat (``seat:{seat}``: human, or bot with a level), and for webhooks
 ``callback_url`` and ``webhook_secret`` (each applied move is then queued for delivery:
-:mod:`service.webhooks`). ``session:{id}:log`` is the append-only move log: per move
+:mod:`service.webhooks`). ``session:{id}:log`` is the append-only move log (:func:`log_entry`): per move
 the seat, the action (actions are public by the protocol), the version it made, the
-seat to act after it, and its events redacted once per seat (a card that seat could not
-see after the move is replaced by ``"hidden"``) and once for spectators (``public``: a
-card that any seat could not see is hidden). Spectator tokens are kept hashed too
-(``spectator:{sha256}``); a spectator sees what every seat sees (``Game.public_view``),
-no hand at all.
+seat to act after it, its time, and its events redacted for spectators (``public``: a
+card that any seat could not see after the move is replaced by ``"hidden"``) and, only
+for a seat that sees more than that, for that seat (``seen``). The session's state holds
+the current deal only (docs/api.md, "State size"): the log is the match's whole record.
+Spectator tokens are kept hashed too (``spectator:{sha256}``); a spectator sees what
+every seat sees (``Game.public_view``), no hand at all.
 
 Every version change (a move, a hand-over) is announced on the Redis pub/sub channel
 ``session:{id}:events`` (:func:`announce`): the event streams (service/events.py) then
@@ -337,16 +338,7 @@ class SessionStore:
             seats[seat] = hand_over
         now = time.time()
         deadline = session.deadline_after(nxt, seats, now)
-        entry = {
-            "seat": seat,
-            "by": by,
-            "action": action_out,
-            "version": expected_version + 1,
-            "to_act": game.to_act(nxt),
-            "events": [redact(events, set(game.hidden_cards(nxt, s))) for s in range(session.players)],
-            "public": redact(events, hidden_from_spectators(game, nxt)),
-            "turn_deadline": None if deadline is None else deadline.to_json(),
-        }
+        entry = log_entry(game, nxt, seat, by, action_out, expected_version + 1, events, deadline, now)
         must_be = "bot" if must_be_bot else "human" if by == "timer" else ""
         ok, version = self._apply(
             keys=[
@@ -357,8 +349,8 @@ class SessionStore:
             ],
             args=[
                 expected_version,
-                json.dumps(game.to_json(nxt)),
-                json.dumps(entry),
+                compact_json(game.to_json(nxt)),
+                compact_json(entry),
                 self.ttl,
                 f"{now:.3f}",
                 seat,
@@ -388,7 +380,7 @@ class SessionStore:
         if session.callback_url:
             body = webhooks.public_body(session.id, game, nxt, entry, events)
             if session.turn_timer is not None:
-                body["turn_deadline"] = entry["turn_deadline"]
+                body["turn_deadline"] = entry.get("turn_deadline")
             webhooks.queue_webhooks(session.id, session.callback_url, body)
         return nxt, events, int(version)
 
@@ -403,8 +395,64 @@ class SessionStore:
         return [seen_by(json.loads(raw), n, seat) for n, raw in enumerate(raws, start + 1)]
 
 
+def compact_json(value: Any) -> str:
+    """JSON without the spaces after separators (what Redis keeps: states and log entries)."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+def log_entry(
+    game: Game,
+    after: Any,
+    seat: int,
+    by: str,
+    action: Any,
+    version: int,
+    events: list[dict[str, Any]],
+    deadline: Deadline | None,
+    now: float,
+) -> dict[str, Any]:
+    """The log entry of a move: the seat, who played it, the action, the version it made,
+    the seat to act after it, its time (``at``, ms since the epoch), its events as a
+    spectator sees them (``public``: every card some seat could not see after the move
+    hidden) and, under ``seen``, for each seat that sees more than a spectator, those of
+    its events that differ, by index (usually none: most moves show every seat the same).
+    ``turn_deadline`` only when a turn timer runs. Nothing the log's readers can work out again is kept."""
+    public = redact(events, hidden_from_spectators(game, after))
+    entry: dict[str, Any] = {
+        "seat": seat,
+        "by": by,
+        "action": action,
+        "version": version,
+        "to_act": game.to_act(after),
+        "at": round(now * 1000),
+        "public": public,
+    }
+    seen = {}
+    for s in range(game.players(after)):
+        own = redact(events, set(game.hidden_cards(after, s)))
+        more = {
+            str(i): event for i, (event, shown) in enumerate(zip(own, public, strict=True)) if event != shown
+        }
+        if more:
+            seen[str(s)] = more
+    if seen:
+        entry["seen"] = seen
+    if deadline is not None:
+        entry["turn_deadline"] = deadline.to_json()
+    return entry
+
+
 def seen_by(entry: dict[str, Any], n: int, seat: int | None) -> dict[str, Any]:
-    """Log entry number ``n`` as ``seat`` (None: a spectator) may see it."""
+    """Log entry number ``n`` as ``seat`` (None: a spectator) may see it. Entries written
+    before the log was made compact (``events``: one list per seat) are read too."""
+    public = entry.get("public", [])
+    if seat is None:
+        events = public
+    elif "events" in entry:
+        events = entry["events"][seat]
+    else:
+        more = entry.get("seen", {}).get(str(seat), {})
+        events = [more.get(str(i), event) for i, event in enumerate(public)]
     return {
         "n": n,
         "seat": entry["seat"],
@@ -413,7 +461,7 @@ def seen_by(entry: dict[str, Any], n: int, seat: int | None) -> dict[str, Any]:
         "version": entry["version"],
         "to_act": entry.get("to_act"),
         "turn_deadline": entry.get("turn_deadline"),
-        "events": entry["events"][seat] if seat is not None else entry.get("public", []),
+        "events": events,
     }
 
 

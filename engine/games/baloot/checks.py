@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.checks import as_current_deal
 from engine.codec import refuse
 from engine.games.baloot.projects import compare_declared
 from engine.games.baloot.rules import (
@@ -486,7 +487,8 @@ def check_written_canonically(written: Mapping[str, Any], data: Mapping[str, Any
     option present, hands in canonical order, no extra key anywhere, nothing left for the
     loader to fill in or re-sort (a state the engine wrote never needs it, so a difference
     means the document was changed). One older form is still read: ``rng_state`` as a JSON
-    integer below 2**53."""
+    integer below 2**53, and a history holding earlier deals (issue 33: read as this deal's)."""
+    data = as_current_deal(data, "deal_history_start")
     for key, value in written.items():
         got = data[key] if key in data else ...
         if got != value and not (key == "rng_state" and type(got) is int):

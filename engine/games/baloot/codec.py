@@ -3,7 +3,9 @@ state fields in document order (what a layout may leave out, what a seat's view 
 the three kinds only Baloot has (``table``, ``played_by``, ``last_deal``), and ``build``,
 which copies the decoded values into a state.
 
-A trick-1 project pass (R20, private) is a history entry with ``"project": true``. A view
+A state's history is the current deal's (earlier deals are in the scores and the session log;
+an old state's earlier entries are dropped on loading). A trick-1 project pass (R20,
+private) is a history entry with ``"project": true``. A view
 keeps only the current deal's history (cards of earlier deals are back in play), drops
 other seats' project passes, shows caller decks as counts, and adds ``seat`` and
 ``engine_dealt``. A layout may leave out most fields, and most keys of ``contract``,
@@ -23,7 +25,7 @@ from engine.checks import MAX_SAFE_INT, MAX_SCORE
 from engine.games.baloot import checks, rules
 from engine.games.baloot import tables as T
 from engine.games.baloot.options import OPTION_SPECS, Opts, compact
-from engine.games.baloot.state import State, blank, chain_length, history_list, set_history
+from engine.games.baloot.state import State, blank, history_list, set_history
 from engine.protocol import JSON, Action, InvalidState
 
 OPTION_NAMES = frozenset(spec.name for spec in OPTION_SPECS)
@@ -339,14 +341,12 @@ FIELDS: list[C.Field[State]] = [
     C.Field("to_act", C.Nullable(SEAT), default=C.OMITTED),
     C.Field("scores", C.Whole(C.PerSide(C.Int(0, MAX_SCORE))), default=lambda o: [0, 0]),
     C.Field("deal_no", C.Int(1, MAX_SAFE_INT), default=1),
-    C.Field("history", HISTORY, history_list, default=lambda o: [], view_get=_seen_history),
+    # a state's history is the current deal's (docs/api.md, "State size"), so a written
+    # deal_history_start is 0; an old state's earlier entries (before it) are dropped on loading
     C.Field(
-        "deal_history_start",  # where the current deal begins in the history
-        C.Int(0, MAX_SAFE_INT),
-        lambda st: chain_length(st.hist_base),
-        default=0,
-        view_get=lambda st, seat: 0,  # a view's history is the current deal's only
+        "history", HISTORY, lambda st: history_list(st, True), default=lambda o: [], view_get=_seen_history
     ),
+    C.Field("deal_history_start", C.Int(0, MAX_SAFE_INT), lambda st: 0, default=0),
     C.Field("rng_state", C.RngState(), default=None, show=C.STATE_ONLY),
     C.Field("hands", C.PerSeat(C.Whole(MASK)), default=lambda o: [0, 0, 0, 0], show=C.OWN),
     C.Field("candidate", C.Nullable(CARD, -1), default=-1),  # the turned card, kept after it is taken
@@ -422,7 +422,7 @@ def build(values: dict[str, Any], opts: Opts, mode: str) -> State:
     entries, start = values["history"], values["deal_history_start"]
     if start > len(entries):
         raise C.refuse("deal_history_start", f"must be a whole number from 0 to {len(entries)}")
-    set_history(st, entries, start)
+    set_history(st, entries[start:], 0)  # earlier deals folded in: their effects are in the scores
     for name in _COPIED:
         if name in values:
             setattr(st, _SLOT_OF[name], values[name])

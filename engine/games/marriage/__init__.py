@@ -21,8 +21,8 @@ State JSON: the shared fields (``players``, ``to_act``, ``scores``, ``deal_no``,
 plus ``caller_dealt``, ``men_revealed`` (men shown at the pick, lying above the tiplu),
 ``recycled`` (the cards of the last stock rebuild, public as a set), ``taken`` (cards
 known to be in a hand: taken from the discard pile), ``result_deal`` (the deal that
-``maal``/``deal_delta`` describe) and ``deal_start`` (the history entries of earlier
-deals; views show this deal's history only).
+``maal``/``deal_delta`` describe) and ``deal_start`` (written 0: a state, like a view,
+holds this deal's history only; an old state's entries before it are dropped on loading).
 
 ``rng_state`` is the decimal string of the 63-bit generator state (a JSON number that large
 would be rounded by a JavaScript client); a JSON integer below 2**53 is still read. A full

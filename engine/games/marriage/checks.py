@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.checks import as_current_deal
 from engine.codec import Hidden, refuse
 from engine.protocol import JSON
 
@@ -57,7 +58,7 @@ Deal = list[tuple[int, Any]]
 def check_state(st: MState, values: dict[str, Any], mode: str) -> None:
     """Every check of :func:`check_loaded` on a full state (the shared codec's ``check``)."""
     hidden = {"hand_sizes": [sum(h) for h in st.hands], "stock_size": len(st.stock)}
-    start = st.deal_start
+    start = values["deal_start"]  # an old state's earlier deals, before it, are not checked
     check_loaded(st, values, None, hidden, values["history"][start:], start)
 
 
@@ -219,7 +220,9 @@ def stock_ends_with_tiplu_and_men(st: MState) -> None:
 def written_as_the_engine_writes(written: JSON, data: Mapping[str, Any]) -> None:
     """Every field of ``data`` is what the engine writes for the state it loaded to (hands
     and sets in canonical order...). One older form is still read: ``rng_state`` as a JSON
-    integer below 2**53. (A layout may leave out ``turn.expose_done``; a state may not.)"""
+    integer below 2**53, and a history holding earlier deals (issue 33: read as this deal's).
+    (A layout may leave out ``turn.expose_done``; a state may not.)"""
+    data = as_current_deal(data, "deal_start")
     for key, value in written.items():
         got = data[key]
         if key == "rng_state" and isinstance(got, int):

@@ -213,11 +213,12 @@ FIELDS: list[C.Field[MState]] = [
     C.Field(
         "history",
         C.History(VERBS),
-        lambda s: history_entries(s, False),
+        lambda s: history_entries(s, True),  # this deal's, in a state as in a view
         default=lambda o: [],
-        view_get=lambda s, viewer: history_entries(s, True),
     ),
-    C.Field("deal_start", C.Int(0, MAX_SAFE_INT), default=0),
+    # a state holds the current deal's history (docs/api.md, "State size"), so a written
+    # deal_start is 0; an old state's earlier entries (before it) are dropped on loading
+    C.Field("deal_start", C.Int(0, MAX_SAFE_INT), lambda s: 0, default=0),
     C.Field("rng_state", C.RngState(), default=None, show=C.STATE_ONLY),
     C.Field("caller_dealt", C.Bool(), lambda s: s.caller, default=C.OMITTED),
     C.Field("hands", C.PerSeat(HAND), show=C.OwnOrCount(lambda s, viewer, seat: s.phase == T.OVER)),
@@ -284,7 +285,10 @@ def build(values: dict[str, Any], o: Rules, mode: str) -> MState:
     entries, start = values["history"], values["deal_start"]
     if mode != VIEW and start > len(entries):
         raise C.refuse("deal_start", f"must be a whole number from 0 to {len(entries)}")
-    set_history(st, entries, start, mode == VIEW)
+    if mode == VIEW:
+        set_history(st, entries, start, True)  # an old view's earlier entries: a gap
+    else:
+        set_history(st, entries[start:], 0, False)  # earlier deals folded in (checks read them)
     return st
 
 

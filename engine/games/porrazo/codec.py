@@ -114,8 +114,8 @@ def _played(st: PState) -> list[list[int]]:
 
 
 def _hand_history(st: PState, viewer: int) -> list[tuple[int, Action]]:
-    """A view's history: this hand's entries only (earlier hands' cards were reshuffled
-    into the unseen stock)."""
+    """A state's and a view's history: this hand's entries only (earlier hands' cards were
+    reshuffled into the unseen stock)."""
     return history_list(st.history)[st.hand_start :]
 
 
@@ -158,14 +158,10 @@ FIELDS: list[C.Field[PState]] = [
     C.Field("deal_items", C.ListOf(ITEM), lambda st: st.items, default=lambda o: []),
     C.Field("last_deal_items", C.ListOf(ITEM), lambda st: st.prev_items, default=lambda o: []),
     C.Field("decks", C.ListOf(C.Cards(PACK, length=52)), default=lambda o: [], show=C.STATE_ONLY),
-    C.Field("hand_start", C.Int(0, MAX_SAFE_INT), default=0, view_get=lambda st, viewer: 0),
-    C.Field(
-        "history",
-        C.History(VERBS),
-        lambda st: history_list(st.history),
-        default=lambda o: [],
-        view_get=_hand_history,
-    ),
+    # a state holds this hand's history (docs/api.md, "State size"), so a written
+    # hand_start is 0; an old state's earlier entries (before it) are dropped on loading
+    C.Field("hand_start", C.Int(0, MAX_SAFE_INT), lambda st: 0, default=0),
+    C.Field("history", C.History(VERBS), lambda st: _hand_history(st, 0), default=lambda o: []),
     C.Field("rng_state", C.RngState(), default=None, show=C.STATE_ONLY),
     C.view_seat(),
 ]
@@ -216,12 +212,13 @@ def build(values: dict[str, Any], o: Options, mode: str) -> PState:
 
 
 def _build_history(st: PState, entries: list[tuple[int, Action]], hand_start: int) -> None:
-    """The history cons list, its length and where this hand's part of it begins."""
+    """This hand's history cons list and its length: the entries before ``hand_start`` (an
+    old state's earlier hands) are folded away, their effects being in the scores."""
     if hand_start > len(entries):
         raise C.refuse("hand_start", f"must be a whole number from 0 to {len(entries)}")
-    st.history = history_from(entries)
-    st.hlen = len(entries)
-    st.hand_start = hand_start
+    st.history = history_from(entries[hand_start:])
+    st.hlen = len(entries) - hand_start
+    st.hand_start = 0
 
 
 CODEC: C.Codec[PState] = C.Codec(

@@ -70,25 +70,9 @@ VERBS = C.Verbs(
 # --------------------------------------------------------------------------- state fields
 
 
-def whole_history(s: RondaState) -> list[tuple[int, Action]]:
-    """The whole match's history, each caller's deal with its deck."""
-    entries = []
-    for (chunk,) in cons_list(s.old_hist):
-        entries += cons_list(chunk)
-    entries += cons_list(s.hist)
-    if s.decks is not None:
-        decks = [deck for (deck,) in cons_list(s.decks)]
-        k = 0
-        for i, (seat, action) in enumerate(entries):
-            if action == DEAL_MARK:
-                entries[i] = (seat, decks[k])
-                k += 1
-    return entries
-
-
 def deal_history(s: RondaState, viewer: int) -> list[tuple[int, Action]]:
-    """A view's history: this deal's entries only (earlier deals' cards went back into
-    hidden places), each caller's deal with its deck (the newest decks)."""
+    """A state's and a view's history: this deal's entries only (earlier deals' cards went
+    back into hidden places), each caller's deal with its deck (the newest decks)."""
     entries = cons_list(s.hist)
     marks = sum(1 for _, action in entries if action == DEAL_MARK)
     decks = []
@@ -159,8 +143,10 @@ FIELDS: list[C.Field[RondaState]] = [
     C.Field("last_capturer", C.Nullable(C.Seat(), -1), lambda s: s.last_cap, default=-1),
     C.Field("winner", C.Nullable(C.Side(), -1), default=-1),
     C.Field("deal_items", C.ListOf(ITEM), lambda s: cons_list(s.items), default=lambda o: []),
-    C.Field("history", C.History(VERBS), whole_history, default=lambda o: [], view_get=deal_history),
-    C.Field("deal_start", C.Int(0, MAX_SAFE_INT), lambda s: s.old_len, default=0),
+    # a state's history is the current deal's (docs/api.md, "State size"), so a written
+    # deal_start is 0; an old state's earlier entries (before it) are dropped on loading
+    C.Field("history", C.History(VERBS), lambda s: deal_history(s, 0), default=lambda o: []),
+    C.Field("deal_start", C.Int(0, MAX_SAFE_INT), lambda s: 0, default=0),
     C.Field("rng_state", C.RngState(), default=None, show=C.STATE_ONLY),
     C.view_seat(),
 ]
@@ -205,25 +191,21 @@ def build(values: dict[str, Any], o: Rules, mode: str) -> RondaState:
 
 
 def _build_history(s: RondaState, entries: list[tuple[int, Action]], start: int, mode: str) -> None:
-    """This deal's history from ``start`` on, earlier deals apart (a view's template has
-    only this deal's entries: placeholders stand for the earlier ones), decks apart."""
-    if mode == C.TEMPLATE:
-        entries = [(0, PASS)] * start + entries
-    elif start > len(entries):
+    """This deal's history from ``start`` on, decks apart. The entries before ``start`` (an
+    old state's earlier deals, or a view template's placeholders) are folded away: their
+    effects are in the scores; ``old_len`` keeps their count, so the checks still know the
+    deal is not the first of the match."""
+    if mode != C.TEMPLATE and start > len(entries):
         raise C.refuse("deal_start", f"must be a whole number from 0 to {len(entries)}")
     decks: Any = None  # cons lists
-    old: Any = None
     hist: Any = None
-    for i, (seat, action) in enumerate(entries):
+    for seat, action in entries[start if mode != C.TEMPLATE else 0 :]:
         if type(action) is tuple:
             decks = (decks, action)
             action = DEAL_MARK
-        if i < start:
-            old = (old, seat, action)
-        else:
-            hist = (hist, seat, action)
+        hist = (hist, seat, action)
     s.hist = hist
-    s.old_hist = None if old is None else (None, old)
+    s.old_hist = None
     s.old_len = start
     s.decks = decks
 

@@ -178,5 +178,5 @@ def info_key(s: RondaState, seat: int) -> Hashable:
         seat, s.o.raw, s.dealer, s.phase, s.to_act, s.deal_no, s.hand_no, tuple(shown),
         tuple(s.dealt[t] & ~s.hands[t] for t in range(n)), tuple(s.table), len(s.stock),
         tuple(s.piles), tuple(s.scores), tuple(s.decl), s.challenged, s.withdrawn, s.prov_side,
-        s.prov_pts, s.last_drop, s.chain, s.last_cap, s.winner, s.items, s.old_len, s.hist,
+        s.prov_pts, s.last_drop, s.chain, s.last_cap, s.winner, s.items, s.hist,
     )  # fmt: skip

@@ -15,7 +15,7 @@ from . import tables as T
 from .checks import check_state
 from .options import OPTION_SPECS, Opts, check_options
 from .rules import complete_layout, deal_from, layout_fits
-from .state import TrexState, entries, history_entries_past, load_history
+from .state import TrexState, entries, fold_past, load_history
 
 TREX_PACK = C.Pack("Trex", tuple(range(52)), T.CODES)  # numbered suit by suit: ascending = canonical
 CARD = C.Card(TREX_PACK)
@@ -92,15 +92,10 @@ def _none(o: Opts) -> list[Any]:
     return []
 
 
-HISTORY = C.CachedHistory(
-    VERBS,
-    earlier=lambda s: [e[:2] for e in history_entries_past(s)],
-    current=lambda s: [e[:2] for e in entries(s.played)],
-    cache="past_json",
-)
-"""The match's history, its earlier deals' JSON cached on the state. A view's history is
-this deal's entries only (earlier deals' cards are back in hands; their results stay in
-``deal_results``)."""
+HISTORY = C.History(VERBS)
+"""This deal's history, in a state as in a view: earlier deals' results stay in
+``deal_results`` and their cards are back in hands (an old state's earlier deals are
+checked on loading, then folded away: docs/api.md, "State size")."""
 PLAYED = C.NumberedHistory(VERBS, "trick", 13, numbered=is_card_play, what="a trick play")
 """This deal's entries, with the number of the trick each trick play went to."""
 POINTS = C.Int(-10_000, 10_000)
@@ -125,7 +120,7 @@ FIELDS: list[C.Field[TrexState]] = [
         default=C.OMITTED,
     ),
     C.Field("deal_no", C.Int(1, lambda o: o.total_deals), default=1),
-    C.Field("history", HISTORY, lambda s: s, default=C.OMITTED),
+    C.Field("history", HISTORY, lambda s: [e[:2] for e in entries(s.played)], default=C.OMITTED),
     C.Field("rng_state", C.RngState(), default=None, show=C.STATE_ONLY),
     C.Field("first_owner", C.Seat(), default=C.OMITTED),
     C.Field("kingdom_index", C.Int(0, 3), derived=True, default=C.OMITTED),
@@ -229,8 +224,15 @@ CODEC: C.Codec[TrexState] = C.Codec(
     fields=FIELDS,
     verbs=VERBS,
     build=build,
-    check=lambda s, values, mode: check_state(s, values, mode, CODEC.dump),
+    check=lambda s, values, mode: check_and_fold(s, values, mode),
 )
+
+
+def check_and_fold(s: TrexState, values: dict[str, Any], mode: str) -> None:
+    """``check_state``, then an old state's earlier deals folded away (a state holds the
+    current deal's entries only: docs/api.md, "State size")."""
+    check_state(s, values, mode, CODEC.dump)
+    fold_past(s)
 
 
 # ================================================================ layouts and decks

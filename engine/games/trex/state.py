@@ -2,7 +2,12 @@
 
 Hands are 52-bit masks of Trex card indices (see ``tables``). The history is kept as cons
 lists (cheap to extend and to share between clones): ``played`` holds this deal's entries,
-``past`` the earlier deals' (and caller deals'). A ``played`` node is one entry
+``past`` the deals finished since the state was loaded (a playout's record; no rule reads
+it and it is never written). A state's JSON holds the current deal only: what later rules
+need of earlier deals is in ``deal_results``, ``match_scores``, ``contracts_used`` and
+``dealer``, and the whole record stays in a session's log. An old state's earlier deals
+(written before states were cut to the current deal) are checked on loading, then folded
+away (``fold_past``). A ``played`` node is one entry
 ``(previous, seat, action, trick_no)``, or a run of trick plays ``(previous, start, data)``
 that the fused playout writes in one piece (see ``entries``): one tuple of small ints per
 playout instead of one tuple per card, which the garbage collector tracks and frees one by one.
@@ -25,7 +30,7 @@ class TrexState:
     """A Trex match. Mutable; ``clone`` copies the few small lists.
 
     ``played`` is a cons list ``(previous, entry)`` of this deal's entries; ``past`` a cons
-    list of tuples of entries of earlier deals (and caller deals)."""
+    list of the deals finished since it was loaded (never written)."""
 
     __slots__ = (
         "best",
@@ -197,9 +202,16 @@ def chunks(cons: Any) -> list[Any]:
 
 
 def push_past(s: TrexState, chunk: Any) -> None:
-    """Append a finished deal's ``played`` cons list (or a caller's deal) to the history."""
+    """Append a finished deal's ``played`` cons list (or a caller's deal) to ``past``."""
     s.past = (s.past, chunk)
     s.past_json = None
+
+
+def fold_past(s: TrexState) -> None:
+    """Forget the entries of earlier deals: their effects are in the match record already
+    (``deal_results``, ``match_scores``, ``contracts_used``, ``dealer``)."""
+    s.past = None
+    s.past_json = []
 
 
 def load_history(s: TrexState, history: list[tuple[int, Any]], played: list[Entry]) -> None:

@@ -312,7 +312,7 @@ def test_views_hide_hands_stock_and_deal_decks():
     state = GAME.apply(state, GAME.to_act(state), GAME.parse_action(state, {"type": "deal", "deck": deck}))[0]
     view = GAME.view(state, 0)
     assert all(e["action"].get("deck") in (None, 32) for e in view["history"])
-    assert GAME.to_json(state)["history"], "the full state keeps the whole match"
+    assert GAME.to_json(state)["history"] == [], "a state keeps the current deal only (issue 33)"
 
 
 def test_caller_dealt_match_views_samples_and_round_trips():

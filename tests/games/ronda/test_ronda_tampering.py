@@ -222,7 +222,10 @@ def ronda_state(wanted, players: int = 2) -> dict:
 def test_r8_a_declaration_by_the_wrong_seat_is_refused():
     data = ronda_state(
         lambda d: (
-            d["phase"] == "declare" and d["deal_no"] >= 2 and d["history"][-1]["action"]["type"] == "declare"
+            d["phase"] == "declare"
+            and d["deal_no"] >= 2
+            and d["history"]
+            and d["history"][-1]["action"]["type"] == "declare"
         )
     )
     data["history"][-1]["seat"] = 1 - data["history"][-1]["seat"]

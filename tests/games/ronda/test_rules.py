@@ -368,7 +368,7 @@ def test_r29_caller_dealt_match_waits_for_the_next_dealers_deck():
     assert js["history"][-1] == {"seat": 1, "action": {"type": "deal", "deck": ALL_CODES}}
     view = GAME.view(s, 0)
     assert view["history"] == [{"seat": 1, "action": {"type": "deal", "deck": 40}}]
-    assert view["deal_start"] == 8
+    assert view["deal_start"] == js["deal_start"] == 0  # states hold the current deal only (issue 33)
 
 
 def test_r29_engine_dealt_match_deals_on_by_itself():

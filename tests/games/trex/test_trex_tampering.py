@@ -26,6 +26,23 @@ def played_until(seed: int, done) -> dict:
     return json.loads(json.dumps(GAME.to_json(state)))
 
 
+def whole_match_until(seed: int, done) -> dict:
+    """``played_until``'s JSON in the form written before states were cut to the current
+    deal: its ``history`` holds the whole match (such a state still loads, and its earlier
+    deals are checked before they are folded away)."""
+    rng = random.Random(seed)
+    state = GAME.new_state(4, {}, 0, seed=seed)
+    history = []
+    while not done(state):
+        action = rng.choice(GAME.legal_actions(state))
+        history.append({"seat": GAME.to_act(state), "action": GAME.action_to_json(state, action)})
+        GAME.step(state, action)
+    doc = json.loads(json.dumps(GAME.to_json(state)))
+    assert history[len(history) - len(doc["history"]) :] == doc["history"]
+    doc["history"] = history
+    return doc
+
+
 def refused(doc: dict) -> InvalidState:
     with pytest.raises(InvalidState) as caught:
         GAME.from_json(doc)
@@ -150,7 +167,18 @@ def test_r10_a_trick_credited_to_another_seat_is_refused():
 
 
 def test_r19_match_scores_must_be_the_sum_of_deal_results():
+    doc = whole_match_until(7, lambda s: GAME.deal_no(s) == 3)
+    doc["match_scores"][0] += 10
+    doc["match_scores"][1] -= 10
+    doc["scores"] = doc["match_scores"]
+    assert refused(doc).field == "match_scores"
+
+
+def test_r19_match_scores_must_be_the_sum_of_deal_results_in_a_current_deal_state():
+    """A state holds its current deal only (issue 33): its record of every finished deal
+    is still checked against match_scores."""
     doc = played_until(7, lambda s: GAME.deal_no(s) == 3)
+    assert len(doc["history"]) < 10  # the current deal's entries only
     doc["match_scores"][0] += 10
     doc["match_scores"][1] -= 10
     doc["scores"] = doc["match_scores"]
@@ -164,14 +192,14 @@ def test_r5_a_deal_result_under_another_owner_is_refused():
 
 
 def test_r10_an_earlier_deal_played_out_of_turn_is_refused():
-    doc = played_until(7, lambda s: GAME.deal_no(s) == 3)
+    doc = whole_match_until(7, lambda s: GAME.deal_no(s) == 3)
     entry = doc["history"][20]  # deal 1, in its tricks (or on the layout)
     entry["seat"] = (entry["seat"] + 1) % 4
     assert refused(doc).field.startswith("history")
 
 
 def test_s9_an_earlier_deal_scored_otherwise_than_its_history_is_refused():
-    doc = played_until(7, lambda s: GAME.deal_no(s) == 3)
+    doc = whole_match_until(7, lambda s: GAME.deal_no(s) == 3)
     first = doc["deal_results"][0]["scores"]
     moved = [first[1], first[0], first[2], first[3]]  # two seats' results swapped: sums hold
     assert moved != first, "seed 7's first deal scores seats 0 and 1 differently"
