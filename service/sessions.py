@@ -29,6 +29,9 @@ Seats marked bot are played by the workers (``session_bot_turn``) until a human 
 act. A session with a ``turn_timer`` gives each person's move a deadline, written with
 the version that starts the turn; when it runs out the workers play a bot's move for
 that seat (``session_turn_timeout``, logged ``"by": "timer"``): :mod:`service.timers`.
+A session whose human seats have all been silent (no move, no claim: ``human_seen``) for
+``SILENT_SESSION_SECONDS`` stops playing itself: the next bot turn or timer ends it
+(:func:`end_silent`: ``ended`` in the hash, the version bumped, no move accepted after).
 A bot's search statistics list the legal plays of the seat it searched for, i.e. cards
 of that seat's hidden hand: they go only to that seat's own token; any other token is
 told the move as the log shows it to its seat."""
@@ -56,10 +59,18 @@ from engine import get_game
 from engine.protocol import Game, IllegalAction
 from service import webhooks
 from service.api.common import new_seed
-from service.celery_app import SEARCH_QUEUE
+from service.celery_app import search_queue
 from service.errors import ApiError
 from service.redis_conn import Keys, get_redis, keys
-from service.timers import RESET_TIMER, Deadline, TurnTimer, deadline_for, timer_member
+from service.timers import (
+    RESET_TIMER,
+    Deadline,
+    TurnTimer,
+    claim_fire,
+    deadline_for,
+    is_silent,
+    timer_member,
+)
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +88,7 @@ _APPLY = (
     + """
 local v = redis.call('HGET', KEYS[1], 'version')
 if not v then return {-1, 0} end
+if redis.call('HEXISTS', KEYS[1], 'ended') == 1 then return {-3, tonumber(v)} end
 if tonumber(v) ~= tonumber(ARGV[1]) then return {0, tonumber(v)} end
 if ARGV[7] ~= '' then
   local spec = redis.call('HGET', KEYS[1], 'seat:' .. ARGV[6])
@@ -104,6 +116,7 @@ _SET_SEAT = (
     + """
 local v = redis.call('HGET', KEYS[1], 'version')
 if not v then return {-1, 0} end
+if redis.call('HEXISTS', KEYS[1], 'ended') == 1 then return {-3, tonumber(v)} end
 if tonumber(v) ~= tonumber(ARGV[1]) then return {0, tonumber(v)} end
 local nv = tonumber(v) + 1
 redis.call('HSET', KEYS[1], 'seat:' .. ARGV[2], ARGV[3], 'version', nv, 'updated', ARGV[5])
@@ -114,6 +127,22 @@ return {1, nv}
 """
 )
 SET_SEAT_TRIES = 20  # moves landing between a hand-over's load and its write: load again
+
+# KEYS: session hash, turn timers set. ARGV: expected version, the ended record json, the
+# session id. Ends the session at that version (bumped, so no bot or timer task of the
+# old version applies) and drops its timer. Returns {1, new} | {0, current} | {-1, 0}.
+_END = """
+local v = redis.call('HGET', KEYS[1], 'version')
+if not v then return {-1, 0} end
+if tonumber(v) ~= tonumber(ARGV[1]) or redis.call('HEXISTS', KEYS[1], 'ended') == 1 then
+  return {0, tonumber(v)}
+end
+local nv = tonumber(v) + 1
+redis.call('HSET', KEYS[1], 'version', nv, 'ended', ARGV[2])
+redis.call('HDEL', KEYS[1], 'turn_deadline')
+redis.call('ZREM', KEYS[2], ARGV[3] .. ':' .. v)
+return {1, nv}
+"""
 
 
 def token_digest(token: str) -> str:
@@ -144,6 +173,8 @@ class Session:
     spectator_digests: frozenset[str] = frozenset()
     turn_timer: TurnTimer | None = None
     turn_deadline: Deadline | None = None  # of the turn at this version, if timed
+    human_seen: float | None = None  # a person's last move or claim (None: no human seat)
+    ended: dict[str, Any] | None = None  # {reason, message, at}: the session plays no more
 
     def is_spectator(self, token: str) -> bool:
         return token_digest(token) in self.spectator_digests
@@ -182,6 +213,7 @@ class SessionStore:
         self.ttl = ttl
         self._apply = client.register_script(_APPLY)
         self._set_seat = client.register_script(_SET_SEAT)
+        self._end = client.register_script(_END)
 
     def create(
         self,
@@ -205,6 +237,8 @@ class SessionStore:
             "initial": state_json,
             "created": f"{time.time():.3f}",
         }
+        if any(spec.get("type", "human") == "human" for spec in seats):
+            record["human_seen"] = record["created"]
         for seat in range(players):
             record[f"token:{seat}"] = token_digest(tokens[seat])
             record[f"seat:{seat}"] = json.dumps(seats[seat])
@@ -248,6 +282,8 @@ class SessionStore:
             turn_deadline=(
                 Deadline.from_json(json.loads(raw["turn_deadline"])) if "turn_deadline" in raw else None
             ),
+            human_seen=float(raw["human_seen"]) if "human_seen" in raw else None,
+            ended=json.loads(raw["ended"]) if "ended" in raw else None,
         )
 
     def add_spectator(self, session: Session) -> str:
@@ -291,7 +327,11 @@ class SessionStore:
             )
             if ok == -1:
                 raise ApiError(404, "unknown_session", f"no session {session.id!r} (unknown, or expired)")
+            if ok == -3:
+                raise ended_error(session.id, int(version))
             if ok == 1:
+                if spec.get("type") == "human":
+                    self.seen_human(session.id, now)
                 after = replace(session, version=int(version), seats=seats, turn_deadline=deadline)
                 announce(self, after.id, after.version)
                 return after
@@ -370,6 +410,8 @@ class SessionStore:
         )
         if ok == -1:
             raise ApiError(404, "unknown_session", f"no session {session.id!r} (unknown, or expired)")
+        if ok == -3:
+            raise ended_error(session.id, int(version))
         if ok == 0:
             raise stale(int(version), expected_version)
         if ok == -2 and must_be == "human":
@@ -383,6 +425,8 @@ class SessionStore:
             )
         session.state, session.version = nxt, int(version)
         session.seats, session.turn_deadline = seats, deadline
+        if by == "human":
+            self.seen_human(session.id, now)
         announce(self, session.id, int(version))
         # webhooks: the move as a spectator sees it, POSTed by the workers
         if session.callback_url:
@@ -391,6 +435,27 @@ class SessionStore:
                 body["turn_deadline"] = entry["turn_deadline"]
             webhooks.queue_webhooks(session.id, session.callback_url, body)
         return nxt, events, int(version)
+
+    def seen_human(self, session_id: str, now: float) -> None:
+        """A person moved or claimed a seat: the session is not silent (see timers.is_silent)."""
+        try:
+            self.r.hset(self.keys.session(session_id), "human_seen", f"{now:.3f}")
+        except redis.RedisError:  # the move stands; at worst the silence is counted from before
+            log.warning("could not note a person's move in session %s", session_id)
+
+    def end(self, session: Session, reason: str, message: str) -> bool:
+        """End ``session`` at its version with ``reason``: no move, bot or timer after it.
+        False if it moved on (or ended) meanwhile."""
+        record = {"reason": reason, "message": message, "at": round(time.time(), 3)}
+        ok, version = self._end(
+            keys=[self.keys.session(session.id), self.keys.turn_timers()],
+            args=[session.version, json.dumps(record), session.id],
+        )
+        if ok != 1:
+            return False
+        session.version, session.ended, session.turn_deadline = int(version), record, None
+        announce(self, session.id, int(version))
+        return True
 
     def drop_timer(self, session_id: str, version: int) -> None:
         """Forget the timer of ``session_id`` at ``version`` (the session moved on, or expired)."""
@@ -453,6 +518,29 @@ def stale(current: int, expected: int) -> ApiError:
         f"the session is at version {current}, not {expected}: reload it and retry",
         {"version": current, "expected_version": expected},
     )
+
+
+def ended_error(session_id: str, version: int) -> ApiError:
+    return ApiError(
+        409,
+        "session_ended",
+        f"session {session_id} has ended (its people were silent too long): it takes no more moves",
+        {"version": version},
+    )
+
+
+def end_silent(sessions: SessionStore, session: Session) -> bool:
+    """End ``session`` if its people have all been silent longer than the setting; True if
+    it is ended (now or before): it must not play itself on."""
+    if session.ended is not None:
+        return True
+    silent = float(current_app.config["SILENT_SESSION_SECONDS"])
+    if not is_silent(session.human_seen, time.time(), silent):
+        return False
+    message = f"every human seat was silent for more than {silent:g} s: the session stopped playing itself"
+    if sessions.end(session, "abandoned", message):
+        log.info("session %s ended at version %s: abandoned (%s)", session.id, session.version, message)
+    return True
 
 
 def store() -> SessionStore:
@@ -584,13 +672,16 @@ def start_bot_job(session: Session, order: BotOrder) -> dict[str, Any]:
     jobs = job_store()
     jobs.create(job_id, {"session": session.id, **order.to_json()}, 1)
     try:
-        # a search as long as a stateless job's: on their queue, not ahead of the quick
-        # turns of every session's bot seats
+        # a search as long as a stateless job's goes on their queue, not ahead of the
+        # quick turns of every session's bot seats; one a request could have searched
+        # inline goes to the interactive pool
         send_task(
             "majlis.session_bot_turn",
             (session.id, order.version, order.to_json()),
             task_id=job_id,
-            queue=SEARCH_QUEUE,
+            queue=search_queue(
+                {"level": order.level, "budget": order.to_json()["budget"]}, current_app.config
+            ),
         )
     except OperationalError as error:
         jobs.fail(job_id, "the job queue is unreachable")
@@ -611,6 +702,8 @@ def bot_turn(session_id: str, version: int) -> None:
     seat = session.game.to_act(session.state)
     if session.version != version or seat is None or not session.is_bot(seat):
         return  # whatever changed the session queued what comes next
+    if end_silent(sessions, session):
+        return
     level = session.seats[seat].get("level", "normal")
     order = BotOrder(seat, version, level, LEVEL_BUDGETS.get(level), new_seed())
     try:
@@ -648,6 +741,13 @@ def timeout_turn(session_id: str, version: int) -> None:
     if session.version != version or timer is None or deadline is None:
         sessions.drop_timer(session_id, version)  # a late timer: the version set its own
         return
+    lease = float(current_app.config["TURN_TIMER_LEASE"])
+    if not claim_fire(sessions.r, sessions.keys.turn_timers(), session_id, version, lease):
+        log.info("turn timer %s:%s already taken: not played again", session_id, version)
+        return
+    if end_silent(sessions, session):
+        return
+    log.info("turn timer %s:%s ran out: the timer bot plays seat %s", session_id, version, deadline.seat)
     order = BotOrder(deadline.seat, version, timer.level, LEVEL_BUDGETS.get(timer.level), new_seed())
     hand_over = timer.bot_seat() if timer.on_timeout == "seat" else None
     try:

@@ -191,6 +191,13 @@ class SessionSchema(Strict):
         allow_none=True,
         metadata={"description": "the running turn timer: null when none runs (no timer, a bot to act)"},
     )
+    ended = fields.Dict(
+        allow_none=True,
+        metadata={
+            "description": "null while the session plays; else why it ended and takes no more moves: "
+            "{reason: abandoned, message, at} (its people were all silent too long)"
+        },
+    )
     view = View(metadata={"description": "the seat's view; a spectator's: the public view"})
     legal_actions = fields.List(
         fields.Nested(LabelledAction),

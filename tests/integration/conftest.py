@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from service import create_app
+from service.celery_app import ALL_QUEUES
 from service.redis_conn import EmbeddedRedis, Keys, connect
 from service.settings import Settings
 from tests.problems import problem
@@ -54,7 +55,7 @@ class Worker:
             "service.celery_app",
             "worker",
             "-Q",
-            "search,sessions",
+            ",".join(ALL_QUEUES),
             "--concurrency",
             str(concurrency),
             "--loglevel",
