@@ -38,6 +38,7 @@ def worker_env(url: str, prefix: str, **extra: str) -> dict[str, str]:
         MAJLIS_SEARCH_SOFT_LIMIT="4",
         MAJLIS_SEARCH_HARD_LIMIT="8",
         MAJLIS_LOG_LEVEL="WARNING",
+        MAJLIS_WEBHOOK_ALLOW_LOOPBACK="1",  # the tests' receivers listen on loopback
     )
     env.update(extra)
     return env
@@ -106,6 +107,7 @@ class IntegrationSettings(Settings):
         self.ASYNC_ITERATIONS = 1_000
         self.ASYNC_MS = 1_000.0
         self.WORKER_STALE = 10.0
+        self.WEBHOOK_ALLOW_LOOPBACK = True  # the tests' receivers listen on loopback
         for name, value in overrides.items():
             setattr(self, name, value)
 

@@ -308,9 +308,13 @@ def test_a_retry_pending_when_its_worker_is_killed_is_delivered_once_by_the_next
     ],
 )
 def test_a_callback_url_that_is_not_http_or_not_allowed_is_refused(own_redis, own_prefix, url, allow_private):
-    app = create_app(IntegrationSettings(own_redis, own_prefix, WEBHOOK_ALLOW_PRIVATE=allow_private))
-    answer = app.test_client().post(
-        "/v1/sessions", json={"game": GAME, "players": 2, "seed": 1, "callback_url": url}
+    settings = IntegrationSettings(
+        own_redis, own_prefix, WEBHOOK_ALLOW_PRIVATE=allow_private, WEBHOOK_ALLOW_LOOPBACK=False
+    )
+    answer = (
+        create_app(settings)
+        .test_client()
+        .post("/v1/sessions", json={"game": GAME, "players": 2, "seed": 1, "callback_url": url})
     )
     error = assert_error(answer, 422, "invalid_callback")
     assert extensions(error) == {"field": "callback_url"}
