@@ -247,8 +247,9 @@ def redis_url_in(log_path: Path) -> str | None:
 # --------------------------------------------------------------------------- attacks
 
 
-def webhook_attack(base: str, sessions: int = 10) -> Callable[[], None]:
-    """``sessions`` bot-only sessions calling back trickling and silent receivers; the stop."""
+def webhook_attack(base: str, sessions: int = 10) -> tuple[list[Receiver], Callable[[], None]]:
+    """``sessions`` bot-only sessions calling back trickling and silent receivers: the
+    receivers, and what stops them."""
     receivers = [Receiver("trickle"), Receiver("silent")]
     for n in range(sessions):
         create(
@@ -262,7 +263,7 @@ def webhook_attack(base: str, sessions: int = 10) -> Callable[[], None]:
         for receiver in receivers:
             receiver.close()
 
-    return stop
+    return receivers, stop
 
 
 def timer_attack(base: str, sessions: int = 100) -> list[dict[str, Any]]:
@@ -340,7 +341,7 @@ def run_scenario(name: str, base: str, samples: int, redis_url: str | None, log_
     idle = latencies(base, max(3, samples // 2))
     result: dict[str, Any] = {"scenario": name, "idle": summary(idle)}
     if name == "webhooks":
-        stop = webhook_attack(base)
+        _receivers, stop = webhook_attack(base)
         time.sleep(2.0)  # the deliveries are under way
         try:
             result["attack"] = summary(latencies(base, samples))

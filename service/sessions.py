@@ -304,6 +304,8 @@ class SessionStore:
         """Hand ``seat`` to a bot or back to its person, bumping the version; the session
         just after (a move may have landed since ``session`` was loaded: the bot to act
         must be scheduled from this one, and the turn's deadline depends on it)."""
+        if session.ended is not None:
+            raise ended_error(session.id, session.version)
         for _ in range(SET_SEAT_TRIES):
             seats = [dict(s) for s in session.seats]
             seats[seat] = spec
@@ -356,6 +358,8 @@ class SessionStore:
         still be a person's); ``hand_over``: the seat's new spec, written with the move.
         The move starts the next turn's clock, if the session has a timer."""
         game = session.game
+        if session.ended is not None:
+            raise ended_error(session.id, session.version)
         if expected_version != session.version:
             raise stale(session.version, expected_version)
         state = session.state
