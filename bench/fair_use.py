@@ -7,7 +7,8 @@ server when this script starts it:
 
 * ``webhooks``: 10 bot-only sessions whose callbacks go to local receivers that answer
   one byte every 0.5 s (half of them) or accept and never answer (the other half);
-* ``timers``: 100 sessions of two people with a 1-second turn timer, nobody moving;
+* ``timers``: 100 sessions of two people with a 1-second turn timer, nobody moving, for
+  ``--hold`` seconds at least (30: past the timers' 20 s lease);
 * ``reviews``: 20 match reviews in flight (a 40-move Ronda match each);
 
 and for each, measures the first bot move of a new unrelated session (a person and a
@@ -212,8 +213,8 @@ def service(code: Path, log_dir: Path, **settings: str) -> Iterator[tuple[str, P
         MAJLIS_DATA_DIR=str(data_dir),
         MAJLIS_LOG_LEVEL="WARNING",
         MAJLIS_LOG_REQUESTS="0",
-        **settings,
     )
+    env.update(settings)
     log_path = data_dir / "server.log"
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(
@@ -337,7 +338,9 @@ class QueueWatch:
 # --------------------------------------------------------------------------- scenarios
 
 
-def run_scenario(name: str, base: str, samples: int, redis_url: str | None, log_path: Path | None):
+def run_scenario(
+    name: str, base: str, samples: int, redis_url: str | None, log_path: Path | None, hold: float = 30.0
+):
     idle = latencies(base, max(3, samples // 2))
     result: dict[str, Any] = {"scenario": name, "idle": summary(idle)}
     if name == "webhooks":
@@ -349,10 +352,13 @@ def run_scenario(name: str, base: str, samples: int, redis_url: str | None, log_
             stop()
     elif name == "timers":
         watch = QueueWatch(redis_url) if redis_url else None
+        started = time.monotonic()
         timer_attack(base)
         time.sleep(3.0)  # the timers run out, again and again
         result["attack"] = summary(latencies(base, samples))
-        time.sleep(2.0)
+        # held past the timers' 20 s lease: a backlog older than that queued timers twice
+        time.sleep(max(2.0, hold - (time.monotonic() - started)))
+        result["attack_seconds"] = round(time.monotonic() - started, 1)
         if watch is not None:
             result.update(watch.stop())
         if log_path is not None:
@@ -379,17 +385,20 @@ def main() -> None:
     parser.add_argument("--base", help="a running service (else one is started per scenario)")
     parser.add_argument("--redis", help="its Redis URL, to watch the queues (with --base)")
     parser.add_argument("--code", type=Path, default=ROOT, help="the checkout whose service.run to start")
+    parser.add_argument("--hold", type=float, default=30.0, help="seconds the timer attack lasts at least")
     args = parser.parse_args()
     names = SCENARIOS if args.scenario == "all" else (args.scenario,)
     print(json.dumps({"load_before": uptime(), "code": str(args.code)}), flush=True)
     with tempfile.TemporaryDirectory(prefix="fair-use-bench-") as tmp:
         for name in names:
             if args.base:
-                result = run_scenario(name, args.base.rstrip("/"), args.samples, args.redis, None)
+                result = run_scenario(name, args.base.rstrip("/"), args.samples, args.redis, None, args.hold)
             else:
                 settings = {"MAJLIS_LOG_LEVEL": "INFO"} if name == "timers" else {}
                 with service(args.code, Path(tmp), **settings) as (base, log_path):
-                    result = run_scenario(name, base, args.samples, redis_url_in(log_path), log_path)
+                    result = run_scenario(
+                        name, base, args.samples, redis_url_in(log_path), log_path, args.hold
+                    )
             print(json.dumps(result), flush=True)
     print(json.dumps({"load_after": uptime()}), flush=True)
 

@@ -544,7 +544,22 @@ def end_silent(sessions: SessionStore, session: Session) -> bool:
     message = f"every human seat was silent for more than {silent:g} s: the session stopped playing itself"
     if sessions.end(session, "abandoned", message):
         log.info("session %s ended at version %s: abandoned (%s)", session.id, session.version, message)
+        release_quota(sessions, session.id)
     return True
+
+
+def release_quota(sessions: SessionStore, session_id: str) -> None:
+    """An ended session no longer counts against its client's live and timed-session
+    quotas: the quota store's hook (service/quotas.py, the quota half of issue 30, built
+    beside this one: absent until both are merged)."""
+    try:
+        from service import quotas  # type: ignore[attr-defined]
+    except ImportError:
+        return
+    try:
+        quotas.session_ended(sessions.r, sessions.keys, session_id)
+    except redis.RedisError:
+        log.warning("could not release the quota of ended session %s", session_id)
 
 
 def store() -> SessionStore:
