@@ -103,8 +103,8 @@ def test_trickling_and_silent_receivers_do_not_delay_an_unrelated_bot_move(run):
         wait_for(lambda: all(r.deliveries() for r in receivers), timeout=20)  # the attack is on
         waits = [first_bot_move(run.base) for _ in range(3)]
         assert max(waits) < LATE, waits
-        # the delivery pool is still held by them (a trickle costs the total deadline)
-        assert "no complete answer within the deadline" in run.log()
+        # they were cut off at the total deadline (1.5 s), and retried
+        wait_for(lambda: "no complete answer within the deadline" in run.log(), timeout=10)
     finally:
         stop()
 
