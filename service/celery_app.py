@@ -40,7 +40,6 @@ SEARCH_QUEUE = "search"
 SESSIONS_QUEUE = "sessions"
 TIMERS_QUEUE = "timers"
 WEBHOOKS_QUEUE = "webhooks"
-INTERACTIVE_QUEUES = (SESSIONS_QUEUE, TIMERS_QUEUE)
 ALL_QUEUES = (SESSIONS_QUEUE, TIMERS_QUEUE, SEARCH_QUEUE, WEBHOOKS_QUEUE)
 ROUTES = {
     "majlis.search_part": {"queue": SEARCH_QUEUE},
@@ -97,8 +96,7 @@ def celery_config(config: dict[str, Any]) -> dict[str, Any]:
         "result_serializer": "json",
         "accept_content": ["json"],
         "task_default_queue": SEARCH_QUEUE,
-        # the pools take from their queues in turn (kombu's Redis transport, round robin)
-        "task_routes": ROUTES,
+        "task_routes": ROUTES,  # a worker of several queues reads them in turn (round robin)
         "worker_prefetch_multiplier": 1,
         "task_acks_late": True,
         "task_reject_on_worker_lost": True,

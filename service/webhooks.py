@@ -514,7 +514,8 @@ def park(dest: str, session_id: str, version: int, body: dict[str, Any], until: 
 
 
 # KEYS: the parked set. ARGV: now, lease, most. Destinations whose breaker cool-down has
-# passed, each pushed ``lease`` seconds on (one sweeper releases them).
+# passed, each pushed ``lease`` seconds on (while one sweeper releases them, the others
+# look elsewhere; LPOP hands each parked delivery to one of them anyway).
 _DUE_DESTINATIONS = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
 for _, m in ipairs(due) do
@@ -529,7 +530,7 @@ def release_parked(client: Any, prefix: str, send: Any, now: float, most: int = 
     (``send(session_id, version, body)``); how many. Run by the delivery pool's sweeper."""
     parked = f"{prefix}:webhooks:parked"
     sent = 0
-    for dest in client.register_script(_DUE_DESTINATIONS)(keys=[parked], args=[f"{now:.3f}", 30, 20]):
+    for dest in client.register_script(_DUE_DESTINATIONS)(keys=[parked], args=[f"{now:.3f}", 2, 20]):
         key = f"{prefix}:webhooks:breaker:{hashlib.sha256(dest.encode()).hexdigest()[:32]}:parked"
         for _ in range(most):
             raw = client.lpop(key)
