@@ -194,3 +194,47 @@ def test_a_closed_port_is_a_delivery_error():
     receiver.close()
     with pytest.raises(DeliveryError):
         post(receiver.url, b"{}", {}, LOOPBACK, Limits(connect=1.0, total=1.0))
+
+
+def test_https_connects_to_the_checked_address_and_keeps_the_name_for_tls(tmp_path):
+    """The name is resolved once (``localhost``: 127.0.0.1 under the loopback policy), the
+    connection goes to that address and the TLS handshake names the URL's host (SNI); a
+    certificate the system does not trust is a delivery error, never a fallback."""
+    import socket
+    import ssl
+    import subprocess
+    import threading
+
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    names: list[str | None] = []
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    context.sni_callback = lambda _sock, name, _ctx: names.append(name)
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    server.settimeout(5)
+    port = server.getsockname()[1]
+
+    def serve() -> None:
+        try:
+            conn, _ = server.accept()
+            with context.wrap_socket(conn, server_side=True):
+                pass
+        except (OSError, ssl.SSLError):
+            pass  # the client refuses the untrusted certificate
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        with pytest.raises(DeliveryError, match="CERTIFICATE"):
+            post(f"https://localhost:{port}/hook", b"{}", {}, LOOPBACK, Limits(connect=1.0, total=3.0))
+        thread.join(5)
+        assert names == ["localhost"]
+    finally:
+        server.close()
