@@ -1,9 +1,17 @@
 """Celery on Redis: ``celery_init_app(app)`` and the worker entry point.
 
-    celery -A service.celery_app worker -Q search,sessions --concurrency 2
+    celery -A service.celery_app worker -Q sessions,timers --concurrency 2      # interactive
+    celery -A service.celery_app worker -Q search --concurrency 1               # long searches
+    celery -A service.celery_app worker -Q webhooks -P threads --concurrency 32 # deliveries
 
-Queues: ``search`` (bot searches, the parts of a root-parallel job, the decisions of a
-match review) and ``sessions`` (bots playing a session's bot seats, webhook deliveries).
+Queues, each served by its own pool so that no kind of work waits behind another:
+``sessions`` (interactive: a session's bot seats, and search jobs small enough to have run
+inside a request), ``timers`` (moves of turn timers that ran out; served by the
+interactive pool, which takes from its two queues in turn, so a flood of timers never
+holds a bot turn back more than one task), ``search`` (long searches: bot-move jobs
+above the inline budget, the parts of a root-parallel job, the decisions of a match
+review) and ``webhooks`` (deliveries: network waits, on a threaded pool, never a search
+process).
 Each worker process reserves one task at a time (prefetch 1), acknowledges it only when
 done (acks_late) and a task whose process died is put back on the queue
 (reject_on_worker_lost), so another process runs it. A task whose whole worker died
@@ -30,14 +38,35 @@ log = logging.getLogger(__name__)
 
 SEARCH_QUEUE = "search"
 SESSIONS_QUEUE = "sessions"
+TIMERS_QUEUE = "timers"
+WEBHOOKS_QUEUE = "webhooks"
+ALL_QUEUES = (SESSIONS_QUEUE, TIMERS_QUEUE, SEARCH_QUEUE, WEBHOOKS_QUEUE)
 ROUTES = {
     "majlis.search_part": {"queue": SEARCH_QUEUE},
     "majlis.session_bot_turn": {"queue": SESSIONS_QUEUE},
-    "majlis.session_turn_timeout": {"queue": SESSIONS_QUEUE},
+    "majlis.session_turn_timeout": {"queue": TIMERS_QUEUE},
     "majlis.review_part": {"queue": SEARCH_QUEUE},
-    # short HTTP calls, next to the sessions' quick bot turns
-    "majlis.webhook_delivery": {"queue": SESSIONS_QUEUE},
+    "majlis.webhook_delivery": {"queue": WEBHOOKS_QUEUE},
 }
+
+
+def search_queue(payload: dict[str, Any], config: dict[str, Any]) -> str:
+    """The queue of a search job's parts: ``sessions`` (interactive) for a budget a request
+    could have searched inline (it went to the workers because the web process's inline
+    slots were busy), else ``search``: a small search never waits behind long ones."""
+    from ai.bots import LEVEL_BUDGETS
+
+    budget = payload.get("budget") or {}
+    default = LEVEL_BUDGETS.get(payload.get("level", ""))
+    iterations = budget.get("iterations", default.iterations if default else None)
+    ms = budget.get("ms", default.ms if default else None)
+    small = (
+        int(payload.get("parts", 1)) == 1
+        and (iterations is not None or ms is not None)
+        and (iterations is None or iterations <= int(config["ASYNC_ITERATIONS"]))
+        and (ms is None or ms <= float(config["ASYNC_MS"]))
+    )
+    return SESSIONS_QUEUE if small else SEARCH_QUEUE
 
 
 def time_limits(config: dict[str, Any]) -> tuple[float, float]:
@@ -67,7 +96,7 @@ def celery_config(config: dict[str, Any]) -> dict[str, Any]:
         "result_serializer": "json",
         "accept_content": ["json"],
         "task_default_queue": SEARCH_QUEUE,
-        "task_routes": ROUTES,
+        "task_routes": ROUTES,  # a worker of several queues reads them in turn (round robin)
         "worker_prefetch_multiplier": 1,
         "task_acks_late": True,
         "task_reject_on_worker_lost": True,
@@ -176,27 +205,79 @@ def _start_heartbeat(sender: Any = None, **_: Any) -> None:
 _sweepers: list[Any] = []
 
 
+def consumed_queues(sender: Any) -> set[str]:
+    """The queues this worker takes from (its ``-Q``)."""
+    try:
+        return set(sender.app.amqp.queues.consume_from)
+    except Exception:
+        return set(ALL_QUEUES)
+
+
 @worker_ready.connect
-def _start_turn_timers(**_: Any) -> None:
-    """The worker's main process sends the turn timers that ran out to the sessions queue."""
+def _start_sweepers(sender: Any = None, **_: Any) -> None:
+    """The main process of a worker that serves the timers queue sends the turn timers
+    that ran out to it; one that serves the webhooks queue sends again the deliveries
+    parked by a circuit breaker whose cool-down has passed."""
     from service.redis_conn import Keys, connect
     from service.timers import Sweeper
 
     celery = _make_worker_app()
     config = celery.flask_app.config  # type: ignore[attr-defined]
     url = config.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+    queues = consumed_queues(sender)
+    prefix = config.get("KEY_PREFIX", "majlis")
+    if TIMERS_QUEUE in queues:
 
-    def send(session_id: str, version: int) -> None:
-        celery.send_task("majlis.session_turn_timeout", (session_id, version))
+        def send(session_id: str, version: int) -> None:
+            celery.send_task(
+                "majlis.session_turn_timeout", (session_id, version), **ROUTES["majlis.session_turn_timeout"]
+            )
 
-    sweeper = Sweeper(
-        connect(url, 1.0),
-        Keys(config.get("KEY_PREFIX", "majlis")).turn_timers(),
-        send,
-        float(config.get("TURN_TIMER_SWEEP", 0.2)),
-        float(config.get("TURN_TIMER_LEASE", 20.0)),
-    )
-    _sweepers.append(sweeper.start())
+        sweeper = Sweeper(
+            connect(url, 1.0),
+            Keys(prefix).turn_timers(),
+            send,
+            float(config.get("TURN_TIMER_SWEEP", 0.2)),
+            float(config.get("TURN_TIMER_LEASE", 20.0)),
+            backlog=int(config.get("TURN_TIMER_BACKLOG", 4)),
+            queue=TIMERS_QUEUE,
+        )
+        _sweepers.append(sweeper.start())
+    if WEBHOOKS_QUEUE in queues:
+        _sweepers.append(ParkedSweeper(connect(url, 1.0), prefix, celery).start())
+
+
+class ParkedSweeper:
+    """The delivery pool's thread that queues again the parked deliveries of destinations
+    whose breaker cool-down has passed (every second)."""
+
+    def __init__(self, client: Any, prefix: str, celery: Celery, period: float = 1.0) -> None:
+        self.client, self.prefix, self.celery, self.period = client, prefix, celery, period
+        self.stopped = threading.Event()
+
+    def start(self) -> ParkedSweeper:
+        threading.Thread(target=self.run, name="majlis-parked-webhooks", daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+    def send(self, session_id: str, version: int, body: dict[str, Any]) -> None:
+        self.celery.send_task(
+            "majlis.webhook_delivery", (session_id, version, body), **ROUTES["majlis.webhook_delivery"]
+        )
+
+    def run(self) -> None:
+        from service.webhooks import release_parked
+
+        while not self.stopped.is_set():
+            try:
+                released = release_parked(self.client, self.prefix, self.send, time.time())
+                if released:
+                    log.info("webhooks: %d parked deliveries queued again", released)
+            except Exception as error:  # Redis down: try again at the next sweep
+                log.warning("parked webhooks: %s", error)
+            self.stopped.wait(self.period)
 
 
 @worker_shutdown.connect

@@ -22,7 +22,7 @@ from prometheus_client import (
 )
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
-from service.celery_app import SEARCH_QUEUE, SESSIONS_QUEUE
+from service.celery_app import ALL_QUEUES
 
 REQUEST_LATENCY = Histogram(
     "majlis_request_duration_seconds",
@@ -51,10 +51,10 @@ class RedisCollector:
         try:
             pipe = client.pipeline()
             pipe.hgetall(keys.counters())
-            pipe.llen(SEARCH_QUEUE)
-            pipe.llen(SESSIONS_QUEUE)
+            for queue in ALL_QUEUES:
+                pipe.llen(queue)
             pipe.hgetall(keys.workers())
-            counters, search_depth, sessions_depth, workers = pipe.execute()
+            counters, *depths, workers = pipe.execute()
         except Exception:
             up.add_metric([], 0)
             yield up
@@ -76,8 +76,8 @@ class RedisCollector:
         depth = GaugeMetricFamily(
             "majlis_queue_depth", "tasks waiting in each Celery queue", labels=["queue"]
         )
-        depth.add_metric([SEARCH_QUEUE], float(search_depth))
-        depth.add_metric([SESSIONS_QUEUE], float(sessions_depth))
+        for queue, waiting in zip(ALL_QUEUES, depths, strict=True):
+            depth.add_metric([queue], float(waiting))
         yield depth
         stale = float(self.app.config.get("WORKER_STALE", 20.0))
         now = time.time()

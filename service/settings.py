@@ -87,14 +87,36 @@ class Settings:
         # Workers heartbeat into Redis; /readyz wants one seen within this many seconds.
         self.WORKER_HEARTBEAT: float = _env("MAJLIS_WORKER_HEARTBEAT", 5.0, float)
         self.WORKER_STALE: float = _env("MAJLIS_WORKER_STALE", 20.0, float)
-        # Webhooks (a session's callback_url): each move is POSTed by the workers, retried
-        # up to WEBHOOK_ATTEMPTS times with a back-off of WEBHOOK_BACKOFF x 2^(attempt-1) s.
+        # ---- fair use: isolated work, webhooks, timers (issue 30; service/webhooks.py,
+        # service/timers.py, service/celery_app.py). Pool sizes of ``python -m service.run``
+        # are read by it from the environment: MAJLIS_INTERACTIVE_WORKERS (2),
+        # MAJLIS_SEARCH_WORKERS (1), MAJLIS_DELIVERY_THREADS (32); see docs/deploy.md.
+        # Webhooks (a session's callback_url): each move is POSTed by the delivery pool,
+        # WEBHOOK_ATTEMPTS attempts in all, WEBHOOK_BACKOFF x 2^(attempt-1) s apart.
         self.WEBHOOK_ATTEMPTS: int = _env("MAJLIS_WEBHOOK_ATTEMPTS", 5, int)
         self.WEBHOOK_BACKOFF: float = _env("MAJLIS_WEBHOOK_BACKOFF", 2.0, float)
+        # One attempt: seconds to connect; seconds in all (connect, TLS, send, the answer's
+        # head); bytes of the answer read at most (only its status line counts).
+        self.WEBHOOK_CONNECT_TIMEOUT: float = _env("MAJLIS_WEBHOOK_CONNECT_TIMEOUT", 3.0, float)
         self.WEBHOOK_TIMEOUT: float = _env("MAJLIS_WEBHOOK_TIMEOUT", 5.0, float)
-        # Callback URLs naming a private, loopback or link-local address: allowed on the one
-        # machine of the embedded/dev setup (the default); deploy/compose.yaml turns it off.
-        self.WEBHOOK_ALLOW_PRIVATE: bool = _env("MAJLIS_WEBHOOK_ALLOW_PRIVATE", True, bool)
+        self.WEBHOOK_MAX_RESPONSE_BYTES: int = _env("MAJLIS_WEBHOOK_MAX_RESPONSE_BYTES", 16_384, int)
+        # Circuit breaker per destination: this many failed attempts in a row park its
+        # deliveries for the cool-down (seconds); then they are sent again.
+        self.WEBHOOK_BREAKER_FAILURES: int = _env("MAJLIS_WEBHOOK_BREAKER_FAILURES", 5, int)
+        self.WEBHOOK_BREAKER_COOLDOWN: float = _env("MAJLIS_WEBHOOK_BREAKER_COOLDOWN", 60.0, float)
+        # Callback addresses: only public ones by default. ALLOW_LOOPBACK: loopback too
+        # (``python -m service.run`` with its embedded Redis turns it on, for local
+        # development, and logs it); ALLOW_PRIVATE: any address (a private network's own
+        # receivers).
+        self.WEBHOOK_ALLOW_LOOPBACK: bool = _env("MAJLIS_WEBHOOK_ALLOW_LOOPBACK", False, bool)
+        self.WEBHOOK_ALLOW_PRIVATE: bool = _env("MAJLIS_WEBHOOK_ALLOW_PRIVATE", False, bool)
+        # Turn timers: the most timer moves waiting on the timers queue at once (the
+        # sweeper claims no more until they are played: a flood of timers waits in Redis,
+        # not ahead of other sessions' bots); a session whose human seats have all been
+        # silent this long (seconds; 0: never) stops playing itself and ends ("abandoned").
+        self.TURN_TIMER_BACKLOG: int = _env("MAJLIS_TURN_TIMER_BACKLOG", 4, int)
+        self.SILENT_SESSION_SECONDS: float = _env("MAJLIS_SILENT_SESSION_SECONDS", 600.0, float)
+        # ---- end of fair use (isolated work, webhooks, timers)
         # Match review: the search budget of each reviewed decision (iterations), its cap.
         self.REVIEW_ITERATIONS: int = _env("MAJLIS_REVIEW_ITERATIONS", 400, int)
         self.REVIEW_MAX_ITERATIONS: int = _env("MAJLIS_REVIEW_MAX_ITERATIONS", 5_000, int)

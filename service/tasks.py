@@ -25,6 +25,7 @@ from engine import UnknownGame, get_game
 from engine.protocol import EngineError
 from service import review, sessions, webhooks
 from service.api.common import JSON_SAFE_INT
+from service.celery_app import ROUTES
 from service.errors import ApiError
 from service.jobs import REPORT_EVERY, JobStore
 from service.redis_conn import get_redis, keys
@@ -247,10 +248,16 @@ def fail_job(store: JobStore, job_id: str, why: str) -> None:
 @shared_task(name="majlis.webhook_delivery", bind=True)
 def webhook_delivery(self: Any, session_id: str, version: int, body: dict[str, Any]) -> None:
     """POST one move of session ``session_id`` to its callback (see :mod:`service.webhooks`);
-    on failure, the same task again after a back-off (the attempts are counted in Redis)."""
+    on failure, the same task again after a back-off (the attempts are counted in Redis).
+    Queued anew rather than ``self.retry``: the failed attempt has logged its one line."""
     retry_in = webhooks.deliver(session_id, version, body)
     if retry_in is not None:
-        raise self.retry(countdown=retry_in, max_retries=None)
+        webhook_delivery.apply_async(
+            (session_id, version, body),
+            countdown=retry_in,
+            task_id=webhooks.delivery_key(session_id, version),
+            **ROUTES["majlis.webhook_delivery"],
+        )
 
 
 @shared_task(name="majlis.review_part", bind=True)

@@ -10,15 +10,24 @@ the member of the version before. So a move made in time has removed its timer b
 could run out, and a timer is never lost between a process and Redis: it lives in Redis
 (append-only file included) until the version it was set for is gone.
 
-Each worker's main process sweeps that set every ``TURN_TIMER_SWEEP`` seconds
-(:class:`Sweeper`): a due member is claimed atomically (its score pushed
-``TURN_TIMER_LEASE`` seconds on, so one worker of many claims it) and a
-``session_turn_timeout`` task is queued with the session id and the version. If that task
-never runs to its end (its worker killed, the queue lost in a Redis restart), the member
-is due again once the lease has passed and a live worker sends it again. The task plays a
-bot's move for the seat only if the session is still at that version
-(:func:`service.sessions.timeout_turn`), through the same compare-and-set as every move:
-a late or repeated timer is a no-op."""
+The main process of each worker that serves the ``timers`` queue sweeps that set every
+``TURN_TIMER_SWEEP`` seconds (:class:`Sweeper`): a due member is claimed atomically (its
+score pushed ``TURN_TIMER_LEASE`` seconds on, so one worker of many claims it) and a
+``session_turn_timeout`` task is queued with the session id and the version. It claims
+no more than ``TURN_TIMER_BACKLOG`` minus the tasks already waiting on that queue: a
+flood of timers waits in Redis, in due order, instead of piling up on a queue (where a
+backlog older than the lease was queued twice). If a task never runs to its end (its
+worker killed, the queue lost in a Redis restart), the member is due again once the lease
+has passed and a live worker sends it again. The task first takes the idempotent claim
+of its version (:func:`fire_key`, ``SET NX`` with the lease as expiry): a second task for
+the same version, whatever the backlog, finds it taken and does nothing, so a timer
+fires once. It plays a bot's move for the seat only if the session is still at that
+version (:func:`service.sessions.timeout_turn`), through the same compare-and-set as
+every move.
+
+A session whose human seats have all been silent (no move, no claim) for
+``SILENT_SESSION_SECONDS`` stops playing itself: the next timer or bot turn ends it with
+the reason ``abandoned`` (:func:`is_silent`, :func:`service.sessions.end_silent`)."""
 
 from __future__ import annotations
 
@@ -140,7 +149,30 @@ return due
 
 def claim_due(client: redis.Redis, key: str, now: float, lease: float, most: int = 100) -> list[str]:
     """The timers due at ``now``, claimed for ``lease`` seconds (members of :func:`timer_member`)."""
+    if most <= 0:
+        return []
     return list(client.register_script(_CLAIM)(keys=[key], args=[f"{now:.3f}", lease, most]))
+
+
+def fire_key(timers_key: str, session_id: str, version: int) -> str:
+    """The idempotent claim of the timer of ``session_id`` at ``version``."""
+    return f"{timers_key}:fired:{timer_member(session_id, version)}"
+
+
+def claim_fire(client: redis.Redis, timers_key: str, session_id: str, version: int, lease: float) -> bool:
+    """True for the one task that may play this timer: ``SET NX`` with the lease as expiry
+    (a task whose worker died gives it back when the lease has passed)."""
+    return bool(client.set(fire_key(timers_key, session_id, version), "1", nx=True, ex=max(1, int(lease))))
+
+
+def is_silent(human_seen: float | None, now: float, silent_seconds: float) -> bool:
+    """True when a session's people were last seen (a move, a claim; ``human_seen``, None:
+    the session has no human seat) more than ``silent_seconds`` ago (0: never silent).
+
+    >>> is_silent(100.0, 800.0, 600.0), is_silent(100.0, 650.0, 600.0), is_silent(None, 1e9, 600.0)
+    (True, False, False)
+    """
+    return human_seen is not None and silent_seconds > 0 and now - human_seen > silent_seconds
 
 
 class Sweeper:
@@ -154,9 +186,12 @@ class Sweeper:
         send: Callable[[str, int], Any],
         period: float,
         lease: float,
+        backlog: int = 100,
+        queue: str | None = None,
     ) -> None:
         self.client, self.key, self.send = client, key, send
         self.period, self.lease = period, lease
+        self.backlog, self.queue = backlog, queue
         self.stopped = threading.Event()
         self.thread = threading.Thread(target=self.run, name="majlis-turn-timers", daemon=True)
 
@@ -173,9 +208,10 @@ class Sweeper:
             self.stopped.wait(self.period)
 
     def sweep(self) -> int:
-        """Send the timers due now; how many were sent."""
+        """Send the timers due now, as many as the backlog has room for; how many were sent."""
         try:
-            due = claim_due(self.client, self.key, time.time(), self.lease)
+            waiting = int(self.client.llen(self.queue)) if self.queue else 0
+            due = claim_due(self.client, self.key, time.time(), self.lease, self.backlog - waiting)
         except redis.RedisError as error:
             log.warning("turn timers: %s", error)
             return 0

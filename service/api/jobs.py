@@ -14,6 +14,7 @@ from ai.bots import Budget
 from service.api.blueprint import Blueprint
 from service.api.common import document_errors
 from service.api.session_schemas import JobSchema
+from service.celery_app import search_queue
 from service.errors import ApiError, job_problem
 from service.jobs import JobStore, lost_after
 from service.redis_conn import get_redis, keys
@@ -78,9 +79,10 @@ def start_search(payload: dict[str, Any], parts: int) -> dict[str, Any]:
     job_id = uuid.uuid4().hex
     payload = dict(payload, parts=parts)
     store().create(job_id, payload, parts)
+    queue = search_queue(payload, current_app.config)  # a small search: the interactive pool
     try:
         for part in range(parts):
-            send_task("majlis.search_part", (job_id, part, payload), task_id=f"{job_id}.{part}")
+            send_task("majlis.search_part", (job_id, part, payload), task_id=f"{job_id}.{part}", queue=queue)
     except OperationalError as error:
         store().fail(job_id, "the job queue is unreachable")
         raise ApiError(

@@ -175,6 +175,14 @@ class SessionCreated(Strict):
     turn_deadline = fields.Nested(TurnDeadlineSchema, allow_none=True)
 
 
+class SessionEndedSchema(Strict):
+    reason = fields.String(
+        metadata={"description": "abandoned: every human seat was silent longer than the server allows"}
+    )
+    message = fields.String()
+    at = fields.Float(metadata={"description": "when it ended (Unix time, seconds)"})
+
+
 class SessionSchema(Strict):
     id = fields.String()
     game = fields.String()
@@ -190,6 +198,11 @@ class SessionSchema(Strict):
         TurnDeadlineSchema,
         allow_none=True,
         metadata={"description": "the running turn timer: null when none runs (no timer, a bot to act)"},
+    )
+    ended = fields.Nested(
+        SessionEndedSchema,
+        allow_none=True,
+        metadata={"description": "null while the session plays; else why it ended (it takes no more moves)"},
     )
     view = View(metadata={"description": "the seat's view; a spectator's: the public view"})
     legal_actions = fields.List(

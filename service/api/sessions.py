@@ -97,8 +97,11 @@ def summary(session: S.Session, seat: int | None) -> dict[str, Any]:
         "seats": session.seats,
         "turn_timer": session.turn_timer.to_json() if session.turn_timer else None,
         "turn_deadline": shown(session.turn_deadline),
+        "ended": session.ended,
         "view": S.view_of(session, seat),
-        "legal_actions": legal_actions(session, seat) if seat is not None and seat == to_act else [],
+        "legal_actions": legal_actions(session, seat)
+        if seat is not None and seat == to_act and session.ended is None
+        else [],
     }
 
 

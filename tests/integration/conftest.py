@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from service import create_app
+from service.celery_app import ALL_QUEUES
 from service.redis_conn import EmbeddedRedis, Keys, connect
 from service.settings import Settings
 from tests.problems import problem
@@ -37,6 +38,7 @@ def worker_env(url: str, prefix: str, **extra: str) -> dict[str, str]:
         MAJLIS_SEARCH_SOFT_LIMIT="4",
         MAJLIS_SEARCH_HARD_LIMIT="8",
         MAJLIS_LOG_LEVEL="WARNING",
+        MAJLIS_WEBHOOK_ALLOW_LOOPBACK="1",  # the tests' receivers listen on loopback
     )
     env.update(extra)
     return env
@@ -54,7 +56,7 @@ class Worker:
             "service.celery_app",
             "worker",
             "-Q",
-            "search,sessions",
+            ",".join(ALL_QUEUES),
             "--concurrency",
             str(concurrency),
             "--loglevel",
@@ -105,6 +107,7 @@ class IntegrationSettings(Settings):
         self.ASYNC_ITERATIONS = 1_000
         self.ASYNC_MS = 1_000.0
         self.WORKER_STALE = 10.0
+        self.WEBHOOK_ALLOW_LOOPBACK = True  # the tests' receivers listen on loopback
         for name, value in overrides.items():
             setattr(self, name, value)
 

@@ -21,10 +21,21 @@ def k8s_documents():
     return docs
 
 
-def test_compose_has_redis_api_streams_and_worker():
+WORKER_QUEUES = {  # each pool on its own queues (docs/deploy.md, "Isolated work")
+    "worker": "sessions,timers",
+    "search-worker": "search",
+    "delivery-worker": "webhooks",
+}
+
+
+def queues_of(command: list[str]) -> str:
+    return command[command.index("-Q") + 1]
+
+
+def test_compose_has_redis_api_streams_and_the_three_worker_pools():
     compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
     services = compose["services"]
-    assert set(services) == {"redis", "api", "streams", "worker"}
+    assert set(services) == {"redis", "api", "streams", *WORKER_QUEUES}
     assert services["api"]["environment"]["REDIS_URL"].startswith("redis://redis:")
     # sessions survive a Redis restart: an append-only file on a named volume
     redis_args = services["redis"]["command"]
@@ -33,8 +44,15 @@ def test_compose_has_redis_api_streams_and_worker():
     assert services["streams"]["environment"]["MAJLIS_STREAM_SERVER"] == "1"
     stream_port = services["streams"]["environment"]["MAJLIS_STREAM_BIND"].rsplit(":", 1)[1]
     assert services["api"]["environment"]["MAJLIS_STREAM_URL"].endswith(":" + stream_port)
-    assert services["worker"]["command"][:4] == ["celery", "-A", "service.celery_app", "worker"]
-    assert "search,sessions" in services["worker"]["command"]
+    for name, queues in WORKER_QUEUES.items():
+        command = services[name]["command"]
+        assert command[:4] == ["celery", "-A", "service.celery_app", "worker"]
+        assert queues_of(command) == queues
+        assert services[name]["environment"]["MAJLIS_WEBHOOK_ALLOW_PRIVATE"] == "0"
+    assert (
+        services["delivery-worker"]["command"][services["delivery-worker"]["command"].index("-P") + 1]
+        == "threads"
+    )
 
 
 def test_kubernetes_manifests():
@@ -44,7 +62,8 @@ def test_kubernetes_manifests():
         assert {"apiVersion", "kind", "metadata"} <= set(doc)
         by_kind.setdefault(doc["kind"], []).append(doc)
     deployments = {d["metadata"]["name"]: d for d in by_kind["Deployment"]}
-    assert set(deployments) == {"majlis-api", "majlis-streams", "majlis-worker", "majlis-redis"}
+    workers = {f"majlis-{name}": queues for name, queues in WORKER_QUEUES.items()}
+    assert set(deployments) == {"majlis-api", "majlis-streams", "majlis-redis", *workers}
     redis = deployments["majlis-redis"]["spec"]["template"]["spec"]
     args = redis["containers"][0]["args"]
     assert args[args.index("--appendonly") + 1] == "yes"
@@ -53,14 +72,16 @@ def test_kubernetes_manifests():
     streams = deployments["majlis-streams"]["spec"]["template"]["spec"]["containers"][0]
     assert {"name": "MAJLIS_STREAM_SERVER", "value": "1"} in streams["env"]
     hpas = {h["spec"]["scaleTargetRef"]["name"] for h in by_kind["HorizontalPodAutoscaler"]}
-    assert "majlis-api" in hpas
+    assert {"majlis-api", *workers} <= hpas
     api = deployments["majlis-api"]["spec"]["template"]["spec"]
     container = api["containers"][0]
     assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
     assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
     assert api["securityContext"]["runAsNonRoot"] is True
-    worker = deployments["majlis-worker"]["spec"]["template"]["spec"]["containers"][0]
-    assert worker["command"][:4] == ["celery", "-A", "service.celery_app", "worker"]
+    for name, queues in workers.items():
+        worker = deployments[name]["spec"]["template"]["spec"]["containers"][0]
+        assert worker["command"][:4] == ["celery", "-A", "service.celery_app", "worker"]
+        assert queues_of(worker["command"]) == queues
     for deployment in deployments.values():  # labels select their own pods
         spec = deployment["spec"]
         assert spec["selector"]["matchLabels"].items() <= spec["template"]["metadata"]["labels"].items()

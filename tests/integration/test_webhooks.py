@@ -29,6 +29,9 @@ pytestmark = pytest.mark.integration
 WORKER_ENV = {
     "MAJLIS_WEBHOOK_BACKOFF": "0.2",
     "MAJLIS_WEBHOOK_ATTEMPTS": "4",
+    # one receiver serves every test here: its failures must not open its circuit breaker
+    # (tested in test_fair_use.py)
+    "MAJLIS_WEBHOOK_BREAKER_FAILURES": "1000",
     # a task held by a killed worker comes back 12 s after its delivery, swept every second
     "MAJLIS_SEARCH_SOFT_LIMIT": "2",
     "MAJLIS_SEARCH_HARD_LIMIT": "3",
@@ -308,9 +311,13 @@ def test_a_retry_pending_when_its_worker_is_killed_is_delivered_once_by_the_next
     ],
 )
 def test_a_callback_url_that_is_not_http_or_not_allowed_is_refused(own_redis, own_prefix, url, allow_private):
-    app = create_app(IntegrationSettings(own_redis, own_prefix, WEBHOOK_ALLOW_PRIVATE=allow_private))
-    answer = app.test_client().post(
-        "/v1/sessions", json={"game": GAME, "players": 2, "seed": 1, "callback_url": url}
+    settings = IntegrationSettings(
+        own_redis, own_prefix, WEBHOOK_ALLOW_PRIVATE=allow_private, WEBHOOK_ALLOW_LOOPBACK=False
+    )
+    answer = (
+        create_app(settings)
+        .test_client()
+        .post("/v1/sessions", json={"game": GAME, "players": 2, "seed": 1, "callback_url": url})
     )
     error = assert_error(answer, 422, "invalid_callback")
     assert extensions(error) == {"field": "callback_url"}

@@ -237,6 +237,7 @@ class SessionState(Answer):
     seats: list[Any] = field(default_factory=list)
     turn_timer: JSON | None = None  # seconds, on_timeout, level (None: no timer)
     turn_deadline: JSON | None = None  # the running turn's: seat, at (Unix time), seconds_left
+    ended: JSON | None = None  # why the session ended (reason "abandoned"); None while it plays
     view: View = field(default_factory=dict)
     legal_actions: list[LegalAction] | None = None
     events: list[JSON] | None = None  # of the move just made

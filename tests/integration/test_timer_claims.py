@@ -1,0 +1,41 @@
+"""The turn timers' fire-once claim and backlog cap on a real Redis (no worker needed)."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import pytest
+
+from service.redis_conn import connect
+from service.timers import Sweeper, claim_fire, timer_member
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture()
+def client(redis_url):
+    return connect(redis_url, 2.0)
+
+
+def test_a_timer_version_is_claimed_once_whatever_the_copies(client):
+    key = f"test-timers-{uuid.uuid4().hex}"
+    assert claim_fire(client, key, "s1", 7, lease=5)
+    assert not claim_fire(client, key, "s1", 7, lease=5)  # a second copy of the task: a no-op
+    assert claim_fire(client, key, "s1", 8, lease=5)  # the next version is its own timer
+    assert 0 < client.ttl(f"{key}:fired:{timer_member('s1', 7)}") <= 5  # given back if it dies
+
+
+def test_the_sweeper_sends_no_more_than_the_backlog_has_room_for(client):
+    key, queue = f"test-timers-{uuid.uuid4().hex}", f"test-queue-{uuid.uuid4().hex}"
+    now = time.time()
+    client.zadd(key, {timer_member(f"s{n}", 1): now - 10 + n for n in range(10)})
+    client.rpush(queue, "a task already waiting")
+    sent: list[tuple[str, int]] = []
+    sweeper = Sweeper(client, key, lambda sid, v: sent.append((sid, v)), 0.2, 20.0, backlog=3, queue=queue)
+    assert sweeper.sweep() == 2 and sent == [("s0", 1), ("s1", 1)]  # the longest due first
+    client.rpush(queue, "x", "y")
+    assert sweeper.sweep() == 0  # the queue is full: the rest wait in Redis, in due order
+    client.delete(queue)
+    assert sweeper.sweep() == 3 and [s for s, _ in sent[2:]] == ["s2", "s3", "s4"]
+    client.delete(key)
