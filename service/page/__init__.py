@@ -105,7 +105,6 @@ def table(session_id: str):
         "page/table.html",
         session_id=session_id,
         game=session.game.id,
-        card_verbs=card_verbs(),
         events_url=events_url(session_id),
     )
 
@@ -117,17 +116,6 @@ def events_url(session_id: str) -> str:
     a proxy in front routes them)."""
     path = f"/v1/sessions/{quote(session_id, safe='')}/events"
     return (public_stream_base() or "") + path
-
-
-def card_verbs() -> dict[str, str]:
-    """Per game, the verb a click on a hand card sends when no legal action plays that card,
-    so that the service says which rule refuses it: ``play``, or ``discard`` where a turn
-    ends with a discard instead."""
-    verbs = {}
-    for game in games_metadata():
-        names = game["verbs"]
-        verbs[game["id"]] = "play" if "play" in names else "discard" if "discard" in names else "play"
-    return verbs
 
 
 @bp.get("/replay/<session_id>")
@@ -243,7 +231,7 @@ def deals_acknowledged() -> int:
 
 
 @bp.post("/api/sessions/<session_id>/hold")
-def hold(session_id: str):
+def hold_for_summaries(session_id: str):
     """The bots of this session wait (at most page_hold.MOST_SECONDS) for this seat to
     dismiss each deal's summary."""
     store, session, seat = authorised(session_id)
@@ -252,7 +240,7 @@ def hold(session_id: str):
 
 
 @bp.post("/api/sessions/<session_id>/ack")
-def ack(session_id: str):
+def summaries_read(session_id: str):
     """This seat dismissed the summaries of the first ``deals`` deals: the bots go on."""
     deals = deals_acknowledged()
     store, session, seat = authorised(session_id)

@@ -8,7 +8,7 @@ import pytest
 
 from engine import all_games
 from service import create_app, i18n
-from service.page import card_verbs, events_url
+from service.page import events_url
 from service.settings import TestSettings as SettingsForTests
 from tests.problems import error_code
 
@@ -30,11 +30,6 @@ def test_unknown_game_page_is_a_json_404(client):
     answer = client.get("/play/chess")
     assert answer.status_code == 404
     assert error_code(answer) == "not_found"
-
-
-def test_a_hand_card_sends_play_or_discard():
-    verbs = card_verbs()
-    assert verbs["marriage"] == "discard" and verbs["ronda"] == "play"
 
 
 @pytest.mark.parametrize("path", ["/play/table/abc", "/play/replay/abc", "/play/table/" + "0" * 33])

@@ -13,7 +13,6 @@ const GAME = TABLE.dataset.game;
 const EVENTS_URL = TABLE.dataset.events;
 const POLL_MS = 500;
 const RETRY_MOST_MS = 10000;
-const CARD_VERBS = JSON.parse(document.getElementById("card-verbs").textContent);
 const refusal = document.getElementById("refusal");
 let seat = seatFromFragment(SESSION);
 let current = null; // the latest session answer
@@ -407,8 +406,10 @@ function clickCard(code) {
     if (chosen.length) chosen[0].focus();
     return;
   }
-  const withCard = actions.find((a) => "card" in a.action);
-  play({ type: withCard ? withCard.action.type : CARD_VERBS[GAME], card: code });
+  // no legal action plays it: say so here (a refused request would be a console error)
+  refusal.textContent = actions.length ? t("not_playable") : t("not_your_turn");
+  refusal.dataset.rule = "";
+  refusal.hidden = false;
 }
 
 function playsCard(action, code) { return action.card === code || (action.cards || []).includes(code); }
