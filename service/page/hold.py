@@ -61,7 +61,7 @@ def wait_left(sessions: Any, session: Any, now: float | None = None) -> float:
     if since_field not in raw:
         sessions.r.hsetnx(key(sessions, session.id), since_field, f"{now:.3f}")
         raw[since_field] = sessions.r.hget(key(sessions, session.id), since_field)
-    return max(0.0, float(raw[since_field]) + MOST_SECONDS - now)
+    return min(MOST_SECONDS, max(0.0, float(raw[since_field]) + MOST_SECONDS - now))
 
 
 def defer_bot(sessions: Any, session: Any) -> bool:
