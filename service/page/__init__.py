@@ -73,10 +73,13 @@ TIMER_CHOICES = (0, 30, 60, 120)
 def page(template: str, status: int = 200, **context: Any):
     """A page in the request's language (``?lang=``, the picker's cookie, Accept-Language)."""
     language = i18n.page_language()
+    words = i18n.page_words(language)
     context.update(
         lang=language,
         direction="rtl" if language in i18n.RIGHT_TO_LEFT else "ltr",
-        words=i18n.page_words(language),
+        words=words,
+        # the script gets the page's words and its game's only
+        script_words={key: words[key] for key in ("page", context.get("game")) if key in words},
         languages=i18n.LANGUAGE_NAMES,
     )
     return render_template(template, **context), status
