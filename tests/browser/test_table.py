@@ -365,3 +365,23 @@ def test_pages_and_docs_load_nothing_from_another_host(browser, server):
     page.wait_for_selector(".swagger-ui .info", timeout=30_000)
     assert requested and all(url.startswith(server) for url in requested), requested
     context.close()
+
+
+def test_the_turn_timer_counts_down_at_the_table(browser, server, axe_source):
+    """A turn timer chosen in the setup form: the seat to act shows its seconds left."""
+    watched = Watched(browser, PHONE)
+    page = watched.page
+    page.goto(f"{server}/play/ronda")
+    page.select_option("#timer", "30")
+    page.click("#start")
+    page.click("#my-seat")
+    page.wait_for_url("**/play/table/*")
+    page.wait_for_function(READY, timeout=60_000)
+    assert page.evaluate("current.turn_timer.seconds") == 30
+    assert page.evaluate("current.turn_deadline.seat") == 0
+    page.wait_for_function("() => /^\\d+ s left$/.test(document.getElementById('clock').textContent)")
+    first = int(page.inner_text("#clock").split()[0])
+    page.wait_for_timeout(2_100)
+    assert 0 < int(page.inner_text("#clock").split()[0]) < first <= 30
+    assert page.inner_text(".seat.acting .clock") == page.inner_text("#clock")
+    watched.close()

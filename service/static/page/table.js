@@ -161,7 +161,7 @@ async function render(answer) {
 
 function renderTurn(answer) {
   const turn = document.getElementById("turn");
-  deadlineAt = answer.turn_deadline ? Date.now() + answer.turn_deadline.seconds_left * 1000 : null;
+  deadlineAt = answer.turn_deadline && !answer.finished ? Date.now() + answer.turn_deadline.seconds_left * 1000 : null;
   if (answer.finished) turn.textContent = t("match_over");
   else if (answer.to_act === answer.seat) turn.textContent = t("your_turn");
   else turn.textContent = t("to_play", { name: seatName(answer.to_act, answer.seat) });
@@ -169,11 +169,10 @@ function renderTurn(answer) {
   tick();
 }
 
-/* The countdown of the seat to act, once a second. */
+/* The countdown of the seat to act, once a second: at its seat and beside the turn line. */
 function tick() {
-  const box = document.querySelector(".seat.acting .clock");
-  if (!box) return;
-  box.textContent = deadlineAt === null ? "" : t("seconds_left", { n: Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000)) });
+  const text = deadlineAt === null ? "" : t("seconds_left", { n: Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000)) });
+  document.querySelectorAll(".seat.acting .clock, #clock").forEach((box) => { box.textContent = text; });
 }
 setInterval(tick, 1000);
 
