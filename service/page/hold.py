@@ -53,8 +53,10 @@ def wait_left(sessions: Any, session: Any, now: float | None = None) -> float:
     """Seconds the bots should still wait for the last finished deal's summary (0: play)."""
     raw = sessions.r.hgetall(key(sessions, session.id))
     acknowledged = [int(value) for field, value in raw.items() if field.startswith("seat:")]
+    if not acknowledged:
+        return 0.0  # no page holds this session: one Redis read, nothing scored
     over = deals_over(session)
-    if not acknowledged or min(acknowledged) >= over:
+    if min(acknowledged) >= over:
         return 0.0
     now = time.time() if now is None else now
     since_field = f"since:{over}"
