@@ -129,10 +129,12 @@ function renderScores(target, report, me) {
   target.append(table);
 }
 
-/* An item of a deal's score, in words. */
-function itemRows(items, sides, me) {
+/* The items of a deal's score: a card as a card, an item the game's words name (Baloot's
+   cards, projects, baloot, kaboot...) in them, else the engine's own words. */
+function itemRows(items, sides, me, game) {
+  const named = (item) => isCard(item) ? cardNode(item, "span", game) : el("bdi", {}, term(game, String(item), {}, String(item)));
   return items.map((item) => el("tr", {}, el("td", {}, sideName(sides[item.side] || [item.side], me)),
-    el("td", {}, el("bdi", {}, String(item.item).replaceAll("_", " "))),
+    el("td", {}, named(item.item)),
     el("td", { class: "value" }, el("bdi", { dir: "ltr" }, (item.points > 0 ? "+" : "") + num(item.points))),
     el("td", {}, el("bdi", { dir: "ltr" }, item.rule || ""))));
 }

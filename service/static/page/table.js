@@ -479,7 +479,7 @@ async function showSummary(finished) {
   const body = document.getElementById("summary-body");
   document.getElementById("summary-title").textContent = t("summary_title", { n: deal.deal_no });
   const items = el("table", { class: "items" }, el("tr", {}, el("th", { scope: "col" }, t("side")), el("th", { scope: "col" }, t("item")),
-    el("th", { scope: "col" }, t("points")), el("th", { scope: "col" }, t("rule"))), ...itemRows(deal.items, answer.sides, me()));
+    el("th", { scope: "col" }, t("points")), el("th", { scope: "col" }, t("rule"))), ...itemRows(deal.items, answer.sides, me(), GAME));
   const totals = el("table", { class: "scores" }, el("tr", {}, el("th", { scope: "col" }, t("side")), el("th", { scope: "col" }, t("this_deal")),
     el("th", { scope: "col" }, t("total"))), ...answer.sides.map((seats, side) => el("tr", {}, el("th", { scope: "row" }, sideName(seats, me())),
     el("td", {}, el("bdi", { dir: "ltr" }, (deal.points[side] > 0 ? "+" : "") + num(deal.points[side]))), el("td", {}, num(deal.totals[side])))));
