@@ -191,3 +191,39 @@ def label_words(language: str) -> LabelWords:
 def label(action: dict[str, Any]) -> str:
     """A short label of a JSON action in the request's language (see engine/labels.py)."""
     return labels.label(action, label_words(request_language()))
+
+
+# --------------------------------------------------------------------------- the table page
+
+LANGUAGE_COOKIE = "majlis-lang"
+"""The table page's language picker keeps the choice in this cookie."""
+LANGUAGE_NAMES = {"en": "English", "ar": "العربية", "es": "Español", "ne": "नेपाली"}
+RIGHT_TO_LEFT = frozenset({"ar"})
+
+
+def page_language() -> str:
+    """The table page's language: ``?lang=``, else the picker's cookie, else
+    ``Accept-Language`` (English when none is served); remembered for Content-Language."""
+    for chosen in (request.args.get("lang"), request.cookies.get(LANGUAGE_COOKIE)):
+        if chosen in LANGUAGES:
+            g.language = chosen
+            return chosen
+    return request_language()
+
+
+@functools.cache
+def page_catalogue(language: str) -> Catalogue:
+    return parse_po((CATALOGUES / f"page-{language}.po").read_text(encoding="utf-8"))
+
+
+@functools.cache
+def page_words(language: str) -> dict[str, dict[str, str]]:
+    """The page's words by context (``page``, or a game id) then key: ``language``'s words
+    over the English ones, so that a word no catalogue of that language has reads in English
+    (a Baloot term on the Spanish page, say)."""
+    words: dict[str, dict[str, str]] = {}
+    for lang in dict.fromkeys((DEFAULT, language)):
+        for (context, key), text in page_catalogue(lang).items():
+            if text:
+                words.setdefault(context, {})[key] = text
+    return words

@@ -771,6 +771,10 @@ def bot_turn(session_id: str, version: int) -> None:
         return  # whatever changed the session queued what comes next
     if end_silent(sessions, session):
         return
+    from service.page import hold as page_hold
+
+    if page_hold.defer_bot(sessions, session):
+        return  # the table page shows a deal's summary: this turn is queued again
     level = session.seats[seat].get("level", "normal")
     order = BotOrder(seat, version, level, LEVEL_BUDGETS.get(level), new_seed())
     try:

@@ -6,7 +6,15 @@
                                            follows the session's event stream (events_url)
     GET /play/replay/<session>             step through a match's log, forward and back
     GET /play/api/sessions/<id>/score      the score report, itemised, as the token's seat may see it
+    GET /play/api/sessions/<id>/sheet      every finished deal of the match, itemised (the score sheet)
     GET /play/api/sessions/<id>/positions  the token's seat's view after each move (the replay)
+    POST /play/api/sessions/<id>/hold      the bots wait for this seat to dismiss each deal's summary
+    POST /play/api/sessions/<id>/ack       this seat dismissed the summaries of deals 1..{"deals": k}
+
+The seat token of an invitation link travels in the URL's fragment (``#token=...``), which
+a browser never sends: the page keeps it in localStorage and removes it from the address.
+The page's words are in ``service/translations/page-<lang>.po``: ``?lang=``, the picker's
+cookie or ``Accept-Language`` chooses (service/i18n.py).
 
 The page is server-rendered HTML plus a little plain JavaScript (service/static/page);
 every asset is served here, so it works offline. It plays through the public API
@@ -20,14 +28,18 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, render_template, request
 
 from ai.bots import LEVEL_BUDGETS
 from engine import all_games
+from service import i18n
 from service import sessions as S
 from service.api.hints import labelled
-from service.api.sessions import viewer
+from service.api.sessions import authorised, viewer
+from service.errors import ApiError
 from service.events import public_stream_base
+from service.page import hold as page_hold
+from service.redis_conn import ISSUED_ID
 
 bp = Blueprint("page", __name__, url_prefix="/play")
 
@@ -45,13 +57,58 @@ def setup(game_id: str | None = None):
     games = games_metadata()
     if game_id is not None and game_id not in {g["id"] for g in games}:
         abort(404)
-    return render_template("page/setup.html", games=games, chosen=game_id or games[0]["id"], levels=LEVELS)
+    return page(
+        "page/setup.html",
+        games=games,
+        chosen=game_id or games[0]["id"],
+        levels=LEVELS,
+        timer_choices=TIMER_CHOICES,
+    )
+
+
+TIMER_CHOICES = (0, 30, 60, 120)
+"""The setup form's turn timers in seconds (0: none)."""
+
+
+def page(template: str, status: int = 200, **context: Any):
+    """A page in the request's language (``?lang=``, the picker's cookie, Accept-Language)."""
+    language = i18n.page_language()
+    words = i18n.page_words(language)
+    context.update(
+        lang=language,
+        direction="rtl" if language in i18n.RIGHT_TO_LEFT else "ltr",
+        words=words,
+        # the script gets the page's words and its game's only
+        script_words={key: words[key] for key in ("page", context.get("game")) if key in words},
+        languages=i18n.LANGUAGE_NAMES,
+    )
+    return render_template(template, **context), status
+
+
+def known_session(session_id: str) -> Any | None:
+    """The session, or None when it is unknown or expired (its page is then a 404 page);
+    an id of a form the service never issues is unknown without asking Redis."""
+    if not ISSUED_ID.fullmatch(session_id):
+        return None
+    try:
+        return S.store().load(session_id)
+    except ApiError as error:
+        if error.status == 404:
+            return None
+        raise
 
 
 @bp.get("/table/<session_id>")
 def table(session_id: str):
-    return render_template(
-        "page/table.html", session_id=session_id, card_verbs=card_verbs(), events_url=events_url(session_id)
+    """The table of a seat, or a spectator's (whichever token the browser holds)."""
+    session = known_session(session_id)
+    if session is None:
+        return page("page/missing.html", 404)
+    return page(
+        "page/table.html",
+        session_id=session_id,
+        game=session.game.id,
+        events_url=events_url(session_id),
     )
 
 
@@ -64,20 +121,12 @@ def events_url(session_id: str) -> str:
     return (public_stream_base() or "") + path
 
 
-def card_verbs() -> dict[str, str]:
-    """Per game, the verb a click on a hand card sends when no legal action plays that card,
-    so that the service says which rule refuses it: ``play``, or ``discard`` where a turn
-    ends with a discard instead."""
-    verbs = {}
-    for game in games_metadata():
-        names = game["verbs"]
-        verbs[game["id"]] = "play" if "play" in names else "discard" if "discard" in names else "play"
-    return verbs
-
-
 @bp.get("/replay/<session_id>")
 def replay(session_id: str):
-    return render_template("page/replay.html", session_id=session_id)
+    session = known_session(session_id)
+    if session is None:
+        return page("page/missing.html", 404)
+    return page("page/replay.html", session_id=session_id, game=session.game.id)
 
 
 def seat_secrets(session: S.Session, seat: int | None) -> set[str]:
@@ -117,6 +166,90 @@ def position(game: Any, state: Any, seat: int | None, move: dict[str, Any] | Non
     report = game.score(state).to_json()
     hidden = set(game.hidden_cards(state, seat)) if seat is not None else set()
     return {"move": move, "to_act": game.to_act(state), "view": view, "score": S.redact(report, hidden)}
+
+
+@bp.get("/api/sessions/<session_id>/sheet")
+def sheet(session_id: str):
+    """The score sheet: each finished deal with its points per side, the totals after it
+    and its items (the deal's score report just before its last move, and the points that
+    move scored), replayed from the log."""
+    store, session, seat = viewer(session_id)
+    game = session.game
+    state = store.initial_state(session)
+    deals: list[dict[str, Any]] = []
+    report = game.score(state).to_json()
+    start_totals = list(report["scores"])
+    for entry in store.log(session, seat):
+        action = game.parse_action(state, entry["action"])
+        actor = entry["seat"] if entry["seat"] is not None else game.to_act(state)
+        state, events = game.apply(state, actor, action)
+        after = game.score(state).to_json()
+        match_over = game.to_act(state) is None and not deals_end(deals, report)
+        if after["deal_no"] != report["deal_no"] or match_over:
+            deals.append(deal_line(report, after, events, start_totals))
+            start_totals = list(after["scores"])
+        report = after
+    hidden = seat_secrets(session, seat)
+    return {"version": session.version, "sides": report["sides"], "deals": S.redact(deals, hidden)}
+
+
+def deals_end(deals: list[dict[str, Any]], report: dict[str, Any]) -> bool:
+    return bool(deals) and deals[-1]["deal_no"] == report["deal_no"]
+
+
+def deal_line(
+    before: dict[str, Any], after: dict[str, Any], events: list[dict[str, Any]], start: list[int]
+) -> dict[str, Any]:
+    """One deal of the sheet: its number, points per side, totals after it, its items."""
+    items = list(before.get("items") or [])
+    for event in events:
+        if event.get("type") != "points":
+            continue
+        if "items" in event:
+            items.extend(event["items"])
+        elif "item" in event:
+            side = event.get("side", event.get("seat"))
+            points = event.get("points")
+            items.append({"side": side, "points": points, "item": event["item"], "rule": event.get("rule")})
+    totals = list(after["scores"])
+    return {
+        "deal_no": before["deal_no"],
+        "points": [total - first for total, first in zip(totals, start, strict=False)],
+        "totals": totals,
+        "items": items,
+    }
+
+
+def deals_acknowledged() -> int:
+    body = request.get_json(silent=True)
+    deals = body.get("deals") if isinstance(body, dict) else None
+    if not isinstance(deals, int) or isinstance(deals, bool) or not 0 <= deals <= 10_000:
+        raise ApiError(
+            422,
+            "invalid_request",
+            'send {"deals": n}: how many deals\' summaries this seat has dismissed (0 to 10000)',
+            {"fields": {"deals": "an integer from 0 to 10000"}},
+        )
+    return deals
+
+
+@bp.post("/api/sessions/<session_id>/hold")
+def hold_for_summaries(session_id: str):
+    """The bots of this session wait (at most page_hold.MOST_SECONDS) for this seat to
+    dismiss each deal's summary."""
+    store, session, seat = authorised(session_id)
+    page_hold.hold(store, session, seat)
+    return {"seat": seat, "most_seconds": page_hold.MOST_SECONDS}
+
+
+@bp.post("/api/sessions/<session_id>/ack")
+def summaries_read(session_id: str):
+    """This seat dismissed the summaries of the first ``deals`` deals: the bots go on."""
+    deals = deals_acknowledged()
+    store, session, seat = authorised(session_id)
+    page_hold.ack(store, session, seat, deals)
+    S.schedule_bot(store.load(session_id))
+    return {"seat": seat, "deals": deals}
 
 
 def init_app(app: Any) -> None:

@@ -1,11 +1,17 @@
 """Fixtures of the browser tests: the whole service as ``make run`` starts it
 (``python -m service.run``: Redis, a Celery worker, gunicorn) and a real headless Chromium
-driven by Playwright. No mocks: the page talks to the real service."""
+driven by Playwright. No mocks: the page talks to the real service.
+
+axe-core (the accessibility checker the tests load into each page) is the npm package
+pinned in tests/browser/package.json and package-lock.json: ``npm ci`` installs it here
+when node_modules lacks it (Debian's ``npm``; .ci/run installs it when missing). It is
+never fetched at run time by the page, and the service never serves it."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -47,9 +53,7 @@ def chromium() -> str:
     except ImportError:
         path = None
     if path is None:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(HOW_TO_GET_ONE)
-        pytest.skip(HOW_TO_GET_ONE)
+        missing(HOW_TO_GET_ONE)
     return path
 
 
@@ -63,8 +67,39 @@ def browser(chromium: str) -> Iterator[object]:
         browser.close()
 
 
+HERE = Path(__file__).resolve().parent
+AXE = HERE / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def missing(why: str) -> None:
+    """Fail in CI (CI=true), skip elsewhere, saying why."""
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(why)
+    pytest.skip(why)
+
+
 @pytest.fixture(scope="session")
-def server(tmp_path_factory, chromium: str) -> Iterator[str]:
+def axe_source() -> str:
+    """axe-core's script, installed with ``npm ci`` from the lock file when missing."""
+    if not AXE.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            missing("no npm to install axe-core: apt-get install -y npm (or run .ci/run)")
+        done = subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund"], cwd=HERE, capture_output=True, text=True, timeout=300
+        )
+        if done.returncode != 0 or not AXE.exists():
+            missing("npm ci could not install axe-core:\n" + done.stdout[-2000:] + done.stderr[-2000:])
+    return AXE.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def server_data(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("page-data")
+
+
+@pytest.fixture(scope="session")
+def server(server_data: Path, chromium: str) -> Iterator[str]:
     """``python -m service.run`` in its own data directory on a free port: its base URL."""
     settings = dict(
         MAJLIS_WEB_WORKERS="2",
@@ -72,7 +107,7 @@ def server(tmp_path_factory, chromium: str) -> Iterator[str]:
         MAJLIS_SESSION_BOT_MS="20",
         MAJLIS_WORKER_HEARTBEAT="1",
     )
-    with running_service(tmp_path_factory.mktemp("page-data"), **settings) as port:
+    with running_service(server_data, **settings) as port:
         yield f"http://127.0.0.1:{port}"
 
 

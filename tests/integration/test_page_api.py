@@ -69,7 +69,8 @@ def test_unknown_session_and_foreign_token_are_refused(client, played):
 
 def test_with_api_keys_the_page_loads_but_its_json_needs_a_key(make_app):
     client = make_app(API_KEYS=True).test_client()
-    for path in ("/play", "/play/ronda", "/play/table/abc", "/static/page/page.css", "/docs"):
+    for path in ("/play", "/play/ronda", "/static/page/page.css", "/docs"):
         assert client.get(path).status_code == 200, path
+    assert client.get("/play/table/abc").status_code == 404  # the page for no such match, not a 401
     assert_error(client.get("/play/api/sessions/abc/score"), 401, "unauthorized")
     assert_error(client.get("/v1/sessions/abc"), 401, "unauthorized")

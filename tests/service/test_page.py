@@ -7,7 +7,8 @@ import re
 import pytest
 
 from engine import all_games
-from service import create_app
+from service import create_app, i18n
+from service.page import events_url
 from service.settings import TestSettings as SettingsForTests
 from tests.problems import error_code
 
@@ -31,9 +32,81 @@ def test_unknown_game_page_is_a_json_404(client):
     assert error_code(answer) == "not_found"
 
 
-def test_table_page_says_which_verb_a_hand_card_sends(client):
-    html = client.get("/play/table/abc").get_data(as_text=True)
-    assert '"marriage": "discard"' in html and '"ronda": "play"' in html
+@pytest.mark.parametrize("path", ["/play/table/abc", "/play/replay/abc", "/play/table/" + "0" * 33])
+def test_a_session_id_the_service_never_issues_is_a_404_page(client, path):
+    answer = client.get(path)
+    assert answer.status_code == 404 and answer.mimetype == "text/html"
+    html = answer.get_data(as_text=True)
+    assert 'id="missing"' in html and "No such match" in html
+    assert "table.js" not in html  # nothing left to poll
+
+
+@pytest.mark.parametrize(
+    "header, lang, word",
+    [
+        ("ar-SA,ar;q=0.9", "ar", "ابدأ مباراة"),
+        ("es-MX", "es", "Empezar una partida"),
+        ("ne", "ne", "खेल सुरु"),
+        ("fr", "en", "Start a match"),
+    ],
+)
+def test_the_setup_page_speaks_the_accept_language(client, header, lang, word):
+    answer = client.get("/play", headers={"Accept-Language": header})
+    html = answer.get_data(as_text=True)
+    assert f'<html lang="{lang}" dir="{"rtl" if lang == "ar" else "ltr"}">' in html
+    assert word in html and answer.headers["Content-Language"] == lang
+
+
+def test_the_language_picker_cookie_and_query_win_over_accept_language(client):
+    client.set_cookie("majlis-lang", "es")
+    assert '<html lang="es"' in client.get("/play", headers={"Accept-Language": "ar"}).get_data(as_text=True)
+    assert '<html lang="ne"' in client.get("/play?lang=ne").get_data(as_text=True)
+    assert '<html lang="es"' in client.get("/play?lang=xx").get_data(as_text=True)  # unknown: ignored
+
+
+def test_every_page_catalogue_has_the_english_page_words():
+    english = i18n.page_catalogue("en")
+    for language in i18n.LANGUAGES:
+        catalogue = i18n.page_catalogue(language)
+        missing = [
+            key for (context, key) in english if context == "page" and not catalogue.get(("page", key))
+        ]
+        assert missing == [], (language, missing)
+        for (context, key), text in catalogue.items():  # the same {names} as the English word
+            assert set(re.findall(r"\{(\w+)\}", text)) == set(
+                re.findall(r"\{(\w+)\}", english[(context, key)])
+            ), key
+
+
+@pytest.mark.parametrize(
+    "language, game, key, word",
+    [
+        ("ar", "baloot", "pass_1", "بس"),
+        ("ar", "baloot", "pass_2", "ولا"),
+        ("ar", "baloot", "double", "دبل"),
+        ("ar", "baloot", "triple", "ثري"),
+        ("ar", "baloot", "four", "فور"),
+        ("ar", "trex", "king_of_hearts", "شيخ الكبة"),
+        ("ar", "trex", "suit_H", "كبة"),
+        ("es", "porrazo", "tendido", "dar el tendido"),
+        ("es", "ronda", "pass", "paso"),
+        ("ne", "marriage", "tunnela", "टनेला"),
+        ("es", "baloot", "hokm", "Hokm"),  # no Spanish Baloot word: English
+    ],
+)
+def test_the_table_words_are_the_players_own(language, game, key, word):
+    assert i18n.page_words(language)[game][key] == word
+
+
+def test_the_arabic_labels_use_the_table_words():
+    words = i18n.label_words("ar")
+    assert words.verbs["pass"] == "بس"
+    assert (words.verbs["double"], words.verbs["triple"], words.verbs["four"]) == ("دبل", "ثري", "فور")
+
+
+def test_the_favicon_is_served(client):
+    answer = client.get("/static/page/favicon.svg")
+    assert answer.status_code == 200 and b"<svg" in answer.data
 
 
 @pytest.mark.parametrize("path", ["/play", "/play/table/abc", "/play/replay/abc", "/docs"])
@@ -56,12 +129,6 @@ def test_page_json_routes_need_a_token(client, route):
     assert error_code(answer) == "unauthorized"
 
 
-def events_url_of(html: str) -> str:
-    found = re.search(r'data-events="([^"]*)"', html)
-    assert found, html
-    return found.group(1)
-
-
 @pytest.mark.parametrize(
     "stream_url, host, expected",
     [
@@ -79,7 +146,5 @@ def test_table_page_names_the_event_stream_it_follows(stream_url, host, expected
     would drop the seat token (a browser drops Authorization on a cross-origin redirect)."""
     settings = SettingsForTests()
     settings.STREAM_URL = stream_url
-    answer = create_app(settings).test_client().get("/play/table/abc", headers={"Host": host})
-    html = answer.get_data(as_text=True)
-    assert events_url_of(html) == expected
-    assert "/static/page/stream.js" in html
+    with create_app(settings).test_request_context("/play/table/abc", headers={"Host": host}):
+        assert events_url("abc") == expected

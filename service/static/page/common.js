@@ -1,80 +1,110 @@
-/* Shared by the table and replay pages: the API calls, the seat token kept in this
-   browser, and drawing cards and views. Plain JavaScript, no library. */
+/* Shared by the pages: the page's words (from the server, in the page's language), the
+   API calls, the seat token kept in this browser, and drawing cards. Plain JavaScript. */
 "use strict";
 
-const SUITS = { S: ["♠", "spades"], H: ["♥", "hearts"], D: ["♦", "diamonds"], C: ["♣", "clubs"] };
-const RANKS = { A: "ace", K: "king", Q: "queen", J: "jack", T: "10" };
+const WORDS = JSON.parse(document.getElementById("words").textContent);
+const LANG = document.documentElement.lang;
+const NUMBER = new Intl.NumberFormat(LANG);
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const CARD = /^([2-9TJQKA])([SHDC])$/;
-// View fields the page shows elsewhere (or that only repeat the setup).
-const SKIPPED = ["game", "version", "options", "players", "seat", "to_act", "hands", "history", "scores"];
+
+/* A page word with its {names} filled; numbers are written in the page's language. */
+function t(key, vars) { return fillWords((WORDS.page || {})[key] || key, vars); }
+
+/* A game's own word (its players' vocabulary), else the fallback (or the page's word). */
+function term(game, key, vars, fallback) {
+  const text = (WORDS[game] || {})[key];
+  if (text) return fillWords(text, vars);
+  return fallback !== undefined ? fallback : (WORDS.page || {})[key] ? t(key, vars) : key;
+}
+
+function fillWords(text, vars) {
+  return text.replace(/\{(\w+)\}/g, (_, name) => {
+    const value = (vars || {})[name];
+    return typeof value === "number" ? num(value) : value === undefined ? "" : String(value);
+  });
+}
+
+function num(n) { return NUMBER.format(n); }
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
     if (key === "class") node.className = value;
     else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value);
+    else node.setAttribute(key, value === true ? "" : value);
   }
-  for (const child of children) node.append(child);
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
   return node;
 }
 
 function isCard(value) { return typeof value === "string" && CARD.test(value); }
 
-function cardName(code) {
+/* A card's name in the page's language, with the game's own suit and rank words. */
+function cardName(code, game) {
   const [, rank, suit] = code.match(CARD);
-  return `${RANKS[rank] || rank} of ${SUITS[suit][1]}`;
+  const rankWord = "AKQJ".includes(rank) ? term(game, "rank_" + rank) : rank === "T" ? num(10) : num(Number(rank));
+  return term(game, "card_name", { rank: rankWord, suit: term(game, "suit_" + suit) });
 }
 
-/* A card drawn with its rank and suit sign; its name is readable as text. */
-function cardNode(code, tag) {
-  if (!isCard(code)) return el(tag || "span", { class: "card back" }, String(code));
+/* A card: rank and suit sign, drawn left to right in every language (<bdi>), named for
+   screen readers. `tag` "button" for a playable hand card. */
+function cardNode(code, tag, game) {
+  if (!isCard(code)) return el(tag || "span", { class: "card back", role: "img", "aria-label": t("card_back") });
   const [, rank, suit] = code.match(CARD);
   const red = suit === "H" || suit === "D";
-  return el(tag || "span", { class: "card" + (red ? " red" : ""), title: cardName(code), "data-card": code,
-    "aria-label": cardName(code) }, (rank === "T" ? "10" : rank) + SUITS[suit][0]);
+  const face = el("bdi", { dir: "ltr", "aria-hidden": "true" }, (rank === "T" ? "10" : rank) + SUITS[suit]);
+  const attrs = { class: "card" + (red ? " red" : ""), title: cardName(code, game), "data-card": code,
+    "aria-label": cardName(code, game) };
+  if (!tag || tag === "span") attrs.role = "img";
+  return el(tag || "span", attrs, face);
 }
 
-/* Any JSON value of a view: card codes as cards, lists and objects nested. */
-function valueNode(value, depth) {
-  depth = depth || 0;
-  if (isCard(value)) return cardNode(value);
+function cardsNode(codes, game, extra) {
+  const box = el("span", { class: "cards" + (extra ? " " + extra : "") });
+  (codes || []).forEach((code) => box.append(cardNode(code, "span", game)));
+  return box;
+}
+
+/* Card backs: how many cards a seat holds (a few drawn, the count written). */
+function backsNode(count) {
+  const box = el("span", { class: "backs", role: "img", "aria-label": t("cards_held", { n: count }) });
+  for (let i = 0; i < Math.min(count, 8); i++) box.append(el("span", { class: "card back mini", "aria-hidden": "true" }));
+  box.append(el("span", { class: "count", "aria-hidden": "true" }, num(count)));
+  return box;
+}
+
+/* Any JSON value of a view, for the raw "details": cards as cards, the rest as text. */
+function valueNode(value, game) {
+  if (isCard(value)) return cardNode(value, "span", game);
   if (Array.isArray(value)) {
     if (value.length === 0) return el("span", { class: "empty" }, "—");
     const list = el("span", { class: value.every(isCard) ? "cards" : "list" });
-    value.forEach((v) => list.append(valueNode(v, depth + 1)));
+    value.forEach((v) => list.append(valueNode(v, game)));
     return list;
   }
   if (value && typeof value === "object") {
     const box = el("span", { class: "object" });
-    for (const [key, v] of Object.entries(value)) {
-      box.append(el("span", { class: "pair" }, el("b", {}, key.replaceAll("_", " ") + ": "), valueNode(v, depth + 1)));
-    }
+    for (const [key, v] of Object.entries(value)) box.append(el("span", { class: "pair" }, el("b", {}, key + ": "), valueNode(v, game)));
     return box;
   }
-  return el("span", {}, value === null ? "—" : String(value));
+  return el("bdi", {}, value === null ? "—" : String(value));
 }
 
-function isEmpty(value) {
-  return value === null || value === false || (Array.isArray(value) && value.every(isEmpty)) ||
-    (typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0);
-}
-
-/* The view as the game shows it: every field but the hand, scores and setup. */
+/* The raw view, behind the "details" toggle. */
 function renderView(target, view) {
   target.replaceChildren();
   for (const [key, value] of Object.entries(view)) {
-    if (SKIPPED.includes(key) || isEmpty(value)) continue;
-    target.append(el("dt", {}, key.replaceAll("_", " ")), el("dd", {}, valueNode(value)));
+    if (key === "history" || key === "options") continue;
+    target.append(el("dt", {}, key), el("dd", {}, valueNode(value, view.game)));
   }
 }
 
-/* The seat's own hand: a list of card codes in its view (other seats show a count). */
 function handOf(view, seat) {
   const hands = view.hands;
   if (!Array.isArray(hands) || seat === null || seat === undefined) return [];
-  const hand = hands[seat];
-  return Array.isArray(hand) ? hand : [];
+  return Array.isArray(hands[seat]) ? hands[seat] : [];
 }
 
 /* An item's rule id, and the non-default options (house rules) that changed it. */
@@ -83,26 +113,38 @@ function ruleOf(item) {
   return (item.rule || "") + (options.length ? " (option: " + options.join(", ") + ")" : "");
 }
 
-/* Match totals per side, then the current (or just finished) deal item by item. */
-function renderScores(target, report) {
-  target.replaceChildren();
-  if (!report) return;
-  const totals = el("table", { class: "scores" }, el("caption", {}, `Match, after deal ${report.deal_no}`));
-  totals.append(el("tr", {}, el("th", {}, "side"), el("th", {}, "seats"), el("th", {}, "match"), el("th", {}, "this deal")));
-  report.sides.forEach((seats, side) => totals.append(el("tr", {}, el("td", {}, String(side)),
-    el("td", {}, seats.join(", ")), el("td", {}, String(report.scores[side])), el("td", {}, String(report.deal_points[side])))));
-  target.append(totals);
-  if (report.items && report.items.length) {
-    const items = el("table", { class: "items" }, el("caption", {}, "This deal, item by item"));
-    items.append(el("tr", {}, el("th", {}, "side"), el("th", {}, "item"), el("th", {}, "points"), el("th", {}, "rule")));
-    report.items.forEach((item) => items.append(el("tr", {}, el("td", {}, String(item.side)),
-      el("td", {}, String(item.item).replaceAll("_", " ")), el("td", {}, String(item.points)), el("td", {}, ruleOf(item)))));
-    target.append(items);
-  }
-  if (report.finished) target.append(el("p", {}, `Match over: side ${report.winner} wins.`));
+/* A seat's name: "You", or "Seat 3" (numbered from 1 for people). */
+function seatName(seat, me) { return seat === me ? t("you") : t("seat_n", { n: seat + 1 }); }
+
+/* A side's name: its seats ("Seat 1 & Seat 3"), "Us" when it holds mine. */
+function sideName(seats, me) {
+  if (seats.length > 1 && seats.includes(me)) return t("us");
+  return seats.map((s) => seatName(s, me)).join(" & ");
 }
 
-/* The seat token of a session, kept in this browser when it created the session. */
+/* Match totals per side, this deal's points. */
+function renderScores(target, report, me) {
+  target.replaceChildren();
+  if (!report) return;
+  const table = el("table", { class: "scores" });
+  table.append(el("tr", {}, el("th", { scope: "col" }, t("side")), el("th", { scope: "col" }, t("total")),
+    el("th", { scope: "col" }, t("this_deal"))));
+  report.sides.forEach((seats, side) => table.append(el("tr", { class: seats.includes(me) ? "mine" : "" },
+    el("th", { scope: "row" }, sideName(seats, me)), el("td", {}, num(report.scores[side])),
+    el("td", {}, num(report.deal_points[side])))));
+  target.append(table);
+}
+
+/* The items of a deal's score: a card as a card, an item the game's words name (Baloot's
+   cards, projects, baloot, kaboot...) in them, else the engine's own words. */
+function itemRows(items, sides, me, game) {
+  const named = (item) => isCard(item) ? cardNode(item, "span", game) : el("bdi", {}, term(game, String(item), {}, String(item)));
+  return items.map((item) => el("tr", {}, el("td", {}, sideName(sides[item.side] || [item.side], me)),
+    el("td", {}, named(item.item)),
+    el("td", { class: "value" }, el("bdi", { dir: "ltr" }, (item.points > 0 ? "+" : "") + num(item.points))),
+    el("td", {}, el("bdi", { dir: "ltr" }, ruleOf(item)))));
+}
+
 function loadSeat(sessionId) {
   const raw = localStorage.getItem("majlis:" + sessionId);
   return raw ? JSON.parse(raw) : null;
@@ -110,13 +152,19 @@ function loadSeat(sessionId) {
 
 function saveSeat(sessionId, seat) { localStorage.setItem("majlis:" + sessionId, JSON.stringify(seat)); }
 
-/* The one place that reads the service's error body: {code, message, rule}. The body is
-   problem details (RFC 9457: `detail` the message, `code` and `rule` extension members)
-   or, when the service runs MAJLIS_ERROR_FORMAT=legacy, {"error": {code, message, details}}. */
-function readError(status, body, statusText) {
-  if (body && body.code) {
-    return { code: body.code, message: body.detail || body.title || statusText, rule: body.rule || "" };
+/* An invitation link carries its token in the fragment (#token=...), which no request
+   sends: keep it in this browser and take it out of the address. */
+function seatFromFragment(sessionId) {
+  const found = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (found) {
+    saveSeat(sessionId, { token: found });
+    history.replaceState(null, "", location.pathname + location.search);
   }
+  return loadSeat(sessionId);
+}
+
+function readError(status, body, statusText) {
+  if (body && body.code) return { code: body.code, message: body.detail || body.title || statusText, rule: body.rule || "" };
   const error = (body && body.error) || {};
   return { code: error.code || "http_" + status, message: error.message || statusText,
     rule: (error.details && error.details.rule) || "" };
@@ -126,16 +174,14 @@ class ApiError extends Error {
   constructor(status, error) { super(error.message); this.status = status; this.error = error; }
 }
 
-/* The seat token, and the API key typed in the setup form when the service wants one. */
 function authHeaders(token) {
-  const headers = {};
+  const headers = { "Accept-Language": LANG };
   if (token) headers.Authorization = "Bearer " + token;
   const apiKey = localStorage.getItem("majlis:api-key");
   if (apiKey) headers["X-API-Key"] = apiKey;
   return headers;
 }
 
-/* A JSON request to the service with the seat token; an error answer throws ApiError. */
 async function api(method, path, token, body) {
   const headers = { Accept: "application/json", ...authHeaders(token) };
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -145,11 +191,15 @@ async function api(method, path, token, body) {
   return data;
 }
 
-/* An error answer as the player reads it: the message and the rule it broke. */
 function showError(target, error) {
   const ruleId = (error.error && error.error.rule) || "";
-  const rule = ruleId ? ` (rule ${ruleId})` : "";
-  target.textContent = `Refused: ${error.message}${rule}`;
+  target.textContent = t("refused", { message: error.message }) + (ruleId ? " " + t("rule_id", { id: ruleId }) : "");
   target.dataset.rule = ruleId;
   target.hidden = false;
 }
+
+/* The language picker: remembered in a cookie, the page drawn again in that language. */
+document.getElementById("language").addEventListener("change", (event) => {
+  document.cookie = `majlis-lang=${event.target.value}; path=/; max-age=31536000; SameSite=Lax`;
+  location.reload();
+});

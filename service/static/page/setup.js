@@ -1,5 +1,7 @@
-/* The setup form: players, seats and options from the games' metadata; creates the
-   session through POST /v1/sessions and keeps the seat tokens in this browser. */
+/* The setup form: the game, who sits in each seat (you, a person you invite, or a bot and
+   its level), the turn timer and the game's options; creates the session through
+   POST /v1/sessions, then shows one invitation link per invited person and a spectators'
+   link. A link carries its seat token after the # (a browser never sends the fragment). */
 "use strict";
 
 const GAMES = JSON.parse(document.getElementById("games").textContent);
@@ -12,19 +14,20 @@ function chosenGame() { return GAMES.find((g) => g.id === gameSelect.value); }
 
 function fillPlayers() {
   const game = chosenGame();
-  playersSelect.replaceChildren(...game.players.map((n) => el("option", { value: n }, String(n))));
+  playersSelect.replaceChildren(...game.players.map((n) => el("option", { value: n }, num(n))));
   fillSeats();
   fillOptions();
 }
 
 function fillSeats() {
   const box = document.getElementById("seats");
-  box.replaceChildren(el("legend", {}, "Seats"), el("p", {}, "Seat 0: you"));
+  box.replaceChildren(el("legend", {}, t("seats")), el("p", {}, `${t("seat_n", { n: 1 })}: ${t("you")}`));
   for (let seat = 1; seat < Number(playersSelect.value); seat++) {
     const select = el("select", { name: "seat" + seat, "data-seat": seat },
-      ...LEVELS.map((level) => el("option", { value: level }, "bot, " + level)));
+      ...LEVELS.map((level) => el("option", { value: level }, t("bot_level", { level: t("level_" + level) }))),
+      el("option", { value: "human" }, t("human")));
     select.value = "easy";
-    box.append(el("label", {}, `Seat ${seat} `, select));
+    box.append(el("label", {}, t("seat_n", { n: seat + 1 }) + " ", select));
   }
 }
 
@@ -50,8 +53,8 @@ function optionInput(option) {
 function fillOptions() {
   const box = document.getElementById("options");
   box.replaceChildren(...chosenGame().options.map((option) =>
-    el("label", { class: "option", title: option.description }, option.name.replaceAll("_", " ") + " ", optionInput(option),
-      el("small", {}, option.description || ""))));
+    el("label", { class: "option" }, el("bdi", {}, option.name.replaceAll("_", " ")), " ", optionInput(option),
+      el("small", { lang: "en", dir: "ltr" }, option.description || ""))));
 }
 
 function readOptions() {
@@ -63,20 +66,38 @@ function readOptions() {
   return options;
 }
 
+function seatLink(id, token) { return `${location.origin}/play/table/${id}#token=${encodeURIComponent(token)}`; }
+
 async function start(event) {
   event.preventDefault();
   const seats = [{ type: "human" }];
-  form.querySelectorAll("[data-seat]").forEach((s) => seats.push({ type: "bot", level: s.value }));
+  form.querySelectorAll("[data-seat]").forEach((s) => seats.push(s.value === "human" ? { type: "human" } : { type: "bot", level: s.value }));
   const apiKey = document.getElementById("api-key").value.trim();
   if (apiKey) localStorage.setItem("majlis:api-key", apiKey);
+  const seconds = Number(document.getElementById("timer").value);
   const body = { game: gameSelect.value, players: Number(playersSelect.value), options: readOptions(), seats };
+  if (seconds > 0) body.turn_timer = { seconds, on_timeout: "move", level: "normal" };
   try {
     const created = await api("POST", "/v1/sessions", null, body);
     saveSeat(created.id, { seat: 0, token: created.tokens[0], game: created.game });
-    location.assign("/play/table/" + created.id);
+    const spectator = await api("POST", `/v1/sessions/${created.id}/spectators`, created.tokens[0], {});
+    const links = document.getElementById("links");
+    const invited = seats.map((s, i) => i).filter((i) => i > 0 && seats[i].type === "human");
+    links.replaceChildren(...invited.map((i) => linkItem(t("invite_seat", { n: i + 1 }), seatLink(created.id, created.tokens[i]), "seat-" + i)),
+      linkItem(t("spectator_link"), seatLink(created.id, spectator.token), "spectator"));
+    document.getElementById("my-seat").href = "/play/table/" + created.id;
+    form.hidden = true;
+    document.getElementById("invitations").hidden = false;
+    document.getElementById("my-seat").focus();
   } catch (error) {
     showError(document.getElementById("error"), error);
   }
+}
+
+function linkItem(label, url, id) {
+  const input = el("input", { id: "link-" + id, readonly: true, value: url, class: "link", "data-link": id });
+  return el("li", {}, el("label", { for: "link-" + id }, label), input,
+    el("button", { type: "button", onclick: (event) => { input.select(); if (navigator.clipboard) navigator.clipboard.writeText(url).then(() => { event.target.textContent = t("copied"); }, () => {}); } }, t("copy_link")));
 }
 
 gameSelect.addEventListener("change", () => { history.replaceState(null, "", "/play/" + gameSelect.value); fillPlayers(); });
