@@ -264,7 +264,10 @@ def main() -> None:
                     Child(name, lambda argv=argv: subprocess.Popen(argv, env=env, **CHILD))  # type: ignore[misc]
                 )
                 children[-1].start()
-            say("bot workers (Celery) starting: worker (interactive: sessions, timers), search-worker, delivery-worker (webhooks)")
+            say(
+                "bot workers (Celery) starting: worker (interactive: sessions, timers), "
+                "search-worker, delivery-worker (webhooks)"
+            )
         web_env, streams_env = stream_env(env)
         with_streams = env.get("MAJLIS_RUN_STREAMS", "1") not in ("0", "false", "no", "off")
         if not with_streams:
