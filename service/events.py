@@ -15,8 +15,12 @@ the streams themselves hold no Redis connection while idle (Redis clients pool a
 100 connections per process). An idle stream waits for its wake-up and, every
 ``STREAM_HEARTBEAT`` seconds, sends a comment line (so proxies keep it open and a gone
 client is noticed) and looks at the version again (so a lost message only delays it).
-It holds one thread of the process serving it: ``python -m service.run`` serves streams
-from their own gunicorn (docs/deploy.md), never from the API's threads. The table page
+``python -m service.run`` serves streams from their own gunicorn (docs/deploy.md), never
+from the API's threads; that server runs gevent's worker, so an idle stream is a
+greenlet (a few KB), not a thread. A process serves at most STREAM_MAX_CONNECTIONS
+streams (503 ``streams_full`` with Retry-After past it: a client is told, never starved
+in silence), and a token, a session and an address each hold a few at most (429
+``quota_exceeded``, service/quotas.py). The table page
 reads a stream with ``fetch()`` (an EventSource cannot send the seat token) from that
 server's origin, which CORS must allow (service/cors.py)."""
 
@@ -34,8 +38,8 @@ from urllib.parse import urlsplit, urlunsplit
 import redis
 from flask import Flask, Response, current_app, request
 
+from service import quotas, timers
 from service import sessions as S
-from service import timers
 from service.errors import ApiError
 
 WILDCARD_HOSTS = ("0.0.0.0", "::")
@@ -69,6 +73,7 @@ class Hub:
         self.pattern = pattern
         self.lock = threading.Lock()
         self.waiting: dict[str, set[threading.Event]] = {}
+        self.open_streams = 0  # streams this process serves now (StreamPlace)
         # a move wakes every stream of its session at once: their reads of the log take
         # turns, within the client's pool of Redis connections (100 at most)
         self.reads = threading.BoundedSemaphore(READERS)
@@ -148,13 +153,116 @@ def parse_last_event_id(raw: str | None) -> int | None:
 def stream_response(
     store: S.SessionStore, session: S.Session, seat: int | None, since: int | None
 ) -> Response:
-    heartbeat = float(current_app.config.get("STREAM_HEARTBEAT", 10.0))
+    """The stream's answer, once it has its place: one of this process's
+    STREAM_MAX_CONNECTIONS (else 503 ``streams_full``) and within its token's, session's
+    and address's stream quotas (else 429 ``quota_exceeded``). Both are given back when
+    the stream ends (the client left: noticed at the next heartbeat at the latest)."""
+    config = current_app.config
+    heartbeat = float(config.get("STREAM_HEARTBEAT", 10.0))
     events = hub(current_app._get_current_object(), store)  # type: ignore[attr-defined]
-    stream = SessionStream(store, session, seat, since, heartbeat, events)
+    place = StreamPlace(events, int(config.get("STREAM_MAX_CONNECTIONS", 10_000)))
+    place.take()
+    try:
+        with events.reads:  # the Redis side of many streams opening at once takes turns
+            lease = StreamLease.take(store, session.id, heartbeat)
+    except BaseException:
+        place.give_back()
+        raise
+    stream = SessionStream(store, session, seat, since, heartbeat, events, lease)
     response = Response(stream.lines(), mimetype="text/event-stream")
+    response.call_on_close(place.give_back)
+    response.call_on_close(lease.drop)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
+
+
+STREAMS_FULL_RETRY = 5
+"""Retry-After of a stream refused by a full stream server (others end all the time)."""
+
+
+class StreamPlace:
+    """One of the process's stream places (a count, not a thread: with the gevent worker
+    an idle stream is a greenlet). Past the cap a new stream is refused at once with a
+    503 and Retry-After, so a client is told, never left waiting without a byte."""
+
+    def __init__(self, hub: Hub, most: int) -> None:
+        self.hub, self.most = hub, most
+        self.held = False
+
+    def take(self) -> None:
+        with self.hub.lock:
+            if self.most > 0 and self.hub.open_streams >= self.most:
+                raise ApiError(
+                    503,
+                    "streams_full",
+                    f"this stream server holds as many streams as it allows ({self.most})",
+                    {"retry_after": STREAMS_FULL_RETRY},
+                    {"Retry-After": str(STREAMS_FULL_RETRY)},
+                )
+            self.hub.open_streams += 1
+            self.held = True
+
+    def give_back(self) -> None:
+        with self.hub.lock:
+            if self.held:
+                self.held = False
+                self.hub.open_streams -= 1
+
+
+class StreamLease:
+    """A stream's place in its token's, session's and address's stream quotas: a lease in
+    Redis (service/quotas.py), renewed while the stream lives, dropped when it ends; the
+    lease of a stream whose process died runs out by itself within ``lease`` seconds."""
+
+    def __init__(self, counts: quotas.Quotas, keys: list[str], holder: str, lease: float) -> None:
+        self.counts, self.keys, self.holder, self.lease = counts, keys, holder, lease
+        self.renewed = time.monotonic()
+        self.dropped = False
+
+    @classmethod
+    def take(cls, store: S.SessionStore, session_id: str, heartbeat: float) -> StreamLease:
+        config = current_app.config
+        counts = quotas.Quotas(store.r, store.keys)
+        token = S.token_digest(request.headers.get("Authorization", "").partition(" ")[2].strip())
+        address = request.remote_addr or "unknown"
+        sets = [
+            ("streams-per-token", ("token", token), "QUOTA_STREAMS_PER_TOKEN"),
+            ("streams-per-session", ("session", session_id), "QUOTA_STREAMS_PER_SESSION"),
+            ("streams-per-address", ("address", address), "QUOTA_STREAMS_PER_ADDRESS"),
+        ]
+        lease = max(60.0, 6 * heartbeat)
+        holder = quotas.new_holder()
+        limits = [(name, counts.key("streams", *key), int(config[setting])) for name, key, setting in sets]
+        refusal = counts.take_lease(limits, holder, lease)
+        quotas.require(refusal, STREAM_WORDS.get(refusal.quota, "streams") if refusal else "")
+        return cls(counts, [key for _, key, _ in limits], holder, lease)
+
+    def renew(self) -> None:
+        """Called at each heartbeat: renews the lease every third of its length."""
+        if time.monotonic() - self.renewed < self.lease / 3:
+            return
+        self.renewed = time.monotonic()
+        try:
+            self.counts.renew_lease(self.keys, self.holder, self.lease)
+        except redis.RedisError as error:
+            log.warning("stream lease not renewed: %s", error)
+
+    def drop(self) -> None:
+        if self.dropped:
+            return
+        self.dropped = True
+        try:
+            self.counts.drop_lease(self.keys, self.holder)
+        except redis.RedisError as error:  # it runs out by itself
+            log.warning("stream lease not dropped: %s", error)
+
+
+STREAM_WORDS = {
+    "streams-per-token": "streams per token",
+    "streams-per-session": "streams per session",
+    "streams-per-address": "streams per address",
+}
 
 
 def sse(event: str, data: dict[str, Any], event_id: int | None = None) -> str:
@@ -174,8 +282,10 @@ class SessionStream:
         since: int | None,
         heartbeat: float,
         hub: Hub,
+        lease: StreamLease | None = None,
     ) -> None:
         self.hub = hub
+        self.lease = lease
         self.store = store
         self.session = session
         self.seat = seat
@@ -206,6 +316,8 @@ class SessionStream:
                 wake.clear()  # before reading Redis: a later announcement wakes us again
                 if not woken:
                     yield ": keep-alive\n\n"
+                    if self.lease is not None:
+                        self.lease.renew()
         finally:
             self.hub.unregister(channel, wake)
 

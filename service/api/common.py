@@ -19,8 +19,10 @@ ERROR_RESPONSES = {
     404: "unknown game, session or job",
     409: "stale expected_version: another move was applied first",
     422: "invalid field, state, action or an illegal move",
-    429: "over the rate limit (see Retry-After)",
-    503: "a dependency (Redis, the workers) is down",
+    429: "over the rate limit or a fair-use quota (code rate_limited, quota_exceeded or busy; "
+    "Retry-After and RateLimit-Limit / -Remaining / -Reset say when to retry)",
+    503: "a dependency (Redis, the workers) is down, or the stream server is full (Retry-After)",
+    507: "the service is short of storage: no new sessions or jobs for now (code storage_full, Retry-After)",
 }
 
 
