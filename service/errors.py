@@ -134,10 +134,10 @@ def error_response(
     return response, status
 
 
-DATA_STORE_DOWN = "the data store is unavailable: retry in a few seconds"
+DATA_STORE_DOWN = "Redis (the data store) is unreachable: retry in a few seconds"
 """The only words a client gets about a Redis error: its own text names keys, scripts and
 addresses (internal), so it goes to the log, never into an answer."""
-DATA_STORE_FULL = "the data store is full: no new data is accepted for now"
+DATA_STORE_FULL = "Redis (the data store) is full: no new data is accepted for now"
 
 
 def data_store_error(error: Exception):
@@ -171,7 +171,7 @@ def is_out_of_memory(error: BaseException) -> bool:
     for _ in range(5):  # the error and its causes
         if seen is None:
             return False
-        if type(seen).__name__ == "OutOfMemoryError" or str(seen).startswith("OOM "):
+        if type(seen).__name__ == "OutOfMemoryError" or "OOM command not allowed" in str(seen):
             return True
         seen = seen.__cause__ or seen.__context__
     return False

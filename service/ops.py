@@ -6,12 +6,18 @@ import logging
 import time
 from typing import Any
 
+import redis
 from flask import Blueprint, Flask, current_app, g, request
 
 from ai import build_info
 from service import logs, metrics
 from service.errors import error_response, is_out_of_memory
-from service.redis_conn import EXTENSION
+from service.redis_conn import EXTENSION, is_nearly_full
+
+FULL = 0.98
+"""/readyz says Redis is full from this fraction of its maxmemory on: there, with
+``noeviction``, writes fail as soon as a buffer grows (admission stops new work before,
+at MAJLIS_REDIS_HIGH_WATER)."""
 
 bp = Blueprint("ops", __name__)
 log = logging.getLogger(__name__)
@@ -35,6 +41,10 @@ def readiness() -> tuple[bool, str, dict]:
         return False, "Redis is unreachable", checks
     try:
         client.set(f"{keys.prefix}:readyz-probe", "1", px=5000)
+        memory = client.info("memory")
+        if is_nearly_full(int(memory.get("used_memory", 0)), int(memory.get("maxmemory", 0)), FULL):
+            # at its cap Redis takes one small write and refuses the next: not ready
+            raise redis.exceptions.OutOfMemoryError("used memory is at maxmemory")
     except Exception as error:
         checks["redis"] = "full" if is_out_of_memory(error) else "read-only"
         log.warning("readiness: Redis refuses writes: %s", error)

@@ -141,6 +141,23 @@ def keys() -> Keys:
     return current_app.extensions[EXTENSION]["keys"]
 
 
+def broker_survives_out_of_memory() -> None:
+    """Make the Celery worker wait out a full Redis instead of dying.
+
+    At its maxmemory (``noeviction``) Redis refuses the broker's own writes (the unacked
+    set, the remote-control queue); kombu raises ``OutOfMemoryError``, which Celery's
+    consumer does not know as a connection error: "Unrecoverable error", the worker
+    exits, ``service.run`` restarts it, it dies again (a crash loop; a task it held waits
+    for the visibility timeout). Counted as a connection error, the consumer logs it and
+    reconnects with Celery's back-off until Redis has room again. Called once per worker
+    (service/celery_app.py, at worker_init)."""
+    from kombu.transport import redis as transport
+
+    oom = redis.exceptions.OutOfMemoryError
+    if oom not in transport.Transport.connection_errors:
+        transport.Transport.connection_errors = (*transport.Transport.connection_errors, oom)
+
+
 # --------------------------------------------------------------------------- admission
 
 
