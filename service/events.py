@@ -74,11 +74,44 @@ class Hub:
         self.lock = threading.Lock()
         self.waiting: dict[str, set[threading.Event]] = {}
         self.open_streams = 0  # streams this process serves now (StreamPlace)
+        # subscriptions made so far, and whether the current one is up: a stream that read
+        # Redis under the same unbroken subscription cannot have missed an announcement
+        self.generation = 0
+        self.subscribed = False
+        self.leases: dict[str, StreamLease] = {}  # the quota leases of this process's streams
         # a move wakes every stream of its session at once: their reads of the log take
         # turns, within the client's pool of Redis connections (100 at most)
         self.reads = threading.BoundedSemaphore(READERS)
         self.thread = threading.Thread(target=self.run, name="majlis-events-hub", daemon=True)
         self.thread.start()
+        self.renewer = threading.Thread(target=self.renew_leases, name="majlis-stream-leases", daemon=True)
+        self.renewer.start()
+
+    def generation_now(self) -> int:
+        """The current subscription's number, or -1 while there is none."""
+        with self.lock:
+            return self.generation if self.subscribed else -1
+
+    def unbroken_since(self, generation: int) -> bool:
+        """The subscription that was up at ``generation`` is still up."""
+        with self.lock:
+            return generation >= 0 and self.subscribed and self.generation == generation
+
+    def renew_leases(self) -> None:
+        """Every third of a lease, renew the quota leases of every stream of this process,
+        in pipelines of a few hundred (one round trip each, not one per stream)."""
+        while True:
+            time.sleep(LEASE_SECONDS / 3)
+            with self.lock:
+                leases = list(self.leases.values())
+            for start in range(0, len(leases), 500):
+                batch = leases[start : start + 500]
+                try:
+                    quotas.renew_leases(
+                        self.client, [(lease.keys, lease.holder) for lease in batch], LEASE_SECONDS
+                    )
+                except redis.RedisError as error:  # they run out later; the next round renews
+                    log.warning("stream leases not renewed: %s", error)
 
     def register(self, channel: str) -> threading.Event:
         wake = threading.Event()
@@ -95,14 +128,22 @@ class Hub:
 
     def run(self) -> None:
         while True:
-            pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.client.pubsub()
             try:
                 pubsub.psubscribe(self.pattern)
                 while True:
                     message = pubsub.get_message(timeout=1.0)
-                    if message is not None:
+                    if message is None:
+                        continue
+                    if message["type"] == "pmessage":
                         self.wake(message["channel"])
+                    elif message["type"] == "psubscribe":  # confirmed: nothing is missed from here
+                        with self.lock:
+                            self.generation += 1
+                            self.subscribed = True
             except redis.RedisError as error:  # Redis restarting: the streams poll meanwhile
+                with self.lock:
+                    self.subscribed = False
                 log.warning("event hub: %s; subscribing again in 1 s", error)
                 time.sleep(1.0)
             finally:
@@ -130,6 +171,11 @@ def hub(app: Flask, store: S.SessionStore) -> Hub:
 
 HUB_LOCK = threading.Lock()
 READERS = 32
+POLL_EVERY_BEATS = 30
+"""An idle stream looks at its session in Redis every this many heartbeats (5 minutes at
+the default 10 s) even when no announcement can have been lost: to notice it expired."""
+LEASE_SECONDS = 60.0
+"""A stream's quota lease (service/quotas.py): renewed by its hub every third of it."""
 
 
 def parse_last_event_id(raw: str | None) -> int | None:
@@ -164,7 +210,7 @@ def stream_response(
     place.take()
     try:
         with events.reads:  # the Redis side of many streams opening at once takes turns
-            lease = StreamLease.take(store, session.id, heartbeat)
+            lease = StreamLease.take(events, store, session.id)
     except BaseException:
         place.give_back()
         raise
@@ -212,16 +258,18 @@ class StreamPlace:
 
 class StreamLease:
     """A stream's place in its token's, session's and address's stream quotas: a lease in
-    Redis (service/quotas.py), renewed while the stream lives, dropped when it ends; the
-    lease of a stream whose process died runs out by itself within ``lease`` seconds."""
+    Redis (service/quotas.py) that its process's hub renews while the stream lives and
+    that is dropped when it ends; the lease of a stream whose process died runs out by
+    itself within LEASE_SECONDS."""
 
-    def __init__(self, counts: quotas.Quotas, keys: list[str], holder: str, lease: float) -> None:
-        self.counts, self.keys, self.holder, self.lease = counts, keys, holder, lease
-        self.renewed = time.monotonic()
+    def __init__(self, hub: Hub, counts: quotas.Quotas, keys: list[str], holder: str) -> None:
+        self.hub, self.counts, self.keys, self.holder = hub, counts, keys, holder
         self.dropped = False
+        with hub.lock:
+            hub.leases[holder] = self
 
     @classmethod
-    def take(cls, store: S.SessionStore, session_id: str, heartbeat: float) -> StreamLease:
+    def take(cls, hub: Hub, store: S.SessionStore, session_id: str) -> StreamLease:
         config = current_app.config
         counts = quotas.Quotas(store.r, store.keys)
         token = S.token_digest(request.headers.get("Authorization", "").partition(" ")[2].strip())
@@ -231,27 +279,18 @@ class StreamLease:
             ("streams-per-session", ("session", session_id), "QUOTA_STREAMS_PER_SESSION"),
             ("streams-per-address", ("address", address), "QUOTA_STREAMS_PER_ADDRESS"),
         ]
-        lease = max(60.0, 6 * heartbeat)
         holder = quotas.new_holder()
         limits = [(name, counts.key("streams", *key), int(config[setting])) for name, key, setting in sets]
-        refusal = counts.take_lease(limits, holder, lease)
+        refusal = counts.take_lease(limits, holder, LEASE_SECONDS)
         quotas.require(refusal, STREAM_WORDS.get(refusal.quota, "streams") if refusal else "")
-        return cls(counts, [key for _, key, _ in limits], holder, lease)
-
-    def renew(self) -> None:
-        """Called at each heartbeat: renews the lease every third of its length."""
-        if time.monotonic() - self.renewed < self.lease / 3:
-            return
-        self.renewed = time.monotonic()
-        try:
-            self.counts.renew_lease(self.keys, self.holder, self.lease)
-        except redis.RedisError as error:
-            log.warning("stream lease not renewed: %s", error)
+        return cls(hub, counts, [key for _, key, _ in limits], holder)
 
     def drop(self) -> None:
         if self.dropped:
             return
         self.dropped = True
+        with self.hub.lock:
+            self.hub.leases.pop(self.holder, None)
         try:
             self.counts.drop_lease(self.keys, self.holder)
         except redis.RedisError as error:  # it runs out by itself
@@ -286,6 +325,7 @@ class SessionStream:
     ) -> None:
         self.hub = hub
         self.lease = lease
+        self.generation = -1  # the hub's subscription when Redis was last read
         self.store = store
         self.session = session
         self.seat = seat
@@ -301,7 +341,9 @@ class SessionStream:
         try:
             yield "retry: 1000\n\n"
             self.sent = self.since if self.since is not None else -1
+            beats = 0  # heartbeats since Redis was last read
             while True:
+                self.generation = self.hub.generation_now()
                 try:
                     with self.hub.reads:
                         caught_up = list(self.hello() if self.sent < 0 else self.catch_up())
@@ -310,14 +352,21 @@ class SessionStream:
                     return
                 except redis.RedisError as error:  # Redis restarting: try again at the next beat
                     log.warning("event stream of session %s: %s", self.session.id, error)
-                    caught_up = []
+                    caught_up, self.generation = [], -1
                 yield from caught_up
-                woken = wake.wait(self.heartbeat)
-                wake.clear()  # before reading Redis: a later announcement wakes us again
-                if not woken:
+                beats = 0
+                while True:
+                    woken = wake.wait(self.heartbeat)
+                    wake.clear()  # before reading Redis: a later announcement wakes us again
+                    if woken:
+                        break
                     yield ": keep-alive\n\n"
-                    if self.lease is not None:
-                        self.lease.renew()
+                    beats += 1
+                    # idle: read Redis only if an announcement may have been missed (the
+                    # hub's subscription broke since the last read), and now and then to
+                    # notice an expired session; else an idle stream costs no Redis at all
+                    if not self.hub.unbroken_since(self.generation) or beats >= POLL_EVERY_BEATS:
+                        break
         finally:
             self.hub.unregister(channel, wake)
 

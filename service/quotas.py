@@ -205,7 +205,7 @@ class Quotas:
             pipe.expire(key, math.ceil(lease) + 1)
         pipe.execute()
 
-    def drop_lease(self, keys: list[str], holder: str) -> None:
+    def drop_lease(self, keys: list[str], holder: str) -> None:  # one holder, every set
         pipe = self.r.pipeline()
         for key in keys:
             pipe.zrem(key, holder)
@@ -234,6 +234,21 @@ class Quotas:
     def forget_live(self, quota: str, client: str, thing_id: str) -> None:
         """Take back a unit counted by :meth:`add_live` (what it counted was not made)."""
         self.r.zrem(self.key(quota, client), thing_id)
+
+
+def renew_leases(client: redis.Redis, leases: list[tuple[list[str], str]], lease: float) -> None:
+    """Push on the leases of many holders (``(keys, holder)`` each) in one round trip:
+    each only if still a member; each set kept at least as long as its leases."""
+    end = time.time() + lease
+    pipe = client.pipeline(transaction=False)
+    sets = set()
+    for keys, holder in leases:
+        for key in keys:
+            pipe.zadd(key, {holder: end}, xx=True)
+            sets.add(key)
+    for key in sets:
+        pipe.expire(key, math.ceil(lease) + 1)
+    pipe.execute()
 
 
 def session_ended(client: redis.Redis, keys: Keys, session_id: str) -> None:
