@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
 import os
 import resource
@@ -218,11 +219,11 @@ async def hold(system: System, args: argparse.Namespace) -> None:
     opened = await asyncio.gather(*(one(i) for i in range(args.hold)))
     took = time.monotonic() - started
     held = [s for s in opened if s.status == 200]
-    refused = sum(1 for s in opened if s.status not in (200, None))
+    refused = collections.Counter(s.status for s in opened if s.status not in (200, None))
     starved = sum(1 for s in opened if s.status is None)
     print(
-        f"(b) {len(held)} of {args.hold} idle streams held ({refused} refused, {starved} without"
-        f" an answer in {args.wait:g} s), opened in {took:.1f} s"
+        f"(b) {len(held)} of {args.hold} idle streams held (answered otherwise: {dict(refused)},"
+        f" {starved} without an answer in {args.wait:g} s), opened in {took:.1f} s"
     )
     await asyncio.sleep(2.0)
     print(f"    stream worker RSS with them open: {rss_mb(pid)}")

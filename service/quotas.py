@@ -87,6 +87,21 @@ redis.call('EXPIRE', KEYS[1], ARGV[5])
 return {0, count + 1}
 """
 
+QUOTA_SETTINGS = (
+    "QUOTA_SESSIONS_PER_HOUR",
+    "QUOTA_LIVE_SESSIONS",
+    "QUOTA_TIMED_SESSIONS",
+    "QUOTA_WEBHOOK_SESSIONS",
+    "QUOTA_SPECTATORS",
+    "QUOTA_REVIEWS",
+    "QUOTA_JOBS",
+    "QUOTA_HINTS",
+    "QUOTA_STREAMS_PER_TOKEN",
+    "QUOTA_STREAMS_PER_SESSION",
+    "QUOTA_STREAMS_PER_ADDRESS",
+)
+"""Every per-client quota's setting (``MAJLIS_`` + the name in the environment)."""
+
 JOB_RETRY = 5
 """Retry-After of a refusal for jobs in flight (a job's end cannot be foreseen)."""
 MAX_RESET = 3600

@@ -156,3 +156,9 @@ class TestSettings(Settings):
         self.ASYNC_ITERATIONS = self.BOT_MAX_ITERATIONS
         self.ASYNC_MS = self.BOT_MAX_MS
         self.LOG_REQUESTS = False
+        # fair use: the suite is one client making many sessions and jobs; the quotas
+        # have tests of their own (tests/integration/test_fair_use.py)
+        from service.quotas import QUOTA_SETTINGS
+
+        for name in QUOTA_SETTINGS:
+            setattr(self, name, 0)
