@@ -26,6 +26,24 @@ ERROR_RESPONSES = {
 }
 
 
+def _header(description: str) -> dict[str, Any]:
+    return {"description": description, "schema": {"type": "integer", "minimum": 0}}
+
+
+RETRY_AFTER = _header("seconds to wait before trying again")
+ERROR_HEADERS: dict[int, dict[str, Any]] = {
+    429: {
+        "Retry-After": RETRY_AFTER,
+        "RateLimit-Limit": _header("the quota (or the key's rate limit) that was reached"),
+        "RateLimit-Remaining": _header("what is left of it: 0"),
+        "RateLimit-Reset": _header("seconds until a unit of it should be free"),
+    },
+    503: {"Retry-After": RETRY_AFTER},
+    507: {"Retry-After": RETRY_AFTER},
+}
+"""The headers of a refusal (docs/api.md, "Fair use")."""
+
+
 JSON_SAFE_INT = 2**53
 """Every integer the service writes stays below this: a client that reads JSON numbers as
 doubles (JavaScript's ``JSON.parse``) would round a larger one."""
@@ -47,6 +65,7 @@ def document_errors(blp: Blueprint, *statuses: int):
                 schema=ProblemSchema,
                 description=ERROR_RESPONSES.get(status, ""),
                 content_type=PROBLEM_JSON,
+                headers=ERROR_HEADERS.get(status),
             )(func)
         return func
 
