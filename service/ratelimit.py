@@ -65,6 +65,11 @@ def check_key():  # -> response or None
 
 
 def init_app(app: Flask) -> None:
+    hops = int(app.config.get("PROXY_HOPS") or 0)
+    if hops > 0:  # the client's address as the proxies saw it (quotas count per address)
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops)  # type: ignore[method-assign]
     if not app.config.get("API_KEYS"):
         return
     app.before_request(check_key)

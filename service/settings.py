@@ -112,6 +112,10 @@ class Settings:
         # Quotas per client: its API key when MAJLIS_API_KEYS is on, else its address. Kept in
         # Redis (shared by every process). 0 turns one off. Over one: 429 ``quota_exceeded``
         # with Retry-After and RateLimit-Limit / -Remaining / -Reset.
+        # Proxies in front that append the client's address to X-Forwarded-For: with N > 0 the
+        # address the quotas count is the one the Nth proxy saw (werkzeug's ProxyFix).
+        # Leave 0 without a proxy: a client could send any X-Forwarded-For itself.
+        self.PROXY_HOPS: int = _env("MAJLIS_PROXY_HOPS", 0, int)
         self.QUOTA_SESSIONS_PER_HOUR: int = _env("MAJLIS_QUOTA_SESSIONS_PER_HOUR", 120, int)
         self.QUOTA_LIVE_SESSIONS: int = _env("MAJLIS_QUOTA_LIVE_SESSIONS", 30, int)
         self.QUOTA_TIMED_SESSIONS: int = _env("MAJLIS_QUOTA_TIMED_SESSIONS", 10, int)

@@ -108,3 +108,19 @@ def test_out_of_memory_is_recognised_raised_or_wrapped():
     except RuntimeError as outer:
         assert is_out_of_memory(outer)
     assert not is_out_of_memory(redis.exceptions.ConnectionError("refused"))
+
+
+def test_the_client_is_its_address_or_behind_proxies_the_forwarded_one():
+    from service import create_app, quotas
+    from service.settings import TestSettings
+
+    def client_seen(hops: int) -> str:
+        settings = TestSettings()
+        settings.PROXY_HOPS = hops
+        app = create_app(settings)
+        app.add_url_rule("/whoami", "whoami", lambda: {"client": quotas.client_id()})
+        forwarded = {"X-Forwarded-For": "203.0.113.7"}
+        return app.test_client().get("/whoami", headers=forwarded).get_json()["client"]
+
+    assert client_seen(0) == "addr:127.0.0.1"  # no proxy: a client's own header is ignored
+    assert client_seen(1) == "addr:203.0.113.7"
