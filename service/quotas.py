@@ -102,6 +102,13 @@ QUOTA_SETTINGS = (
 )
 """Every per-client quota's setting (``MAJLIS_`` + the name in the environment)."""
 
+# KEYS[1]: a session's hash. Marks it released, if it still exists.
+_RELEASE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'quota_released', 1)
+return 1
+"""
+
 JOB_RETRY = 5
 """Retry-After of a refusal for jobs in flight (a job's end cannot be foreseen)."""
 MAX_RESET = 3600
@@ -246,10 +253,6 @@ class Quotas:
             return None
         return live_refusal(quota, int(limit), int(answer[1]), int(answer[2]), fallback)
 
-    def forget_live(self, quota: str, client: str, thing_id: str) -> None:
-        """Take back a unit counted by :meth:`add_live` (what it counted was not made)."""
-        self.r.zrem(self.key(quota, client), thing_id)
-
 
 def renew_leases(client: redis.Redis, leases: list[tuple[list[str], str]], lease: float) -> None:
     """Push on the leases of many holders (``(keys, holder)`` each) in one round trip:
@@ -270,7 +273,7 @@ def session_ended(client: redis.Redis, keys: Keys, session_id: str) -> None:
     """A session that will play no more (ended by the service, e.g. its players all
     silent) no longer counts against its client's live, timed and webhook quotas, though
     its record stays until it expires. For the timers' silent-session end to call."""
-    client.hset(keys.session(session_id), "quota_released", 1)
+    client.eval(_RELEASE, 1, keys.session(session_id))  # never recreates an expired one
 
 
 def count_timed_session(

@@ -18,10 +18,12 @@ it can do nothing else (403)."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 from typing import Any
 from urllib.parse import quote
 
+import redis
 from flask import current_app, redirect, request, url_for
 from flask.views import MethodView
 
@@ -51,6 +53,7 @@ from service.events import parse_last_event_id, public_stream_base, stream_respo
 from service.redis_conn import check_room, issued_id
 from service.timers import TurnTimer, shown
 
+log = logging.getLogger(__name__)
 blp = Blueprint(
     "sessions",
     __name__,
@@ -89,6 +92,8 @@ def authorised(session_id: str) -> tuple[S.SessionStore, S.Session, int]:
 def summary(session: S.Session, seat: int | None) -> dict[str, Any]:
     game = session.game
     to_act = game.to_act(session.state)
+    if to_act is None:
+        release_finished(session)
     return {
         "id": session.id,
         "game": game.id,
@@ -102,6 +107,15 @@ def summary(session: S.Session, seat: int | None) -> dict[str, Any]:
         "view": S.view_of(session, seat),
         "legal_actions": legal_actions(session, seat) if seat is not None and seat == to_act else [],
     }
+
+
+def release_finished(session: S.Session) -> None:
+    """A finished match no longer counts against its client's live-session quotas (it is
+    kept, readable, until it expires): marked whenever an answer shows it finished."""
+    try:
+        quotas.session_ended(S.store().r, S.store().keys, session.id)
+    except redis.RedisError as error:  # a full Redis: it stays counted until it expires
+        log.warning("finished session %s not released: %s", session.id, error)
 
 
 def legal_actions(session: S.Session, seat: int) -> list[dict[str, Any]]:

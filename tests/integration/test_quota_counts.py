@@ -91,3 +91,8 @@ def test_a_window_counts_every_unit_and_refuses_past_its_limit(quotas):
     refusal = quotas.count_window("h", "addr:1", 2, 3600, now)
     assert refusal is not None and refusal.reset == 3590 and refusal.limit == 2
     assert quotas.count_window("h", "addr:1", 2, 3600, now + 3600) is None  # the next hour
+
+
+def test_releasing_an_expired_session_recreates_nothing(quotas):
+    session_ended(quotas.r, quotas.keys, "f" * 32)
+    assert not quotas.r.exists(quotas.keys.session("f" * 32))
