@@ -13,6 +13,7 @@ import os
 import re
 import signal
 import socket
+import threading
 import time
 from pathlib import Path
 
@@ -46,6 +47,10 @@ SETTINGS = {
     "MAJLIS_JOB_STALL_SECONDS": "2",
     "MAJLIS_WORKER_HEARTBEAT": "1",
     "MAJLIS_WORKER_STALE": "5",
+    # one API process with two inline search slots: one client's hints may hold one
+    "MAJLIS_WEB_WORKERS": "1",
+    "MAJLIS_INLINE_SEARCHES": "2",
+    "MAJLIS_QUOTA_HINTS": "1",
 }
 
 
@@ -180,6 +185,33 @@ def test_bot_jobs_in_flight_are_capped_per_client(service):
         time.sleep(0.5)
     status, _head, body = service.call("POST", f"/v1/games/{GAME}/bot-move", long_job_body(5), src=src)
     assert status == 202, body
+
+
+def test_one_clients_hints_hold_one_search_slot_and_another_clients_hint_is_answered(service):
+    game = get_game(GAME)
+    state = game.new_state(2, game.parse_options({}, 2), 0, seed=11)
+    body = {"state": game.to_json(state), "seat": game.to_act(state), "level": "hard"}
+    path = f"/v1/games/{GAME}/hint"
+    answers = {}
+
+    def long_hint() -> None:
+        answers["first"] = service.call("POST", path, dict(body, budget={"ms": 2500}), src="127.0.0.21")
+
+    first = threading.Thread(target=long_hint)
+    first.start()
+    try:
+        time.sleep(0.7)  # the first hint is searching
+        status, head, refused = service.call("POST", path, dict(body, budget={"ms": 2500}), src="127.0.0.21")
+        assert_refusal(status, head, refused, "quota_exceeded")
+        assert refused["quota"] == "hints" and head["ratelimit-limit"] == "1"
+        # before issue 30 two hints of one client took both slots: this one got 429 busy
+        started = time.monotonic()
+        status, _head, other = service.call("POST", path, dict(body, budget={"ms": 200}), src="127.0.0.22")
+        assert status == 200, other
+        assert time.monotonic() - started < 2.0
+    finally:
+        first.join(30)
+    assert answers["first"][0] == 200, answers["first"]
 
 
 # --------------------------------------------------------------------------- streams
