@@ -53,8 +53,11 @@ def raise_open_files_limit(wanted: int) -> int:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
     if target > soft:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-        soft = target
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):  # above the kernel's nr_open: keep what there is
+            pass
     return soft
 
 
