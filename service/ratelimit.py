@@ -16,8 +16,14 @@ from typing import Any
 from flask import Flask, current_app, g, request
 
 from service import keys as api_keys
+from service import quotas
 from service.errors import error_response
 from service.redis_conn import get_redis, keys
+
+# Hooks for the turn timers (service/quotas.py): a timed session counts against its
+# client's quota; a session the service ends itself stops counting.
+count_timed_session = quotas.count_timed_session
+session_ended = quotas.session_ended
 
 EXEMPT = ("/healthz", "/readyz", "/metrics", "/openapi.json", "/docs", "/play")
 
