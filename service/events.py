@@ -14,7 +14,10 @@ to every session's channel) and wakes the streams of a session when its version 
 the streams themselves hold no Redis connection while idle (Redis clients pool at most
 100 connections per process). An idle stream waits for its wake-up and, every
 ``STREAM_HEARTBEAT`` seconds, sends a comment line (so proxies keep it open and a gone
-client is noticed) and looks at the version again (so a lost message only delays it).
+client is noticed); it reads nothing from Redis while idle: the hub looks at the version
+of every session it streams once a heartbeat, a few hundred per round trip, and wakes
+the streams of one that moved without its announcement (so a lost message only delays
+it) or expired.
 ``python -m service.run`` serves streams from their own gunicorn (docs/deploy.md), never
 from the API's threads; that server runs gevent's worker, so an idle stream is a
 greenlet (a few KB), not a thread. A process serves at most STREAM_MAX_CONNECTIONS
@@ -68,16 +71,15 @@ class Hub:
     """This process's one pub/sub subscriber: wakes the streams of a session when an
     announcement for it arrives. Started on first use (after gunicorn's fork)."""
 
-    def __init__(self, client: redis.Redis, pattern: str) -> None:
+    def __init__(self, client: redis.Redis, pattern: str, heartbeat: float = 10.0) -> None:
         self.client = client
         self.pattern = pattern
+        self.heartbeat = heartbeat
         self.lock = threading.Lock()
         self.waiting: dict[str, set[threading.Event]] = {}
         self.open_streams = 0  # streams this process serves now (StreamPlace)
-        # subscriptions made so far, and whether the current one is up: a stream that read
-        # Redis under the same unbroken subscription cannot have missed an announcement
-        self.generation = 0
-        self.subscribed = False
+        # the version each watched session had at the last look (watch_versions)
+        self.versions: dict[str, str | None] = {}
         self.leases: dict[str, StreamLease] = {}  # the quota leases of this process's streams
         # a move wakes every stream of its session at once: their reads of the log take
         # turns, within the client's pool of Redis connections (100 at most)
@@ -86,16 +88,35 @@ class Hub:
         self.thread.start()
         self.renewer = threading.Thread(target=self.renew_leases, name="majlis-stream-leases", daemon=True)
         self.renewer.start()
+        self.watcher = threading.Thread(target=self.watch_versions, name="majlis-versions", daemon=True)
+        self.watcher.start()
 
-    def generation_now(self) -> int:
-        """The current subscription's number, or -1 while there is none."""
-        with self.lock:
-            return self.generation if self.subscribed else -1
-
-    def unbroken_since(self, generation: int) -> bool:
-        """The subscription that was up at ``generation`` is still up."""
-        with self.lock:
-            return generation >= 0 and self.subscribed and self.generation == generation
+    def watch_versions(self) -> None:
+        """Every heartbeat, the version of every session this process streams, a few
+        hundred per round trip: a session whose version moved without its announcement
+        reaching the hub (a lost message, a broken subscription) or that expired wakes its
+        streams. So an idle stream never reads Redis itself, and a lost message only
+        delays its move by a heartbeat at most."""
+        while True:
+            time.sleep(self.heartbeat)
+            with self.lock:
+                channels = list(self.waiting)
+            for start in range(0, len(channels), 500):
+                batch = channels[start : start + 500]
+                try:
+                    pipe = self.client.pipeline(transaction=False)
+                    for channel in batch:
+                        pipe.hget(channel.removesuffix(":events"), "version")
+                    versions = pipe.execute()
+                except redis.RedisError as error:  # Redis restarting: the next round looks again
+                    log.warning("event hub: versions not read: %s", error)
+                    continue
+                for channel, version in zip(batch, versions, strict=True):
+                    with self.lock:
+                        seen = self.versions.get(channel, "")
+                        self.versions[channel] = version
+                    if version != seen:  # moved, expired, or first seen: its streams look
+                        self.wake(channel)
 
     def renew_leases(self) -> None:
         """Every third of a lease, renew the quota leases of every stream of this process,
@@ -125,25 +146,18 @@ class Hub:
             events.discard(wake)
             if not events:
                 self.waiting.pop(channel, None)
+                self.versions.pop(channel, None)
 
     def run(self) -> None:
         while True:
-            pubsub = self.client.pubsub()
+            pubsub = self.client.pubsub(ignore_subscribe_messages=True)
             try:
                 pubsub.psubscribe(self.pattern)
                 while True:
                     message = pubsub.get_message(timeout=1.0)
-                    if message is None:
-                        continue
-                    if message["type"] == "pmessage":
+                    if message is not None:
                         self.wake(message["channel"])
-                    elif message["type"] == "psubscribe":  # confirmed: nothing is missed from here
-                        with self.lock:
-                            self.generation += 1
-                            self.subscribed = True
-            except redis.RedisError as error:  # Redis restarting: the streams poll meanwhile
-                with self.lock:
-                    self.subscribed = False
+            except redis.RedisError as error:  # Redis restarting: watch_versions covers the gap
                 log.warning("event hub: %s; subscribing again in 1 s", error)
                 time.sleep(1.0)
             finally:
@@ -165,15 +179,13 @@ def hub(app: Flask, store: S.SessionStore) -> Hub:
             found = app.extensions.get(key)
             if found is None:
                 pattern = S.events_channel(store.keys, "0" * 32).replace("0" * 32, "*")
-                found = app.extensions[key] = Hub(store.r, pattern)
+                heartbeat = float(app.config.get("STREAM_HEARTBEAT", 10.0))
+                found = app.extensions[key] = Hub(store.r, pattern, heartbeat)
     return found
 
 
 HUB_LOCK = threading.Lock()
 READERS = 32
-POLL_EVERY_BEATS = 30
-"""An idle stream looks at its session in Redis every this many heartbeats (5 minutes at
-the default 10 s) even when no announcement can have been lost: to notice it expired."""
 LEASE_SECONDS = 60.0
 """A stream's quota lease (service/quotas.py): renewed by its hub every third of it."""
 
@@ -325,7 +337,6 @@ class SessionStream:
     ) -> None:
         self.hub = hub
         self.lease = lease
-        self.generation = -1  # the hub's subscription when Redis was last read
         self.store = store
         self.session = session
         self.seat = seat
@@ -341,9 +352,8 @@ class SessionStream:
         try:
             yield "retry: 1000\n\n"
             self.sent = self.since if self.since is not None else -1
-            beats = 0  # heartbeats since Redis was last read
+            failed = False
             while True:
-                self.generation = self.hub.generation_now()
                 try:
                     with self.hub.reads:
                         caught_up = list(self.hello() if self.sent < 0 else self.catch_up())
@@ -352,21 +362,19 @@ class SessionStream:
                     return
                 except redis.RedisError as error:  # Redis restarting: try again at the next beat
                     log.warning("event stream of session %s: %s", self.session.id, error)
-                    caught_up, self.generation = [], -1
+                    caught_up, failed = [], True
                 yield from caught_up
-                beats = 0
-                while True:
-                    woken = wake.wait(self.heartbeat)
-                    wake.clear()  # before reading Redis: a later announcement wakes us again
-                    if woken:
-                        break
+                if failed:  # look again after a beat (or sooner, if woken)
+                    failed = False
+                    wake.wait(self.heartbeat)
+                    wake.clear()
                     yield ": keep-alive\n\n"
-                    beats += 1
-                    # idle: read Redis only if an announcement may have been missed (the
-                    # hub's subscription broke since the last read), and now and then to
-                    # notice an expired session; else an idle stream costs no Redis at all
-                    if not self.hub.unbroken_since(self.generation) or beats >= POLL_EVERY_BEATS:
-                        break
+                    continue
+                # idle: a keep-alive line every heartbeat, no Redis read (the hub wakes this
+                # stream for an announcement, or when its version check finds a change)
+                while not wake.wait(self.heartbeat):
+                    yield ": keep-alive\n\n"
+                wake.clear()  # before reading Redis: a later announcement wakes us again
         finally:
             self.hub.unregister(channel, wake)
 
