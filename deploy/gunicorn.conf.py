@@ -25,18 +25,47 @@ threads = int(os.environ.get("MAJLIS_WEB_THREADS", 4))
 # the throughput (docs/deploy.md, "Speed").
 reuse_port = os.environ.get("MAJLIS_WEB_REUSE_PORT", "1") not in ("0", "false", "no", "off")
 # The stream server (MAJLIS_STREAM_SERVER=1, started by ``python -m service.run``) serves
-# the sessions' event streams (SSE) on their own port: an idle stream holds one thread
-# while it waits on Redis pub/sub, so streams get a process of their own with many
-# threads (a blocked thread costs memory, not CPU), and the API's few threads are never
-# held by a viewer (docs/deploy.md, "Event streams").
+# the sessions' event streams (SSE) on their own port, so the API's few threads are never
+# held by a viewer (docs/deploy.md, "Event streams"). It runs gevent's worker: an idle
+# stream is a greenlet waiting on an event (a few KB), not a thread, so one process holds
+# 10,000 of them (docs/deploy.md, "Fair use and limits"). The app refuses a stream past
+# MAJLIS_STREAM_MAX_CONNECTIONS with a 503 + Retry-After; gunicorn's own cap
+# (worker_connections) is set above it, so that refusal can always be answered, never
+# left in the listen queue.
 STREAM_SERVER = os.environ.get("MAJLIS_STREAM_SERVER", "") in ("1", "true", "yes", "on")
 if STREAM_SERVER:
     bind = os.environ.get("MAJLIS_STREAM_BIND", "127.0.0.1:8001")
     workers = int(os.environ.get("MAJLIS_STREAM_WORKERS", 1))
-    worker_class = "gthread"
-    threads = int(os.environ.get("MAJLIS_STREAM_THREADS", 1000))
-    # connections beyond the threads wait in keep-alive (gthread warns at start when none can)
-    worker_connections = 2 * threads
+    worker_class = os.environ.get("MAJLIS_STREAM_WORKER_CLASS", "gevent")
+    stream_cap = int(os.environ.get("MAJLIS_STREAM_MAX_CONNECTIONS", 10_000))
+    worker_connections = stream_cap + int(os.environ.get("MAJLIS_STREAM_SPARE_CONNECTIONS", 1_000))
+    threads = 1
+    # gevent patches the standard library in the worker after the fork: the app must be
+    # imported after that (its Redis pool's locks would be real locks otherwise)
+    preload_app = False
+    backlog = 2048
+
+
+def raise_open_files_limit(wanted: int) -> int:
+    """Raise this process's soft limit of open files towards ``wanted`` (at most the hard
+    limit: no privilege needed); the limit now. A stream is one socket."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if target > soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):  # above the kernel's nr_open: keep what there is
+            pass
+    return soft
+
+
+if STREAM_SERVER:
+    # each stream is a socket, and a few more files per worker: the soft limit (often
+    # 1,024) would refuse connections long before the cap
+    raise_open_files_limit(worker_connections * workers + 256)
 timeout = int(os.environ.get("MAJLIS_WEB_TIMEOUT", 60))
 graceful_timeout = 10
 keepalive = 5
@@ -48,7 +77,7 @@ max_requests_jitter = max_requests // 10
 accesslog = os.environ.get("MAJLIS_ACCESS_LOG") or None
 errorlog = "-"
 loglevel = os.environ.get("MAJLIS_LOG_LEVEL", "info").lower()
-preload_app = True
+preload_app = not STREAM_SERVER  # see the stream server above
 # Gunicorn answers some requests itself, before the app: a request line longer than
 # limit_request_line (414), too many or too long headers (431), a malformed request
 # line or header (400), an app crash (500). Its answer is an HTML page; the service's

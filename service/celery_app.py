@@ -161,6 +161,14 @@ def __getattr__(name: str) -> Any:
 
 
 @worker_init.connect
+def _survive_redis_out_of_memory(**_: Any) -> None:
+    """A full Redis: reconnect and wait, never exit (service/redis_conn.py)."""
+    from service.redis_conn import broker_survives_out_of_memory
+
+    broker_survives_out_of_memory()
+
+
+@worker_init.connect
 def _preload_games(**_: Any) -> None:
     """Import every game in the worker's main process, before the pool forks."""
     from engine import GAME_IDS, get_game

@@ -56,12 +56,20 @@ LEGACY = "legacy"
 class ApiError(Exception):
     """An error answered with ``status`` and ``code``."""
 
-    def __init__(self, status: int, code: str, message: str, details: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        details: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.details = details or {}
+        self.headers = headers or {}  # e.g. Retry-After and RateLimit-* of a refusal
 
 
 def title(code: str) -> str:
@@ -106,16 +114,67 @@ def error_format() -> str:
     return str(current_app.config.get("ERROR_FORMAT") or "problem")
 
 
-def error_response(status: int, code: str, message: str, details: dict[str, Any] | None = None):
+def error_response(
+    status: int,
+    code: str,
+    message: str,
+    details: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+):
     """The answer of an error, its message in the request's language (service/i18n.py):
-    problem details, or the legacy shape when the app is set to it."""
+    problem details, or the legacy shape when the app is set to it; ``headers`` added."""
     details = details or {}
     message = i18n.error_message(code, message, details)
     if error_format() == LEGACY:
-        return jsonify(legacy(status, code, message, details)), status
-    response = jsonify(problem(status, code, message, details, request_instance()))
-    response.mimetype = PROBLEM_JSON
+        response = jsonify(legacy(status, code, message, details))
+    else:
+        response = jsonify(problem(status, code, message, details, request_instance()))
+        response.mimetype = PROBLEM_JSON
+    response.headers.update(headers or {})
     return response, status
+
+
+DATA_STORE_DOWN = "Redis (the data store) is unreachable: retry in a few seconds"
+"""The only words a client gets about a Redis error: its own text names keys, scripts and
+addresses (internal), so it goes to the log, never into an answer."""
+DATA_STORE_FULL = "Redis (the data store) is full: no new data is accepted for now"
+
+
+def data_store_error(error: Exception):
+    """The answer of a Redis (or broker) error: 507 ``storage_full`` when Redis refuses
+    writes for want of memory, else 503 ``unavailable``; each with Retry-After and no
+    internal text. The error itself is logged."""
+    log.warning("data store error: %s: %s", type(error).__name__, error)
+    if is_out_of_memory(error):
+        return error_response(
+            507, "storage_full", DATA_STORE_FULL, {"retry_after": 30}, {"Retry-After": "30"}
+        )
+    return error_response(
+        503, "unavailable", DATA_STORE_DOWN, {"dependency": "redis", "retry_after": 2}, {"Retry-After": "2"}
+    )
+
+
+def is_data_store_error(error: BaseException | None) -> bool:
+    """A Redis error, or kombu's wrapping of one (the broker is Redis)."""
+    if error is None:
+        return False
+    import redis
+    from kombu.exceptions import OperationalError
+
+    return isinstance(error, (redis.exceptions.RedisError, OperationalError))
+
+
+def is_out_of_memory(error: BaseException) -> bool:
+    """A Redis OOM refusal (``OOM command not allowed when used memory > 'maxmemory'``),
+    raised as such by redis-py or wrapped by kombu/celery."""
+    seen: BaseException | None = error
+    for _ in range(5):  # the error and its causes
+        if seen is None:
+            return False
+        if type(seen).__name__ == "OutOfMemoryError" or "OOM command not allowed" in str(seen):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def request_instance() -> str | None:
@@ -142,6 +201,7 @@ HTTP_CODES = {
     500: "internal_error",
     501: "not_implemented",
     503: "unavailable",
+    507: "storage_full",
 }
 
 
@@ -243,7 +303,10 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(ApiError)
     def _api_error(error: ApiError):
-        return error_response(error.status, error.code, error.message, error.details)
+        if error.status == 503 and is_data_store_error(error.__cause__):
+            # raised with the broker's error as its cause: its text stays in the log
+            return data_store_error(error.__cause__)  # type: ignore[arg-type]
+        return error_response(error.status, error.code, error.message, error.details, error.headers)
 
     @app.errorhandler(EngineError)
     def _engine_error(error: EngineError):

@@ -14,9 +14,16 @@ to every session's channel) and wakes the streams of a session when its version 
 the streams themselves hold no Redis connection while idle (Redis clients pool at most
 100 connections per process). An idle stream waits for its wake-up and, every
 ``STREAM_HEARTBEAT`` seconds, sends a comment line (so proxies keep it open and a gone
-client is noticed) and looks at the version again (so a lost message only delays it).
-It holds one thread of the process serving it: ``python -m service.run`` serves streams
-from their own gunicorn (docs/deploy.md), never from the API's threads. The table page
+client is noticed); it reads nothing from Redis while idle: the hub looks at the version
+of every session it streams once a heartbeat, a few hundred per round trip, and wakes
+the streams of one that moved without its announcement (so a lost message only delays
+it) or expired.
+``python -m service.run`` serves streams from their own gunicorn (docs/deploy.md), never
+from the API's threads; that server runs gevent's worker, so an idle stream is a
+greenlet (a few KB), not a thread. A process serves at most STREAM_MAX_CONNECTIONS
+streams (503 ``streams_full`` with Retry-After past it: a client is told, never starved
+in silence), and a token, a session and an address each hold a few at most (429
+``quota_exceeded``, service/quotas.py). The table page
 reads a stream with ``fetch()`` (an EventSource cannot send the seat token) from that
 server's origin, which CORS must allow (service/cors.py)."""
 
@@ -34,8 +41,8 @@ from urllib.parse import urlsplit, urlunsplit
 import redis
 from flask import Flask, Response, current_app, request
 
+from service import quotas, timers
 from service import sessions as S
-from service import timers
 from service.errors import ApiError
 
 WILDCARD_HOSTS = ("0.0.0.0", "::")
@@ -64,16 +71,68 @@ class Hub:
     """This process's one pub/sub subscriber: wakes the streams of a session when an
     announcement for it arrives. Started on first use (after gunicorn's fork)."""
 
-    def __init__(self, client: redis.Redis, pattern: str) -> None:
+    def __init__(self, client: redis.Redis, pattern: str, heartbeat: float = 10.0) -> None:
         self.client = client
         self.pattern = pattern
+        self.heartbeat = heartbeat
         self.lock = threading.Lock()
         self.waiting: dict[str, set[threading.Event]] = {}
+        self.open_streams = 0  # streams this process serves now (StreamPlace)
+        # the version each watched session had at the last look (watch_versions)
+        self.versions: dict[str, str | None] = {}
+        self.leases: dict[str, StreamLease] = {}  # the quota leases of this process's streams
         # a move wakes every stream of its session at once: their reads of the log take
         # turns, within the client's pool of Redis connections (100 at most)
         self.reads = threading.BoundedSemaphore(READERS)
         self.thread = threading.Thread(target=self.run, name="majlis-events-hub", daemon=True)
         self.thread.start()
+        self.renewer = threading.Thread(target=self.renew_leases, name="majlis-stream-leases", daemon=True)
+        self.renewer.start()
+        self.watcher = threading.Thread(target=self.watch_versions, name="majlis-versions", daemon=True)
+        self.watcher.start()
+
+    def watch_versions(self) -> None:
+        """Every heartbeat, the version of every session this process streams, a few
+        hundred per round trip: a session whose version moved without its announcement
+        reaching the hub (a lost message, a broken subscription) or that expired wakes its
+        streams. So an idle stream never reads Redis itself, and a lost message only
+        delays its move by a heartbeat at most."""
+        while True:
+            time.sleep(self.heartbeat)
+            with self.lock:
+                channels = list(self.waiting)
+            for start in range(0, len(channels), 500):
+                batch = channels[start : start + 500]
+                try:
+                    pipe = self.client.pipeline(transaction=False)
+                    for channel in batch:
+                        pipe.hget(channel.removesuffix(":events"), "version")
+                    versions = pipe.execute()
+                except redis.RedisError as error:  # Redis restarting: the next round looks again
+                    log.warning("event hub: versions not read: %s", error)
+                    continue
+                for channel, version in zip(batch, versions, strict=True):
+                    with self.lock:
+                        seen = self.versions.get(channel, "")
+                        self.versions[channel] = version
+                    if version != seen:  # moved, expired, or first seen: its streams look
+                        self.wake(channel)
+
+    def renew_leases(self) -> None:
+        """Every third of a lease, renew the quota leases of every stream of this process,
+        in pipelines of a few hundred (one round trip each, not one per stream)."""
+        while True:
+            time.sleep(LEASE_SECONDS / 3)
+            with self.lock:
+                leases = list(self.leases.values())
+            for start in range(0, len(leases), 500):
+                batch = leases[start : start + 500]
+                try:
+                    quotas.renew_leases(
+                        self.client, [(lease.keys, lease.holder) for lease in batch], LEASE_SECONDS
+                    )
+                except redis.RedisError as error:  # they run out later; the next round renews
+                    log.warning("stream leases not renewed: %s", error)
 
     def register(self, channel: str) -> threading.Event:
         wake = threading.Event()
@@ -87,6 +146,7 @@ class Hub:
             events.discard(wake)
             if not events:
                 self.waiting.pop(channel, None)
+                self.versions.pop(channel, None)
 
     def run(self) -> None:
         while True:
@@ -97,7 +157,7 @@ class Hub:
                     message = pubsub.get_message(timeout=1.0)
                     if message is not None:
                         self.wake(message["channel"])
-            except redis.RedisError as error:  # Redis restarting: the streams poll meanwhile
+            except redis.RedisError as error:  # Redis restarting: watch_versions covers the gap
                 log.warning("event hub: %s; subscribing again in 1 s", error)
                 time.sleep(1.0)
             finally:
@@ -119,12 +179,15 @@ def hub(app: Flask, store: S.SessionStore) -> Hub:
             found = app.extensions.get(key)
             if found is None:
                 pattern = S.events_channel(store.keys, "0" * 32).replace("0" * 32, "*")
-                found = app.extensions[key] = Hub(store.r, pattern)
+                heartbeat = float(app.config.get("STREAM_HEARTBEAT", 10.0))
+                found = app.extensions[key] = Hub(store.r, pattern, heartbeat)
     return found
 
 
 HUB_LOCK = threading.Lock()
 READERS = 32
+LEASE_SECONDS = 60.0
+"""A stream's quota lease (service/quotas.py): renewed by its hub every third of it."""
 
 
 def parse_last_event_id(raw: str | None) -> int | None:
@@ -148,13 +211,109 @@ def parse_last_event_id(raw: str | None) -> int | None:
 def stream_response(
     store: S.SessionStore, session: S.Session, seat: int | None, since: int | None
 ) -> Response:
-    heartbeat = float(current_app.config.get("STREAM_HEARTBEAT", 10.0))
+    """The stream's answer, once it has its place: one of this process's
+    STREAM_MAX_CONNECTIONS (else 503 ``streams_full``) and within its token's, session's
+    and address's stream quotas (else 429 ``quota_exceeded``). Both are given back when
+    the stream ends (the client left: noticed at the next heartbeat at the latest)."""
+    config = current_app.config
+    heartbeat = float(config.get("STREAM_HEARTBEAT", 10.0))
     events = hub(current_app._get_current_object(), store)  # type: ignore[attr-defined]
-    stream = SessionStream(store, session, seat, since, heartbeat, events)
+    place = StreamPlace(events, int(config.get("STREAM_MAX_CONNECTIONS", 10_000)))
+    place.take()
+    try:
+        with events.reads:  # the Redis side of many streams opening at once takes turns
+            lease = StreamLease.take(events, store, session.id)
+    except BaseException:
+        place.give_back()
+        raise
+    stream = SessionStream(store, session, seat, since, heartbeat, events, lease)
     response = Response(stream.lines(), mimetype="text/event-stream")
+    response.call_on_close(place.give_back)
+    response.call_on_close(lease.drop)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
+
+
+STREAMS_FULL_RETRY = 5
+"""Retry-After of a stream refused by a full stream server (others end all the time)."""
+
+
+class StreamPlace:
+    """One of the process's stream places (a count, not a thread: with the gevent worker
+    an idle stream is a greenlet). Past the cap a new stream is refused at once with a
+    503 and Retry-After, so a client is told, never left waiting without a byte."""
+
+    def __init__(self, hub: Hub, most: int) -> None:
+        self.hub, self.most = hub, most
+        self.held = False
+
+    def take(self) -> None:
+        with self.hub.lock:
+            if self.most > 0 and self.hub.open_streams >= self.most:
+                raise ApiError(
+                    503,
+                    "streams_full",
+                    f"this stream server holds as many streams as it allows ({self.most})",
+                    {"retry_after": STREAMS_FULL_RETRY},
+                    {"Retry-After": str(STREAMS_FULL_RETRY)},
+                )
+            self.hub.open_streams += 1
+            self.held = True
+
+    def give_back(self) -> None:
+        with self.hub.lock:
+            if self.held:
+                self.held = False
+                self.hub.open_streams -= 1
+
+
+class StreamLease:
+    """A stream's place in its token's, session's and address's stream quotas: a lease in
+    Redis (service/quotas.py) that its process's hub renews while the stream lives and
+    that is dropped when it ends; the lease of a stream whose process died runs out by
+    itself within LEASE_SECONDS."""
+
+    def __init__(self, hub: Hub, counts: quotas.Quotas, keys: list[str], holder: str) -> None:
+        self.hub, self.counts, self.keys, self.holder = hub, counts, keys, holder
+        self.dropped = False
+        with hub.lock:
+            hub.leases[holder] = self
+
+    @classmethod
+    def take(cls, hub: Hub, store: S.SessionStore, session_id: str) -> StreamLease:
+        config = current_app.config
+        counts = quotas.Quotas(store.r, store.keys)
+        token = S.token_digest(request.headers.get("Authorization", "").partition(" ")[2].strip())
+        address = request.remote_addr or "unknown"
+        sets = [
+            ("streams-per-token", ("token", token), "QUOTA_STREAMS_PER_TOKEN"),
+            ("streams-per-session", ("session", session_id), "QUOTA_STREAMS_PER_SESSION"),
+            ("streams-per-address", ("address", address), "QUOTA_STREAMS_PER_ADDRESS"),
+        ]
+        holder = quotas.new_holder()
+        limits = [(name, counts.key("streams", *key), int(config[setting])) for name, key, setting in sets]
+        refusal = counts.take_lease(limits, holder, LEASE_SECONDS)
+        quotas.require(refusal, STREAM_WORDS.get(refusal.quota, "streams") if refusal else "")
+        return cls(hub, counts, [key for _, key, _ in limits], holder)
+
+    def drop(self) -> None:
+        if self.dropped:
+            return
+        self.dropped = True
+        with self.hub.lock:
+            self.hub.leases.pop(self.holder, None)
+        try:
+            self.counts.drop_lease(self.keys, self.holder)
+        except redis.RedisError as error:  # it runs out by itself
+            log.warning("stream lease not dropped: %s", error)
+
+
+STREAM_WORDS = {
+    "streams-per-token": "streams per token",
+    "streams-per-session": "streams per session",
+    "streams-per-address": "streams per address",
+}
 
 
 def sse(event: str, data: dict[str, Any], event_id: int | None = None) -> str:
@@ -174,8 +333,10 @@ class SessionStream:
         since: int | None,
         heartbeat: float,
         hub: Hub,
+        lease: StreamLease | None = None,
     ) -> None:
         self.hub = hub
+        self.lease = lease
         self.store = store
         self.session = session
         self.seat = seat
@@ -191,6 +352,7 @@ class SessionStream:
         try:
             yield "retry: 1000\n\n"
             self.sent = self.since if self.since is not None else -1
+            failed = False
             while True:
                 try:
                     with self.hub.reads:
@@ -200,12 +362,19 @@ class SessionStream:
                     return
                 except redis.RedisError as error:  # Redis restarting: try again at the next beat
                     log.warning("event stream of session %s: %s", self.session.id, error)
-                    caught_up = []
+                    caught_up, failed = [], True
                 yield from caught_up
-                woken = wake.wait(self.heartbeat)
-                wake.clear()  # before reading Redis: a later announcement wakes us again
-                if not woken:
+                if failed:  # look again after a beat (or sooner, if woken)
+                    failed = False
+                    wake.wait(self.heartbeat)
+                    wake.clear()
                     yield ": keep-alive\n\n"
+                    continue
+                # idle: a keep-alive line every heartbeat, no Redis read (the hub wakes this
+                # stream for an announcement, or when its version check finds a change)
+                while not wake.wait(self.heartbeat):
+                    yield ": keep-alive\n\n"
+                wake.clear()  # before reading Redis: a later announcement wakes us again
         finally:
             self.hub.unregister(channel, wake)
 

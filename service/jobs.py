@@ -30,7 +30,9 @@ import redis
 from service.celery_app import time_limits, visibility_timeout
 from service.redis_conn import Keys
 
-STATUSES = ("pending", "running", "done", "failed")
+STATUSES = ("pending", "queued", "running", "done", "failed")
+"""``queued``: shown for a job whose worker was lost, waiting to run again (see
+:meth:`JobStore.get`); it is never stored."""
 
 # KEYS[1] job hash, KEYS[2] parts hash; ARGV: part, stats json, ttl
 _FINISH_PART = """
@@ -49,21 +51,25 @@ redis.call('HSET', KEYS[1], 'status', ARGV[1], ARGV[2], ARGV[3], 'finished', ARG
 return 1
 """
 
-# KEYS[1] job hash; ARGV: part, pid, now. Marks the job running, counts the attempt.
+# KEYS[1] job hash; ARGV: part, pid, now. Marks the job running, counts the attempt; a
+# part started again (Celery redelivered it: its worker died) marks the job requeued.
 _START_PART = """
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status then return -1 end
 if status == 'done' or status == 'failed' then return -2 end
 if status == 'pending' then redis.call('HSET', KEYS[1], 'status', 'running') end
-redis.call('HSET', KEYS[1], 'pid:' .. ARGV[1], ARGV[2], 'started', ARGV[3])
-return redis.call('HINCRBY', KEYS[1], 'attempts:' .. ARGV[1], 1)
+redis.call('HSET', KEYS[1], 'pid:' .. ARGV[1], ARGV[2], 'started', ARGV[3], 'seen', ARGV[3])
+local attempt = redis.call('HINCRBY', KEYS[1], 'attempts:' .. ARGV[1], 1)
+if attempt > 1 then redis.call('HSET', KEYS[1], 'requeued', attempt - 1) end
+return attempt
 """
 
 
-# KEYS[1] job hash; ARGV: field, value. Never recreates an expired job (it would never expire).
+# KEYS[1] job hash; ARGV: field, value, now. Never recreates an expired job (it would
+# never expire). ``seen``: when a part last showed it was alive.
 _REPORT = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2], 'seen', ARGV[3])
 return 1
 """
 
@@ -89,6 +95,13 @@ def lost_after(config: dict[str, Any]) -> float:
     (at most a hard time limit), plus 5 s of slack."""
     _soft, hard = time_limits(config)
     return visibility_timeout(config) + float(config.get("BROKER_RESTORE_INTERVAL", 5.0)) + hard + 5.0
+
+
+def stalled(raw: dict[str, str], now: float, after: float) -> bool:
+    """No part of this running job showed a sign of life (its start, a progress report)
+    for ``after`` seconds: its worker is gone (a search reports about every 0.25 s)."""
+    last = raw.get("seen") or raw.get("started")
+    return last is not None and now - float(last) > after
 
 
 class JobStore:
@@ -133,7 +146,8 @@ class JobStore:
 
     def report_iterations(self, job_id: str, part: int, iterations: int) -> None:
         """Part ``part`` has searched ``iterations`` so far (nothing if the job expired)."""
-        self._report(keys=[self.keys.job(job_id)], args=[f"iterations:{part}", int(iterations)])
+        args = [f"iterations:{part}", int(iterations), f"{time.time():.3f}"]
+        self._report(keys=[self.keys.job(job_id)], args=args)
 
     def parts(self, job_id: str) -> list[dict[str, Any]]:
         raw = self.r.hgetall(self.keys.job_parts(job_id))
@@ -153,12 +167,22 @@ class JobStore:
         )
 
     def get(
-        self, job_id: str, stuck_after: float | None = None, iteration_cap: int | None = None
+        self,
+        job_id: str,
+        stuck_after: float | None = None,
+        iteration_cap: int | None = None,
+        stall_after: float | None = None,
     ) -> dict[str, Any] | None:
         """The job as the API shows it. A job still running ``stuck_after`` seconds after
         its last part started (:func:`lost_after`: its worker died and no worker ran the
         redelivered part) is failed here, once. ``iteration_cap``: the server's cap on a
-        search's iterations (BOT_MAX_ITERATIONS), for the planned budget."""
+        search's iterations (BOT_MAX_ITERATIONS), for the planned budget.
+
+        A running job none of whose parts has shown a sign of life (started, or reported
+        progress: a search does about every 0.25 s) for ``stall_after`` seconds lost its
+        worker: it is shown ``queued`` with ``requeued: true`` until the broker gives
+        the part to another worker (``requeued_at``: when). Once a part runs again,
+        ``requeued`` stays true and ``attempts`` counts its starts."""
         raw = self.r.hgetall(self.keys.job(job_id))
         if not raw or "status" not in raw:
             return None
@@ -170,6 +194,12 @@ class JobStore:
             self.fail(job_id, "its worker was lost and no other worker took the search up in time")
             raw = self.r.hgetall(self.keys.job(job_id)) or raw
         job: dict[str, Any] = {"id": job_id, "status": raw["status"]}
+        if int(raw.get("requeued", 0) or 0):
+            job["requeued"] = True
+        if raw["status"] == "running" and stall_after is not None and stalled(raw, time.time(), stall_after):
+            job["status"] = "queued"
+            job["requeued"] = True
+            job["requeued_at"] = round(float(raw.get("seen") or raw.get("started") or 0) + stall_after, 3)
         job["parts"] = int(raw.get("parts", 1))
         job["parts_done"] = int(raw.get("done", 0))
         job["progress"] = {

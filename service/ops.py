@@ -2,21 +2,32 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
+import redis
 from flask import Blueprint, Flask, current_app, g, request
 
 from ai import build_info
 from service import logs, metrics
-from service.errors import error_response
-from service.redis_conn import EXTENSION
+from service.errors import error_response, is_out_of_memory
+from service.redis_conn import EXTENSION, is_nearly_full
+
+FULL = 0.98
+"""/readyz says Redis is full from this fraction of its maxmemory on: there, with
+``noeviction``, writes fail as soon as a buffer grows (admission stops new work before,
+at MAJLIS_REDIS_HIGH_WATER)."""
 
 bp = Blueprint("ops", __name__)
+log = logging.getLogger(__name__)
 
 
 def readiness() -> tuple[bool, str, dict]:
-    """(ready, the first problem in words, per-dependency checks)."""
+    """(ready, the first problem in words, per-dependency checks). Redis must answer and
+    take a write (a Redis at its maxmemory refuses writes: every move would fail), and a
+    worker must have reported lately. The words never quote a Redis error (its text may
+    name keys): that goes to the log."""
     ext = current_app.extensions[EXTENSION]
     client, keys = ext["client"], ext["keys"]
     checks: dict = {"redis": "down", "workers": 0}
@@ -26,7 +37,22 @@ def readiness() -> tuple[bool, str, dict]:
         client.ping()
         beats = client.hgetall(keys.workers())
     except Exception as error:
-        return False, f"Redis is unreachable: {error}", checks
+        log.warning("readiness: Redis: %s", error)
+        return False, "Redis is unreachable", checks
+    try:
+        client.set(f"{keys.prefix}:readyz-probe", "1", px=5000)
+        memory = client.info("memory")
+        if is_nearly_full(int(memory.get("used_memory", 0)), int(memory.get("maxmemory", 0)), FULL):
+            # at its cap Redis takes one small write and refuses the next: not ready
+            raise redis.exceptions.OutOfMemoryError("used memory is at maxmemory")
+    except Exception as error:
+        checks["redis"] = "full" if is_out_of_memory(error) else "read-only"
+        log.warning("readiness: Redis refuses writes: %s", error)
+        return (
+            False,
+            "Redis refuses writes (it is full)" if checks["redis"] == "full" else "Redis refuses writes",
+            checks,
+        )
     checks["redis"] = "ok"
     stale = float(current_app.config["WORKER_STALE"])
     now = time.time()
@@ -41,7 +67,7 @@ def readyz():
     """Ready when Redis answers and at least one worker heartbeat is recent; else 503."""
     ready, why, checks = readiness()
     if not ready:
-        return error_response(503, "unavailable", why, {"checks": checks})
+        return error_response(503, "unavailable", why, {"checks": checks}, {"Retry-After": "5"})
     return {"status": "ready", "checks": checks, "build": build_info.describe()}  # compiled or interpreted
 
 

@@ -15,6 +15,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 from typing import Any
 
@@ -26,16 +27,28 @@ from service.errors import ApiError
 EXTENSION = "majlis_redis"
 
 
-def connect(url: str, timeout: float = 1.0) -> redis.Redis:
-    """A client with short timeouts (a dead Redis must fail fast, not hang a request)."""
-    return redis.Redis.from_url(
-        url,
+def connect(url: str, timeout: float = 1.0, max_connections: int | None = None) -> redis.Redis:
+    """A client with short timeouts (a dead Redis must fail fast, not hang a request).
+    With ``max_connections`` its pool holds that many at most, and a caller beyond waits
+    (up to ``timeout``) for one: the stream server, whose thousands of greenlets would
+    otherwise each open a connection when a move wakes them all."""
+    options: dict[str, Any] = dict(
         socket_timeout=timeout,
         socket_connect_timeout=timeout,
         retry_on_timeout=False,
         decode_responses=True,
         health_check_interval=30,
     )
+    if max_connections:
+        pool = redis.BlockingConnectionPool.from_url(
+            url, max_connections=max_connections, timeout=max(timeout, 5.0), **options
+        )
+        return redis.Redis(connection_pool=pool)
+    return redis.Redis.from_url(url, **options)
+
+
+STREAM_SERVER_CONNECTIONS = 64
+"""Redis connections of a stream-server process (its hub holds one)."""
 
 
 class Keys:
@@ -92,21 +105,29 @@ def issued_id(value: str, code: str, what: str) -> str:
 
 
 class RedisUnavailable(ApiError):
+    """503 for a deployment without Redis: ``why`` is the operator's own setting, no
+    internal text."""
+
     def __init__(self, why: str) -> None:
-        super().__init__(503, "unavailable", f"Redis is unreachable: {why}", {"dependency": "redis"})
+        super().__init__(
+            503, "unavailable", f"Redis is unreachable: {why}", {"dependency": "redis"}, {"Retry-After": "5"}
+        )
 
 
 def init_app(app: Flask) -> None:
     """Attach a (lazy) client and the 503 answer for a Redis that is down."""
     url = app.config.get("REDIS_URL")
-    client = connect(url, app.config.get("REDIS_TIMEOUT", 1.0)) if url else None
+    streams = os.environ.get("MAJLIS_STREAM_SERVER", "") in ("1", "true", "yes", "on")
+    most = STREAM_SERVER_CONNECTIONS if streams else None
+    client = connect(url, app.config.get("REDIS_TIMEOUT", 1.0), most) if url else None
     app.extensions[EXTENSION] = {"client": client, "keys": Keys(app.config.get("KEY_PREFIX", "majlis"))}
 
     @app.errorhandler(redis.exceptions.RedisError)
     def _redis_down(error: Exception):
-        from service.errors import error_response
+        # never the error's text: it may name keys (service/errors.py, data_store_error)
+        from service.errors import data_store_error
 
-        return error_response(503, "unavailable", f"Redis is unreachable: {error}", {"dependency": "redis"})
+        return data_store_error(error)
 
 
 def get_redis() -> redis.Redis:
@@ -118,6 +139,75 @@ def get_redis() -> redis.Redis:
 
 def keys() -> Keys:
     return current_app.extensions[EXTENSION]["keys"]
+
+
+def broker_survives_out_of_memory() -> None:
+    """Make the Celery worker wait out a full Redis instead of dying.
+
+    At its maxmemory (``noeviction``) Redis refuses the broker's own writes (the unacked
+    set, the remote-control queue); kombu raises ``OutOfMemoryError``, which Celery's
+    consumer does not know as a connection error: "Unrecoverable error", the worker
+    exits, ``service.run`` restarts it, it dies again (a crash loop; a task it held waits
+    for the visibility timeout). Counted as a connection error, the consumer logs it and
+    reconnects with Celery's back-off until Redis has room again. Called once per worker
+    (service/celery_app.py, at worker_init)."""
+    from kombu.transport import redis as transport
+
+    oom = redis.exceptions.OutOfMemoryError
+    if oom not in transport.Transport.connection_errors:
+        transport.Transport.connection_errors = (*transport.Transport.connection_errors, oom)
+
+
+# --------------------------------------------------------------------------- admission
+
+
+class MemoryGauge:
+    """Redis's ``used_memory`` and ``maxmemory`` (INFO memory), read at most once per
+    ``every`` seconds per process: admission control asks before each new session or
+    job, and one INFO a second is nothing to Redis."""
+
+    def __init__(self, every: float = 1.0) -> None:
+        self.every = every
+        self.read_at = -1e9
+        self.used = 0
+        self.most = 0
+        self.lock = threading.Lock()
+
+    def read(self, client: redis.Redis, now: float | None = None) -> tuple[int, int]:
+        now = time.monotonic() if now is None else now
+        with self.lock:
+            if now - self.read_at >= self.every:
+                info = client.info("memory")
+                self.used, self.most = int(info.get("used_memory", 0)), int(info.get("maxmemory", 0))
+                self.read_at = now
+            return self.used, self.most
+
+
+def is_nearly_full(used: int, most: int, high_water: float) -> bool:
+    """Redis uses ``high_water`` (a fraction) of its ``maxmemory`` or more; never for a
+    Redis without a cap (``maxmemory`` 0)."""
+    return most > 0 and used >= high_water * most
+
+
+STORAGE_RETRY = 30
+"""Retry-After of a refusal for want of Redis memory (keys expire, or an operator acts)."""
+
+
+def check_room() -> None:
+    """507 ``storage_full`` (Retry-After) before a new session or job when Redis is
+    nearly full (MAJLIS_REDIS_HIGH_WATER of its maxmemory): what is already in it keeps
+    working, and Redis never reaches the point where it refuses their moves."""
+    ext = current_app.extensions[EXTENSION]
+    gauge = ext.setdefault("gauge", MemoryGauge())
+    used, most = gauge.read(get_redis())
+    if is_nearly_full(used, most, float(current_app.config.get("REDIS_HIGH_WATER", 0.9))):
+        raise ApiError(
+            507,
+            "storage_full",
+            "the service is short of storage: no new sessions or jobs for now",
+            {"retry_after": STORAGE_RETRY},
+            {"Retry-After": str(STORAGE_RETRY)},
+        )
 
 
 # --------------------------------------------------------------------------- embedded server
@@ -154,9 +244,17 @@ class EmbeddedRedis:
     starts there, after a crash or a restart of the whole service."""
 
     def __init__(
-        self, port: int | None = None, directory: str | None = None, append_only: bool = False
+        self,
+        port: int | None = None,
+        directory: str | None = None,
+        append_only: bool = False,
+        maxmemory: str | None = None,
     ) -> None:
         self.port = port or free_port()
+        # a cap (e.g. "512mb"): past it Redis refuses writes (noeviction: never drops a
+        # session or a queued task to make room); the service stops admitting new work
+        # before (check_room)
+        self.maxmemory = maxmemory
         self._own_dir = directory is None
         self.directory = directory or tempfile.mkdtemp(prefix="majlis-redis-")
         self.append_only = append_only
@@ -185,6 +283,7 @@ class EmbeddedRedis:
             "--loglevel",
             "warning",
             *log,
+            *(["--maxmemory", self.maxmemory, "--maxmemory-policy", "noeviction"] if self.maxmemory else []),
         ]
 
     def start(self, timeout: float = 60.0, **popen: Any) -> str:

@@ -232,7 +232,10 @@ def main() -> None:
             data_dir = Path(Settings().DATA_DIR)
             _lock = lock_data_dir(data_dir)  # held (open) until this process exits
             port = int(env.get("MAJLIS_EMBEDDED_REDIS_PORT", "0")) or None
-            embedded = EmbeddedRedis(port=port, directory=str(data_dir / "redis"), append_only=True)
+            maxmemory = Settings().REDIS_MAXMEMORY or None  # fair use: capped, noeviction
+            embedded = EmbeddedRedis(
+                port=port, directory=str(data_dir / "redis"), append_only=True, maxmemory=maxmemory
+            )
 
             def start_redis(server: EmbeddedRedis = embedded) -> subprocess.Popen:
                 server.start(**CHILD)

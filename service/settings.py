@@ -64,8 +64,10 @@ class Settings:
         # so sessions survive a restart of Redis or of the whole service.
         self.DATA_DIR: str = _env("MAJLIS_DATA_DIR", default_data_dir())
         self.KEY_PREFIX: str = _env("MAJLIS_KEY_PREFIX", "majlis")
-        # Sessions: idle time before a session expires (refreshed on every move).
-        self.SESSION_TTL: int = _env("MAJLIS_SESSION_TTL", 24 * 3600, int)
+        # Sessions: idle time before a session expires (refreshed on every move). Fair use:
+        # 6 h (it was 24 h); a match ends, so a session's size and life are bounded by its
+        # game's length plus this idle time.
+        self.SESSION_TTL: int = _env("MAJLIS_SESSION_TTL", 6 * 3600, int)
         # Budget cap of the bots that play a session's bot seats.
         self.SESSION_BOT_MS: float = _env("MAJLIS_SESSION_BOT_MS", 500.0, float)
         # Turn timers (a session's ``turn_timer``): the longest limit per move a session may
@@ -128,6 +130,39 @@ class Settings:
         # Error answers: RFC 9457 problem details (the default), or "legacy" for the old
         # {"error": {code, message, details}} shape: deprecated, kept for one version.
         self.ERROR_FORMAT: str = _env("MAJLIS_ERROR_FORMAT", "problem")
+        # ---- Fair use (docs/deploy.md, "Fair use and limits") -------------------------------
+        # Quotas per client: its API key when MAJLIS_API_KEYS is on, else its address. Kept in
+        # Redis (shared by every process). 0 turns one off. Over one: 429 ``quota_exceeded``
+        # with Retry-After and RateLimit-Limit / -Remaining / -Reset.
+        # Proxies in front that append the client's address to X-Forwarded-For: with N > 0 the
+        # address the quotas count is the one the Nth proxy saw (werkzeug's ProxyFix).
+        # Leave 0 without a proxy: a client could send any X-Forwarded-For itself.
+        self.PROXY_HOPS: int = _env("MAJLIS_PROXY_HOPS", 0, int)
+        self.QUOTA_SESSIONS_PER_HOUR: int = _env("MAJLIS_QUOTA_SESSIONS_PER_HOUR", 120, int)
+        self.QUOTA_LIVE_SESSIONS: int = _env("MAJLIS_QUOTA_LIVE_SESSIONS", 30, int)
+        self.QUOTA_TIMED_SESSIONS: int = _env("MAJLIS_QUOTA_TIMED_SESSIONS", 10, int)
+        self.QUOTA_WEBHOOK_SESSIONS: int = _env("MAJLIS_QUOTA_WEBHOOK_SESSIONS", 10, int)
+        self.QUOTA_SPECTATORS: int = _env("MAJLIS_QUOTA_SPECTATORS", 50, int)  # per session
+        self.QUOTA_REVIEWS: int = _env("MAJLIS_QUOTA_REVIEWS", 2, int)  # review jobs in flight
+        self.QUOTA_JOBS: int = _env("MAJLIS_QUOTA_JOBS", 8, int)  # other bot jobs in flight
+        self.QUOTA_HINTS: int = _env("MAJLIS_QUOTA_HINTS", 1, int)  # hints searching at once
+        # A hint waits this long for one of its process's search slots before 429 ``busy``.
+        self.HINT_WAIT: float = _env("MAJLIS_HINT_WAIT", 1.5, float)
+        # Event streams open at once: per seat or spectator token, per session, per address.
+        self.QUOTA_STREAMS_PER_TOKEN: int = _env("MAJLIS_QUOTA_STREAMS_PER_TOKEN", 4, int)
+        self.QUOTA_STREAMS_PER_SESSION: int = _env("MAJLIS_QUOTA_STREAMS_PER_SESSION", 200, int)
+        self.QUOTA_STREAMS_PER_ADDRESS: int = _env("MAJLIS_QUOTA_STREAMS_PER_ADDRESS", 100, int)
+        # Streams one stream-server process holds; past it a new one gets 503 + Retry-After.
+        self.STREAM_MAX_CONNECTIONS: int = _env("MAJLIS_STREAM_MAX_CONNECTIONS", 10_000, int)
+        # Redis memory: new sessions and jobs are refused (507 ``storage_full``) once Redis
+        # uses this fraction of its maxmemory (checked at most once a second per process).
+        # The embedded Redis of ``python -m service.run`` gets REDIS_MAXMEMORY (noeviction).
+        self.REDIS_HIGH_WATER: float = _env("MAJLIS_REDIS_HIGH_WATER", 0.9, float)
+        self.REDIS_MAXMEMORY: str = _env("MAJLIS_REDIS_MAXMEMORY", "512mb")
+        # A running job whose parts have all been silent this long (a search reports about
+        # every 0.25 s) is shown as ``queued`` with ``requeued: true``: its worker is gone.
+        self.JOB_STALL_SECONDS: float = _env("MAJLIS_JOB_STALL_SECONDS", 5.0, float)
+        # ---- end of fair use ----------------------------------------------------------------
         self.LOG_LEVEL: str = _env("MAJLIS_LOG_LEVEL", "INFO")
         self.LOG_REQUESTS: bool = _env("MAJLIS_LOG_REQUESTS", True, bool)
 
@@ -147,3 +182,9 @@ class TestSettings(Settings):
         self.ASYNC_ITERATIONS = self.BOT_MAX_ITERATIONS
         self.ASYNC_MS = self.BOT_MAX_MS
         self.LOG_REQUESTS = False
+        # fair use: the suite is one client making many sessions and jobs; the quotas
+        # have tests of their own (tests/integration/test_fair_use_limits.py)
+        from service.quotas import QUOTA_SETTINGS
+
+        for name in QUOTA_SETTINGS:
+            setattr(self, name, 0)

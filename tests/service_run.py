@@ -14,6 +14,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+from service.quotas import QUOTA_SETTINGS
 from service.redis_conn import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,6 +59,9 @@ def running_service(data_dir: Path, **settings: str) -> Iterator[int]:
         MAJLIS_LOG_LEVEL="WARNING",
         MAJLIS_LOG_REQUESTS="0",
     )
+    # the tests are one client on loopback: the fair-use quotas are off unless a test
+    # sets them (tests/integration/test_fair_use_limits.py)
+    env.update({f"MAJLIS_{name}": "0" for name in QUOTA_SETTINGS})
     env.update(settings)
     log_path = data_dir / "server.log"
     with open(log_path, "wb") as log:

@@ -62,7 +62,7 @@ class BotMove(MethodView):
     @blp.arguments(AsyncBotMoveRequest())
     @blp.alt_response(200, schema=BotMoveResponse, description="the bot's action and search statistics")
     @blp.alt_response(202, schema=JobAccepted, description="a job: GET its url for the action")
-    @document_errors(blp, 400, 404, 422, 503)
+    @document_errors(blp, 400, 404, 422, 429, 503, 507)
     def post(self, body, game_id):
         """A bot's action for `seat` (default: the seat to act), from a state or a seat's view
 

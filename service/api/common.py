@@ -19,9 +19,29 @@ ERROR_RESPONSES = {
     404: "unknown game, session or job",
     409: "stale expected_version: another move was applied first",
     422: "invalid field, state, action or an illegal move",
-    429: "over the rate limit (see Retry-After)",
-    503: "a dependency (Redis, the workers) is down",
+    429: "over the rate limit or a fair-use quota (code rate_limited, quota_exceeded or busy; "
+    "Retry-After and RateLimit-Limit / -Remaining / -Reset say when to retry)",
+    503: "a dependency (Redis, the workers) is down, or the stream server is full (Retry-After)",
+    507: "the service is short of storage: no new sessions or jobs for now (code storage_full, Retry-After)",
 }
+
+
+def _header(description: str) -> dict[str, Any]:
+    return {"description": description, "schema": {"type": "integer", "minimum": 0}}
+
+
+RETRY_AFTER = _header("seconds to wait before trying again")
+ERROR_HEADERS: dict[int, dict[str, Any]] = {
+    429: {
+        "Retry-After": RETRY_AFTER,
+        "RateLimit-Limit": _header("the quota (or the key's rate limit) that was reached"),
+        "RateLimit-Remaining": _header("what is left of it: 0"),
+        "RateLimit-Reset": _header("seconds until a unit of it should be free"),
+    },
+    503: {"Retry-After": RETRY_AFTER},
+    507: {"Retry-After": RETRY_AFTER},
+}
+"""The headers of a refusal (docs/api.md, "Fair use")."""
 
 
 JSON_SAFE_INT = 2**53
@@ -45,6 +65,7 @@ def document_errors(blp: Blueprint, *statuses: int):
                 schema=ProblemSchema,
                 description=ERROR_RESPONSES.get(status, ""),
                 content_type=PROBLEM_JSON,
+                headers=ERROR_HEADERS.get(status),
             )(func)
         return func
 

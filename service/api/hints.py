@@ -6,21 +6,27 @@ choice. A hint never plays anything.
 
 The search decides from the seat's view only, like a bot. It runs inside the request,
 so it is kept short: its budget is capped at the server's sync threshold (ASYNC_MS,
-ASYNC_ITERATIONS) and it takes one of the process's INLINE_SEARCHES slots; when they are
-all busy the answer is 429 ``busy`` (its ``retry_after`` member: 1 second)."""
+ASYNC_ITERATIONS) and it takes one of the process's INLINE_SEARCHES slots, waiting up to
+HINT_WAIT seconds for one; then the answer is 429 ``busy`` (``Retry-After``: 1 second).
+A client has at most QUOTA_HINTS hints searching at once (429 ``quota_exceeded``), so
+that one client cannot hold every slot and turn everybody else's hint into a 429."""
 
 from __future__ import annotations
 
+import logging
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import redis
 from flask import current_app
 from flask.views import MethodView
 from marshmallow import fields, validate
 
 from ai.bots import LEVEL_BUDGETS, Budget, clip_budget, decide
 from engine.protocol import Game
-from service import i18n
+from service import i18n, quotas
 from service.api.blueprint import Blueprint
 from service.api.bots import inline_slots, seat_view
 from service.api.common import document_errors, load_game, state_for_view
@@ -33,6 +39,9 @@ from service.api.schemas import (
     Strict,
 )
 from service.errors import ApiError
+from service.redis_conn import EXTENSION
+
+log = logging.getLogger(__name__)
 
 blp = Blueprint("hints", __name__, url_prefix="/v1/games", description="Hints for the seat to act")
 
@@ -87,22 +96,28 @@ def hint_budget(budget: dict[str, Any] | None, level: str) -> Budget:
 
 def hint(game: Game, view: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
     """The hint for the seat of ``view`` (which must be to act): the search's ranking
-    and the easy policy's choice. 429 ``busy`` when every inline search slot is taken."""
+    and the easy policy's choice. 429 ``quota_exceeded`` when the client already has its
+    hints searching (MAJLIS_QUOTA_HINTS), 429 ``busy`` when no search slot of this
+    process frees within MAJLIS_HINT_WAIT seconds."""
     budget = hint_budget(options.get("budget"), options.get("level") or "normal")
     seed = options["seed"] if options.get("seed") is not None else secrets.randbits(63)
     limits = {"max_iterations": budget.iterations or 1, "max_ms": budget.ms or 1.0}
-    slots = inline_slots()
-    if not slots.acquire(blocking=False):
-        raise ApiError(
-            429,
-            "busy",
-            "this server is running as many searches as it allows: retry in a second",
-            {"retry_after": 1},
-        )
-    try:
-        searched = decide(game, view, level=options["level"], budget=budget, seed=seed, **limits)
-    finally:
-        slots.release()
+    with hint_lease(budget.ms or 0.0):
+        slots = inline_slots()
+        # one client holds at most its share of the slots (the lease); another waits a
+        # moment for one rather than failing at once
+        if not slots.acquire(timeout=float(current_app.config["HINT_WAIT"])):
+            raise ApiError(
+                429,
+                "busy",
+                "this server is running as many searches as it allows: retry in a second",
+                {"retry_after": 1},
+                {"Retry-After": "1"},
+            )
+        try:
+            searched = decide(game, view, level=options["level"], budget=budget, seed=seed, **limits)
+        finally:
+            slots.release()
     easy = decide(game, view, level="easy", seed=seed)
     world = state_for_view(game, view)
     stats = searched.stats
@@ -114,6 +129,29 @@ def hint(game: Game, view: dict[str, Any], options: dict[str, Any]) -> dict[str,
         "elapsed_ms": stats.get("elapsed_ms", 0.0),
         "budget": {"iterations": budget.iterations, "ms": budget.ms},
     }
+
+
+@contextmanager
+def hint_lease(ms: float) -> Iterator[None]:
+    """Count this hint in its client's hints searching (a lease in Redis, dropped at the
+    end, or by itself a few seconds after the search's longest time if this process
+    dies). Without Redis (stateless use on its own) there is nothing to count."""
+    most = int(current_app.config["QUOTA_HINTS"])
+    if not most or current_app.extensions[EXTENSION]["client"] is None:
+        yield
+        return
+    counts = quotas.current()
+    key = counts.key("hints", quotas.client_id())
+    holder = quotas.new_holder()
+    refusal = counts.take_lease([("hints", key, most)], holder, ms / 1000.0 + 5.0)
+    quotas.require(refusal, "hints searching at once")
+    try:
+        yield
+    finally:
+        try:
+            counts.drop_lease([key], holder)
+        except redis.RedisError as error:  # the lease runs out by itself
+            log.warning("hint lease not dropped: %s", error)
 
 
 def ranked(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:

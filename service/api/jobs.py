@@ -11,13 +11,14 @@ from flask.views import MethodView
 from kombu.exceptions import OperationalError
 
 from ai.bots import Budget
+from service import quotas
 from service.api.blueprint import Blueprint
 from service.api.common import document_errors
 from service.api.session_schemas import JobSchema
 from service.celery_app import search_queue
 from service.errors import ApiError, job_problem
 from service.jobs import JobStore, lost_after
-from service.redis_conn import get_redis, keys
+from service.redis_conn import check_room, get_redis, keys
 
 blp = Blueprint("jobs", __name__, url_prefix="/v1/jobs", description="Bot searches running as jobs")
 
@@ -76,18 +77,20 @@ def start_search(payload: dict[str, Any], parts: int) -> dict[str, Any]:
     """Record a job and queue its ``parts`` tasks; the job reference answered with 202.
 
     ``payload``: game, view, seat, level, budget ({iterations, ms}), seed (plain JSON)."""
+    check_room()  # 507 while Redis is nearly full
+    kind = quotas.check_job("jobs")
     job_id = uuid.uuid4().hex
     payload = dict(payload, parts=parts)
     store().create(job_id, payload, parts)
     queue = search_queue(payload, current_app.config)  # a small search: the interactive pool
+    quotas.count_job(kind, job_id)
     try:
         for part in range(parts):
             send_task("majlis.search_part", (job_id, part, payload), task_id=f"{job_id}.{part}", queue=queue)
     except OperationalError as error:
         store().fail(job_id, "the job queue is unreachable")
-        raise ApiError(
-            503, "unavailable", f"the job queue (Redis) is unreachable: {error}", {"dependency": "redis"}
-        ) from error
+        # the broker's text names its keys: service/errors.py answers without it
+        raise ApiError(503, "unavailable", "the job queue is unreachable", {"dependency": "redis"}) from error
     return {"id": job_id, "status": "pending", "url": job_url(job_id)}
 
 
@@ -100,12 +103,18 @@ class Job(MethodView):
         `failed` (with `error`: why, and `problem`: the same as problem details, code
         `job_failed`). Jobs are kept for a short while after they end.
 
+        `queued` with `requeued: true`: the worker running the job was lost (no sign of
+        life for `MAJLIS_JOB_STALL_SECONDS`); the job waits for the broker to hand it to
+        another worker, then shows `running` again, `requeued` still true and `attempts`
+        counting every start.
+
         `progress`: `done` and `total` parts (a review: decisions), `iterations` searched
         so far over all parts (the workers report them about every 0.25 s while they
         search) and `budget`, the iterations planned (null for a budget in time only)."""
         config = current_app.config
         # Keys: 404 for an id never issued
-        job = store().get(job_id, lost_after(config), int(config["BOT_MAX_ITERATIONS"]))
+        stall = float(config["JOB_STALL_SECONDS"])
+        job = store().get(job_id, lost_after(config), int(config["BOT_MAX_ITERATIONS"]), stall)
         if job is None:
             raise ApiError(404, "unknown_job", f"no job {job_id!r} (unknown, or expired)")
         job["url"] = job_url(job_id)

@@ -15,6 +15,7 @@ from typing import Any
 from flask import current_app
 from flask.views import MethodView
 
+from service import quotas
 from service import review as R
 from service import sessions as S
 from service.api.blueprint import Blueprint
@@ -30,6 +31,7 @@ from service.api.session_schemas import (
 )
 from service.api.sessions import authorised
 from service.errors import ApiError
+from service.redis_conn import check_room
 
 blp = Blueprint(
     "review", __name__, url_prefix="/v1", description="Match review: each decision searched again"
@@ -42,8 +44,12 @@ def iterations(asked: int | None) -> int:
 
 
 def start_review(game: Any, positions: list[R.Position], meta: dict[str, Any]):
-    """Queue the review job; the 202 answer, with its Location and Retry-After."""
+    """Queue the review job; the 202 answer, with its Location and Retry-After. 429 when
+    the client has its reviews in flight already, 507 while Redis is nearly full."""
+    check_room()
+    kind = quotas.check_job("reviews")
     job = R.start(job_store(), game, positions, meta)
+    quotas.count_job(kind, job["id"])
     return accepted(job, review_seconds(len(positions), meta["iterations"]))
 
 
@@ -81,7 +87,7 @@ class SessionReview(MethodView):
     @blp.alt_response(
         202, schema=JobAccepted, description="the review job: GET its url for progress and result"
     )
-    @document_errors(blp, 400, 401, 403, 404, 422, 503)
+    @document_errors(blp, 400, 401, 403, 404, 422, 429, 503, 507)
     def post(self, body, session_id):
         """Review a seat's decisions so far: each searched again from that seat's view then
 
@@ -129,7 +135,7 @@ class GameReview(MethodView):
     @blp.alt_response(
         202, schema=JobAccepted, description="the review job: GET its url for progress and result"
     )
-    @document_errors(blp, 400, 404, 422, 503)
+    @document_errors(blp, 400, 404, 422, 429, 503, 507)
     def post(self, body, game_id):
         """Review one seat's decisions in a log: an initial `state` and its `actions`
 

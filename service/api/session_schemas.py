@@ -54,7 +54,13 @@ class ProgressSchema(Strict):
 
 class JobSchema(Strict):
     id = fields.String()
-    status = fields.String(metadata={"description": "pending, running, done or failed"})
+    status = fields.String(
+        metadata={
+            "description": "pending, running, done or failed; queued: its worker was lost, to run again"
+        }
+    )
+    requeued = fields.Boolean(metadata={"description": "true once the job lost a worker, queued again"})
+    requeued_at = fields.Float(metadata={"description": "queued: when the job was seen to lose its worker"})
     url = fields.String()
     parts = fields.Integer(metadata={"description": "root-parallel tasks of this search"})
     parts_done = fields.Integer()

@@ -18,17 +18,20 @@ it can do nothing else (403)."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 from typing import Any
+from urllib.parse import quote
 
+import redis
 from flask import current_app, redirect, request, url_for
 from flask.views import MethodView
 
 from ai.bots import LEVEL_BUDGETS, Budget
 from engine import get_game
 from engine.protocol import IllegalAction, NotYourTurn
+from service import quotas, webhooks
 from service import sessions as S
-from service import webhooks
 from service.api.blueprint import Blueprint
 from service.api.bots import inline_slots, is_short, real_budget
 from service.api.common import document_errors, new_seed
@@ -47,8 +50,10 @@ from service.api.session_schemas import (
 )
 from service.errors import ApiError
 from service.events import parse_last_event_id, public_stream_base, stream_response
+from service.redis_conn import check_room, issued_id
 from service.timers import TurnTimer, shown
 
+log = logging.getLogger(__name__)
 blp = Blueprint(
     "sessions",
     __name__,
@@ -87,6 +92,8 @@ def authorised(session_id: str) -> tuple[S.SessionStore, S.Session, int]:
 def summary(session: S.Session, seat: int | None) -> dict[str, Any]:
     game = session.game
     to_act = game.to_act(session.state)
+    if to_act is None:
+        release_finished(session)
     return {
         "id": session.id,
         "game": game.id,
@@ -105,6 +112,15 @@ def summary(session: S.Session, seat: int | None) -> dict[str, Any]:
     }
 
 
+def release_finished(session: S.Session) -> None:
+    """A finished match no longer counts against its client's live-session quotas (it is
+    kept, readable, until it expires): marked whenever an answer shows it finished."""
+    try:
+        quotas.session_ended(S.store().r, S.store().keys, session.id)
+    except redis.RedisError as error:  # a full Redis: it stays counted until it expires
+        log.warning("finished session %s not released: %s", session.id, error)
+
+
 def legal_actions(session: S.Session, seat: int) -> list[dict[str, Any]]:
     """The seat's legal actions, as the moves endpoint takes them, each with a label."""
     game, state = session.game, session.state
@@ -115,7 +131,7 @@ def legal_actions(session: S.Session, seat: int) -> list[dict[str, Any]]:
 class Sessions(MethodView):
     @blp.arguments(SessionCreateRequest())
     @blp.alt_response(201, schema=SessionCreated, description="the session and one token per seat")
-    @document_errors(blp, 400, 404, 422, 503)
+    @document_errors(blp, 400, 404, 422, 429, 503, 507)
     def post(self, body):
         """Create a match kept by the service
 
@@ -128,7 +144,11 @@ class Sessions(MethodView):
 
         With a `turn_timer` (`seconds`, `on_timeout`, `level`), each move of a person must
         come within `seconds`: `turn_deadline` shows when; then the workers let a bot play
-        that move (`on_timeout` `move`) or the seat until it is claimed back (`seat`)."""
+        that move (`on_timeout` `move`) or the seat until it is claimed back (`seat`).
+
+        Fair use: 429 `quota_exceeded` past the client's sessions per hour or live
+        sessions (timed ones, ones with a callback_url); 507 `storage_full` while the
+        service is short of storage (docs/deploy.md, "Fair use and limits")."""
         game = get_game(body["game"])
         players = game.check_players(body["players"])
         if body["dealer"] >= players:
@@ -147,8 +167,11 @@ class Sessions(MethodView):
             url = webhooks.check_callback_url(body["callback_url"], allow_private)
             webhook = {"callback_url": url, "webhook_secret": webhooks.new_secret()}
         timer = turn_timer(body["turn_timer"])
+        check_room()  # 507 while Redis is nearly full
+        quotas.check_new_session(timed=timer is not None, webhook=webhook is not None)
         store = S.store()
         session_id, tokens = store.create(game, state, seats, webhook, timer)
+        quotas.count_new_session(session_id, timed=timer is not None, webhook=webhook is not None)
         session = store.load(session_id)
         S.schedule_bot(session)
         return {
@@ -222,7 +245,7 @@ class BotMove(MethodView):
     @blp.arguments(SessionBotMoveRequest())
     @blp.alt_response(200, schema=SessionSchema, description="the bot's move, applied")
     @blp.alt_response(202, schema=JobAccepted, description="a job on the workers: GET its url")
-    @document_errors(blp, 400, 401, 403, 404, 409, 422, 503)
+    @document_errors(blp, 400, 401, 403, 404, 409, 422, 429, 503, 507)
     def post(self, body, session_id):
         """Let a bot play a seat: the token's own seat, or a seat handed to a bot
 
@@ -255,12 +278,12 @@ class BotMove(MethodView):
             raise S.stale(session.version, order.version)
         real = real_budget(budget, order.level)
         if body["async_"] or not is_short(real):
-            return accepted(S.start_bot_job(session, order), search_seconds(real))
+            return accepted(start_bot_job(session, order), search_seconds(real))
         # a search holds a web thread: at most INLINE_SEARCHES at once per process, as in
         # the stateless bot-move; the others go to the workers
         slots = inline_slots() if real is not None else None
         if slots is not None and not slots.acquire(blocking=False):
-            return accepted(S.start_bot_job(session, order), search_seconds(real))
+            return accepted(start_bot_job(session, order), search_seconds(real))
         config = current_app.config
         # the web process searches no longer than the sync threshold: beyond it is a job
         max_ms = min(float(config["BOT_MAX_MS"]), float(config["ASYNC_MS"]))
@@ -275,6 +298,15 @@ class BotMove(MethodView):
         if "stats" in answer:
             out["stats"] = answer["stats"]
         return out
+
+
+def start_bot_job(session: S.Session, order: S.BotOrder) -> dict[str, Any]:
+    """A bot-move job, within the client's bot jobs in flight and Redis's room."""
+    check_room()
+    kind = quotas.check_job("jobs")
+    job = S.start_bot_job(session, order)
+    quotas.count_job(kind, job["id"])
+    return job
 
 
 def check_bot_may_play(session: S.Session, seat: int, target: int) -> None:
@@ -368,13 +400,18 @@ class Hint(MethodView):
 @blp.route("/<session_id>/spectators")
 class Spectators(MethodView):
     @blp.alt_response(201, schema=SpectatorCreated, description="a spectator token (shown once)")
-    @document_errors(blp, 401, 403, 404, 503)
+    @document_errors(blp, 401, 403, 404, 429, 503)
     def post(self, session_id):
         """A token for a spectator: it reads the session, its log and its events as no seat
 
         Any seat's token may ask. The spectator sees the public view (`seat` null, every
-        hand as a count) and plays nothing."""
+        hand as a count) and plays nothing. A session has at most `MAJLIS_QUOTA_SPECTATORS`
+        spectator tokens (429 `quota_exceeded` past it)."""
         store, session, _seat = authorised(session_id)
+        most = int(current_app.config["QUOTA_SPECTATORS"])
+        if most and len(session.spectator_digests) >= most:
+            refusal = quotas.Refusal("spectators", most, len(session.spectator_digests), quotas.MAX_RESET)
+            raise quotas.QuotaExceeded(refusal, "spectators per session")
         token = store.add_spectator(session)
         return {
             "id": session.id,
@@ -392,7 +429,7 @@ class Events(MethodView):
         description="a stream of `session` and `move` events, each with `id:` its version",
     )
     @blp.alt_response(307, description="served by the stream server: the `Location` header gives its URL")
-    @document_errors(blp, 401, 404, 422, 503)
+    @document_errors(blp, 401, 404, 422, 429, 503)
     def get(self, session_id):
         """Server-Sent Events: every version change, as the token may see it
 
@@ -403,10 +440,25 @@ class Events(MethodView):
         it, `version`), and for a hand-over (leave, claim) a `session` event. Reconnect
         with `Last-Event-ID: <version>` to get every move since that version from the
         log, in order. A comment line every few seconds keeps idle
-        connections open. Served by the stream server (docs/deploy.md)."""
+        connections open. Served by the stream server (docs/deploy.md).
+
+        Fair use: at most `MAJLIS_QUOTA_STREAMS_PER_TOKEN` streams per token,
+        `..._PER_SESSION` per session and `..._PER_ADDRESS` per client address (429
+        `quota_exceeded`); a stream server holding `MAJLIS_STREAM_MAX_CONNECTIONS`
+        answers 503 `streams_full`; both with `Retry-After`."""
+
+        issued_id(session_id, "unknown_session", "session")  # 404 before any redirect
         elsewhere = public_stream_base()
         if elsewhere:  # this process serves the API: its threads are not for idle streams
-            return redirect(elsewhere + request.full_path.rstrip("?"), 307)
+            return redirect(elsewhere + stream_path(), 307)
         store, session, seat = viewer(session_id)
         last = request.headers.get("Last-Event-ID")
         return stream_response(store, session, seat, parse_last_event_id(last))
+
+
+def stream_path() -> str:
+    """This request's path and query, percent-encoded again (``request.path`` is decoded:
+    a ``%0A`` in it would put a line break into ``Location``)."""
+    path = quote(request.path, safe="/:@!$&'()*+,;=-._~")
+    query = request.query_string.decode("latin-1")
+    return path + ("?" + quote(query, safe="=&;%/:@!$'()*+,-._~?") if query else "")

@@ -19,6 +19,7 @@ import pytest
 
 from service import create_app
 from service.celery_app import ALL_QUEUES
+from service.quotas import QUOTA_SETTINGS
 from service.redis_conn import EmbeddedRedis, Keys, connect
 from service.settings import Settings
 from tests.problems import problem
@@ -108,6 +109,8 @@ class IntegrationSettings(Settings):
         self.ASYNC_MS = 1_000.0
         self.WORKER_STALE = 10.0
         self.WEBHOOK_ALLOW_LOOPBACK = True  # the tests' receivers listen on loopback
+        for name in QUOTA_SETTINGS:  # one client making many sessions: see test_fair_use_limits.py
+            setattr(self, name, 0)
         for name, value in overrides.items():
             setattr(self, name, value)
 

@@ -223,13 +223,16 @@ def test_whole_worker_killed_mid_search_job_completes_on_a_new_worker(tmp_path):
 
 def test_a_job_is_given_up_only_after_a_redelivery_had_its_chance(make_app, worker, redis_client, prefix):
     """Running, its part started 60 s ago (past the 45 s hard limit): its worker may have
-    died and the part may yet be redelivered (visibility timeout 60 s), so it is not failed."""
+    died and the part may yet be redelivered (visibility timeout 60 s), so it is not failed;
+    silent that long, it is shown queued again (issue 30), not running."""
     store = JobStore(redis_client, Keys(prefix), 60)
     store.create("c" * 32, {"level": "normal", "seed": 1}, 1)
     store.start_part("c" * 32, 0, 12345)
-    redis_client.hset(Keys(prefix).job("c" * 32), "started", f"{time.time() - 60:.3f}")
+    long_ago = f"{time.time() - 60:.3f}"
+    redis_client.hset(Keys(prefix).job("c" * 32), mapping={"started": long_ago, "seen": long_ago})
     app = make_app(SEARCH_HARD_LIMIT=45.0, BROKER_VISIBILITY_TIMEOUT=60.0)
-    assert app.test_client().get("/v1/jobs/" + "c" * 32).get_json()["status"] == "running"
+    job = app.test_client().get("/v1/jobs/" + "c" * 32).get_json()
+    assert (job["status"], job["requeued"]) == ("queued", True)
 
 
 def test_a_job_whose_worker_vanished_fails_cleanly(make_app, worker, redis_client, prefix):

@@ -22,7 +22,16 @@ REQUESTS = 200
 
 @pytest.fixture(scope="module")
 def system():
-    running = System(MAJLIS_SEARCH_SOFT_LIMIT="3", MAJLIS_SEARCH_HARD_LIMIT="6", MAJLIS_STREAM_HEARTBEAT="2")
+    running = System(
+        MAJLIS_SEARCH_SOFT_LIMIT="3",
+        MAJLIS_SEARCH_HARD_LIMIT="6",
+        MAJLIS_STREAM_HEARTBEAT="2",
+        # 200 streams of one session's two tokens from one address: past the fair-use
+        # quotas (tests/integration/test_fair_use_limits.py tests those)
+        MAJLIS_QUOTA_STREAMS_PER_TOKEN="0",
+        MAJLIS_QUOTA_STREAMS_PER_SESSION="0",
+        MAJLIS_QUOTA_STREAMS_PER_ADDRESS="0",
+    )
     yield running
     running.stop()
 

@@ -30,7 +30,7 @@ WORKER_ENV = {
     "MAJLIS_WEBHOOK_BACKOFF": "0.2",
     "MAJLIS_WEBHOOK_ATTEMPTS": "4",
     # one receiver serves every test here: its failures must not open its circuit breaker
-    # (tested in test_fair_use.py)
+    # (tested in test_fair_use_work.py)
     "MAJLIS_WEBHOOK_BREAKER_FAILURES": "1000",
     # a task held by a killed worker comes back 12 s after its delivery, swept every second
     "MAJLIS_SEARCH_SOFT_LIMIT": "2",
