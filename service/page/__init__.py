@@ -34,6 +34,7 @@ from ai.bots import LEVEL_BUDGETS
 from engine import all_games
 from service import i18n
 from service import sessions as S
+from service.api.blueprint import json_body
 from service.api.hints import labelled
 from service.api.sessions import authorised, viewer
 from service.errors import ApiError
@@ -221,7 +222,7 @@ def deal_line(
 
 
 def deals_acknowledged() -> int:
-    body = request.get_json(silent=True)
+    body = json_body(request)  # 400 invalid_json for a body that does not parse, as the API
     deals = body.get("deals") if isinstance(body, dict) else None
     if not isinstance(deals, int) or isinstance(deals, bool) or not 0 <= deals <= 10_000:
         raise ApiError(

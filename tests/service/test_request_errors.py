@@ -30,13 +30,18 @@ BODY_ENDPOINTS = [
     f"/v1/sessions/{SESSION}/hint",
     "/v1/games/ronda/review",
     f"/v1/sessions/{SESSION}/review",
+    f"/play/api/sessions/{SESSION}/ack",
 ]
 
 
 def test_the_list_covers_every_post_endpoint(app):
     posts = {rule.rule for rule in app.url_map.iter_rules() if "POST" in rule.methods}
     listed = {path.replace("ronda", "<game_id>").replace(SESSION, "<session_id>") for path in BODY_ENDPOINTS}
-    assert posts - listed == {"/v1/sessions/<session_id>/claim", "/v1/sessions/<session_id>/spectators"}
+    assert posts - listed == {
+        "/v1/sessions/<session_id>/claim",
+        "/v1/sessions/<session_id>/spectators",
+        "/play/api/sessions/<session_id>/hold",
+    }
 
 
 def nested(depth: int) -> str:

@@ -215,6 +215,10 @@ export class StaleVersion extends Conflict {
 export class SeatClaimed extends Conflict {
   override name = "SeatClaimed";
 }
+/** 409 session_ended: the service ended the session (its people were all silent too long); it takes no more moves. */
+export class SessionEnded extends Conflict {
+  override name = "SessionEnded";
+}
 /** 422 invalid_request: a field of the wrong shape (`fields` maps each to what is wrong). */
 export class InvalidRequest extends Unprocessable {
   override name = "InvalidRequest";
@@ -277,6 +281,18 @@ export class WrongSeat extends Unprocessable {
 export class Busy extends RateLimited {
   override name = "Busy";
 }
+/** 429 quota_exceeded: this client holds as many sessions, streams, spectators, jobs or hints as allowed (`retryAfter`; details name the `quota` and `limit`). */
+export class QuotaExceeded extends RateLimited {
+  override name = "QuotaExceeded";
+}
+/** 503 streams_full: the stream server holds as many streams as it allows (`retryAfter`). */
+export class StreamsFull extends ServerError {
+  override name = "StreamsFull";
+}
+/** 507 storage_full: the server's store is nearly full and takes no new sessions or jobs for now (`retryAfter`). */
+export class StorageFull extends ServerError {
+  override name = "StorageFull";
+}
 /** 500 internal_error (a bug of the server: it logs the request id). */
 export class InternalError extends ServerError {
   override name = "InternalError";
@@ -315,6 +331,7 @@ export const ERROR_CLASSES: Readonly<Record<string, ErrorClass>> = {
   method_not_allowed: MethodNotAllowed,
   stale_version: StaleVersion,
   seat_claimed: SeatClaimed,
+  session_ended: SessionEnded,
   conflict: Conflict,
   request_too_large: RequestTooLarge,
   uri_too_long: UriTooLong,
@@ -331,6 +348,9 @@ export const ERROR_CLASSES: Readonly<Record<string, ErrorClass>> = {
   too_many_decisions: TooManyDecisions,
   rate_limited: RateLimited,
   busy: Busy,
+  quota_exceeded: QuotaExceeded,
+  streams_full: StreamsFull,
+  storage_full: StorageFull,
   request_header_fields_too_large: HeadersTooLarge,
   internal_error: InternalError,
   not_implemented: ServerNotImplemented,

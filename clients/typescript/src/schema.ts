@@ -104,7 +104,7 @@ export interface paths {
         put?: never;
         /**
          * A bot's action for `seat` (default: the seat to act), from a state or a seat's view
-         * @description Levels: `random`, `easy` (heuristic), `normal` (search, about 200 ms), `hard`.
+         * @description Levels: `random`, `easy` (heuristic), `normal` (search, 2,000 iterations), `hard` (20,000).
          *     An explicit `budget` (`iterations` and/or `ms`) overrides the level's; budgets are
          *     capped by the server's settings. The same `seed` gives the same decision.
          *
@@ -178,9 +178,39 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description a dependency (Redis, the workers) is down */
+                /** @description over the rate limit or a fair-use quota (code rate_limited, quota_exceeded or busy; Retry-After and RateLimit-Limit / -Remaining / -Reset say when to retry) */
+                429: {
+                    headers: {
+                        /** @description the quota (or the key's rate limit) that was reached */
+                        "RateLimit-Limit"?: number;
+                        /** @description what is left of it: 0 */
+                        "RateLimit-Remaining"?: number;
+                        /** @description seconds until a unit of it should be free */
+                        "RateLimit-Reset"?: number;
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description a dependency (Redis, the workers) is down, or the stream server is full (Retry-After) */
                 503: {
                     headers: {
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description the service is short of storage: no new sessions or jobs for now (code storage_full, Retry-After) */
+                507: {
+                    headers: {
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -344,9 +374,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description over the rate limit (see Retry-After) */
+                /** @description over the rate limit or a fair-use quota (code rate_limited, quota_exceeded or busy; Retry-After and RateLimit-Limit / -Remaining / -Reset say when to retry) */
                 429: {
                     headers: {
+                        /** @description the quota (or the key's rate limit) that was reached */
+                        "RateLimit-Limit"?: number;
+                        /** @description what is left of it: 0 */
+                        "RateLimit-Remaining"?: number;
+                        /** @description seconds until a unit of it should be free */
+                        "RateLimit-Reset"?: number;
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -583,9 +621,39 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description a dependency (Redis, the workers) is down */
+                /** @description over the rate limit or a fair-use quota (code rate_limited, quota_exceeded or busy; Retry-After and RateLimit-Limit / -Remaining / -Reset say when to retry) */
+                429: {
+                    headers: {
+                        /** @description the quota (or the key's rate limit) that was reached */
+                        "RateLimit-Limit"?: number;
+                        /** @description what is left of it: 0 */
+                        "RateLimit-Remaining"?: number;
+                        /** @description seconds until a unit of it should be free */
+                        "RateLimit-Reset"?: number;
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description a dependency (Redis, the workers) is down, or the stream server is full (Retry-After) */
                 503: {
                     headers: {
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description the service is short of storage: no new sessions or jobs for now (code storage_full, Retry-After) */
+                507: {
+                    headers: {
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -808,7 +876,12 @@ export interface paths {
          * A job's status: `pending`, `running`, `done` (with `action` and `stats`) or
          *     `failed` (with `error`: why, and `problem`: the same as problem details, code
          *     `job_failed`). Jobs are kept for a short while after they end.
-         * @description `progress`: `done` and `total` parts (a review: decisions), `iterations` searched
+         * @description `queued` with `requeued: true`: the worker running the job was lost (no sign of
+         *     life for `MAJLIS_JOB_STALL_SECONDS`); the job waits for the broker to hand it to
+         *     another worker, then shows `running` again, `requeued` still true and `attempts`
+         *     counting every start.
+         *
+         *     `progress`: `done` and `total` parts (a review: decisions), `iterations` searched
          *     so far over all parts (the workers report them about every 0.25 s while they
          *     search) and `budget`, the iterations planned (null for a budget in time only).
          */
@@ -841,9 +914,11 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description a dependency (Redis, the workers) is down */
+                /** @description a dependency (Redis, the workers) is down, or the stream server is full (Retry-After) */
                 503: {
                     headers: {
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -882,6 +957,10 @@ export interface paths {
          *     With a `turn_timer` (`seconds`, `on_timeout`, `level`), each move of a person must
          *     come within `seconds`: `turn_deadline` shows when; then the workers let a bot play
          *     that move (`on_timeout` `move`) or the seat until it is claimed back (`seat`).
+         *
+         *     Fair use: 429 `quota_exceeded` past the client's sessions per hour or live
+         *     sessions (timed ones, ones with a callback_url); 507 `storage_full` while the
+         *     service is short of storage (docs/deploy.md, "Fair use and limits").
          */
         post: {
             parameters: {
@@ -932,9 +1011,39 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description a dependency (Redis, the workers) is down */
+                /** @description over the rate limit or a fair-use quota (code rate_limited, quota_exceeded or busy; Retry-After and RateLimit-Limit / -Remaining / -Reset say when to retry) */
+                429: {
+                    headers: {
+                        /** @description the quota (or the key's rate limit) that was reached */
+                        "RateLimit-Limit"?: number;
+                        /** @description what is left of it: 0 */
+                        "RateLimit-Remaining"?: number;
+                        /** @description seconds until a unit of it should be free */
+                        "RateLimit-Reset"?: number;
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description a dependency (Redis, the workers) is down, or the stream server is full (Retry-After) */
                 503: {
                     headers: {
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description the service is short of storage: no new sessions or jobs for now (code storage_full, Retry-After) */
+                507: {
+                    headers: {
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1003,9 +1112,11 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description a dependency (Redis, the workers) is down */
+                /** @description a dependency (Redis, the workers) is down, or the stream server is full (Retry-After) */
                 503: {
                     headers: {
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1135,9 +1246,39 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description a dependency (Redis, the workers) is down */
+                /** @description over the rate limit or a fair-use quota (code rate_limited, quota_exceeded or busy; Retry-After and RateLimit-Limit / -Remaining / -Reset say when to retry) */
+                429: {
+                    headers: {
+                        /** @description the quota (or the key's rate limit) that was reached */
+                        "RateLimit-Limit"?: number;
+                        /** @description what is left of it: 0 */
+                        "RateLimit-Remaining"?: number;
+                        /** @description seconds until a unit of it should be free */
+                        "RateLimit-Reset"?: number;
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description a dependency (Redis, the workers) is down, or the stream server is full (Retry-After) */
                 503: {
                     headers: {
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description the service is short of storage: no new sessions or jobs for now (code storage_full, Retry-After) */
+                507: {
+                    headers: {
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1206,9 +1347,11 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description a dependency (Redis, the workers) is down */
+                /** @description a dependency (Redis, the workers) is down, or the stream server is full (Retry-After) */
                 503: {
                     headers: {
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1243,6 +1386,11 @@ export interface paths {
          *     with `Last-Event-ID: <version>` to get every move since that version from the
          *     log, in order. A comment line every few seconds keeps idle
          *     connections open. Served by the stream server (docs/deploy.md).
+         *
+         *     Fair use: at most `MAJLIS_QUOTA_STREAMS_PER_TOKEN` streams per token,
+         *     `..._PER_SESSION` per session and `..._PER_ADDRESS` per client address (429
+         *     `quota_exceeded`); a stream server holding `MAJLIS_STREAM_MAX_CONNECTIONS`
+         *     answers 503 `streams_full`; both with `Retry-After`.
          */
         get: {
             parameters: {
@@ -1298,9 +1446,28 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description a dependency (Redis, the workers) is down */
+                /** @description over the rate limit or a fair-use quota (code rate_limited, quota_exceeded or busy; Retry-After and RateLimit-Limit / -Remaining / -Reset say when to retry) */
+                429: {
+                    headers: {
+                        /** @description the quota (or the key's rate limit) that was reached */
+                        "RateLimit-Limit"?: number;
+                        /** @description what is left of it: 0 */
+                        "RateLimit-Remaining"?: number;
+                        /** @description seconds until a unit of it should be free */
+                        "RateLimit-Reset"?: number;
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description a dependency (Redis, the workers) is down, or the stream server is full (Retry-After) */
                 503: {
                     headers: {
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1406,18 +1573,28 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description over the rate limit (see Retry-After) */
+                /** @description over the rate limit or a fair-use quota (code rate_limited, quota_exceeded or busy; Retry-After and RateLimit-Limit / -Remaining / -Reset say when to retry) */
                 429: {
                     headers: {
+                        /** @description the quota (or the key's rate limit) that was reached */
+                        "RateLimit-Limit"?: number;
+                        /** @description what is left of it: 0 */
+                        "RateLimit-Remaining"?: number;
+                        /** @description seconds until a unit of it should be free */
+                        "RateLimit-Reset"?: number;
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description a dependency (Redis, the workers) is down */
+                /** @description a dependency (Redis, the workers) is down, or the stream server is full (Retry-After) */
                 503: {
                     headers: {
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1500,9 +1677,11 @@ export interface paths {
                     };
                 };
                 422: components["responses"]["UNPROCESSABLE_ENTITY"];
-                /** @description a dependency (Redis, the workers) is down */
+                /** @description a dependency (Redis, the workers) is down, or the stream server is full (Retry-After) */
                 503: {
                     headers: {
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1570,9 +1749,11 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description a dependency (Redis, the workers) is down */
+                /** @description a dependency (Redis, the workers) is down, or the stream server is full (Retry-After) */
                 503: {
                     headers: {
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1684,9 +1865,11 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description a dependency (Redis, the workers) is down */
+                /** @description a dependency (Redis, the workers) is down, or the stream server is full (Retry-After) */
                 503: {
                     headers: {
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1785,9 +1968,11 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description a dependency (Redis, the workers) is down */
+                /** @description a dependency (Redis, the workers) is down, or the stream server is full (Retry-After) */
                 503: {
                     headers: {
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1873,9 +2058,39 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description a dependency (Redis, the workers) is down */
+                /** @description over the rate limit or a fair-use quota (code rate_limited, quota_exceeded or busy; Retry-After and RateLimit-Limit / -Remaining / -Reset say when to retry) */
+                429: {
+                    headers: {
+                        /** @description the quota (or the key's rate limit) that was reached */
+                        "RateLimit-Limit"?: number;
+                        /** @description what is left of it: 0 */
+                        "RateLimit-Remaining"?: number;
+                        /** @description seconds until a unit of it should be free */
+                        "RateLimit-Reset"?: number;
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description a dependency (Redis, the workers) is down, or the stream server is full (Retry-After) */
                 503: {
                     headers: {
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description the service is short of storage: no new sessions or jobs for now (code storage_full, Retry-After) */
+                507: {
+                    headers: {
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1905,7 +2120,8 @@ export interface paths {
         /**
          * A token for a spectator: it reads the session, its log and its events as no seat
          * @description Any seat's token may ask. The spectator sees the public view (`seat` null, every
-         *     hand as a count) and plays nothing.
+         *     hand as a count) and plays nothing. A session has at most `MAJLIS_QUOTA_SPECTATORS`
+         *     spectator tokens (429 `quota_exceeded` past it).
          */
         post: {
             parameters: {
@@ -1954,9 +2170,28 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description a dependency (Redis, the workers) is down */
+                /** @description over the rate limit or a fair-use quota (code rate_limited, quota_exceeded or busy; Retry-After and RateLimit-Limit / -Remaining / -Reset say when to retry) */
+                429: {
+                    headers: {
+                        /** @description the quota (or the key's rate limit) that was reached */
+                        "RateLimit-Limit"?: number;
+                        /** @description what is left of it: 0 */
+                        "RateLimit-Remaining"?: number;
+                        /** @description seconds until a unit of it should be free */
+                        "RateLimit-Reset"?: number;
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description a dependency (Redis, the workers) is down, or the stream server is full (Retry-After) */
                 503: {
                     headers: {
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2076,6 +2311,18 @@ export interface components {
              */
             baloot_with_projects?: "not_in_hundred" | "always" | "not_in_any";
             /**
+             * @description A doubled (x2, x3, x4) deal: the winner takes everything times the multiplier; or, when the declarers make it, each team keeps its own points times the multiplier (S7).
+             * @default winner_takes_all
+             * @enum {unknown}
+             */
+            doubled_award?: "winner_takes_all" | "each_keeps_own";
+            /**
+             * @description A kaboot in a doubled deal: its value times the multiplier (Hokm 50/75/100, Sun 88); or flat (Hokm 25, Sun 44) whatever the doubling (S6).
+             * @default multiplied
+             * @enum {unknown}
+             */
+            doubled_kaboot?: "multiplied" | "flat";
+            /**
              * @description The defender who calls four also says open or locked (R11).
              * @default true
              */
@@ -2085,6 +2332,12 @@ export interface components {
              * @default false
              */
             hokm_bidder_may_switch_to_sun?: boolean;
+            /**
+             * @description Hokm card points ending in 6 (86/76): only the counted team is rounded, the other gets the rest (9/7); or both sides are rounded and the larger lowered (8/8) (S2, S5).
+             * @default counted_team
+             * @enum {unknown}
+             */
+            hokm_rounding?: "counted_team" | "both_sides";
             /**
              * @description A player whose first five cards are all 7s, 8s and 9s may annul the deal (R10).
              * @default false
@@ -2101,6 +2354,18 @@ export interface components {
              * @enum {unknown}
              */
             project_tie?: "first_in_order" | "trump_then_first";
+            /**
+             * @description A kaboot team's projects: added to the kaboot; or not added (S6).
+             * @default added
+             * @enum {unknown}
+             */
+            projects_in_kaboot?: "added" | "not_added";
+            /**
+             * @description Projects in a x2, x3 or x4 deal: always times 2; or times the deal's multiplier (S6, S7).
+             * @default times_two
+             * @enum {unknown}
+             */
+            projects_when_doubled?: "times_two" | "times_multiplier";
             /**
              * @description When a Sun contract may be doubled (R12).
              * @default one_over_one_under
@@ -2196,6 +2461,18 @@ export interface components {
                  */
                 baloot_with_projects?: "not_in_hundred" | "always" | "not_in_any";
                 /**
+                 * @description A doubled (x2, x3, x4) deal: the winner takes everything times the multiplier; or, when the declarers make it, each team keeps its own points times the multiplier (S7).
+                 * @default winner_takes_all
+                 * @enum {unknown}
+                 */
+                doubled_award?: "winner_takes_all" | "each_keeps_own";
+                /**
+                 * @description A kaboot in a doubled deal: its value times the multiplier (Hokm 50/75/100, Sun 88); or flat (Hokm 25, Sun 44) whatever the doubling (S6).
+                 * @default multiplied
+                 * @enum {unknown}
+                 */
+                doubled_kaboot?: "multiplied" | "flat";
+                /**
                  * @description The defender who calls four also says open or locked (R11).
                  * @default true
                  */
@@ -2205,6 +2482,12 @@ export interface components {
                  * @default false
                  */
                 hokm_bidder_may_switch_to_sun?: boolean;
+                /**
+                 * @description Hokm card points ending in 6 (86/76): only the counted team is rounded, the other gets the rest (9/7); or both sides are rounded and the larger lowered (8/8) (S2, S5).
+                 * @default counted_team
+                 * @enum {unknown}
+                 */
+                hokm_rounding?: "counted_team" | "both_sides";
                 /**
                  * @description A player whose first five cards are all 7s, 8s and 9s may annul the deal (R10).
                  * @default false
@@ -2221,6 +2504,18 @@ export interface components {
                  * @enum {unknown}
                  */
                 project_tie?: "first_in_order" | "trump_then_first";
+                /**
+                 * @description A kaboot team's projects: added to the kaboot; or not added (S6).
+                 * @default added
+                 * @enum {unknown}
+                 */
+                projects_in_kaboot?: "added" | "not_added";
+                /**
+                 * @description Projects in a x2, x3 or x4 deal: always times 2; or times the deal's multiplier (S6, S7).
+                 * @default times_two
+                 * @enum {unknown}
+                 */
+                projects_when_doubled?: "times_two" | "times_multiplier";
                 /**
                  * @description When a Sun contract may be doubled (R12).
                  * @default one_over_one_under
@@ -2353,6 +2648,18 @@ export interface components {
                  */
                 baloot_with_projects?: "not_in_hundred" | "always" | "not_in_any";
                 /**
+                 * @description A doubled (x2, x3, x4) deal: the winner takes everything times the multiplier; or, when the declarers make it, each team keeps its own points times the multiplier (S7).
+                 * @default winner_takes_all
+                 * @enum {unknown}
+                 */
+                doubled_award?: "winner_takes_all" | "each_keeps_own";
+                /**
+                 * @description A kaboot in a doubled deal: its value times the multiplier (Hokm 50/75/100, Sun 88); or flat (Hokm 25, Sun 44) whatever the doubling (S6).
+                 * @default multiplied
+                 * @enum {unknown}
+                 */
+                doubled_kaboot?: "multiplied" | "flat";
+                /**
                  * @description The defender who calls four also says open or locked (R11).
                  * @default true
                  */
@@ -2362,6 +2669,12 @@ export interface components {
                  * @default false
                  */
                 hokm_bidder_may_switch_to_sun?: boolean;
+                /**
+                 * @description Hokm card points ending in 6 (86/76): only the counted team is rounded, the other gets the rest (9/7); or both sides are rounded and the larger lowered (8/8) (S2, S5).
+                 * @default counted_team
+                 * @enum {unknown}
+                 */
+                hokm_rounding?: "counted_team" | "both_sides";
                 /**
                  * @description A player whose first five cards are all 7s, 8s and 9s may annul the deal (R10).
                  * @default false
@@ -2378,6 +2691,18 @@ export interface components {
                  * @enum {unknown}
                  */
                 project_tie?: "first_in_order" | "trump_then_first";
+                /**
+                 * @description A kaboot team's projects: added to the kaboot; or not added (S6).
+                 * @default added
+                 * @enum {unknown}
+                 */
+                projects_in_kaboot?: "added" | "not_added";
+                /**
+                 * @description Projects in a x2, x3 or x4 deal: always times 2; or times the deal's multiplier (S6, S7).
+                 * @default times_two
+                 * @enum {unknown}
+                 */
+                projects_when_doubled?: "times_two" | "times_multiplier";
                 /**
                  * @description When a Sun contract may be doubled (R12).
                  * @default one_over_one_under
@@ -2606,13 +2931,17 @@ export interface components {
             /** @description a failed job: why, as problem details */
             problem?: components["schemas"]["Problem"];
             progress?: components["schemas"]["Progress"];
+            /** @description true once the job lost a worker, queued again */
+            requeued?: boolean;
+            /** @description queued: when the job was seen to lose its worker */
+            requeued_at?: number;
             /** @description review job, when done: per decision and per seat */
             review?: components["schemas"]["ReviewBody"];
             /** @description session bot-move: the seat the bot played */
             seat?: number;
             /** @description search statistics when done (session job: only for the asker's own seat) */
             stats?: components["schemas"]["Stats"];
-            /** @description pending, running, done or failed */
+            /** @description pending, running, done or failed; queued: its worker was lost, to run again */
             status?: string;
             url?: string;
             /** @description session bot-move: the version its move made */
@@ -3523,6 +3852,18 @@ export interface components {
              */
             auto_declare?: boolean;
             /**
+             * @description R24: who may claim chain bonuses: three_or_four (b'khamsa with 3-4 players, b'achra with 4) or any (both with any number of players)
+             * @default three_or_four
+             * @enum {unknown}
+             */
+            chain_bonus_players?: "three_or_four" | "any";
+            /**
+             * @description R24: the chain bonuses, b'khamsa then b'achra: 5_then_10 or 5_then_11
+             * @default 5_then_10
+             * @enum {unknown}
+             */
+            chain_bonus_values?: "5_then_10" | "5_then_11";
+            /**
              * @description b'khamsa (3-4 players) and b'achra (4 players)
              * @default true
              */
@@ -3538,6 +3879,12 @@ export interface components {
              * @enum {unknown}
              */
             deal_style?: "table" | "no_table";
+            /**
+             * @description R21: after an este the capturing card is taken with the captured cards (taken: an emptied table counts a missa) or stays face up on the table (stays_on_table: so no missa)
+             * @default taken
+             * @enum {unknown}
+             */
+            este_capturing_card?: "taken" | "stays_on_table";
             /**
              * @description shuffle cards sent back by the initial-table check into the stock (false: put them at the bottom)
              * @default true
@@ -3611,6 +3958,18 @@ export interface components {
                  */
                 auto_declare?: boolean;
                 /**
+                 * @description R24: who may claim chain bonuses: three_or_four (b'khamsa with 3-4 players, b'achra with 4) or any (both with any number of players)
+                 * @default three_or_four
+                 * @enum {unknown}
+                 */
+                chain_bonus_players?: "three_or_four" | "any";
+                /**
+                 * @description R24: the chain bonuses, b'khamsa then b'achra: 5_then_10 or 5_then_11
+                 * @default 5_then_10
+                 * @enum {unknown}
+                 */
+                chain_bonus_values?: "5_then_10" | "5_then_11";
+                /**
                  * @description b'khamsa (3-4 players) and b'achra (4 players)
                  * @default true
                  */
@@ -3626,6 +3985,12 @@ export interface components {
                  * @enum {unknown}
                  */
                 deal_style?: "table" | "no_table";
+                /**
+                 * @description R21: after an este the capturing card is taken with the captured cards (taken: an emptied table counts a missa) or stays face up on the table (stays_on_table: so no missa)
+                 * @default taken
+                 * @enum {unknown}
+                 */
+                este_capturing_card?: "taken" | "stays_on_table";
                 /**
                  * @description shuffle cards sent back by the initial-table check into the stock (false: put them at the bottom)
                  * @default true
@@ -3704,6 +4069,18 @@ export interface components {
                  */
                 auto_declare?: boolean;
                 /**
+                 * @description R24: who may claim chain bonuses: three_or_four (b'khamsa with 3-4 players, b'achra with 4) or any (both with any number of players)
+                 * @default three_or_four
+                 * @enum {unknown}
+                 */
+                chain_bonus_players?: "three_or_four" | "any";
+                /**
+                 * @description R24: the chain bonuses, b'khamsa then b'achra: 5_then_10 or 5_then_11
+                 * @default 5_then_10
+                 * @enum {unknown}
+                 */
+                chain_bonus_values?: "5_then_10" | "5_then_11";
+                /**
                  * @description b'khamsa (3-4 players) and b'achra (4 players)
                  * @default true
                  */
@@ -3719,6 +4096,12 @@ export interface components {
                  * @enum {unknown}
                  */
                 deal_style?: "table" | "no_table";
+                /**
+                 * @description R21: after an este the capturing card is taken with the captured cards (taken: an emptied table counts a missa) or stays face up on the table (stays_on_table: so no missa)
+                 * @default taken
+                 * @enum {unknown}
+                 */
+                este_capturing_card?: "taken" | "stays_on_table";
                 /**
                  * @description shuffle cards sent back by the initial-table check into the stock (false: put them at the bottom)
                  * @default true
@@ -3822,6 +4205,8 @@ export interface components {
         };
         Session: {
             action?: components["schemas"]["GameAction"];
+            /** @description null while the session plays; else why it ended (it takes no more moves) */
+            ended?: components["schemas"]["SessionEnded"] | null;
             events?: components["schemas"]["Event"][];
             finished?: boolean;
             game?: string;
@@ -3908,6 +4293,13 @@ export interface components {
             version?: number;
             /** @description with a callback_url: the HMAC-SHA256 key of its signatures, shown once */
             webhook_secret?: string;
+        };
+        SessionEnded: {
+            /** @description when it ended (Unix time, seconds) */
+            at?: number;
+            message?: string;
+            /** @description abandoned: every human seat was silent longer than the server allows */
+            reason?: string;
         };
         SessionMoveRequest: {
             action: components["schemas"]["GameAction"];
@@ -4001,6 +4393,24 @@ export interface components {
              */
             diamonds_collections_swap?: boolean;
             /**
+             * @description S5: another seat takes a doubled card: it loses double and the doubler gains the single value (doubler_gains), or nobody gains (no_gain).
+             * @default doubler_gains
+             * @enum {unknown}
+             */
+            doubled_card_taken_by_other?: "doubler_gains" | "no_gain";
+            /**
+             * @description S5: the doubler leads its doubled card and takes it: it loses the single value (single_penalty), double (double_penalty), or double and the seat after it, an opponent, gains the single value (double_penalty_opponent_gains).
+             * @default single_penalty
+             * @enum {unknown}
+             */
+            doubler_leads_and_takes?: "single_penalty" | "double_penalty" | "double_penalty_opponent_gains";
+            /**
+             * @description S5: the doubler takes its doubled card on another seat's lead: it loses double and the leader gains the single value (leader_gains), or nobody gains (no_gain).
+             * @default leader_gains
+             * @enum {unknown}
+             */
+            doubler_takes_after_other_lead?: "leader_gains" | "no_gain";
+            /**
              * @description Holders of KH (King of Hearts, complex) and of queens (Queens, complex) may double them (R7, S5).
              * @default true
              */
@@ -4047,6 +4457,12 @@ export interface components {
              * @default false
              */
             trex_complex?: boolean;
+            /**
+             * @description R15: the Trex layout builds every suit from its jack (jacks), or from its seven with the seven of hearts opening, as in Sevens (sevens).
+             * @default jacks
+             * @enum {unknown}
+             */
+            trex_layout_start?: "jacks" | "sevens";
         };
         TrexPlayAction: {
             /** @enum {unknown} */
@@ -4126,6 +4542,24 @@ export interface components {
                  */
                 diamonds_collections_swap?: boolean;
                 /**
+                 * @description S5: another seat takes a doubled card: it loses double and the doubler gains the single value (doubler_gains), or nobody gains (no_gain).
+                 * @default doubler_gains
+                 * @enum {unknown}
+                 */
+                doubled_card_taken_by_other?: "doubler_gains" | "no_gain";
+                /**
+                 * @description S5: the doubler leads its doubled card and takes it: it loses the single value (single_penalty), double (double_penalty), or double and the seat after it, an opponent, gains the single value (double_penalty_opponent_gains).
+                 * @default single_penalty
+                 * @enum {unknown}
+                 */
+                doubler_leads_and_takes?: "single_penalty" | "double_penalty" | "double_penalty_opponent_gains";
+                /**
+                 * @description S5: the doubler takes its doubled card on another seat's lead: it loses double and the leader gains the single value (leader_gains), or nobody gains (no_gain).
+                 * @default leader_gains
+                 * @enum {unknown}
+                 */
+                doubler_takes_after_other_lead?: "leader_gains" | "no_gain";
+                /**
                  * @description Holders of KH (King of Hearts, complex) and of queens (Queens, complex) may double them (R7, S5).
                  * @default true
                  */
@@ -4172,6 +4606,12 @@ export interface components {
                  * @default false
                  */
                 trex_complex?: boolean;
+                /**
+                 * @description R15: the Trex layout builds every suit from its jack (jacks), or from its seven with the seven of hearts opening, as in Sevens (sevens).
+                 * @default jacks
+                 * @enum {unknown}
+                 */
+                trex_layout_start?: "jacks" | "sevens";
             };
             /** @enum {unknown} */
             phase: "choose_contract" | "doubling" | "tricks" | "layout" | "deal_over" | "match_over";
@@ -4265,6 +4705,24 @@ export interface components {
                  */
                 diamonds_collections_swap?: boolean;
                 /**
+                 * @description S5: another seat takes a doubled card: it loses double and the doubler gains the single value (doubler_gains), or nobody gains (no_gain).
+                 * @default doubler_gains
+                 * @enum {unknown}
+                 */
+                doubled_card_taken_by_other?: "doubler_gains" | "no_gain";
+                /**
+                 * @description S5: the doubler leads its doubled card and takes it: it loses the single value (single_penalty), double (double_penalty), or double and the seat after it, an opponent, gains the single value (double_penalty_opponent_gains).
+                 * @default single_penalty
+                 * @enum {unknown}
+                 */
+                doubler_leads_and_takes?: "single_penalty" | "double_penalty" | "double_penalty_opponent_gains";
+                /**
+                 * @description S5: the doubler takes its doubled card on another seat's lead: it loses double and the leader gains the single value (leader_gains), or nobody gains (no_gain).
+                 * @default leader_gains
+                 * @enum {unknown}
+                 */
+                doubler_takes_after_other_lead?: "leader_gains" | "no_gain";
+                /**
                  * @description Holders of KH (King of Hearts, complex) and of queens (Queens, complex) may double them (R7, S5).
                  * @default true
                  */
@@ -4311,6 +4769,12 @@ export interface components {
                  * @default false
                  */
                 trex_complex?: boolean;
+                /**
+                 * @description R15: the Trex layout builds every suit from its jack (jacks), or from its seven with the seven of hearts opening, as in Sevens (sevens).
+                 * @default jacks
+                 * @enum {unknown}
+                 */
+                trex_layout_start?: "jacks" | "sevens";
             };
             /** @enum {unknown} */
             phase: "choose_contract" | "doubling" | "tricks" | "layout" | "deal_over" | "match_over";

@@ -217,6 +217,11 @@ class SeatClaimed(Conflict):
     """409 seat_claimed: the seat was claimed back by its person; the bot's move was not applied."""
 
 
+class SessionEnded(Conflict):
+    """409 session_ended: the service ended the session (e.g. its people were all silent
+    too long); it takes no more moves. ``GET`` the session for ``ended.reason``."""
+
+
 class InvalidRequest(Unprocessable):
     """422 invalid_request: a field of the wrong shape (``fields`` maps each to what is wrong)."""
 
@@ -258,6 +263,22 @@ class Busy(RateLimited):
     """429 busy: the server runs as many searches as it allows (a hint); retry after ``retry_after``."""
 
 
+class QuotaExceeded(RateLimited):
+    """429 quota_exceeded: this client holds as many of something (sessions, streams,
+    spectators, jobs, hints) as the server allows; ``retry_after`` gives the seconds, and
+    the details name the ``quota`` and its ``limit``."""
+
+
+class StreamsFull(ServerError):
+    """503 streams_full: the stream server holds as many streams as it allows; retry after
+    ``retry_after``."""
+
+
+class StorageFull(ServerError):
+    """507 storage_full: the server's store is nearly full and takes no new sessions or
+    jobs for now; retry after ``retry_after``."""
+
+
 class InternalError(ServerError):
     """500 internal_error (a bug of the server: it logs the request id)."""
 
@@ -286,6 +307,10 @@ ERROR_CLASSES: dict[str, type[ApiError]] = {
     "method_not_allowed": MethodNotAllowed,
     "stale_version": StaleVersion,
     "seat_claimed": SeatClaimed,
+    "session_ended": SessionEnded,
+    "quota_exceeded": QuotaExceeded,
+    "streams_full": StreamsFull,
+    "storage_full": StorageFull,
     "conflict": Conflict,
     "request_too_large": RequestTooLarge,
     "uri_too_long": UriTooLong,
