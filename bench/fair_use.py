@@ -10,6 +10,10 @@ server when this script starts it:
 * ``timers``: 100 sessions of two people with a 1-second turn timer, nobody moving, for
   ``--hold`` seconds at least (30: past the timers' 20 s lease);
 * ``reviews``: 20 match reviews in flight (a 40-move Ronda match each);
+* ``streams``: one address opening event streams until refused, and 10,000 idle streams
+  held by one stream process, while another token's new stream is timed to its first
+  byte: ``bench/fair_use_streams.py flood`` then ``hold``, run from ``--code`` (streams
+  are measured on raw sockets, not as bot moves: that script's output is printed as is);
 
 and for each, measures the first bot move of a new unrelated session (a person and a
 bot, the bot to act first: from the create's answer to the version moving) ``--samples``
@@ -47,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 GAME = "ronda"
-SCENARIOS = ("webhooks", "timers", "reviews")
+SCENARIOS = ("webhooks", "timers", "reviews", "streams")
 
 
 # --------------------------------------------------------------------------- HTTP
@@ -374,6 +378,18 @@ def run_scenario(
     return result
 
 
+def run_stream_scenarios(code: Path, samples: int) -> None:
+    """The streams scenario: bench/fair_use_streams.py's two parts on ``code``'s service."""
+    script = ROOT / "bench" / "fair_use_streams.py"
+    for part in ("flood", "hold"):
+        env = dict(os.environ, PYTHONPATH=str(code))
+        command = [sys.executable, str(script), part, "--samples", str(min(samples, 5))]
+        done = subprocess.run(command, cwd=code, env=env, capture_output=True, text=True, timeout=900)
+        print(done.stdout, end="", flush=True)
+        if done.returncode:
+            print(json.dumps({"scenario": f"streams {part}", "error": done.stderr[-2000:]}), flush=True)
+
+
 def uptime() -> str:
     return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
@@ -391,6 +407,9 @@ def main() -> None:
     print(json.dumps({"load_before": uptime(), "code": str(args.code)}), flush=True)
     with tempfile.TemporaryDirectory(prefix="fair-use-bench-") as tmp:
         for name in names:
+            if name == "streams":
+                run_stream_scenarios(args.code, args.samples)
+                continue
             if args.base:
                 result = run_scenario(name, args.base.rstrip("/"), args.samples, args.redis, None, args.hold)
             else:
