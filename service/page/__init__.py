@@ -210,7 +210,10 @@ def deal_line(
         elif "item" in event:
             side = event.get("side", event.get("seat"))
             points = event.get("points")
-            items.append({"side": side, "points": points, "item": event["item"], "rule": event.get("rule")})
+            item = {"side": side, "points": points, "item": event["item"], "rule": event.get("rule")}
+            if "options" in event:  # the house rules that changed it (docs/api.md, score items)
+                item["options"] = event["options"]
+            items.append(item)
     totals = list(after["scores"])
     return {
         "deal_no": before["deal_no"],
