@@ -134,3 +134,43 @@ def test_a_marriage_deal_echoes_a_money_option(client, name):
     state = post(client, "/v1/games/marriage/deals", {"seed": 3, "options": {name: value}})["state"]
     assert state["options"][name] == value
     assert post(client, "/v1/games/marriage/legal-moves", {"state": state})["actions"]
+
+
+def test_the_openapi_score_item_has_the_options_field(client):
+    schemas = client.get("/openapi.json").get_json()["components"]["schemas"]
+    options = schemas["ScoreItem"]["properties"]["options"]
+    assert options["type"] == "array" and options["items"] == {"type": "string"}
+    assert "options" not in schemas["ScoreItem"].get("required", [])
+
+
+def test_a_trex_move_and_its_score_name_the_house_rule(client):
+    """V1 over HTTP (rules file, Example 4): seat 1 doubles KH, seat 3 takes it with QS on
+    seat 0's 2S lead; under no_gain the taker's item names the option in the move's points
+    event and in the score, the default's does not."""
+    hands = [["2S", "3S", "4S"], ["KH", "5D", "6D"], ["9S", "TS", "JS"], ["QS", "2C", "3C"]]
+    layout = {
+        "deal_no": 6,
+        "first_owner": 3,
+        "dealer": 0,
+        "contract": "king_of_hearts",
+        "contracts_used": ["king_of_hearts"],
+        "hands": hands,
+        "phase": "tricks",
+        "doubled": {"KH": 1},
+        "tricks_played": 10,
+        "trick_leader": 0,
+    }
+    for options, named in (
+        ({}, None),
+        ({"doubled_card_taken_by_other": "no_gain"}, ["doubled_card_taken_by_other"]),
+    ):
+        state = post(client, "/v1/games/trex/deals", {"layout": layout, "options": options})["state"]
+        for seat, card in ((0, "2S"), (1, "KH"), (2, "9S"), (3, "QS")):
+            body = {"state": state, "seat": seat, "action": {"type": "play", "card": card}}
+            answer = post(client, "/v1/games/trex/moves", body)
+            state = answer["state"]
+        taker = next(e for e in answer["events"] if e["type"] == "points" and e["seat"] == 3)
+        assert taker["points"] == -150 and taker["item"] == "doubled KH" and taker.get("options") == named
+        score = post(client, "/v1/games/trex/score", {"state": state})
+        item = next(i for i in score["items"] if i["seat"] == 3)
+        assert item.get("options") == named
