@@ -284,6 +284,8 @@ def test_marriage_settlement_names_the_money_options(client, redis_client, prefi
         actor = entry["seat"] if entry["seat"] is not None else game.to_act(state)
         state, _ = game.apply(state, actor, game.parse_action(state, entry["action"]))
     same_items(items, game.score(state).items)
+    (sheet,) = sheet_deals(client, sid, token)  # the match's one deal, on the sheet too
+    same_items(sheet, items)
     payments = [item for item in items if item["item"].startswith("game payment to seat")]
     assert payments, f"the deal was void (turn limit): {items}"
     (payment,) = payments
