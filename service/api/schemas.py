@@ -222,6 +222,13 @@ class ScoreItemSchema(ma.Schema):
     points = fields.Integer()
     item = fields.String(metadata={"description": "what scored, in words"})
     rule = fields.String(metadata={"description": "the rule id it comes from"})
+    options = fields.List(
+        fields.String(),
+        metadata={
+            "description": "the non-default options (house rules) that produced or changed the item; "
+            "absent when none did (docs/api.md, Score items)"
+        },
+    )
 
 
 class ScoreResponse(Strict):

@@ -173,7 +173,8 @@ def position(game: Any, state: Any, seat: int | None, move: dict[str, Any] | Non
 def sheet(session_id: str):
     """The score sheet: each finished deal with its points per side, the totals after it
     and its items (the deal's score report just before its last move, and the points that
-    move scored), replayed from the log."""
+    move scored; for the match's last deal, its report after the last move), replayed
+    from the log."""
     store, session, seat = viewer(session_id)
     game = session.game
     state = store.initial_state(session)
@@ -187,7 +188,12 @@ def sheet(session_id: str):
         after = game.score(state).to_json()
         match_over = game.to_act(state) is None and not deals_end(deals, report)
         if after["deal_no"] != report["deal_no"] or match_over:
-            deals.append(deal_line(report, after, events, start_totals))
+            if match_over and after["deal_no"] == report["deal_no"]:
+                # the match's last deal: its report after the move is the finished deal's
+                # (Marriage itemises a settlement only there, not in a move's events)
+                deals.append(deal_line(after, after, [], start_totals))
+            else:
+                deals.append(deal_line(report, after, events, start_totals))
             start_totals = list(after["scores"])
         report = after
     hidden = seat_secrets(session, seat)
@@ -211,7 +217,10 @@ def deal_line(
         elif "item" in event:
             side = event.get("side", event.get("seat"))
             points = event.get("points")
-            items.append({"side": side, "points": points, "item": event["item"], "rule": event.get("rule")})
+            item = {"side": side, "points": points, "item": event["item"], "rule": event.get("rule")}
+            if "options" in event:  # the house rules that changed it (docs/api.md, score items)
+                item["options"] = event["options"]
+            items.append(item)
     totals = list(after["scores"])
     return {
         "deal_no": before["deal_no"],

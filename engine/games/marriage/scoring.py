@@ -144,9 +144,9 @@ def score_report(st: MState) -> ScoreReport:
         for its in maal_items:
             for name, _ in its:
                 exchange_notes += [n for n in maal_item_notes(st, name) if n not in exchange_notes]
-        exchange = named("maal exchange", exchange_notes)
         for s in range(n):
-            items.append({"side": s, "points": n * maal_m[s] - total, "item": exchange, "rule": "R30"})
+            exchange = {"side": s, "points": n * maal_m[s] - total, "item": "maal exchange", "rule": "R30"}
+            items.append(named(exchange, exchange_notes))
         received: list[str] = []
         for s in range(n):
             if s == st.winner:
@@ -155,12 +155,12 @@ def score_report(st: MState) -> ScoreReport:
             g_total -= g
             notes = payment_notes(st, s)
             received += [note for note in notes if note not in received]
-            item = named(f"game payment to seat {st.winner}", notes)
-            items.append({"side": s, "points": g, "item": item, "rule": "R31"})
-        item = named("game payments received", received)
-        items.append({"side": st.winner, "points": g_total, "item": item, "rule": "R31"})
+            item = f"game payment to seat {st.winner}"
+            items.append(named({"side": s, "points": g, "item": item, "rule": "R31"}, notes))
+        winner_item = {"side": st.winner, "points": g_total, "item": "game payments received", "rule": "R31"}
+        items.append(named(winner_item, received))
         extra["maal_items"] = [
-            [{"item": named(name, maal_item_notes(st, name)), "points": v} for name, v in its]
+            [named({"item": name, "points": v}, maal_item_notes(st, name)) for name, v in its]
             for its in maal_items
         ]
         extra["finish_kind"] = ("sets", "dublees")[st.fkind - 1]
@@ -184,20 +184,22 @@ def score_report(st: MState) -> ScoreReport:
 
 
 # ---- the options behind an item (issue 31): a settlement item that a non-default value of a
-# money option produced or changed names it, e.g. "game payment to seat 0 (seen_payment: 4)";
-# with the default values every item reads as before.
+# money option produced or changed names it in its ``options``, e.g. ``{"item": "game payment
+# to seat 0", ..., "options": ["seen_payment"]}``; with the default values no item has one.
 DEFAULTS: dict[str, object] = {spec.name: spec.default for spec in OPTION_SPECS}
 
 
-def named(item: str, notes: Sequence[str]) -> str:
-    """``item`` followed by the options behind it, in brackets (none: ``item`` itself)."""
-    return f"{item} ({', '.join(notes)})" if notes else item
+def named(item: JSON, notes: Sequence[str]) -> JSON:
+    """``item`` with the options behind it in ``options`` (none: ``item`` as it is)."""
+    if notes:
+        item["options"] = list(notes)
+    return item
 
 
 def _note(st: MState, name: str) -> list[str]:
-    """``name: value`` when the match's option ``name`` is not at its default."""
+    """``[name]`` when the match's option ``name`` is not at its default."""
     value = dict(st.opts.raw)[name]
-    return [] if value == DEFAULTS[name] else [f"{name}: {value}"]
+    return [] if value == DEFAULTS[name] else [name]
 
 
 def unseen_maal_note(st: MState) -> list[str]:

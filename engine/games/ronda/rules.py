@@ -471,12 +471,8 @@ def r19_play(s: RondaState, card: int, events: Events) -> None:
         s.piles[side] |= packet
         s.chain = (r, level + 1, seat, packet)
         s.last_drop = -1
-        bonus, name = CHAIN_BONUS[level]
-        if level >= s.n - 1:  # a claim the default (3-4 players) would not allow
-            name += " (chain_bonus_players: any)"
-        if bonus != s.o.chain_bonus[level - 1]:
-            bonus = s.o.chain_bonus[level - 1]
-            name += f" (chain_bonus_values: {'5_then_11' if bonus == 11 else '5_then_10'})"
+        name = CHAIN_BONUS[level][1]
+        bonus = s.o.chain_bonus[level - 1]  # its house rules are named by scoring.item_options
         if events is not None:
             events.append(
                 {
@@ -514,9 +510,7 @@ def r19_play(s: RondaState, card: int, events: Events) -> None:
                 s.piles[side] ^= bit
                 s.table.append(card)
                 s.trank |= RBIT[card]
-                award(s, side, 1, "este (este_capturing_card: stays_on_table)", "R21", events)
-            else:
-                award(s, side, 1, "este", "R21", events)
+            award(s, side, 1, "este", "R21", events)
             points = 1
             s.chain = (r, 1, seat, packet) if s.o.chains else None
         else:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from engine.games.ronda.options import Rules
 from engine.games.ronda.state import RondaState, cons_list
-from engine.games.ronda.tables import MATCH_OVER_P
+from engine.games.ronda.tables import CHAIN_BONUS, MATCH_OVER_P
 from engine.protocol import ScoreReport
 
 Events = list[dict[str, Any]] | None
@@ -19,7 +20,30 @@ def award(s: RondaState, side: int, points: int, item: str, rule: str, events: E
     s.scores[side] += points
     s.items = (s.items, side, points, item, rule)
     if events is not None:
-        events.append({"type": "points", "side": side, "points": points, "item": item, "rule": rule})
+        event: dict[str, Any] = {"type": "points", "side": side, "points": points, "item": item, "rule": rule}
+        options = item_options(s.o, item, rule)
+        if options:
+            event["options"] = options
+        events.append(event)
+
+
+def item_options(o: Rules, item: str, rule: str) -> list[str]:
+    """The non-default house rules (docs/rules/ronda.md, section 11) that produced or
+    changed a deal item, for its ``options``: an este under ``este_capturing_card``
+    ``stays_on_table`` (R21); a chain claim (R24) that only ``chain_bonus_players`` ``any``
+    allows, or that ``chain_bonus_values`` pays otherwise. Worked out from the item and
+    the match's options, so a state's ``deal_items`` keep their shape."""
+    if rule == "R21":
+        return ["este_capturing_card"] if o.este_card_stays else []
+    if rule != "R24":
+        return []
+    level = 2 if item.startswith(CHAIN_BONUS[2][1]) else 1  # b'achra, else b'khamsa
+    options: list[str] = []
+    if level >= o.players - 1:  # the default: b'khamsa with 3-4 players, b'achra with 4
+        options.append("chain_bonus_players")
+    if o.chain_bonus[level - 1] != CHAIN_BONUS[level][0]:
+        options.append("chain_bonus_values")
+    return options
 
 
 def end_match(s: RondaState, side: int, events: Events) -> None:
@@ -62,10 +86,13 @@ def r32_match_over(s: RondaState, events: Events) -> bool:
 def score_report(s: RondaState) -> ScoreReport:
     """Match totals per side and this deal's items so far (their points add up)."""
     ns = s.nsides
-    items = [
-        {"side": side, "points": points, "item": item, "rule": rule}
-        for side, points, item, rule in cons_list(s.items)
-    ]
+    items: list[dict[str, Any]] = []
+    for side, points, item, rule in cons_list(s.items):
+        entry: dict[str, Any] = {"side": side, "points": points, "item": item, "rule": rule}
+        options = item_options(s.o, item, rule)
+        if options:
+            entry["options"] = options
+        items.append(entry)
     deal_points = [0] * ns
     for item in items:
         deal_points[item["side"]] += item["points"]

@@ -43,13 +43,20 @@ this it looks the function up in the module ``math`` at every call)."""
 
 
 # ================================================================ a deal, item by item
-def score_points(s: TrexState, seat: int, points: int, item: str, rule: str, events: Events) -> None:
-    """S8: ``points`` (before the sign of reversed_scores) to ``seat`` for ``item``, under ``rule``."""
+def score_points(
+    s: TrexState, seat: int, points: int, item: str, rule: str, events: Events, options: tuple[str, ...] = ()
+) -> None:
+    """S8: ``points`` (before the sign of reversed_scores) to ``seat`` for ``item``, under
+    ``rule``; ``options``: the non-default house rules that produced or changed the item
+    (section 11), listed in the event's ``options`` (no such key when none did)."""
     pts = points * s.opts.sign
     ds = s.deal_scores
     ds[seat] = ds[seat] + pts  # (not ``+=``: a generic operation in mypyc)
     if events is not None:
-        events.append({"type": "points", "seat": seat, "points": pts, "item": item, "rule": rule})
+        event: Event = {"type": "points", "seat": seat, "points": pts, "item": item, "rule": rule}
+        if options:
+            event["options"] = list(options)
+        events.append(event)
 
 
 def score_trick(s: TrexState, tmask: int, w: int, leader: int, events: Events) -> None:
@@ -78,6 +85,12 @@ def score_trick(s: TrexState, tmask: int, w: int, leader: int, events: Events) -
                 score_doubled(s, card, d, w, leader, events)
 
 
+OTHER_NO_GAIN: Final = ("doubled_card_taken_by_other",)
+AFTER_NO_GAIN: Final = ("doubler_takes_after_other_lead",)
+OWN_LEAD_TAG: Final = ("doubler_leads_and_takes",)
+"""The house rules (section 11) an S5 item names in its ``options``."""
+
+
 def score_doubled(s: TrexState, card: int, d: int, w: int, leader: int, events: Events) -> None:
     """S5: a doubled card of single value v, doubled by ``d``, won by ``w``, trick led by
     ``leader``; with the house rules of section 11 (an item they change names the option)."""
@@ -89,7 +102,7 @@ def score_doubled(s: TrexState, card: int, d: int, w: int, leader: int, events: 
             score_points(s, w, -2 * v, name, "S5", events)
             score_points(s, d, v, f"{name} taken by another seat", "S5", events)
         else:
-            score_points(s, w, -2 * v, f"{name} (doubled_card_taken_by_other: no_gain)", "S5", events)
+            score_points(s, w, -2 * v, name, "S5", events, OTHER_NO_GAIN)
     elif not o.leader_bonus:  # self_capture_scoring: single_penalty
         score_points(s, d, -v, f"{name} taken by its doubler", "S5", events)
     elif leader != d:
@@ -97,17 +110,14 @@ def score_doubled(s: TrexState, card: int, d: int, w: int, leader: int, events: 
             score_points(s, d, -2 * v, f"{name} taken by its doubler", "S5", events)
             score_points(s, leader, v, f"{name}: bonus to the trick's leader", "S5", events)
         else:
-            item = f"{name} taken by its doubler (doubler_takes_after_other_lead: no_gain)"
-            score_points(s, d, -2 * v, item, "S5", events)
+            score_points(s, d, -2 * v, f"{name} taken by its doubler", "S5", events, AFTER_NO_GAIN)
     elif o.own_lead == 0:
         score_points(s, d, -v, f"{name} taken by its doubler", "S5", events)
-    elif o.own_lead == 1:
-        item = f"{name} led and taken by its doubler (doubler_leads_and_takes: double_penalty)"
-        score_points(s, d, -2 * v, item, "S5", events)
     else:
-        rule = "doubler_leads_and_takes: double_penalty_opponent_gains"
-        score_points(s, d, -2 * v, f"{name} led and taken by its doubler ({rule})", "S5", events)
-        score_points(s, (d + 1) & 3, v, f"{name}: bonus to the seat after the doubler ({rule})", "S5", events)
+        score_points(s, d, -2 * v, f"{name} led and taken by its doubler", "S5", events, OWN_LEAD_TAG)
+        if o.own_lead == 2:  # double_penalty_opponent_gains
+            item = f"{name}: bonus to the seat after the doubler"
+            score_points(s, (d + 1) & 3, v, item, "S5", events, OWN_LEAD_TAG)
 
 
 def score_finish_order(s: TrexState, events: Events) -> None:
@@ -187,11 +197,13 @@ def deal_items(s: TrexState) -> list[JSON]:
             w = max((c, seat) for seat, c in t if c // 13 == led)[1]
             tm = sum(1 << c for _, c in t)
             score_trick(scratch, tm, w, t[0][0], events)
-    items = [
-        {"seat": e["seat"], "points": e["points"], "item": e["item"], "rule": e["rule"]}
-        for e in events
-        if e["type"] == "points"
-    ]
+    items: list[JSON] = []
+    for e in events:
+        if e["type"] == "points":
+            item: JSON = {"seat": e["seat"], "points": e["points"], "item": e["item"], "rule": e["rule"]}
+            if "options" in e:
+                item["options"] = e["options"]
+            items.append(item)
     for i in range(4):
         rest = s.deal_scores[i] - scratch.deal_scores[i]
         if rest:

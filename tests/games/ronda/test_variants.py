@@ -11,12 +11,30 @@ from ronda_helpers import GAME, L, facts, lay, run
 from engine.protocol import InvalidSetup
 
 PASS = "pass"
-ELEVEN = " (chain_bonus_values: 5_then_11)"
 RONDA = {"type": "declare", "combo": "ronda"}
 
 
-def items(state) -> list[tuple[int, int, str]]:
-    return [(i["side"], i["points"], i["item"]) for i in GAME.score(state).items]
+STAYS = ["este_capturing_card"]
+ANY = ["chain_bonus_players"]
+VALUES = ["chain_bonus_values"]
+
+
+def items(state) -> list[tuple]:
+    """The score report's items as (side, points, item), with the options an item names
+    (its ``options``) as a fourth member when it names any."""
+    return [
+        (i["side"], i["points"], i["item"]) + ((i["options"],) if "options" in i else ())
+        for i in GAME.score(state).items
+    ]
+
+
+def points_events(events) -> list[tuple]:
+    """The ``points`` events of moves in the same shape as ``items``."""
+    return [
+        (e["side"], e["points"], e["item"]) + ((e["options"],) if "options" in e else ())
+        for e in events
+        if e["type"] == "points"
+    ]
 
 
 # ---------------------------------------------------------------- V1: este_capturing_card (R21, R23, R24)
@@ -44,7 +62,7 @@ def test_v1_stays_on_table_the_capturing_card_stays_so_no_missa():
     assert js["scores"] == [1, 0] and js["table"] == ["QS"]
     assert "QS" not in js["piles"][0] and set(L("QH KD")) <= set(js["piles"][0])
     assert js["last_drop"] is None  # the card that stayed is no drop: matching it is no este
-    assert items(s) == [(0, 1, "este (este_capturing_card: stays_on_table)")]
+    assert items(s) == [(0, 1, "este", STAYS)]
     assert js["options"]["este_capturing_card"] == "stays_on_table"
 
 
@@ -66,12 +84,11 @@ def test_v1_a_bkhamsa_claims_the_card_that_stayed(value):
 def two_player_chain(options: dict):
     """Example V2: two players, each holding a pair of queens (both declare ronda)."""
     s = lay(2, 0, ["QS QC 7H", "QH QD 6S"], "KD 2S", "3S 3H 4D 6C JH JD", options=options)
-    s, _ = run(s, (1, RONDA), (0, RONDA), (1, PASS), (0, PASS), (1, "QH"), (0, "QS"), (1, "QD"), (0, "QC"))
-    return s
+    return run(s, (1, RONDA), (0, RONDA), (1, PASS), (0, PASS), (1, "QH"), (0, "QS"), (1, "QD"), (0, "QC"))
 
 
 def test_v2_default_two_players_have_no_chain():
-    s = two_player_chain({})
+    s, _ = two_player_chain({})
     js = facts(s)
     # 1: QH drop; 0: QS este (+KD); 1: QD an ordinary drop; 0: QC este again
     assert js["scores"] == [2, 0] and js["table"] == ["2S"]
@@ -79,15 +96,16 @@ def test_v2_default_two_players_have_no_chain():
 
 @pytest.mark.parametrize(("values", "achra"), [("5_then_10", 10), ("5_then_11", 11)])
 def test_v2_any_players_two_player_bkhamsa_then_bachra(values, achra):
-    s = two_player_chain({"chain_bonus_players": "any", "chain_bonus_values": values})
+    s, events = two_player_chain({"chain_bonus_players": "any", "chain_bonus_values": values})
     js = facts(s)
     assert js["scores"] == [1 + achra, 5] and js["table"] == ["2S"] and js["chain"]["level"] == 3
     want = [
         (0, 1, "este"),
-        (1, 5, "b'khamsa (chain_bonus_players: any)"),
-        (0, achra, "b'achra (chain_bonus_players: any)" + ELEVEN * (achra == 11)),
+        (1, 5, "b'khamsa", ANY),
+        (0, achra, "b'achra", ANY + VALUES * (achra == 11)),
     ]
     assert items(s) == want
+    assert points_events(events)[-3:] == want  # the moves' events name them as the score does
 
 
 def four_player_chain(values: str | None):
@@ -107,7 +125,7 @@ def test_v3_four_players_chain_values(values):
     assert js["scores"] == [6, 2 + achra + 1]
     got = items(s)
     assert got[-2:] == [
-        (1, achra, "b'achra" + (" (chain_bonus_values: 5_then_11)" if values else "")),
+        (1, achra, "b'achra", VALUES) if values else (1, achra, "b'achra"),
         (1, 1, "missa"),
     ]
 
@@ -118,6 +136,8 @@ def test_v3_three_players_any_allows_bachra():
     js = facts(s)
     # seat 0: its genuine ronda, alone declared (R15) 1, then b'achra 10; seat 1: este; seat 2: b'khamsa
     assert js["scores"] == [11, 1, 5] and js["chain"]["level"] == 3 and js["table"] == ["4S"]
+    # three players: b'khamsa is the default's too, only b'achra needs chain_bonus_players
+    assert items(s)[-3:] == [(1, 1, "este"), (2, 5, "b'khamsa"), (0, 10, "b'achra", ANY)]
 
 
 # ---------------------------------------------------------------- validation, wire

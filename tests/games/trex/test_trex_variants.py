@@ -28,8 +28,9 @@ def deal_scores(state) -> list[int]:
     return GAME.to_json(state)["deal_results"][-1]["scores"]
 
 
-def items(state) -> list[tuple[int, int, str]]:
-    return [(i["seat"], i["points"], i["item"]) for i in GAME.score(state).items]
+def items(state) -> list[tuple[int, int, str, list[str]]]:
+    """The score report's items as (seat, points, item, the options it names)."""
+    return [(i["seat"], i["points"], i["item"], i.get("options", [])) for i in GAME.score(state).items]
 
 
 # ---------------------------------------------------------------- V1: another seat takes it (S5)
@@ -50,8 +51,24 @@ def test_v1_default_the_doubler_gains():
 def test_v1_no_gain_only_the_taker_pays():
     s = example_4({OTHER: "no_gain"})
     assert deal_scores(s) == [0, 0, 0, -150]
-    assert items(s)[-1] == (3, -150, "doubled KH (doubled_card_taken_by_other: no_gain)")
+    assert items(s)[-1] == (3, -150, "doubled KH", [OTHER])
     assert GAME.to_json(s)["match_scores"] == [0, 0, 0, -150]
+
+
+@pytest.mark.parametrize(("options", "named"), [({}, []), ({OTHER: "no_gain"}, [OTHER])])
+def test_the_points_event_names_the_option_as_the_score_does(options, named):
+    """The move's ``points`` events and the score report's items are the same items: with
+    the default no ``options`` key at all (the wire as before), else the option's name."""
+    s = kh_deal({"doubling": True, **options}, phase="doubling")
+    s = run(s, (0, "pass"), (1, "double KH"), (1, "pass"), (2, "pass"), (3, "pass"))
+    s = run(s, (0, "2S"), (1, "KH"), (2, "9S"))
+    s, events = GAME.apply(s, 3, GAME.parse_action(s, {"type": "play", "card": "QS"}))
+    points = [e for e in events if e["type"] == "points"]
+    taker = next(e for e in points if e["seat"] == 3)
+    assert taker["item"] == "doubled KH" and taker.get("options", []) == named
+    assert ("options" in taker) == bool(named)
+    reported = [i for i in GAME.score(s).items if i["item"] == "doubled KH"]
+    assert [i.get("options", []) for i in reported] == [named]
 
 
 # ---------------------------------------------------------------- V2: the doubler takes it on another's lead
@@ -82,11 +99,7 @@ def test_v2_default_the_leader_gains():
 def test_v2_no_gain_only_the_doubler_pays():
     s = example_5({AFTER: "no_gain"})
     assert deal_scores(s) == [0, -150, 0, 0]
-    assert items(s)[-1] == (
-        1,
-        -150,
-        "doubled KH taken by its doubler (doubler_takes_after_other_lead: no_gain)",
-    )
+    assert items(s)[-1] == (1, -150, "doubled KH taken by its doubler", [AFTER])
 
 
 # ---------------------------------------------------------------- V3: the doubler leads it and takes it
@@ -113,28 +126,22 @@ def example_v3(options):
 @pytest.mark.parametrize(
     ("value", "scores", "last"),
     [
-        (None, [0, -75, 0, 0], (1, -75, "doubled KH taken by its doubler")),
-        (
-            "double_penalty",
-            [0, -150, 0, 0],
-            (1, -150, "doubled KH led and taken by its doubler (doubler_leads_and_takes: double_penalty)"),
-        ),
+        (None, [0, -75, 0, 0], [(1, -75, "doubled KH taken by its doubler", [])]),
+        ("double_penalty", [0, -150, 0, 0], [(1, -150, "doubled KH led and taken by its doubler", [OWN])]),
         (
             "double_penalty_opponent_gains",
             [0, -150, 75, 0],
-            (
-                2,
-                75,
-                "doubled KH: bonus to the seat after the doubler "
-                "(doubler_leads_and_takes: double_penalty_opponent_gains)",
-            ),
+            [
+                (1, -150, "doubled KH led and taken by its doubler", [OWN]),
+                (2, 75, "doubled KH: bonus to the seat after the doubler", [OWN]),
+            ],
         ),
     ],
 )
 def test_v3_doubler_leads_and_takes(value, scores, last):
     s = example_v3({} if value is None else {OWN: value})
     assert deal_scores(s) == scores
-    assert items(s)[-1] == last
+    assert items(s)[-len(last) :] == last
 
 
 def test_v3_partnership_the_opposing_team_gains():
