@@ -27,7 +27,7 @@ from typing import Any
 
 import redis
 
-from service.celery_app import time_limits, visibility_timeout
+from service.queues import time_limits, visibility_timeout
 from service.redis_conn import Keys
 
 STATUSES = ("pending", "queued", "running", "done", "failed")

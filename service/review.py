@@ -39,8 +39,10 @@ from kombu.exceptions import OperationalError
 
 from ai.bots import Budget, best_action, search_root
 from engine.protocol import EngineError, Game, IllegalAction
+from service.dispatch import JSON_SAFE_INT, send_task
 from service.errors import ApiError
 from service.jobs import JobStore
+from service.redaction import redact
 from service.redis_conn import get_redis, keys
 
 MISTAKE_LOSS = 0.2
@@ -212,20 +214,16 @@ def kept(session_id: str, scope: str) -> dict[str, Any] | None:
 def finish(store: JobStore, job_id: str, review: dict[str, Any], meta: dict[str, Any]) -> bool:
     """Keep the review with its session and complete the job; the asker's answer hides
     what the asker may not see (``meta["hidden"]``)."""
-    from service.sessions import redact
-
     keep(meta, review)
     return store.complete(job_id, {"review": redact(review, set(meta.get("hidden", [])))})
 
 
 def start(store: JobStore, game: Game, positions: list[Position], meta: dict[str, Any]) -> dict[str, Any]:
-    """Record the review job and queue one part per decision; the job reference (202).
+    """Record the review job and queue one part per decision; the job reference ({id,
+    status}: the HTTP layer adds its URL and answers 202).
 
     ``meta``: game, seats, iterations, seed, and for a session review session, version,
     scope and hidden (cards the asker may not see)."""
-    from service.api.common import JSON_SAFE_INT
-    from service.api.jobs import job_url, send_task
-
     if len(positions) > MAX_DECISIONS:
         raise ApiError(
             422,
@@ -237,7 +235,7 @@ def start(store: JobStore, game: Game, positions: list[Position], meta: dict[str
     store.create(job_id, {"review": meta}, len(positions))
     if not positions:
         finish(store, job_id, merge(meta, []), meta)
-        return {"id": job_id, "status": "done", "url": job_url(job_id)}
+        return {"id": job_id, "status": "done"}
     try:
         for part, position in enumerate(positions):
             payload = {
@@ -255,7 +253,7 @@ def start(store: JobStore, game: Game, positions: list[Position], meta: dict[str
         raise ApiError(
             503, "unavailable", f"the job queue (Redis) is unreachable: {error}", {"dependency": "redis"}
         ) from error
-    return {"id": job_id, "status": "pending", "url": job_url(job_id)}
+    return {"id": job_id, "status": "pending"}
 
 
 def meta_of(store: JobStore, job_id: str) -> dict[str, Any]:

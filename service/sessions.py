@@ -58,10 +58,12 @@ from kombu.exceptions import OperationalError
 from ai.bots import LEVEL_BUDGETS, Budget, decide
 from engine import get_game
 from engine.protocol import Game, IllegalAction
-from service import webhooks
-from service.api.common import new_seed
-from service.celery_app import search_queue
+from service import deal_hold, quotas, webhooks
+from service.dispatch import new_seed, send_task
 from service.errors import ApiError
+from service.jobs import JobStore
+from service.queues import search_queue
+from service.redaction import hidden_from_seat, hidden_from_spectators, redact
 from service.redis_conn import Keys, get_redis, keys
 from service.timers import (
     RESET_TIMER,
@@ -75,7 +77,6 @@ from service.timers import (
 
 log = logging.getLogger(__name__)
 
-HIDDEN = "hidden"
 SPECTATOR_FIELD = "spectator:"
 
 # KEYS: session hash, log list, counters hash, turn timers set. ARGV: expected version,
@@ -148,17 +149,6 @@ return {1, nv}
 
 def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def redact(value: Any, hidden: set[str]) -> Any:
-    """``value`` with every string that is a hidden card code replaced by ``"hidden"``."""
-    if isinstance(value, str):
-        return HIDDEN if value in hidden else value
-    if isinstance(value, list):
-        return [redact(v, hidden) for v in value]
-    if isinstance(value, dict):
-        return {k: redact(v, hidden) for k, v in value.items()}
-    return value
 
 
 @dataclass
@@ -426,7 +416,7 @@ class SessionStore:
         announce(self, session.id, int(version))
         # webhooks: the move as a spectator sees it, POSTed by the workers
         if session.callback_url:
-            body = webhooks.public_body(session.id, game, nxt, entry, events)
+            body = webhooks.public_body(session.id, entry)
             if session.turn_timer is not None:
                 body["turn_deadline"] = entry.get("turn_deadline")
             webhooks.queue_webhooks(session.id, session.callback_url, body)
@@ -498,7 +488,7 @@ def log_entry(
     }
     seen = {}
     for s in range(game.players(after)):
-        own = redact(events, set(game.hidden_cards(after, s)))
+        own = redact(events, hidden_from_seat(game, after, s))
         more = {
             str(i): event for i, (event, shown) in enumerate(zip(own, public, strict=True)) if event != shown
         }
@@ -532,14 +522,6 @@ def seen_by(entry: dict[str, Any], n: int, seat: int | None) -> dict[str, Any]:
         "turn_deadline": entry.get("turn_deadline"),
         "events": events,
     }
-
-
-def hidden_from_spectators(game: Game, state: Any) -> set[str]:
-    """The cards some seat cannot see: a spectator, who holds no hand, sees none of them."""
-    hidden: set[str] = set()
-    for seat in range(game.players(state)):
-        hidden.update(game.hidden_cards(state, seat))
-    return hidden
 
 
 def view_of(session: Session, seat: int | None) -> dict[str, Any]:
@@ -598,12 +580,7 @@ def end_silent(sessions: SessionStore, session: Session) -> bool:
 
 def release_quota(sessions: SessionStore, session_id: str) -> None:
     """An ended session no longer counts against its client's live and timed-session
-    quotas: the quota store's hook (service/quotas.py, the quota half of issue 30, built
-    beside this one: absent until both are merged)."""
-    try:
-        from service import quotas  # type: ignore[attr-defined]
-    except ImportError:
-        return
+    quotas (service/quotas.py)."""
     try:
         quotas.session_ended(sessions.r, sessions.keys, session_id)
     except redis.RedisError:
@@ -616,9 +593,7 @@ def store() -> SessionStore:
 
 def public_events(session: Session, events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
     """``events`` as ``seat`` may see them (None: a spectator)."""
-    if seat is None:
-        return redact(events, hidden_from_spectators(session.game, session.state))
-    return redact(events, set(session.game.hidden_cards(session.state, seat)))
+    return redact(events, hidden_from_seat(session.game, session.state, seat))
 
 
 @dataclass(frozen=True)
@@ -650,8 +625,6 @@ class BotOrder:
 
 def schedule_bot(session: Session) -> bool:
     """Queue the bot seat to act, if any (the worker plays it). True if queued."""
-    from service.api.jobs import send_task
-
     to_act = session.game.to_act(session.state)
     if not session.is_bot(to_act) or not session.game.legal_actions(session.state):
         return False
@@ -728,15 +701,12 @@ def play_bot(
     return answer
 
 
-def start_bot_job(session: Session, order: BotOrder) -> dict[str, Any]:
-    """Queue ``order`` on the workers as a job; the job reference (answered with 202).
-    ``GET /v1/jobs/{id}`` then gives what :func:`play_bot` answers, or why it failed."""
-    from service.api.jobs import job_url, send_task
-    from service.api.jobs import store as job_store
-
+def start_bot_job(session: Session, order: BotOrder, jobs: JobStore) -> dict[str, Any]:
+    """Queue ``order`` on the workers as a job recorded in ``jobs``; the job reference
+    ({id, status}: the HTTP layer adds its URL and answers 202). ``GET /v1/jobs/{id}``
+    then gives what :func:`play_bot` answers, or why it failed."""
     job_id = uuid.uuid4().hex
     order = replace(order, job=job_id)
-    jobs = job_store()
     jobs.create(job_id, {"session": session.id, **order.to_json()}, 1)
     try:
         # a search as long as a stateless job's goes on their queue, not ahead of the
@@ -755,7 +725,7 @@ def start_bot_job(session: Session, order: BotOrder) -> dict[str, Any]:
         raise ApiError(
             503, "unavailable", f"the job queue (Redis) is unreachable: {error}", {"dependency": "redis"}
         ) from error
-    return {"id": job_id, "status": "pending", "url": job_url(job_id)}
+    return {"id": job_id, "status": "pending"}
 
 
 def bot_turn(session_id: str, version: int) -> None:
@@ -771,9 +741,7 @@ def bot_turn(session_id: str, version: int) -> None:
         return  # whatever changed the session queued what comes next
     if end_silent(sessions, session):
         return
-    from service.page import hold as page_hold
-
-    if page_hold.defer_bot(sessions, session):
+    if deal_hold.defer_bot(sessions, session):
         return  # the table page shows a deal's summary: this turn is queued again
     level = session.seats[seat].get("level", "normal")
     order = BotOrder(seat, version, level, LEVEL_BUDGETS.get(level), new_seed())

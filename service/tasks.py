@@ -24,10 +24,10 @@ from ai.bots import Budget, best_action, decide, merge_root_stats, search_root
 from engine import UnknownGame, get_game
 from engine.protocol import EngineError
 from service import review, sessions, webhooks
-from service.api.common import JSON_SAFE_INT
-from service.celery_app import ROUTES
+from service.dispatch import JSON_SAFE_INT
 from service.errors import ApiError
 from service.jobs import REPORT_EVERY, JobStore
+from service.queues import ROUTES
 from service.redis_conn import get_redis, keys
 
 log = logging.getLogger(__name__)

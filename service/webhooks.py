@@ -70,8 +70,9 @@ from urllib.parse import urlsplit
 from flask import current_app
 from kombu.exceptions import OperationalError
 
-from engine.protocol import Game
+from service.dispatch import send_task
 from service.errors import ApiError
+from service.queues import visibility_timeout
 from service.redis_conn import get_redis, keys
 
 log = logging.getLogger(__name__)
@@ -293,24 +294,18 @@ def check_callback_url(url: str, allow_private: bool, allow_loopback: bool | Non
 # --------------------------------------------------------------------------- queueing
 
 
-def public_body(
-    session_id: str, game: Game, state: Any, entry: dict[str, Any], events: Any
-) -> dict[str, Any]:
-    """A move as a spectator may see it: ``entry`` is the log entry of the move, ``state``
-    the state after it; a card hidden from any seat is ``"hidden"`` in the events."""
-    from service.sessions import redact
-
-    hidden: set[str] = set()
-    for seat in range(game.players(state)):
-        hidden.update(game.hidden_cards(state, seat))
-    to_act = game.to_act(state)
+def public_body(session_id: str, entry: dict[str, Any]) -> dict[str, Any]:
+    """A move as a spectator may see it: ``entry`` is the move's log entry, whose
+    ``public`` events already hide every card some seat could not see after the move
+    (service/sessions.py ``log_entry``, redacted once by service/redaction.py)."""
+    to_act = entry["to_act"]
     return {
         "session": session_id,
         "version": entry["version"],
         "seat": entry["seat"],
         "by": entry["by"],
         "action": entry["action"],
-        "events": redact(events, hidden),
+        "events": entry["public"],
         "to_act": to_act,
         "finished": to_act is None,
     }
@@ -321,8 +316,6 @@ def queue_webhooks(session_id: str, callback_url: str | None, body: dict[str, An
     cannot be reached loses this delivery (logged): the move itself stands."""
     if not callback_url:
         return
-    from service.api.jobs import send_task
-
     version = body["version"]
     try:
         send_task(
@@ -620,7 +613,5 @@ def backoff(config: Any, attempt: int) -> float:
     """Seconds before attempt ``attempt + 1``: ``WEBHOOK_BACKOFF x 2^(attempt-1)``, kept
     5 s under the broker's visibility timeout (a worker holds a retry that waits; one held
     longer would be handed to a second worker as if the first had died)."""
-    from service.celery_app import visibility_timeout
-
     wanted = float(config["WEBHOOK_BACKOFF"]) * 2 ** (attempt - 1)
     return max(0.0, min(wanted, visibility_timeout(config) - 5.0))

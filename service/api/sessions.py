@@ -34,9 +34,10 @@ from service import quotas, webhooks
 from service import sessions as S
 from service.api.blueprint import Blueprint
 from service.api.bots import inline_slots, is_short, real_budget
-from service.api.common import document_errors, new_seed
+from service.api.common import document_errors
 from service.api.hints import HintOptions, HintResponse, hint, labelled
-from service.api.jobs import accepted, search_seconds
+from service.api.jobs import accepted, search_seconds, with_url
+from service.api.jobs import store as job_store
 from service.api.session_schemas import (
     JobAccepted,
     LogSchema,
@@ -48,6 +49,7 @@ from service.api.session_schemas import (
     SessionSchema,
     SpectatorCreated,
 )
+from service.dispatch import new_seed
 from service.errors import ApiError
 from service.events import parse_last_event_id, public_stream_base, stream_response
 from service.redis_conn import check_room, issued_id
@@ -304,7 +306,7 @@ def start_bot_job(session: S.Session, order: S.BotOrder) -> dict[str, Any]:
     """A bot-move job, within the client's bot jobs in flight and Redis's room."""
     check_room()
     kind = quotas.check_job("jobs")
-    job = S.start_bot_job(session, order)
+    job = with_url(S.start_bot_job(session, order, job_store()))
     quotas.count_job(kind, job["id"])
     return job
 
