@@ -32,8 +32,8 @@ import threading
 import time
 from typing import Any
 
-from celery import Celery, Task
-from celery.signals import worker_init, worker_ready, worker_shutdown
+from celery import Celery, Task  # type: ignore[import-untyped]  # celery ships no type information
+from celery.signals import worker_init, worker_ready, worker_shutdown  # type: ignore[import-untyped]  # celery ships no type information
 from flask import Flask
 
 from service.queues import (  # the routes and limits the domain uses live below the worker app

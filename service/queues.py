@@ -6,6 +6,7 @@ nothing of the service, so the worker app may import the domain without a circle
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 SEARCH_QUEUE = "search"
@@ -22,7 +23,7 @@ ROUTES = {
 }
 
 
-def search_queue(payload: dict[str, Any], config: dict[str, Any]) -> str:
+def search_queue(payload: dict[str, Any], config: Mapping[str, Any]) -> str:
     """The queue of a search job's parts: ``sessions`` (interactive) for a budget a request
     could have searched inline (it went to the workers because the web process's inline
     slots were busy), else ``search``: a small search never waits behind long ones."""
@@ -41,13 +42,13 @@ def search_queue(payload: dict[str, Any], config: dict[str, Any]) -> str:
     return SESSIONS_QUEUE if small else SEARCH_QUEUE
 
 
-def time_limits(config: dict[str, Any]) -> tuple[float, float]:
+def time_limits(config: Mapping[str, Any]) -> tuple[float, float]:
     """(soft, hard) time limit of a task in seconds; the hard one at least 1 s later."""
     soft = float(config.get("SEARCH_SOFT_LIMIT", 30.0))
     return soft, max(float(config.get("SEARCH_HARD_LIMIT", 45.0)), soft + 1.0)
 
 
-def visibility_timeout(config: dict[str, Any]) -> float:
+def visibility_timeout(config: Mapping[str, Any]) -> float:
     """Seconds after its delivery when a task not yet acknowledged is given to another
     worker. Above the hard limit: a task still running when it passes would run twice."""
     _soft, hard = time_limits(config)

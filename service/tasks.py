@@ -16,8 +16,8 @@ import random
 import time
 from typing import Any
 
-from celery import shared_task
-from celery.exceptions import SoftTimeLimitExceeded
+from celery import shared_task  # type: ignore[import-untyped]  # celery ships no type information
+from celery.exceptions import SoftTimeLimitExceeded  # type: ignore[import-untyped]  # celery ships no type information
 from flask import current_app
 
 from ai.bots import Budget, best_action, decide, merge_root_stats, search_root
@@ -25,7 +25,7 @@ from engine import UnknownGame, get_game
 from engine.protocol import EngineError
 from service import review, sessions, webhooks
 from service.dispatch import JSON_SAFE_INT
-from service.errors import ApiError
+from service.domain_errors import ApiError
 from service.jobs import REPORT_EVERY, JobStore
 from service.queues import ROUTES
 from service.redis_conn import get_redis, keys
@@ -198,6 +198,7 @@ def run_session_job(session_id: str, order: sessions.BotOrder) -> None:
     config = current_app.config
     store = job_store()
     job_id = order.job
+    assert job_id is not None, "a bot-move job's order names its job (sessions.start_bot_job)"
     attempt = store.start_part(job_id, 0, os.getpid())
     if attempt < 0:
         return  # expired, or already finished (a redelivered task)
@@ -250,7 +251,7 @@ def webhook_delivery(self: Any, session_id: str, version: int, body: dict[str, A
     """POST one move of session ``session_id`` to its callback (see :mod:`service.webhooks`);
     on failure, the same task again after a back-off (the attempts are counted in Redis).
     Queued anew rather than ``self.retry``: the failed attempt has logged its one line."""
-    retry_in = webhooks.deliver(session_id, version, body)
+    retry_in = webhooks.deliver(session_id, version, body, current_app.config)
     if retry_in is not None:
         webhook_delivery.apply_async(
             (session_id, version, body),
@@ -274,7 +275,7 @@ def review_part(self: Any, job_id: str, part: int, payload: dict[str, Any]) -> N
         return
     progress = Progress(store, job_id, part, search_deadline(config))
     try:
-        decision = review.review_position(get_game(payload["game"]), payload, progress)
+        decision = review.review_position(get_game(payload["game"]), payload, config, progress)
     except SoftTimeLimitExceeded:
         fail_job(store, job_id, "the review ran past its time limit")
         return
@@ -292,5 +293,6 @@ def review_part(self: Any, job_id: str, part: int, payload: dict[str, Any]) -> N
     count("search_iterations", iterations_of(decision))
     if done == int(store.raw(job_id).get("parts", 0)):
         meta = review.meta_of(store, job_id)
-        if review.finish(store, job_id, review.merge(meta, store.parts(job_id)), meta):
+        session_ttl = int(config["SESSION_TTL"])
+        if review.finish(store, job_id, review.merge(meta, store.parts(job_id)), meta, session_ttl):
             count("jobs_done")

@@ -63,15 +63,15 @@ import secrets
 import socket
 import ssl
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
-from flask import current_app
 from kombu.exceptions import OperationalError
 
 from service.dispatch import send_task
-from service.errors import ApiError
+from service.domain_errors import InvalidCallback
 from service.queues import visibility_timeout
 from service.redis_conn import get_redis, keys
 
@@ -237,7 +237,7 @@ def resolve(host: str, port: int, policy: AddressPolicy) -> list[tuple[int, tupl
         raise DeliveryError(f"{host} does not resolve: {error}") from None
     if not infos:
         raise DeliveryError(f"{host} does not resolve")
-    found = []
+    found: list[tuple[int, tuple[Any, ...]]] = []
     for family, _type, _proto, _name, sockaddr in infos:
         why = policy.refusal(parse_ip(str(sockaddr[0])))
         if why is not None:
@@ -251,12 +251,12 @@ def resolve(host: str, port: int, policy: AddressPolicy) -> list[tuple[int, tupl
 BAD_CHARACTERS = re.compile(r"[\s\x00-\x1f\x7f]")
 
 
-def check_callback_url(url: str, allow_private: bool, allow_loopback: bool | None = None) -> str:
+def check_callback_url(url: str, allow_private: bool, allow_loopback: bool) -> str:
     """``url`` if the service may call it back, else 422 ``invalid_callback`` naming the
-    field. ``allow_loopback`` None: the app's ``WEBHOOK_ALLOW_LOOPBACK``."""
+    field (the settings ``WEBHOOK_ALLOW_PRIVATE`` and ``WEBHOOK_ALLOW_LOOPBACK``)."""
 
-    def refuse(why: str) -> ApiError:
-        return ApiError(422, "invalid_callback", f"callback_url {why}", {"field": "callback_url"})
+    def refuse(why: str) -> InvalidCallback:
+        return InvalidCallback(why)
 
     if len(url) > MAX_URL_LENGTH:
         raise refuse(f"is longer than {MAX_URL_LENGTH} characters")
@@ -273,8 +273,6 @@ def check_callback_url(url: str, allow_private: bool, allow_loopback: bool | Non
         raise refuse("has no host")
     if parts.username or parts.password:
         raise refuse("must not carry credentials (sign with the webhook secret instead)")
-    if allow_loopback is None:
-        allow_loopback = bool(current_app.config.get("WEBHOOK_ALLOW_LOOPBACK"))
     policy = AddressPolicy(allow_private, allow_loopback)
     literal = literal_address(parts.hostname)
     if literal is not None:
@@ -340,7 +338,7 @@ def records_key(session_id: str) -> str:
 def deliveries(session_id: str) -> dict[int, dict[str, Any]]:
     """Per version: attempts, status (pending, parked, delivered, failed) and last_status
     (the receiver's HTTP status, or why the attempt failed)."""
-    raw = get_redis().hgetall(records_key(session_id))
+    raw = cast("dict[str, str]", get_redis().hgetall(records_key(session_id)))  # decode_responses: str
     out: dict[int, dict[str, Any]] = {}
     for field, value in raw.items():
         version, _, name = field.partition(":")
@@ -539,13 +537,14 @@ def release_parked(client: Any, prefix: str, send: Any, now: float, most: int = 
 # --------------------------------------------------------------------------- one attempt
 
 
-def deliver(session_id: str, version: int, body: dict[str, Any]) -> float | None:
-    """One attempt at delivering ``body``; seconds to wait before the next attempt, or
-    None when done (delivered, out of attempts, parked, already settled, refused, or the
-    session expired)."""
-    config = current_app.config
+def deliver(session_id: str, version: int, body: dict[str, Any], config: Mapping[str, Any]) -> float | None:
+    """One attempt at delivering ``body`` by the settings ``config`` (the app's); seconds
+    to wait before the next attempt, or None when done (delivered, out of attempts,
+    parked, already settled, refused, or the session expired)."""
     r = get_redis()
-    url, secret = r.hmget(keys().session(session_id), "callback_url", "webhook_secret")
+    url, secret = cast(
+        "list[str | None]", r.hmget(keys().session(session_id), "callback_url", "webhook_secret")
+    )
     if not url or not secret:
         return None  # expired
     records = records_key(session_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from flask_smorest import Blueprint
+from flask_smorest import Blueprint  # type: ignore[import-untyped]  # flask-smorest ships no type information
 
 from engine import get_game
 from engine.protocol import Game, InvalidState

@@ -49,7 +49,7 @@ def start_review(game: Any, positions: list[R.Position], meta: dict[str, Any]):
     the client has its reviews in flight already, 507 while Redis is nearly full."""
     check_room()
     kind = quotas.check_job("reviews")
-    job = with_url(R.start(job_store(), game, positions, meta))
+    job = with_url(R.start(job_store(), game, positions, meta, int(current_app.config["SESSION_TTL"])))
     quotas.count_job(kind, job["id"])
     return accepted(job, review_seconds(len(positions), meta["iterations"]))
 

@@ -25,7 +25,7 @@ the views along the log (the log holds actions, and only the engine can replay t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 from flask import Blueprint, abort, render_template, request
@@ -156,7 +156,7 @@ def positions(session_id: str):
     for entry in store.log(session, seat):
         action = game.parse_action(state, entry["action"])
         move = {"n": entry["n"], "seat": entry["seat"], **labelled(game.action_to_json(state, action))}
-        actor = entry["seat"] if entry["seat"] is not None else game.to_act(state)
+        actor = cast(int, entry["seat"] if entry["seat"] is not None else game.to_act(state))
         state, _events = game.apply(state, actor, action)
         steps.append(position(game, state, seat, move))
     return {"id": session.id, "game": game.id, "seat": seat, "positions": steps}
@@ -182,7 +182,7 @@ def sheet(session_id: str):
     start_totals = list(report["scores"])
     for entry in store.log(session, seat):
         action = game.parse_action(state, entry["action"])
-        actor = entry["seat"] if entry["seat"] is not None else game.to_act(state)
+        actor = cast(int, entry["seat"] if entry["seat"] is not None else game.to_act(state))
         state, events = game.apply(state, actor, action)
         after = game.score(state).to_json()
         match_over = game.to_act(state) is None and not deals_end(deals, report)

@@ -138,3 +138,58 @@ def test_the_cycle_finder_finds_one():
 def test_no_import_circle_below_the_entry_points():
     below = {module: targets - ENTRY for module, targets in GRAPH.items() if module not in ENTRY}
     assert cycle(below) is None, " -> ".join(cycle(below) or [])
+
+
+DOMAIN = (
+    "service.sessions",
+    "service.review",
+    "service.webhooks",
+    "service.tasks",
+    "service.jobs",
+    "service.timers",
+    "service.dispatch",
+    "service.redaction",
+    "service.deal_hold",
+    "service.queues",
+    "service.domain_errors",
+)
+"""The modules of the domain that Celery tasks run; none writes an HTTP answer."""
+
+
+def test_the_domain_raises_its_own_errors_not_the_http_layers():
+    """Refusals are named in service/domain_errors.py (no Flask there); service/errors.py
+    alone turns them into problem documents."""
+    wrong = {(module, target) for module in DOMAIN for target in GRAPH[module] if target == "service.errors"}
+    assert not wrong, sorted(wrong)
+    tree = ast.parse(MODULES["service.domain_errors"].read_text(encoding="utf-8"))
+    assert not [
+        n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) and "flask" in ast.dump(n)
+    ]
+
+
+def flask_app_reads(tree: ast.Module) -> list[str]:
+    """The functions of ``tree`` that read ``current_app`` (``<module>``: at the top level)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if any(isinstance(n, ast.Name) and n.id == "current_app" for n in ast.walk(node)):
+                found.append(node.name)
+    top = [n for n in tree.body if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    if any(isinstance(n, ast.Name) and n.id == "current_app" for stmt in top for n in ast.walk(stmt)):
+        found.append("<module>")
+    return found
+
+
+def test_the_domain_is_given_its_settings():
+    """Sessions, reviews and webhooks take their settings as arguments (a store's
+    ``settings``, a ``config`` mapping); only ``sessions.store()``, the app's store, reads
+    the Flask app."""
+    reads = {
+        module: flask_app_reads(ast.parse(MODULES[module].read_text(encoding="utf-8")))
+        for module in ("service.sessions", "service.review", "service.webhooks")
+    }
+    assert reads == {"service.sessions": ["store"], "service.review": [], "service.webhooks": []}
+    sample = ast.parse(
+        "from flask import current_app\nX = current_app\ndef f():\n    return current_app.config\n"
+    )
+    assert sorted(flask_app_reads(sample)) == ["<module>", "f"]
