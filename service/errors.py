@@ -43,9 +43,9 @@ from engine.protocol import (
     NotYourTurn,
 )
 from service import i18n
-from service.domain_errors import ApiError
-
-__all__ = ["ApiError"]  # defined without Flask beside the domain's refusals; answered here
+from service.domain_errors import (
+    ApiError as ApiError,  # defined without Flask beside the domain's refusals; answered here
+)
 
 log = logging.getLogger(__name__)
 

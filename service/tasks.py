@@ -148,14 +148,9 @@ def search_part(self: Any, job_id: str, part: int, payload: dict[str, Any]) -> N
     """Run part ``part`` of job ``job_id`` and, if it is the last part to finish, merge."""
     config = current_app.config
     store = job_store()
-    attempt = store.start_part(job_id, part, os.getpid())
-    if attempt < 0:
-        return  # expired, or already finished (a redelivered part)
-    if attempt > int(config["JOB_MAX_ATTEMPTS"]):
-        if store.fail(job_id, f"the worker running this search died {attempt - 1} times"):
-            count("jobs_failed")
+    progress = begin_part(store, job_id, part, config, "running this search")
+    if progress is None:
         return
-    progress = Progress(store, job_id, part, search_deadline(config))
     try:
         stats = compute_part(payload, part, progress)
     except SoftTimeLimitExceeded:
@@ -199,13 +194,9 @@ def run_session_job(session_id: str, order: sessions.BotOrder) -> None:
     store = job_store()
     job_id = order.job
     assert job_id is not None, "a bot-move job's order names its job (sessions.start_bot_job)"
-    attempt = store.start_part(job_id, 0, os.getpid())
-    if attempt < 0:
-        return  # expired, or already finished (a redelivered task)
-    if attempt > int(config["JOB_MAX_ATTEMPTS"]):
-        fail_job(store, job_id, f"the worker running this bot died {attempt - 1} times")
+    progress = begin_part(store, job_id, 0, config, "running this bot")
+    if progress is None:
         return
-    progress = Progress(store, job_id, 0, search_deadline(config))
     try:
         answer = sessions.bot_job_turn(session_id, order, progress)
     except ApiError as error:  # the session moved on, the seat was claimed, expired
@@ -238,6 +229,19 @@ def session_turn_timeout(self: Any, session_id: str, version: int) -> None:
         sessions.store().drop_timer(session_id, version)
 
 
+def begin_part(store: JobStore, job_id: str, part: int, config: Any, doing: str) -> Progress | None:
+    """Mark part ``part`` of ``job_id`` started by this process; its progress reporter, or
+    None when it must not run: the job expired or ended already (a redelivered task), or
+    the workers ``doing`` it died too often (the job is failed, saying so)."""
+    attempt = store.start_part(job_id, part, os.getpid())
+    if attempt < 0:
+        return None
+    if attempt > int(config["JOB_MAX_ATTEMPTS"]):
+        fail_job(store, job_id, f"the worker {doing} died {attempt - 1} times")
+        return None
+    return Progress(store, job_id, part, search_deadline(config))
+
+
 def fail_job(store: JobStore, job_id: str, why: str) -> None:
     if store.fail(job_id, why):
         count("jobs_failed")
@@ -267,13 +271,9 @@ def review_part(self: Any, job_id: str, part: int, payload: dict[str, Any]) -> N
     part that finishes last merges the review, keeps it with its session and completes the job."""
     config = current_app.config
     store = job_store()
-    attempt = store.start_part(job_id, part, os.getpid())
-    if attempt < 0:
-        return  # expired, or already finished (a redelivered part)
-    if attempt > int(config["JOB_MAX_ATTEMPTS"]):
-        fail_job(store, job_id, f"the worker reviewing this decision died {attempt - 1} times")
+    progress = begin_part(store, job_id, part, config, "reviewing this decision")
+    if progress is None:
         return
-    progress = Progress(store, job_id, part, search_deadline(config))
     try:
         decision = review.review_position(get_game(payload["game"]), payload, config, progress)
     except SoftTimeLimitExceeded:
