@@ -43,7 +43,7 @@ run: $(VENV)/.installed-run
 test: $(VENV)/.installed-test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m mypy engine ai clients/python/src/majlis_client
+	$(PY) -m mypy engine ai clients/python/src/majlis_client service
 	$(PY) -m ai.build_info --require $(REQUIRE_BUILD)
 	$(NPM_CI)
 	$(PY) -m pytest

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask
-from flask_smorest import Api
+from flask_smorest import Api  # type: ignore[import-untyped]  # flask-smorest ships no type information
 
 from service import errors, i18n, page
 from service.settings import Settings

@@ -1,4 +1,6 @@
-"""Celery on Redis: ``celery_init_app(app)`` and the worker entry point.
+"""Celery on Redis: ``celery_init_app(app)`` and the worker entry point (the worker's top
+layer: it builds the Flask app and starts the sweepers; the queues, routes and time limits
+the domain needs are in :mod:`service.queues`).
 
     celery -A service.celery_app worker -Q sessions,timers --concurrency 2      # interactive
     celery -A service.celery_app worker -Q search --concurrency 1               # long searches
@@ -30,57 +32,21 @@ import threading
 import time
 from typing import Any
 
-from celery import Celery, Task
-from celery.signals import worker_init, worker_ready, worker_shutdown
+from celery import Celery, Task  # type: ignore[import-untyped]  # celery ships no type information
+from celery.signals import worker_init, worker_ready, worker_shutdown  # type: ignore[import-untyped]  # celery ships no type information
 from flask import Flask
 
+from service.queues import (  # the routes and limits the domain uses live below the worker app
+    ALL_QUEUES,
+    ROUTES,
+    SEARCH_QUEUE,
+    TIMERS_QUEUE,
+    WEBHOOKS_QUEUE,
+    time_limits,
+    visibility_timeout,
+)
+
 log = logging.getLogger(__name__)
-
-SEARCH_QUEUE = "search"
-SESSIONS_QUEUE = "sessions"
-TIMERS_QUEUE = "timers"
-WEBHOOKS_QUEUE = "webhooks"
-ALL_QUEUES = (SESSIONS_QUEUE, TIMERS_QUEUE, SEARCH_QUEUE, WEBHOOKS_QUEUE)
-ROUTES = {
-    "majlis.search_part": {"queue": SEARCH_QUEUE},
-    "majlis.session_bot_turn": {"queue": SESSIONS_QUEUE},
-    "majlis.session_turn_timeout": {"queue": TIMERS_QUEUE},
-    "majlis.review_part": {"queue": SEARCH_QUEUE},
-    "majlis.webhook_delivery": {"queue": WEBHOOKS_QUEUE},
-}
-
-
-def search_queue(payload: dict[str, Any], config: dict[str, Any]) -> str:
-    """The queue of a search job's parts: ``sessions`` (interactive) for a budget a request
-    could have searched inline (it went to the workers because the web process's inline
-    slots were busy), else ``search``: a small search never waits behind long ones."""
-    from ai.bots import LEVEL_BUDGETS
-
-    budget = payload.get("budget") or {}
-    default = LEVEL_BUDGETS.get(payload.get("level", ""))
-    iterations = budget.get("iterations", default.iterations if default else None)
-    ms = budget.get("ms", default.ms if default else None)
-    small = (
-        int(payload.get("parts", 1)) == 1
-        and (iterations is not None or ms is not None)
-        and (iterations is None or iterations <= int(config["ASYNC_ITERATIONS"]))
-        and (ms is None or ms <= float(config["ASYNC_MS"]))
-    )
-    return SESSIONS_QUEUE if small else SEARCH_QUEUE
-
-
-def time_limits(config: dict[str, Any]) -> tuple[float, float]:
-    """(soft, hard) time limit of a task in seconds; the hard one at least 1 s later."""
-    soft = float(config.get("SEARCH_SOFT_LIMIT", 30.0))
-    return soft, max(float(config.get("SEARCH_HARD_LIMIT", 45.0)), soft + 1.0)
-
-
-def visibility_timeout(config: dict[str, Any]) -> float:
-    """Seconds after its delivery when a task not yet acknowledged is given to another
-    worker. Above the hard limit: a task still running when it passes would run twice."""
-    _soft, hard = time_limits(config)
-    wanted = config.get("BROKER_VISIBILITY_TIMEOUT")
-    return max(float(wanted), hard + 5.0) if wanted else hard + 15.0
 
 
 def celery_config(config: dict[str, Any]) -> dict[str, Any]:

@@ -43,6 +43,9 @@ from engine.protocol import (
     NotYourTurn,
 )
 from service import i18n
+from service.domain_errors import (
+    ApiError as ApiError,  # defined without Flask beside the domain's refusals; answered here
+)
 
 log = logging.getLogger(__name__)
 
@@ -51,25 +54,6 @@ PROBLEM_TYPES = "/problems/"
 """``type`` of an error: this prefix and its code, served by :func:`problem_type_page`."""
 LEGACY = "legacy"
 """``ERROR_FORMAT`` of the old ``{"error": {...}}`` shape (deprecated)."""
-
-
-class ApiError(Exception):
-    """An error answered with ``status`` and ``code``."""
-
-    def __init__(
-        self,
-        status: int,
-        code: str,
-        message: str,
-        details: dict[str, Any] | None = None,
-        headers: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.details = details or {}
-        self.headers = headers or {}  # e.g. Retry-After and RateLimit-* of a refusal
 
 
 def title(code: str) -> str:

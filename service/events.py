@@ -172,7 +172,7 @@ class Hub:
 
 def hub(app: Flask, store: S.SessionStore) -> Hub:
     """This process's hub (one per app and process: a forked child starts its own)."""
-    key = ("majlis_events_hub", os.getpid())
+    key = f"majlis_events_hub:{os.getpid()}"
     found = app.extensions.get(key)
     if found is None:
         with HUB_LOCK:

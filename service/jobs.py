@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import Any, cast
 
 import redis
 
-from service.celery_app import time_limits, visibility_timeout
+from service.queues import time_limits, visibility_timeout
 from service.redis_conn import Keys
 
 STATUSES = ("pending", "queued", "running", "done", "failed")
@@ -146,7 +146,7 @@ class JobStore:
 
     def report_iterations(self, job_id: str, part: int, iterations: int) -> None:
         """Part ``part`` has searched ``iterations`` so far (nothing if the job expired)."""
-        args = [f"iterations:{part}", int(iterations), f"{time.time():.3f}"]
+        args: list[str | int] = [f"iterations:{part}", int(iterations), f"{time.time():.3f}"]
         self._report(keys=[self.keys.job(job_id)], args=args)
 
     def parts(self, job_id: str) -> list[dict[str, Any]]:
@@ -183,7 +183,7 @@ class JobStore:
         worker: it is shown ``queued`` with ``requeued: true`` until the broker gives
         the part to another worker (``requeued_at``: when). Once a part runs again,
         ``requeued`` stays true and ``attempts`` counts its starts."""
-        raw = self.r.hgetall(self.keys.job(job_id))
+        raw = self.raw(job_id)
         if not raw or "status" not in raw:
             return None
         if (
@@ -192,7 +192,7 @@ class JobStore:
             and time.time() - float(raw.get("started", time.time())) > stuck_after
         ):
             self.fail(job_id, "its worker was lost and no other worker took the search up in time")
-            raw = self.r.hgetall(self.keys.job(job_id)) or raw
+            raw = self.raw(job_id) or raw
         job: dict[str, Any] = {"id": job_id, "status": raw["status"]}
         if int(raw.get("requeued", 0) or 0):
             job["requeued"] = True
@@ -216,4 +216,4 @@ class JobStore:
         return job
 
     def raw(self, job_id: str) -> dict[str, str]:
-        return self.r.hgetall(self.keys.job(job_id))
+        return cast("dict[str, str]", self.r.hgetall(self.keys.job(job_id)))  # decode_responses: str

@@ -18,9 +18,10 @@ import secrets
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import redis
+from redis.typing import EncodableT, FieldT
 
 from service.redis_conn import Keys, connect
 
@@ -42,7 +43,7 @@ def create(client: redis.Redis, keys: Keys, name: str, rate: int | None = None) 
     if rate is not None:
         record["rate"] = int(rate)
     pipe = client.pipeline()
-    pipe.hset(keys.api_key(d), mapping=record)
+    pipe.hset(keys.api_key(d), mapping=cast("dict[FieldT, EncodableT]", record))
     pipe.hset(keys.api_keys(), name, d)
     pipe.execute()
     return key
@@ -53,14 +54,15 @@ def lookup(client: redis.Redis, keys: Keys, key: str) -> tuple[str, dict[str, st
     if not key.startswith(KEY_PREFIX) or len(key) > 200:
         return None
     d = digest(key)
-    record = client.hgetall(keys.api_key(d))
+    record = cast("dict[str, str]", client.hgetall(keys.api_key(d)))  # decode_responses: str
     return (d, record) if record else None
 
 
 def list_keys(client: redis.Redis, keys: Keys) -> list[dict[str, str]]:
     out = []
-    for name, d in sorted(client.hgetall(keys.api_keys()).items()):
-        record = client.hgetall(keys.api_key(d))
+    names = cast("dict[str, str]", client.hgetall(keys.api_keys()))  # decode_responses: str
+    for name, d in sorted(names.items()):
+        record = cast("dict[str, str]", client.hgetall(keys.api_key(d)))
         out.append(
             {"name": name, "created": record.get("created", ""), "rate": record.get("rate", "default")}
         )
@@ -68,7 +70,7 @@ def list_keys(client: redis.Redis, keys: Keys) -> list[dict[str, str]]:
 
 
 def revoke(client: redis.Redis, keys: Keys, name: str) -> bool:
-    d = client.hget(keys.api_keys(), name)
+    d = cast("str | None", client.hget(keys.api_keys(), name))
     if d is None:
         return False
     pipe = client.pipeline()

@@ -22,7 +22,7 @@ from prometheus_client import (
 )
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
-from service.celery_app import ALL_QUEUES
+from service.queues import ALL_QUEUES
 
 REQUEST_LATENCY = Histogram(
     "majlis_request_duration_seconds",

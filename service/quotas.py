@@ -211,7 +211,12 @@ class Quotas:
         unless one is full (then to none): the refusal of the first full one."""
         now = time.time() if now is None else now
         keys = [key for _, key, _ in sets]
-        args = [f"{now:.3f}", holder, f"{now + lease:.3f}", *[int(limit) for _, _, limit in sets]]
+        args: list[str | int] = [
+            f"{now:.3f}",
+            holder,
+            f"{now + lease:.3f}",
+            *[int(limit) for _, _, limit in sets],
+        ]
         answer = self._lease(keys=keys, args=args)
         if int(answer[0]) == 0:
             return None
@@ -247,7 +252,7 @@ class Quotas:
         """Count ``thing_id`` (a session or job id) in ``client``'s live set of ``quota``
         (``add``; else only look), unless ``limit`` of them are alive already (0: none)."""
         prefix = f"{self.keys.prefix}:{'session' if kind == 'session' else 'job'}:"
-        args = [thing_id, int(limit), prefix, kind, int(keep), "1" if add else "0"]
+        args: list[str | int] = [thing_id, int(limit), prefix, kind, int(keep), "1" if add else "0"]
         answer = self._live(keys=[self.key(quota, client)], args=args)
         if int(answer[0]) == 0:
             return None

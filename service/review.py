@@ -31,16 +31,18 @@ from __future__ import annotations
 import json
 import math
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app
 from kombu.exceptions import OperationalError
 
 from ai.bots import Budget, best_action, search_root
 from engine.protocol import EngineError, Game, IllegalAction
-from service.errors import ApiError
+from service.dispatch import JSON_SAFE_INT, send_task
+from service.domain_errors import QueueUnreachable, TooManyDecisions
 from service.jobs import JobStore
+from service.redaction import redact
 from service.redis_conn import get_redis, keys
 
 MISTAKE_LOSS = 0.2
@@ -113,10 +115,12 @@ def is_clear_mistake(loss: float | None, played_visits: int) -> bool:
     return loss >= MISTAKE_LOSS and loss > 2 * 0.5 / math.sqrt(played_visits)
 
 
-def review_position(game: Game, payload: dict[str, Any], should_stop: Any = None) -> dict[str, Any]:
+def review_position(
+    game: Game, payload: dict[str, Any], config: Mapping[str, Any], should_stop: Any = None
+) -> dict[str, Any]:
     """One decision searched again from its seat's view (``payload``: n, seat, view, played,
-    iterations, seed): what was played, the best action, both values, loss, mistake."""
-    config = current_app.config
+    iterations, seed) within the settings ``config`` (``BOT_MAX_MS``,
+    ``REVIEW_MAX_ITERATIONS``): what was played, the best action, both values, loss, mistake."""
     stats = search_root(
         game,
         payload["view"],
@@ -190,8 +194,9 @@ def reviews_key(session_id: str) -> str:
     return keys().session(session_id) + ":reviews"
 
 
-def keep(meta: dict[str, Any], review: dict[str, Any]) -> None:
-    """Keep a finished session review with the session (expiring with it)."""
+def keep(meta: dict[str, Any], review: dict[str, Any], session_ttl: int) -> None:
+    """Keep a finished session review with the session (expiring with it; ``session_ttl``
+    when the session has no TTL left)."""
     session_id = meta.get("session")
     if not session_id:
         return
@@ -200,7 +205,7 @@ def keep(meta: dict[str, Any], review: dict[str, Any]) -> None:
     ttl = r.ttl(keys().session(session_id))
     pipe = r.pipeline()
     pipe.hset(key, meta["scope"], json.dumps(review))
-    pipe.expire(key, ttl if ttl and ttl > 0 else int(current_app.config["SESSION_TTL"]))
+    pipe.expire(key, ttl if ttl and ttl > 0 else session_ttl)
     pipe.execute()
 
 
@@ -209,35 +214,30 @@ def kept(session_id: str, scope: str) -> dict[str, Any] | None:
     return None if raw is None else json.loads(raw)
 
 
-def finish(store: JobStore, job_id: str, review: dict[str, Any], meta: dict[str, Any]) -> bool:
+def finish(
+    store: JobStore, job_id: str, review: dict[str, Any], meta: dict[str, Any], session_ttl: int
+) -> bool:
     """Keep the review with its session and complete the job; the asker's answer hides
     what the asker may not see (``meta["hidden"]``)."""
-    from service.sessions import redact
-
-    keep(meta, review)
+    keep(meta, review, session_ttl)
     return store.complete(job_id, {"review": redact(review, set(meta.get("hidden", [])))})
 
 
-def start(store: JobStore, game: Game, positions: list[Position], meta: dict[str, Any]) -> dict[str, Any]:
-    """Record the review job and queue one part per decision; the job reference (202).
+def start(
+    store: JobStore, game: Game, positions: list[Position], meta: dict[str, Any], session_ttl: int
+) -> dict[str, Any]:
+    """Record the review job and queue one part per decision; the job reference ({id,
+    status}: the HTTP layer adds its URL and answers 202).
 
     ``meta``: game, seats, iterations, seed, and for a session review session, version,
     scope and hidden (cards the asker may not see)."""
-    from service.api.common import JSON_SAFE_INT
-    from service.api.jobs import job_url, send_task
-
     if len(positions) > MAX_DECISIONS:
-        raise ApiError(
-            422,
-            "too_many_decisions",
-            f"a review searches at most {MAX_DECISIONS} decisions",
-            {"decisions": len(positions)},
-        )
+        raise TooManyDecisions(MAX_DECISIONS, len(positions))
     job_id = uuid.uuid4().hex
     store.create(job_id, {"review": meta}, len(positions))
     if not positions:
-        finish(store, job_id, merge(meta, []), meta)
-        return {"id": job_id, "status": "done", "url": job_url(job_id)}
+        finish(store, job_id, merge(meta, []), meta, session_ttl)
+        return {"id": job_id, "status": "done"}
     try:
         for part, position in enumerate(positions):
             payload = {
@@ -252,10 +252,8 @@ def start(store: JobStore, game: Game, positions: list[Position], meta: dict[str
             send_task("majlis.review_part", (job_id, part, payload), task_id=f"{job_id}.{part}")
     except OperationalError as error:
         store.fail(job_id, "the job queue is unreachable")
-        raise ApiError(
-            503, "unavailable", f"the job queue (Redis) is unreachable: {error}", {"dependency": "redis"}
-        ) from error
-    return {"id": job_id, "status": "pending", "url": job_url(job_id)}
+        raise QueueUnreachable(f"the job queue (Redis) is unreachable: {error}") from error
+    return {"id": job_id, "status": "pending"}
 
 
 def meta_of(store: JobStore, job_id: str) -> dict[str, Any]:

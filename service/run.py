@@ -37,7 +37,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parent.parent
 URL_FILE = ROOT / "var" / "redis-url"
@@ -55,7 +55,7 @@ def _die_with_parent() -> None:
 
 # Children run in their own session (Ctrl-C in the terminal reaches only the supervisor,
 # which stops them in order) and die with it.
-CHILD = {"preexec_fn": _die_with_parent, "start_new_session": True}
+CHILD: dict[str, Any] = {"preexec_fn": _die_with_parent, "start_new_session": True}
 
 
 def say(message: str) -> None:
@@ -118,6 +118,7 @@ class Child:
                 self.proc = None
                 self.restart_at = now + self.backoff.after_crash(0.0)
                 return
+            assert self.proc is not None  # start() set it
             say(f"{self.name} restarted (pid {self.proc.pid}, restart {self.restarts})")
 
     def terminate(self) -> None:
@@ -263,9 +264,11 @@ def main() -> None:
             for pool in POOLS:
                 argv = worker_argv(env, pool)
                 name = "worker" if pool == "interactive" else f"{pool}-worker"  # as logged
-                children.append(
-                    Child(name, lambda argv=argv: subprocess.Popen(argv, env=env, **CHILD))  # type: ignore[misc]
-                )
+
+                def start_worker(argv: list[str] = argv) -> subprocess.Popen[bytes]:
+                    return subprocess.Popen(argv, env=env, **CHILD)
+
+                children.append(Child(name, start_worker))
                 children[-1].start()
             say(
                 "bot workers (Celery) starting: worker (interactive: sessions, timers), "

@@ -47,21 +47,34 @@ import random
 import secrets
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 import redis
 from flask import current_app
 from kombu.exceptions import OperationalError
+from redis.typing import EncodableT, FieldT
 
 from ai.bots import LEVEL_BUDGETS, Budget, decide
 from engine import get_game
 from engine.protocol import Game, IllegalAction
-from service import webhooks
-from service.api.common import new_seed
-from service.celery_app import search_queue
-from service.errors import ApiError
+from service import deal_hold, quotas, webhooks
+from service.dispatch import new_seed, send_task
+from service.domain_errors import (
+    SESSION_MOVED_ON,
+    QueueUnreachable,
+    SeatClaimed,
+    SessionEnded,
+    StaleVersion,
+    UnknownSession,
+)
+from service.domain_errors import (
+    ApiError as ApiError,  # re-exported: a caller catches any refusal as S.ApiError
+)
+from service.jobs import JobStore
+from service.queues import search_queue
+from service.redaction import hidden_from_seat, hidden_from_spectators, redact
 from service.redis_conn import Keys, get_redis, keys
 from service.timers import (
     RESET_TIMER,
@@ -75,7 +88,6 @@ from service.timers import (
 
 log = logging.getLogger(__name__)
 
-HIDDEN = "hidden"
 SPECTATOR_FIELD = "spectator:"
 
 # KEYS: session hash, log list, counters hash, turn timers set. ARGV: expected version,
@@ -150,17 +162,6 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def redact(value: Any, hidden: set[str]) -> Any:
-    """``value`` with every string that is a hidden card code replaced by ``"hidden"``."""
-    if isinstance(value, str):
-        return HIDDEN if value in hidden else value
-    if isinstance(value, list):
-        return [redact(v, hidden) for v in value]
-    if isinstance(value, dict):
-        return {k: redact(v, hidden) for k, v in value.items()}
-    return value
-
-
 @dataclass
 class Session:
     id: str
@@ -208,10 +209,16 @@ def deadline_args(deadline: Deadline | None) -> list[str]:
 
 
 class SessionStore:
-    def __init__(self, client: redis.Redis, keys: Keys, ttl: int) -> None:
+    """The sessions in Redis, and the settings their bots and timers play by (the app's
+    configuration: ``SILENT_SESSION_SECONDS``, ``BOT_MAX_ITERATIONS``, ``SESSION_BOT_MS``,
+    ``BOT_MAX_MS``, ``TURN_TIMER_LEASE``, ``ASYNC_ITERATIONS``, ``ASYNC_MS``), given by
+    whoever builds the store (:func:`store` for the app's), never read from Flask here."""
+
+    def __init__(self, client: redis.Redis, keys: Keys, ttl: int, settings: Mapping[str, Any]) -> None:
         self.r = client
         self.keys = keys
         self.ttl = ttl
+        self.settings = settings
         self._apply = client.register_script(_APPLY)
         self._set_seat = client.register_script(_SET_SEAT)
         self._end = client.register_script(_END)
@@ -253,18 +260,18 @@ class SessionStore:
             if deadline is not None:
                 record["turn_deadline"] = json.dumps(deadline.to_json())
                 pipe.zadd(self.keys.turn_timers(), {timer_member(session_id, 0): deadline.at})
-        pipe.hset(key, mapping=record)
+        pipe.hset(key, mapping=cast("dict[FieldT, EncodableT]", record))
         pipe.expire(key, self.ttl)
         pipe.execute()
         return session_id, tokens
 
     def load(self, session_id: str) -> Session:
         raw = self.r.hgetall(self.keys.session(session_id)) if len(session_id) <= 64 else {}
-        return self._session(session_id, raw)
+        return self._session(session_id, cast("dict[str, str]", raw))  # decode_responses: str
 
     def _session(self, session_id: str, raw: dict[str, str]) -> Session:
         if not raw or "state" not in raw:
-            raise ApiError(404, "unknown_session", f"no session {session_id!r} (unknown, or expired)")
+            raise UnknownSession(session_id)
         game = get_game(raw["game"])
         players = int(raw["players"])
         return Session(
@@ -298,7 +305,9 @@ class SessionStore:
         return token
 
     def initial_state(self, session: Session) -> Any:
-        raw = self.r.hget(self.keys.session(session.id), "initial")
+        raw = cast(
+            "str", self.r.hget(self.keys.session(session.id), "initial")
+        )  # kept as long as the session
         return session.game.from_json(json.loads(raw))
 
     def set_seat(self, session: Session, seat: int, spec: dict[str, Any]) -> Session:
@@ -306,7 +315,7 @@ class SessionStore:
         just after (a move may have landed since ``session`` was loaded: the bot to act
         must be scheduled from this one, and the turn's deadline depends on it)."""
         if session.ended is not None:
-            raise ended_error(session.id, session.version)
+            raise SessionEnded(session.id, session.version)
         for _ in range(SET_SEAT_TRIES):
             seats = [dict(s) for s in session.seats]
             seats[seat] = spec
@@ -329,9 +338,9 @@ class SessionStore:
                 ],
             )
             if ok == -1:
-                raise ApiError(404, "unknown_session", f"no session {session.id!r} (unknown, or expired)")
+                raise UnknownSession(session.id)
             if ok == -3:
-                raise ended_error(session.id, int(version))
+                raise SessionEnded(session.id, int(version))
             if ok == 1:
                 if spec.get("type") == "human":
                     self.seen_human(session.id, now)
@@ -340,7 +349,7 @@ class SessionStore:
                 return after
             tried = session.version
             session = self.load(session.id)  # a move landed since: hand over from there
-        raise stale(session.version, tried)
+        raise StaleVersion(session.version, tried)
 
     def apply(
         self,
@@ -358,25 +367,9 @@ class SessionStore:
         ``bot``, or ``timer`` (a bot's move for a person whose time ran out: the seat must
         still be a person's); ``hand_over``: the seat's new spec, written with the move.
         The move starts the next turn's clock, if the session has a timer."""
+        check_open(session, expected_version)
         game = session.game
-        if session.ended is not None:
-            raise ended_error(session.id, session.version)
-        if expected_version != session.version:
-            raise stale(session.version, expected_version)
-        state = session.state
-        action = game.parse_action(state, action_json)
-        try:
-            nxt, events = game.apply(state, seat, action)
-        except IllegalAction as error:
-            to_act = game.to_act(state)
-            error.details.setdefault("to_act", to_act)
-            if by == "human" and to_act == seat:
-                # a person's own legal actions; never another seat's (they name its cards)
-                error.details.setdefault(
-                    "legal_actions", [game.action_to_json(state, a) for a in game.legal_actions(state)]
-                )
-            raise
-        action_out = game.action_to_json(state, action)
+        action_out, nxt, events = play_move(game, session.state, seat, action_json, by)
         seats = [dict(s) for s in session.seats]
         if hand_over is not None:
             seats[seat] = hand_over
@@ -384,53 +377,50 @@ class SessionStore:
         deadline = session.deadline_after(nxt, seats, now)
         entry = log_entry(game, nxt, seat, by, action_out, expected_version + 1, events, deadline, now)
         must_be = "bot" if must_be_bot else "human" if by == "timer" else ""
+        ok, version = self._write_move(session.id, game, nxt, entry, now, must_be, deadline, hand_over)
+        check_written(ok, version, session.id, seat, expected_version, must_be)
+        session.state, session.version = nxt, version
+        session.seats, session.turn_deadline = seats, deadline
+        if by == "human":
+            self.seen_human(session.id, now)
+        announce(self, session.id, version)
+        queue_move_webhook(session, entry)
+        return nxt, events, version
+
+    def _write_move(
+        self,
+        session_id: str,
+        game: Game,
+        after: Any,
+        entry: dict[str, Any],
+        now: float,
+        must_be: str,
+        deadline: Deadline | None,
+        hand_over: dict[str, Any] | None,
+    ) -> tuple[int, int]:
+        """The atomic write of the move ``entry`` (``_APPLY``), if the session is still at
+        the version before it: (outcome, version) as the script returns them."""
         ok, version = self._apply(
             keys=[
-                self.keys.session(session.id),
-                self.keys.session_log(session.id),
+                self.keys.session(session_id),
+                self.keys.session_log(session_id),
                 self.keys.counters(),
                 self.keys.turn_timers(),
             ],
             args=[
-                expected_version,
-                compact_json(game.to_json(nxt)),
+                entry["version"] - 1,  # the version the move was made for
+                compact_json(game.to_json(after)),
                 compact_json(entry),
                 self.ttl,
                 f"{now:.3f}",
-                seat,
+                entry["seat"],
                 must_be,
-                session.id,
+                session_id,
                 *deadline_args(deadline),
                 "" if hand_over is None else json.dumps(hand_over),
             ],
         )
-        if ok == -1:
-            raise ApiError(404, "unknown_session", f"no session {session.id!r} (unknown, or expired)")
-        if ok == -3:
-            raise ended_error(session.id, int(version))
-        if ok == 0:
-            raise stale(int(version), expected_version)
-        if ok == -2 and must_be == "human":
-            raise stale(int(version), expected_version)  # every hand-over moves the version
-        if ok == -2:
-            raise ApiError(
-                409,
-                "seat_claimed",
-                f"seat {seat} is played by its person again: the bot's move was not applied",
-                {"seat": seat, "version": int(version)},
-            )
-        session.state, session.version = nxt, int(version)
-        session.seats, session.turn_deadline = seats, deadline
-        if by == "human":
-            self.seen_human(session.id, now)
-        announce(self, session.id, int(version))
-        # webhooks: the move as a spectator sees it, POSTed by the workers
-        if session.callback_url:
-            body = webhooks.public_body(session.id, game, nxt, entry, events)
-            if session.turn_timer is not None:
-                body["turn_deadline"] = entry.get("turn_deadline")
-            webhooks.queue_webhooks(session.id, session.callback_url, body)
-        return nxt, events, int(version)
+        return int(ok), int(version)
 
     def seen_human(self, session_id: str, now: float) -> None:
         """A person moved or claimed a seat: the session is not silent (see timers.is_silent)."""
@@ -462,6 +452,61 @@ class SessionStore:
         spectator)."""
         raws = self.r.lrange(self.keys.session_log(session.id), start, -1)
         return [seen_by(json.loads(raw), n, seat) for n, raw in enumerate(raws, start + 1)]
+
+
+def check_open(session: Session, expected_version: int) -> None:
+    """A move may be tried: the session has not ended and is at ``expected_version``."""
+    if session.ended is not None:
+        raise SessionEnded(session.id, session.version)
+    if expected_version != session.version:
+        raise StaleVersion(session.version, expected_version)
+
+
+def play_move(
+    game: Game, state: Any, seat: int, action_json: Any, by: str
+) -> tuple[Any, Any, list[dict[str, Any]]]:
+    """(the action as JSON, the state after it, its events): the engine's answer. An
+    illegal move names the seat to act and, to a person on their own turn, their legal
+    actions; never another seat's (they name its cards)."""
+    action = game.parse_action(state, action_json)
+    try:
+        nxt, events = game.apply(state, seat, action)
+    except IllegalAction as error:
+        to_act = game.to_act(state)
+        error.details.setdefault("to_act", to_act)
+        if by == "human" and to_act == seat:
+            error.details.setdefault(
+                "legal_actions", [game.action_to_json(state, a) for a in game.legal_actions(state)]
+            )
+        raise
+    return game.action_to_json(state, action), nxt, events
+
+
+def check_written(
+    ok: int, version: int, session_id: str, seat: int, expected_version: int, must_be: str
+) -> None:
+    """Raise the refusal the atomic write answered (``ok`` as ``_APPLY`` returns it); nothing
+    when the move was written."""
+    if ok == -1:
+        raise UnknownSession(session_id)
+    if ok == -3:
+        raise SessionEnded(session_id, version)
+    if ok == 0:
+        raise StaleVersion(version, expected_version)
+    if ok == -2 and must_be == "human":
+        raise StaleVersion(version, expected_version)  # every hand-over moves the version
+    if ok == -2:
+        raise SeatClaimed(seat, version)
+
+
+def queue_move_webhook(session: Session, entry: dict[str, Any]) -> None:
+    """Webhooks: the move as a spectator sees it, POSTed by the workers."""
+    if not session.callback_url:
+        return
+    body = webhooks.public_body(session.id, entry)
+    if session.turn_timer is not None:
+        body["turn_deadline"] = entry.get("turn_deadline")
+    webhooks.queue_webhooks(session.id, session.callback_url, body)
 
 
 def compact_json(value: Any) -> str:
@@ -498,7 +543,7 @@ def log_entry(
     }
     seen = {}
     for s in range(game.players(after)):
-        own = redact(events, set(game.hidden_cards(after, s)))
+        own = redact(events, hidden_from_seat(game, after, s))
         more = {
             str(i): event for i, (event, shown) in enumerate(zip(own, public, strict=True)) if event != shown
         }
@@ -534,14 +579,6 @@ def seen_by(entry: dict[str, Any], n: int, seat: int | None) -> dict[str, Any]:
     }
 
 
-def hidden_from_spectators(game: Game, state: Any) -> set[str]:
-    """The cards some seat cannot see: a spectator, who holds no hand, sees none of them."""
-    hidden: set[str] = set()
-    for seat in range(game.players(state)):
-        hidden.update(game.hidden_cards(state, seat))
-    return hidden
-
-
 def view_of(session: Session, seat: int | None) -> dict[str, Any]:
     """The view of ``seat``; a spectator's (None) is the public view."""
     if seat is None:
@@ -563,30 +600,12 @@ def announce(sessions: SessionStore, session_id: str, version: int) -> None:
         log.warning("could not announce version %s of session %s", version, session_id)
 
 
-def stale(current: int, expected: int) -> ApiError:
-    return ApiError(
-        409,
-        "stale_version",
-        f"the session is at version {current}, not {expected}: reload it and retry",
-        {"version": current, "expected_version": expected},
-    )
-
-
-def ended_error(session_id: str, version: int) -> ApiError:
-    return ApiError(
-        409,
-        "session_ended",
-        f"session {session_id} has ended (its people were silent too long): it takes no more moves",
-        {"version": version},
-    )
-
-
 def end_silent(sessions: SessionStore, session: Session) -> bool:
     """End ``session`` if its people have all been silent longer than the setting; True if
     it is ended (now or before): it must not play itself on."""
     if session.ended is not None:
         return True
-    silent = float(current_app.config["SILENT_SESSION_SECONDS"])
+    silent = float(sessions.settings["SILENT_SESSION_SECONDS"])
     if not is_silent(session.human_seen, time.time(), silent):
         return False
     message = f"every human seat was silent for more than {silent:g} s: the session stopped playing itself"
@@ -598,12 +617,7 @@ def end_silent(sessions: SessionStore, session: Session) -> bool:
 
 def release_quota(sessions: SessionStore, session_id: str) -> None:
     """An ended session no longer counts against its client's live and timed-session
-    quotas: the quota store's hook (service/quotas.py, the quota half of issue 30, built
-    beside this one: absent until both are merged)."""
-    try:
-        from service import quotas  # type: ignore[attr-defined]
-    except ImportError:
-        return
+    quotas (service/quotas.py)."""
     try:
         quotas.session_ended(sessions.r, sessions.keys, session_id)
     except redis.RedisError:
@@ -611,14 +625,15 @@ def release_quota(sessions: SessionStore, session_id: str) -> None:
 
 
 def store() -> SessionStore:
-    return SessionStore(get_redis(), keys(), int(current_app.config["SESSION_TTL"]))
+    """The app's store: its Redis client, keys and settings (the one read of the Flask
+    app in this module; a worker's task runs inside its app's context)."""
+    config = current_app.config
+    return SessionStore(get_redis(), keys(), int(config["SESSION_TTL"]), config)
 
 
 def public_events(session: Session, events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
     """``events`` as ``seat`` may see them (None: a spectator)."""
-    if seat is None:
-        return redact(events, hidden_from_spectators(session.game, session.state))
-    return redact(events, set(session.game.hidden_cards(session.state, seat)))
+    return redact(events, hidden_from_seat(session.game, session.state, seat))
 
 
 @dataclass(frozen=True)
@@ -650,8 +665,6 @@ class BotOrder:
 
 def schedule_bot(session: Session) -> bool:
     """Queue the bot seat to act, if any (the worker plays it). True if queued."""
-    from service.api.jobs import send_task
-
     to_act = session.game.to_act(session.state)
     if not session.is_bot(to_act) or not session.game.legal_actions(session.state):
         return False
@@ -670,19 +683,19 @@ def bot_decision(
     budget: Budget | None,
     seed: int,
     max_ms: float,
+    max_iterations: int,
     should_stop: Callable[[], bool] | None = None,
 ) -> tuple[Any, dict[str, Any]]:
     """(JSON action, stats) of a bot playing ``seat`` from its view only."""
     game = session.game
     view = game.view(session.state, seat)
-    config = current_app.config
     decision = decide(
         game,
         view,
         level=level,
         budget=budget,
         seed=seed,
-        max_iterations=config["BOT_MAX_ITERATIONS"],
+        max_iterations=max_iterations,
         max_ms=max_ms,
         should_stop=should_stop,
     )
@@ -707,9 +720,10 @@ def play_bot(
     search (409 otherwise). The asker gets the move as the log shows it to its seat, and
     the search statistics only for its own seat. ``hand_over``: see SessionStore.apply."""
     if session.version != order.version:
-        raise stale(session.version, order.version)
+        raise StaleVersion(session.version, order.version)
+    max_iterations = sessions.settings["BOT_MAX_ITERATIONS"]
     action, stats = bot_decision(
-        session, order.seat, order.level, order.budget, order.seed, max_ms, should_stop
+        session, order.seat, order.level, order.budget, order.seed, max_ms, max_iterations, should_stop
     )
     _state, events, version = sessions.apply(
         session,
@@ -728,15 +742,15 @@ def play_bot(
     return answer
 
 
-def start_bot_job(session: Session, order: BotOrder) -> dict[str, Any]:
-    """Queue ``order`` on the workers as a job; the job reference (answered with 202).
-    ``GET /v1/jobs/{id}`` then gives what :func:`play_bot` answers, or why it failed."""
-    from service.api.jobs import job_url, send_task
-    from service.api.jobs import store as job_store
-
+def start_bot_job(
+    session: Session, order: BotOrder, jobs: JobStore, settings: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Queue ``order`` on the workers as a job recorded in ``jobs`` (``settings``: the
+    app's, for the size of a search that goes to the interactive pool); the job reference
+    ({id, status}: the HTTP layer adds its URL and answers 202). ``GET /v1/jobs/{id}``
+    then gives what :func:`play_bot` answers, or why it failed."""
     job_id = uuid.uuid4().hex
     order = replace(order, job=job_id)
-    jobs = job_store()
     jobs.create(job_id, {"session": session.id, **order.to_json()}, 1)
     try:
         # a search as long as a stateless job's goes on their queue, not ahead of the
@@ -746,73 +760,70 @@ def start_bot_job(session: Session, order: BotOrder) -> dict[str, Any]:
             "majlis.session_bot_turn",
             (session.id, order.version, order.to_json()),
             task_id=job_id,
-            queue=search_queue(
-                {"level": order.level, "budget": order.to_json()["budget"]}, current_app.config
-            ),
+            queue=search_queue({"level": order.level, "budget": order.to_json()["budget"]}, settings),
         )
     except OperationalError as error:
         jobs.fail(job_id, "the job queue is unreachable")
-        raise ApiError(
-            503, "unavailable", f"the job queue (Redis) is unreachable: {error}", {"dependency": "redis"}
-        ) from error
-    return {"id": job_id, "status": "pending", "url": job_url(job_id)}
+        raise QueueUnreachable(f"the job queue (Redis) is unreachable: {error}") from error
+    return {"id": job_id, "status": "pending"}
 
 
-def bot_turn(session_id: str, version: int) -> None:
+def bot_turn(session_id: str, version: int, sessions: SessionStore | None = None) -> None:
     """Worker side: the session's own turn of the bot seat to act at ``version`` (nothing
-    if the session moved on or that seat was claimed back); then queue the next bot."""
-    sessions = store()
+    if the session moved on or that seat was claimed back); then queue the next bot.
+    ``sessions``: the store (None: the app's)."""
+    sessions = sessions or store()
     try:
         session = sessions.load(session_id)
-    except ApiError:
+    except UnknownSession:
         return  # expired
     seat = session.game.to_act(session.state)
     if session.version != version or seat is None or not session.is_bot(seat):
         return  # whatever changed the session queued what comes next
     if end_silent(sessions, session):
         return
-    from service.page import hold as page_hold
-
-    if page_hold.defer_bot(sessions, session):
+    if deal_hold.defer_bot(sessions, session):
         return  # the table page shows a deal's summary: this turn is queued again
     level = session.seats[seat].get("level", "normal")
     order = BotOrder(seat, version, level, LEVEL_BUDGETS.get(level), new_seed())
     try:
-        play_bot(sessions, session, order, float(current_app.config["SESSION_BOT_MS"]))
-    except ApiError as error:
-        if error.status == 409:
-            return  # moved on, or claimed back, while the bot searched
-        raise
+        play_bot(sessions, session, order, float(sessions.settings["SESSION_BOT_MS"]))
+    except SESSION_MOVED_ON:
+        return  # moved on, or claimed back, while the bot searched
     schedule_bot(session)
 
 
-def bot_job_turn(session_id: str, order: BotOrder, should_stop: Callable[[], bool]) -> dict[str, Any]:
+def bot_job_turn(
+    session_id: str, order: BotOrder, should_stop: Callable[[], bool], sessions: SessionStore | None = None
+) -> dict[str, Any]:
     """Worker side of a bot-move job: play ``order``, queue the next bot; the job's answer.
-    Raises ApiError (404 expired, 409 moved on or claimed back) or an engine error."""
-    sessions = store()
+    Raises UnknownSession (expired), one of SESSION_MOVED_ON (moved on, claimed back)
+    or an engine error. ``sessions``: the store (None: the app's)."""
+    sessions = sessions or store()
     session = sessions.load(session_id)
-    answer = play_bot(sessions, session, order, float(current_app.config["BOT_MAX_MS"]), should_stop)
+    answer = play_bot(sessions, session, order, float(sessions.settings["BOT_MAX_MS"]), should_stop)
     schedule_bot(session)
     return answer
 
 
-def timeout_turn(session_id: str, version: int) -> None:
+def timeout_turn(session_id: str, version: int, sessions: SessionStore | None = None) -> None:
     """Worker side: the turn timer of ``session_id`` set at ``version`` ran out. If the
     session is still at that version, a bot (the timer's level) plays the seat's move,
     logged ``"by": "timer"``, and with ``on_timeout`` "seat" keeps the seat until its
     person claims it back; then the next bot is queued. Otherwise the session moved on
-    (a move in time, a hand-over) and the timer is dropped."""
-    sessions = store()
+    (a move in time, a hand-over) and the timer is dropped. ``sessions``: the store
+    (None: the app's)."""
+    sessions = sessions or store()
     try:
         session = sessions.load(session_id)
-    except ApiError:  # expired
+    except UnknownSession:  # expired
         sessions.drop_timer(session_id, version)
         return
     timer, deadline = session.turn_timer, session.turn_deadline
     if session.version != version or timer is None or deadline is None:
         sessions.drop_timer(session_id, version)  # a late timer: the version set its own
         return
-    lease = float(current_app.config["TURN_TIMER_LEASE"])
+    lease = float(sessions.settings["TURN_TIMER_LEASE"])
     if not claim_fire(sessions.r, sessions.keys.turn_timers(), session_id, version, lease):
         log.info("turn timer %s:%s already taken: not played again", session_id, version)
         return
@@ -822,11 +833,9 @@ def timeout_turn(session_id: str, version: int) -> None:
     order = BotOrder(deadline.seat, version, timer.level, LEVEL_BUDGETS.get(timer.level), new_seed())
     hand_over = timer.bot_seat() if timer.on_timeout == "seat" else None
     try:
-        max_ms = float(current_app.config["SESSION_BOT_MS"])
+        max_ms = float(sessions.settings["SESSION_BOT_MS"])
         play_bot(sessions, session, order, max_ms, by="timer", hand_over=hand_over)
-    except ApiError as error:
-        if error.status in (404, 409):  # expired, or moved on while the bot searched
-            sessions.drop_timer(session_id, version)
-            return
-        raise
+    except (UnknownSession, *SESSION_MOVED_ON):  # expired, or moved on while the bot searched
+        sessions.drop_timer(session_id, version)
+        return
     schedule_bot(session)

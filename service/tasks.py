@@ -16,18 +16,18 @@ import random
 import time
 from typing import Any
 
-from celery import shared_task
-from celery.exceptions import SoftTimeLimitExceeded
+from celery import shared_task  # type: ignore[import-untyped]  # celery ships no type information
+from celery.exceptions import SoftTimeLimitExceeded  # type: ignore[import-untyped]  # celery ships no type information
 from flask import current_app
 
 from ai.bots import Budget, best_action, decide, merge_root_stats, search_root
 from engine import UnknownGame, get_game
 from engine.protocol import EngineError
 from service import review, sessions, webhooks
-from service.api.common import JSON_SAFE_INT
-from service.celery_app import ROUTES
-from service.errors import ApiError
+from service.dispatch import JSON_SAFE_INT
+from service.domain_errors import ApiError
 from service.jobs import REPORT_EVERY, JobStore
+from service.queues import ROUTES
 from service.redis_conn import get_redis, keys
 
 log = logging.getLogger(__name__)
@@ -148,14 +148,9 @@ def search_part(self: Any, job_id: str, part: int, payload: dict[str, Any]) -> N
     """Run part ``part`` of job ``job_id`` and, if it is the last part to finish, merge."""
     config = current_app.config
     store = job_store()
-    attempt = store.start_part(job_id, part, os.getpid())
-    if attempt < 0:
-        return  # expired, or already finished (a redelivered part)
-    if attempt > int(config["JOB_MAX_ATTEMPTS"]):
-        if store.fail(job_id, f"the worker running this search died {attempt - 1} times"):
-            count("jobs_failed")
+    progress = begin_part(store, job_id, part, config, "running this search")
+    if progress is None:
         return
-    progress = Progress(store, job_id, part, search_deadline(config))
     try:
         stats = compute_part(payload, part, progress)
     except SoftTimeLimitExceeded:
@@ -198,13 +193,10 @@ def run_session_job(session_id: str, order: sessions.BotOrder) -> None:
     config = current_app.config
     store = job_store()
     job_id = order.job
-    attempt = store.start_part(job_id, 0, os.getpid())
-    if attempt < 0:
-        return  # expired, or already finished (a redelivered task)
-    if attempt > int(config["JOB_MAX_ATTEMPTS"]):
-        fail_job(store, job_id, f"the worker running this bot died {attempt - 1} times")
+    assert job_id is not None, "a bot-move job's order names its job (sessions.start_bot_job)"
+    progress = begin_part(store, job_id, 0, config, "running this bot")
+    if progress is None:
         return
-    progress = Progress(store, job_id, 0, search_deadline(config))
     try:
         answer = sessions.bot_job_turn(session_id, order, progress)
     except ApiError as error:  # the session moved on, the seat was claimed, expired
@@ -237,6 +229,19 @@ def session_turn_timeout(self: Any, session_id: str, version: int) -> None:
         sessions.store().drop_timer(session_id, version)
 
 
+def begin_part(store: JobStore, job_id: str, part: int, config: Any, doing: str) -> Progress | None:
+    """Mark part ``part`` of ``job_id`` started by this process; its progress reporter, or
+    None when it must not run: the job expired or ended already (a redelivered task), or
+    the workers ``doing`` it died too often (the job is failed, saying so)."""
+    attempt = store.start_part(job_id, part, os.getpid())
+    if attempt < 0:
+        return None
+    if attempt > int(config["JOB_MAX_ATTEMPTS"]):
+        fail_job(store, job_id, f"the worker {doing} died {attempt - 1} times")
+        return None
+    return Progress(store, job_id, part, search_deadline(config))
+
+
 def fail_job(store: JobStore, job_id: str, why: str) -> None:
     if store.fail(job_id, why):
         count("jobs_failed")
@@ -250,7 +255,7 @@ def webhook_delivery(self: Any, session_id: str, version: int, body: dict[str, A
     """POST one move of session ``session_id`` to its callback (see :mod:`service.webhooks`);
     on failure, the same task again after a back-off (the attempts are counted in Redis).
     Queued anew rather than ``self.retry``: the failed attempt has logged its one line."""
-    retry_in = webhooks.deliver(session_id, version, body)
+    retry_in = webhooks.deliver(session_id, version, body, current_app.config)
     if retry_in is not None:
         webhook_delivery.apply_async(
             (session_id, version, body),
@@ -266,15 +271,11 @@ def review_part(self: Any, job_id: str, part: int, payload: dict[str, Any]) -> N
     part that finishes last merges the review, keeps it with its session and completes the job."""
     config = current_app.config
     store = job_store()
-    attempt = store.start_part(job_id, part, os.getpid())
-    if attempt < 0:
-        return  # expired, or already finished (a redelivered part)
-    if attempt > int(config["JOB_MAX_ATTEMPTS"]):
-        fail_job(store, job_id, f"the worker reviewing this decision died {attempt - 1} times")
+    progress = begin_part(store, job_id, part, config, "reviewing this decision")
+    if progress is None:
         return
-    progress = Progress(store, job_id, part, search_deadline(config))
     try:
-        decision = review.review_position(get_game(payload["game"]), payload, progress)
+        decision = review.review_position(get_game(payload["game"]), payload, config, progress)
     except SoftTimeLimitExceeded:
         fail_job(store, job_id, "the review ran past its time limit")
         return
@@ -292,5 +293,6 @@ def review_part(self: Any, job_id: str, part: int, payload: dict[str, Any]) -> N
     count("search_iterations", iterations_of(decision))
     if done == int(store.raw(job_id).get("parts", 0)):
         meta = review.meta_of(store, job_id)
-        if review.finish(store, job_id, review.merge(meta, store.parts(job_id)), meta):
+        session_ttl = int(config["SESSION_TTL"])
+        if review.finish(store, job_id, review.merge(meta, store.parts(job_id)), meta, session_ttl):
             count("jobs_done")

@@ -63,15 +63,16 @@ import secrets
 import socket
 import ssl
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
-from flask import current_app
 from kombu.exceptions import OperationalError
 
-from engine.protocol import Game
-from service.errors import ApiError
+from service.dispatch import send_task
+from service.domain_errors import InvalidCallback
+from service.queues import visibility_timeout
 from service.redis_conn import get_redis, keys
 
 log = logging.getLogger(__name__)
@@ -236,7 +237,7 @@ def resolve(host: str, port: int, policy: AddressPolicy) -> list[tuple[int, tupl
         raise DeliveryError(f"{host} does not resolve: {error}") from None
     if not infos:
         raise DeliveryError(f"{host} does not resolve")
-    found = []
+    found: list[tuple[int, tuple[Any, ...]]] = []
     for family, _type, _proto, _name, sockaddr in infos:
         why = policy.refusal(parse_ip(str(sockaddr[0])))
         if why is not None:
@@ -250,12 +251,12 @@ def resolve(host: str, port: int, policy: AddressPolicy) -> list[tuple[int, tupl
 BAD_CHARACTERS = re.compile(r"[\s\x00-\x1f\x7f]")
 
 
-def check_callback_url(url: str, allow_private: bool, allow_loopback: bool | None = None) -> str:
+def check_callback_url(url: str, allow_private: bool, allow_loopback: bool) -> str:
     """``url`` if the service may call it back, else 422 ``invalid_callback`` naming the
-    field. ``allow_loopback`` None: the app's ``WEBHOOK_ALLOW_LOOPBACK``."""
+    field (the settings ``WEBHOOK_ALLOW_PRIVATE`` and ``WEBHOOK_ALLOW_LOOPBACK``)."""
 
-    def refuse(why: str) -> ApiError:
-        return ApiError(422, "invalid_callback", f"callback_url {why}", {"field": "callback_url"})
+    def refuse(why: str) -> InvalidCallback:
+        return InvalidCallback(why)
 
     if len(url) > MAX_URL_LENGTH:
         raise refuse(f"is longer than {MAX_URL_LENGTH} characters")
@@ -272,8 +273,6 @@ def check_callback_url(url: str, allow_private: bool, allow_loopback: bool | Non
         raise refuse("has no host")
     if parts.username or parts.password:
         raise refuse("must not carry credentials (sign with the webhook secret instead)")
-    if allow_loopback is None:
-        allow_loopback = bool(current_app.config.get("WEBHOOK_ALLOW_LOOPBACK"))
     policy = AddressPolicy(allow_private, allow_loopback)
     literal = literal_address(parts.hostname)
     if literal is not None:
@@ -293,24 +292,18 @@ def check_callback_url(url: str, allow_private: bool, allow_loopback: bool | Non
 # --------------------------------------------------------------------------- queueing
 
 
-def public_body(
-    session_id: str, game: Game, state: Any, entry: dict[str, Any], events: Any
-) -> dict[str, Any]:
-    """A move as a spectator may see it: ``entry`` is the log entry of the move, ``state``
-    the state after it; a card hidden from any seat is ``"hidden"`` in the events."""
-    from service.sessions import redact
-
-    hidden: set[str] = set()
-    for seat in range(game.players(state)):
-        hidden.update(game.hidden_cards(state, seat))
-    to_act = game.to_act(state)
+def public_body(session_id: str, entry: dict[str, Any]) -> dict[str, Any]:
+    """A move as a spectator may see it: ``entry`` is the move's log entry, whose
+    ``public`` events already hide every card some seat could not see after the move
+    (service/sessions.py ``log_entry``, redacted once by service/redaction.py)."""
+    to_act = entry["to_act"]
     return {
         "session": session_id,
         "version": entry["version"],
         "seat": entry["seat"],
         "by": entry["by"],
         "action": entry["action"],
-        "events": redact(events, hidden),
+        "events": entry["public"],
         "to_act": to_act,
         "finished": to_act is None,
     }
@@ -321,8 +314,6 @@ def queue_webhooks(session_id: str, callback_url: str | None, body: dict[str, An
     cannot be reached loses this delivery (logged): the move itself stands."""
     if not callback_url:
         return
-    from service.api.jobs import send_task
-
     version = body["version"]
     try:
         send_task(
@@ -347,7 +338,7 @@ def records_key(session_id: str) -> str:
 def deliveries(session_id: str) -> dict[int, dict[str, Any]]:
     """Per version: attempts, status (pending, parked, delivered, failed) and last_status
     (the receiver's HTTP status, or why the attempt failed)."""
-    raw = get_redis().hgetall(records_key(session_id))
+    raw = cast("dict[str, str]", get_redis().hgetall(records_key(session_id)))  # decode_responses: str
     out: dict[int, dict[str, Any]] = {}
     for field, value in raw.items():
         version, _, name = field.partition(":")
@@ -546,13 +537,14 @@ def release_parked(client: Any, prefix: str, send: Any, now: float, most: int = 
 # --------------------------------------------------------------------------- one attempt
 
 
-def deliver(session_id: str, version: int, body: dict[str, Any]) -> float | None:
-    """One attempt at delivering ``body``; seconds to wait before the next attempt, or
-    None when done (delivered, out of attempts, parked, already settled, refused, or the
-    session expired)."""
-    config = current_app.config
+def deliver(session_id: str, version: int, body: dict[str, Any], config: Mapping[str, Any]) -> float | None:
+    """One attempt at delivering ``body`` by the settings ``config`` (the app's); seconds
+    to wait before the next attempt, or None when done (delivered, out of attempts,
+    parked, already settled, refused, or the session expired)."""
     r = get_redis()
-    url, secret = r.hmget(keys().session(session_id), "callback_url", "webhook_secret")
+    url, secret = cast(
+        "list[str | None]", r.hmget(keys().session(session_id), "callback_url", "webhook_secret")
+    )
     if not url or not secret:
         return None  # expired
     records = records_key(session_id)
@@ -620,7 +612,5 @@ def backoff(config: Any, attempt: int) -> float:
     """Seconds before attempt ``attempt + 1``: ``WEBHOOK_BACKOFF x 2^(attempt-1)``, kept
     5 s under the broker's visibility timeout (a worker holds a retry that waits; one held
     longer would be handed to a second worker as if the first had died)."""
-    from service.celery_app import visibility_timeout
-
     wanted = float(config["WEBHOOK_BACKOFF"]) * 2 ** (attempt - 1)
     return max(0.0, min(wanted, visibility_timeout(config) - 5.0))

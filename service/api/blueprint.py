@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import request
-from flask_smorest import Blueprint as SmorestBlueprint
+from flask_smorest import Blueprint as SmorestBlueprint  # type: ignore[import-untyped]  # flask-smorest ships no type information
 from marshmallow import missing
 from webargs.core import is_json
 from webargs.flaskparser import FlaskParser

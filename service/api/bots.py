@@ -14,10 +14,11 @@ from flask.views import MethodView
 from ai.bots import LEVEL_BUDGETS, Budget, Decision, clip_budget, decide
 from engine.protocol import IllegalAction, NotYourTurn
 from service.api.blueprint import Blueprint
-from service.api.common import document_errors, load_game, new_seed, require_seat_in_range, state_for_view
+from service.api.common import document_errors, load_game, require_seat_in_range, state_for_view
 from service.api.jobs import accepted, search_seconds, start_search
 from service.api.schemas import BotMoveResponse
 from service.api.session_schemas import AsyncBotMoveRequest, JobAccepted
+from service.dispatch import new_seed
 from service.errors import ApiError
 
 blp = Blueprint("bots", __name__, url_prefix="/v1/games", description="Bot decisions")

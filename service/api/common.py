@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import random
-import secrets
 from typing import Any
 
-from flask_smorest import Blueprint
+from flask_smorest import Blueprint  # type: ignore[import-untyped]  # flask-smorest ships no type information
 
 from engine import get_game
 from engine.protocol import Game, InvalidState
@@ -42,16 +41,6 @@ ERROR_HEADERS: dict[int, dict[str, Any]] = {
     507: {"Retry-After": RETRY_AFTER},
 }
 """The headers of a refusal (docs/api.md, "Fair use")."""
-
-
-JSON_SAFE_INT = 2**53
-"""Every integer the service writes stays below this: a client that reads JSON numbers as
-doubles (JavaScript's ``JSON.parse``) would round a larger one."""
-
-
-def new_seed() -> int:
-    """A fresh seed for a search or a deal, exact in any JSON reader."""
-    return secrets.randbits(53)
 
 
 def document_errors(blp: Blueprint, *statuses: int):

@@ -101,7 +101,7 @@ def hint(game: Game, view: dict[str, Any], options: dict[str, Any]) -> dict[str,
     process frees within MAJLIS_HINT_WAIT seconds."""
     budget = hint_budget(options.get("budget"), options.get("level") or "normal")
     seed = options["seed"] if options.get("seed") is not None else secrets.randbits(63)
-    limits = {"max_iterations": budget.iterations or 1, "max_ms": budget.ms or 1.0}
+    max_iterations, max_ms = budget.iterations or 1, budget.ms or 1.0
     with hint_lease(budget.ms or 0.0):
         slots = inline_slots()
         # one client holds at most its share of the slots (the lease); another waits a
@@ -115,7 +115,15 @@ def hint(game: Game, view: dict[str, Any], options: dict[str, Any]) -> dict[str,
                 {"Retry-After": "1"},
             )
         try:
-            searched = decide(game, view, level=options["level"], budget=budget, seed=seed, **limits)
+            searched = decide(
+                game,
+                view,
+                level=options["level"],
+                budget=budget,
+                seed=seed,
+                max_iterations=max_iterations,
+                max_ms=max_ms,
+            )
         finally:
             slots.release()
     easy = decide(game, view, level="easy", seed=seed)

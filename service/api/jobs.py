@@ -15,9 +15,10 @@ from service import quotas
 from service.api.blueprint import Blueprint
 from service.api.common import document_errors
 from service.api.session_schemas import JobSchema
-from service.celery_app import search_queue
+from service.dispatch import send_task
 from service.errors import ApiError, job_problem
 from service.jobs import JobStore, lost_after
+from service.queues import search_queue
 from service.redis_conn import check_room, get_redis, keys
 
 blp = Blueprint("jobs", __name__, url_prefix="/v1/jobs", description="Bot searches running as jobs")
@@ -29,6 +30,11 @@ def store() -> JobStore:
 
 def job_url(job_id: str) -> str:
     return url_for("jobs.Job", job_id=job_id)
+
+
+def with_url(job: dict[str, Any]) -> dict[str, Any]:
+    """A job reference the domain made ({id, status}) with its URL: what a 202 answers."""
+    return {**job, "url": job_url(job["id"])}
 
 
 ITERATIONS_PER_SECOND = 5_000
@@ -61,16 +67,6 @@ def search_seconds(real: Budget | None, parts: int = 1) -> float:
 def review_seconds(decisions: int, iterations: int) -> float:
     """The estimated duration of a review: every decision searched, one worker process."""
     return decisions * iterations / ITERATIONS_PER_SECOND
-
-
-def send_task(name: str, args: tuple, **options: Any) -> None:
-    """Send with this app's own Celery (not the process default: a process may hold
-    several apps, e.g. in tests), without publish retries (a dead Redis fails fast).
-    ``options`` may name another ``queue`` than the task's route."""
-    from service.celery_app import ROUTES
-
-    celery = current_app.extensions["celery"]
-    celery.send_task(name, args, retry=False, **{**ROUTES[name], **options})
 
 
 def start_search(payload: dict[str, Any], parts: int) -> dict[str, Any]:

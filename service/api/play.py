@@ -10,7 +10,7 @@ from flask.views import MethodView
 from engine.protocol import IllegalAction
 from service import i18n
 from service.api.blueprint import Blueprint
-from service.api.common import document_errors, load_game, new_seed, require_seat_in_range, state_for_view
+from service.api.common import document_errors, load_game, require_seat_in_range, state_for_view
 from service.api.schemas import (
     DealRequest,
     LegalMovesResponse,
@@ -23,6 +23,7 @@ from service.api.schemas import (
     ViewRequest,
     ViewResponse,
 )
+from service.dispatch import new_seed
 from service.errors import ApiError
 
 blp = Blueprint(

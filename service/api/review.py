@@ -20,7 +20,7 @@ from service import review as R
 from service import sessions as S
 from service.api.blueprint import Blueprint
 from service.api.common import document_errors, load_game, require_seat_in_range
-from service.api.jobs import accepted, review_seconds
+from service.api.jobs import accepted, review_seconds, with_url
 from service.api.jobs import store as job_store
 from service.api.session_schemas import (
     GameReviewRequest,
@@ -31,6 +31,7 @@ from service.api.session_schemas import (
 )
 from service.api.sessions import authorised
 from service.errors import ApiError
+from service.redaction import redact
 from service.redis_conn import check_room
 
 blp = Blueprint(
@@ -48,7 +49,7 @@ def start_review(game: Any, positions: list[R.Position], meta: dict[str, Any]):
     the client has its reviews in flight already, 507 while Redis is nearly full."""
     check_room()
     kind = quotas.check_job("reviews")
-    job = R.start(job_store(), game, positions, meta)
+    job = with_url(R.start(job_store(), game, positions, meta, int(current_app.config["SESSION_TTL"])))
     quotas.count_job(kind, job["id"])
     return accepted(job, review_seconds(len(positions), meta["iterations"]))
 
@@ -126,7 +127,7 @@ class SessionReview(MethodView):
             raise ApiError(
                 404, "unknown_review", f"no finished review of {scope!r} in this session", {"scope": scope}
             )
-        return {"review": S.redact(review, hidden_from(session, token_seat, scope))}
+        return {"review": redact(review, hidden_from(session, token_seat, scope))}
 
 
 @blp.route("/games/<game_id>/review")

@@ -34,9 +34,10 @@ from service import quotas, webhooks
 from service import sessions as S
 from service.api.blueprint import Blueprint
 from service.api.bots import inline_slots, is_short, real_budget
-from service.api.common import document_errors, new_seed
+from service.api.common import document_errors
 from service.api.hints import HintOptions, HintResponse, hint, labelled
-from service.api.jobs import accepted, search_seconds
+from service.api.jobs import accepted, search_seconds, with_url
+from service.api.jobs import store as job_store
 from service.api.session_schemas import (
     JobAccepted,
     LogSchema,
@@ -48,6 +49,8 @@ from service.api.session_schemas import (
     SessionSchema,
     SpectatorCreated,
 )
+from service.dispatch import new_seed
+from service.domain_errors import StaleVersion
 from service.errors import ApiError
 from service.events import parse_last_event_id, public_stream_base, stream_response
 from service.redis_conn import check_room, issued_id
@@ -164,7 +167,8 @@ class Sessions(MethodView):
         webhook = None
         if body["callback_url"] is not None:
             allow_private = bool(current_app.config["WEBHOOK_ALLOW_PRIVATE"])
-            url = webhooks.check_callback_url(body["callback_url"], allow_private)
+            allow_loopback = bool(current_app.config.get("WEBHOOK_ALLOW_LOOPBACK"))
+            url = webhooks.check_callback_url(body["callback_url"], allow_private, allow_loopback)
             webhook = {"callback_url": url, "webhook_secret": webhooks.new_secret()}
         timer = turn_timer(body["turn_timer"])
         check_room()  # 507 while Redis is nearly full
@@ -275,7 +279,7 @@ class BotMove(MethodView):
             asker=seat,
         )
         if order.version != session.version:
-            raise S.stale(session.version, order.version)
+            raise StaleVersion(session.version, order.version)
         real = real_budget(budget, order.level)
         if body["async_"] or not is_short(real):
             return accepted(start_bot_job(session, order), search_seconds(real))
@@ -304,7 +308,7 @@ def start_bot_job(session: S.Session, order: S.BotOrder) -> dict[str, Any]:
     """A bot-move job, within the client's bot jobs in flight and Redis's room."""
     check_room()
     kind = quotas.check_job("jobs")
-    job = S.start_bot_job(session, order)
+    job = with_url(S.start_bot_job(session, order, job_store(), current_app.config))
     quotas.count_job(kind, job["id"])
     return job
 

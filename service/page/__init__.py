@@ -25,13 +25,14 @@ the views along the log (the log holds actions, and only the engine can replay t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 from flask import Blueprint, abort, render_template, request
 
 from ai.bots import LEVEL_BUDGETS
 from engine import all_games
+from service import deal_hold as page_hold
 from service import i18n
 from service import sessions as S
 from service.api.blueprint import json_body
@@ -39,7 +40,7 @@ from service.api.hints import labelled
 from service.api.sessions import authorised, viewer
 from service.errors import ApiError
 from service.events import public_stream_base
-from service.page import hold as page_hold
+from service.redaction import hidden_from_spectators, redact
 from service.redis_conn import ISSUED_ID
 
 bp = Blueprint("page", __name__, url_prefix="/play")
@@ -133,7 +134,7 @@ def replay(session_id: str):
 def seat_secrets(session: S.Session, seat: int | None) -> set[str]:
     """The cards the token's seat cannot see (a spectator: every hidden card)."""
     if seat is None:
-        return S.hidden_from_spectators(session.game, session.state)
+        return hidden_from_spectators(session.game, session.state)
     return set(session.game.hidden_cards(session.state, seat))
 
 
@@ -142,7 +143,7 @@ def score(session_id: str):
     """The score report: match totals and the current (or just finished) deal item by item."""
     _store, session, seat = viewer(session_id)
     report = session.game.score(session.state).to_json()
-    return {"version": session.version, "score": S.redact(report, seat_secrets(session, seat))}
+    return {"version": session.version, "score": redact(report, seat_secrets(session, seat))}
 
 
 @bp.get("/api/sessions/<session_id>/positions")
@@ -156,7 +157,7 @@ def positions(session_id: str):
     for entry in store.log(session, seat):
         action = game.parse_action(state, entry["action"])
         move = {"n": entry["n"], "seat": entry["seat"], **labelled(game.action_to_json(state, action))}
-        actor = entry["seat"] if entry["seat"] is not None else game.to_act(state)
+        actor = cast(int, entry["seat"] if entry["seat"] is not None else game.to_act(state))
         state, _events = game.apply(state, actor, action)
         steps.append(position(game, state, seat, move))
     return {"id": session.id, "game": game.id, "seat": seat, "positions": steps}
@@ -166,7 +167,7 @@ def position(game: Any, state: Any, seat: int | None, move: dict[str, Any] | Non
     view = game.public_view(state) if seat is None else game.view(state, seat)
     report = game.score(state).to_json()
     hidden = set(game.hidden_cards(state, seat)) if seat is not None else set()
-    return {"move": move, "to_act": game.to_act(state), "view": view, "score": S.redact(report, hidden)}
+    return {"move": move, "to_act": game.to_act(state), "view": view, "score": redact(report, hidden)}
 
 
 @bp.get("/api/sessions/<session_id>/sheet")
@@ -183,7 +184,7 @@ def sheet(session_id: str):
     start_totals = list(report["scores"])
     for entry in store.log(session, seat):
         action = game.parse_action(state, entry["action"])
-        actor = entry["seat"] if entry["seat"] is not None else game.to_act(state)
+        actor = cast(int, entry["seat"] if entry["seat"] is not None else game.to_act(state))
         state, events = game.apply(state, actor, action)
         after = game.score(state).to_json()
         match_over = game.to_act(state) is None and not deals_end(deals, report)
@@ -197,7 +198,7 @@ def sheet(session_id: str):
             start_totals = list(after["scores"])
         report = after
     hidden = seat_secrets(session, seat)
-    return {"version": session.version, "sides": report["sides"], "deals": S.redact(deals, hidden)}
+    return {"version": session.version, "sides": report["sides"], "deals": redact(deals, hidden)}
 
 
 def deals_end(deals: list[dict[str, Any]], report: dict[str, Any]) -> bool:

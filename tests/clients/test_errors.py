@@ -36,7 +36,10 @@ def answered_codes() -> list[tuple[int, str]]:
     pairs = set(HTTP_CODES.items())
     for path in [*(ROOT / "service").rglob("*.py"), ROOT / "deploy" / "gunicorn.conf.py"]:
         source = path.read_text()
-        found = re.findall(r'(?:ApiError|error_response)\(\s*(\d{3}),\s*"([a-z_]+)"', source)
+        # service/domain_errors.py declares the domain's refusals as super().__init__(status, code, ...)
+        found = re.findall(
+            r'(?:ApiError|error_response|super\(\).__init__)\(\s*(\d{3}),\s*"([a-z_]+)"', source
+        )
         pairs |= {(int(status), code) for status, code in found}
     for error in (
         BadAction("x"),
