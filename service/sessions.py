@@ -62,7 +62,7 @@ from service import webhooks
 from service.api.common import new_seed
 from service.celery_app import search_queue
 from service.errors import ApiError
-from service.redis_conn import Keys, get_redis, keys
+from service.redis_conn import Keys, get_redis, keys, replicated
 from service.timers import (
     RESET_TIMER,
     Deadline,
@@ -419,6 +419,7 @@ class SessionStore:
                 f"seat {seat} is played by its person again: the bot's move was not applied",
                 {"seat": seat, "version": int(version)},
             )
+        replicated(self.r)  # issue 35: on a replica before it is answered or announced (WAIT)
         session.state, session.version = nxt, int(version)
         session.seats, session.turn_deadline = seats, deadline
         if by == "human":
