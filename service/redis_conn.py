@@ -23,8 +23,8 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlencode
 
 import redis
-from redis.sentinel import Sentinel, SentinelConnectionPool
 from flask import Flask, current_app
+from redis.sentinel import Sentinel, SentinelConnectionPool
 
 from service.errors import ApiError
 
