@@ -469,7 +469,7 @@ class Load:
         """The person's (or a spectator's) event stream, resumed with Last-Event-ID."""
         last = 0
         seen: list[int] = []
-        while time.monotonic() < self.stop_at + 5 and not (table.finished and not spectator):
+        while not self.heard_enough(table, last, spectator):
             try:
                 reader, writer = await asyncio.wait_for(
                     asyncio.open_connection(HOST, self.cluster.stream_lb_port), 5
@@ -489,7 +489,7 @@ class Load:
                 if status != b"200":
                     raise ConnectionError(status)
                 event: dict[str, str] = {}
-                while time.monotonic() < self.stop_at + 5:
+                while not self.heard_enough(table, last, spectator):
                     line = (await asyncio.wait_for(reader.readline(), 15)).decode()
                     if not line:
                         raise ConnectionError("closed")
@@ -515,6 +515,15 @@ class Load:
                 writer.close()
         if not spectator:
             table.streamed = seen
+
+    def heard_enough(self, table: Table, last: int, spectator: str) -> bool:
+        """A stream may stop: the run is over and it heard the person's last acknowledged
+        move (a spectator's: the run is over); or 20 s past the end in any case."""
+        if time.monotonic() > self.stop_at + 20:
+            return True
+        if spectator:
+            return time.monotonic() > self.stop_at
+        return table.finished and last >= max(table.acked, default=0)
 
     def on_move(self, table: Table, version: int, data: dict[str, Any]) -> None:
         now = time.monotonic()
