@@ -274,6 +274,34 @@ class Cluster:
             proc.stop(10)
 
 
+def cpu_by_group() -> dict[int, float]:
+    """CPU seconds (user + system) of every live process, summed by process group."""
+    tick = os.sysconf("SC_CLK_TCK")
+    found: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        group = int(fields[2])  # after the name: state, ppid, pgrp, ...
+        found[group] = found.get(group, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    return found
+
+
+def cpu_by_role(cluster: Cluster) -> dict[str, float]:
+    """CPU seconds of the API, stream, worker and Redis (+ Sentinel) processes now."""
+    groups = cpu_by_group()
+    roles: dict[str, float] = {}
+    for proc in cluster.procs:
+        role = proc.name.split("-")[0].rstrip("0123456789")  # api, stream, node, redis, sentinel
+        if proc.popen is not None:
+            roles[role] = roles.get(role, 0.0) + groups.get(proc.popen.pid, 0.0)
+    return roles
+
+
 def wait_for(probe: Any, timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while True:
@@ -611,6 +639,7 @@ class Load:
         await self.wait_ready()
         self.stop_at = time.monotonic() + seconds + 60  # set properly once the tables exist
         self.tables = [await self.create(n) for n in range(n_tables)]
+        cpu_before = cpu_by_role(self.cluster)
         began = time.monotonic()
         self.stop_at = began + seconds
         streams = [asyncio.ensure_future(self.stream(t)) for t in self.tables]
@@ -618,13 +647,17 @@ class Load:
         fault_log = await self.faults(faults, began, seconds)
         await asyncio.gather(*players)
         elapsed = time.monotonic() - began
+        cpu_after = cpu_by_role(self.cluster)
+        # CPU seconds per role over the load (a process killed by a fault loses its share:
+        # a run without faults gives the capacity figures)
+        cpu = {role: round(cpu_after.get(role, 0) - cpu_before.get(role, 0), 2) for role in cpu_after}
         await asyncio.sleep(3)  # the last bot moves and their events
         for t in self.tables:
             t.finished = True
         await asyncio.gather(*streams)
         for server in (*lbs, hooks):
             server.close()
-        return {"elapsed": elapsed, "faults": fault_log}
+        return {"elapsed": elapsed, "faults": fault_log, "cpu_seconds": cpu}
 
     async def wait_ready(self) -> None:
         """Every API answers /readyz, counting every worker process of every node."""
@@ -878,6 +911,8 @@ def main(argv: list[str] | None = None) -> int:
             "redis_bytes_per_table_with_fixed_costs": round(
                 (after["used_memory"] - before["used_memory"]) / tables
             ),
+            "cpu_seconds": ran["cpu_seconds"],
+            "client_cpu_seconds": round(time.process_time(), 2),
             "faults": ran["faults"],
             "checks": checks,
             "wall_seconds": round(time.monotonic() - started, 1),

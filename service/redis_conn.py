@@ -146,22 +146,31 @@ class BlockingSentinelConnectionPool(SentinelConnectionPool):
     def __init__(self, service_name: str, sentinel_manager: Sentinel, **kwargs: Any) -> None:
         self._slots = threading.BoundedSemaphore(int(kwargs.get("max_connections") or 2**31))
         self._wait = float(kwargs.pop("pool_timeout", 5.0))
+        self._held: set[int] = set()  # connections given out (redis-py may release one twice)
+        self._held_lock = threading.Lock()
         super().__init__(service_name, sentinel_manager, **kwargs)
 
     def get_connection(self, *args: Any, **kwargs: Any) -> Any:
         if not self._slots.acquire(timeout=self._wait):
             raise redis.exceptions.ConnectionError("no free Redis connection within the pool timeout")
         try:
-            return super().get_connection(*args, **kwargs)
+            connection = super().get_connection(*args, **kwargs)
         except BaseException:
             self._slots.release()
             raise
+        with self._held_lock:
+            self._held.add(id(connection))
+        return connection
 
     def release(self, connection: Any) -> None:
         try:
             super().release(connection)
         finally:
-            self._slots.release()
+            with self._held_lock:
+                held = id(connection) in self._held
+                self._held.discard(id(connection))
+            if held:  # a second release of the same connection frees no second slot
+                self._slots.release()
 
 
 def sentinel_client(
