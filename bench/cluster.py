@@ -354,7 +354,10 @@ class RoundRobin:
                 except OSError:
                     pass
 
-        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+        try:
+            await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+        except asyncio.CancelledError:  # the bench is ending
+            pass
 
 
 # --------------------------------------------------------------------------- HTTP client
