@@ -833,9 +833,17 @@ def figures(values: list[float], *qs: float) -> dict[str, Any]:
     return {**{f"p{round(q * 100)}": percentile(values, q) for q in qs}, "n": len(values)}
 
 
+def top_commands(before: dict[str, int], after: dict[str, int], most: int = 10) -> dict[str, int]:
+    """The Redis commands run most during the load (calls; none after a failover reset)."""
+    grown = {name: n - before.get(name, 0) for name, n in after.items() if n >= before.get(name, 0)}
+    return dict(sorted(grown.items(), key=lambda item: -item[1])[:most])
+
+
 def redis_figures(client: Any) -> dict[str, Any]:
     info = client.info()
+    stats = client.info("commandstats")
     return {
+        "calls": {name.removeprefix("cmdstat_"): int(v["calls"]) for name, v in stats.items()},
         "used_memory": info.get("used_memory"),
         "total_commands_processed": info.get("total_commands_processed"),
         "keys": client.dbsize(),
@@ -914,6 +922,7 @@ def main(argv: list[str] | None = None) -> int:
             "redis_bytes_per_table_with_fixed_costs": round(
                 (after["used_memory"] - before["used_memory"]) / tables
             ),
+            "redis_top_commands": top_commands(before["calls"], after["calls"]),
             "cpu_seconds": ran["cpu_seconds"],
             "client_cpu_seconds": round(time.process_time(), 2),
             "faults": ran["faults"],
