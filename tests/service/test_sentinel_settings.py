@@ -101,3 +101,25 @@ def test_worker_names_differ_between_nodes_and_processes():
     assert a != b and a.startswith("interactive-node-a-") and a.endswith("@%h")
     assert worker_name({"MAJLIS_NODE_NAME": "x y/;z"}, "search").startswith("search-xyz-")
     assert heartbeat_name("celery@h", 11) != heartbeat_name("celery@h", 12)
+
+
+def test_the_blocking_sentinel_pool_waits_and_frees_one_slot_per_connection(monkeypatch):
+    """The stream server's pool: a caller beyond the cap waits (then fails), and a
+    connection redis-py releases twice (it does, on a connection error) frees one slot:
+    a second release once raised in the event hub's threads and stopped its streams."""
+    import redis
+    from redis.sentinel import SentinelConnectionPool
+
+    from service.redis_conn import BlockingSentinelConnectionPool
+
+    monkeypatch.setattr(SentinelConnectionPool, "get_connection", lambda self, *a, **k: object())
+    monkeypatch.setattr(SentinelConnectionPool, "release", lambda self, connection: None)
+    pool = BlockingSentinelConnectionPool("mymaster", object(), max_connections=2, pool_timeout=0.05)
+    first, _second = pool.get_connection(), pool.get_connection()
+    with pytest.raises(redis.exceptions.ConnectionError):
+        pool.get_connection()  # both slots taken: waits 0.05 s, then gives up
+    pool.release(first)
+    pool.release(first)  # twice: no error, and only one slot back
+    pool.get_connection()
+    with pytest.raises(redis.exceptions.ConnectionError):
+        pool.get_connection()
