@@ -776,6 +776,8 @@ def check_sessions(cluster: Cluster, tables: list[Table], stats: Stats) -> dict[
     problems: list[str] = []
     moves = timer_moves = webhook_missing = 0
     session_bytes = 0
+    stalled: list[str] = []
+    missing_keys: list[str] = []
     for t in tables:
         session_bytes += sum(
             client.memory_usage(k) or 0 for k in (keys.session(t.id), keys.session_log(t.id))
@@ -806,7 +808,12 @@ def check_sessions(cluster: Cluster, tables: list[Table], stats: Stats) -> dict[
         if heard < max(t.acked, default=0):
             problems.append(f"{t.id}: stream ended at {heard}, before the acknowledged {max(t.acked)}")
         if t.webhook:
-            webhook_missing += sum(f"{t.id}:{v}" not in stats.webhooks for v in range(1, heard + 1))
+            missing = [v for v in range(1, heard + 1) if f"{t.id}:{v}" not in stats.webhooks]
+            webhook_missing += len(missing)
+            missing_keys += [f"{t.id}:{v} (by {log[v - 1].get('by')})" for v in missing[:3]]
+        last_at = float(log[-1].get("at", 0)) / 1000 if log else time.time()
+        if game.to_act(state) == 1 and time.time() - last_at > 15:
+            stalled.append(t.id)  # the bot's turn, and nothing happened for 15 s
     duplicates = sum(n - 1 for n in stats.webhooks.values() if n > 1)
     return {
         "sessions": len(tables),
@@ -817,6 +824,8 @@ def check_sessions(cluster: Cluster, tables: list[Table], stats: Stats) -> dict[
         "webhook_deliveries": len(stats.webhooks),
         "webhook_missing": webhook_missing,
         "webhook_duplicates": duplicates,
+        "webhook_missing_keys": missing_keys,
+        "stalled_at_a_bot_seat": stalled,
         "problems": problems,
     }
 
@@ -896,7 +905,7 @@ def main(argv: list[str] | None = None) -> int:
         before = redis_figures(cluster.client())
         ran = asyncio.run(load.run(tables, args.seconds, faults))
         after = redis_figures(cluster.client())
-        time.sleep(2)  # the last webhook retries
+        time.sleep(5)  # the last webhook retries (0.5, 1, 2, 4 s apart)
         checks = check_sessions(cluster, load.tables, stats)
         minutes = ran["elapsed"] / 60
         report = {
@@ -930,7 +939,12 @@ def main(argv: list[str] | None = None) -> int:
             "wall_seconds": round(time.monotonic() - started, 1),
             "load": os.getloadavg(),
         }
-        ok = not checks["problems"] and not stats.failed and checks["webhook_missing"] == 0
+        ok = (
+            not checks["problems"]
+            and not stats.failed
+            and checks["webhook_missing"] == 0
+            and not checks["stalled_at_a_bot_seat"]
+        )
     except KeyboardInterrupt:
         print("interrupted", flush=True)
     finally:

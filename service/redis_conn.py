@@ -203,13 +203,21 @@ def replicated(client: redis.Redis) -> int | None:
     """After an acknowledged write (a move): wait until ``wait_replicas`` replicas hold it
     (Redis ``WAIT``, at most ``wait_ms``), so that a failover promoting a replica keeps
     it. The number of replicas that acknowledged, or None when none is asked. A write that
-    reached fewer is still applied on the primary (WAIT cannot undo it): it is logged,
-    counted, and answered; it is lost only if the primary dies before it replicates.
+    reached fewer (or whose WAIT failed) is still applied on the primary (WAIT cannot undo
+    it): it is logged and answered; it is lost only if the primary dies before it
+    replicates.
     Called by service/sessions.py right after a move's script (a two-line hook)."""
     wanted, wait_ms = getattr(client, "majlis_wait", (0, 0))
     if not wanted:
         return None
-    got = int(client.wait(wanted, wait_ms))
+    try:
+        got = int(client.wait(wanted, wait_ms))
+    except redis.exceptions.RedisError as error:
+        # the primary went away after the move's script ran: the move is written, and
+        # failing here would skip its announcement, bot turn and webhook (the caller goes
+        # on); whether it survives depends on whether the replica had it
+        log.warning("WAIT after a write failed (%s): not known to be replicated", error)
+        return 0
     if got < wanted:
         log.warning("a write reached %d of %d replicas within %d ms", got, wanted, wait_ms)
     return got

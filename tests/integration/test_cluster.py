@@ -76,3 +76,8 @@ def test_every_webhook_was_delivered_and_none_twice(report):
     assert checks["webhook_deliveries"] > 0
     assert checks["webhook_missing"] == 0
     assert checks["webhook_duplicates"] == 0
+
+
+@pytest.mark.timeout(360)
+def test_no_session_waits_for_a_bot_that_never_moves(report):
+    assert report["checks"]["stalled_at_a_bot_seat"] == []
