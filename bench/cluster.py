@@ -65,7 +65,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from service.redis_conn import connect, free_port, redis_server_binary, sentinel_url  # noqa: E402
+from service.redis_conn import connect, redis_server_binary, sentinel_url  # noqa: E402
 
 MASTER = "mymaster"
 HOST = "127.0.0.1"
@@ -121,18 +121,18 @@ class Cluster:
     def __init__(self, apis: int, streams: int, workers: int, bot_level: str, workdir: Path) -> None:
         self.dir = workdir
         self.procs: list[Proc] = []
-        self.redis_ports = [free_port(), free_port()]  # [primary, replica] at the start
-        self.sentinel_ports = [free_port() for _ in range(3)]
-        self.api_ports = [free_port() for _ in range(apis)]
-        self.stream_ports = [free_port() for _ in range(streams)]
+        ports = free_ports(2 + 3 + apis + streams + 2)  # all distinct
+        self.redis_ports = ports[:2]  # [primary, replica] at the start
+        self.sentinel_ports = ports[2:5]
+        self.api_ports = ports[5 : 5 + apis]
+        self.stream_ports = ports[5 + apis : 5 + apis + streams]
         self.n_workers = workers
         self.bot_level = bot_level
         self.redis: dict[int, Proc] = {}
         self.apis: list[Proc] = []
         self.streams: list[Proc] = []
         self.workers: list[list[Proc]] = []
-        self.api_lb_port = free_port()
-        self.stream_lb_port = free_port()
+        self.api_lb_port, self.stream_lb_port = ports[-2:]
 
     # ---- Redis and Sentinels
 
@@ -272,6 +272,23 @@ class Cluster:
     def stop(self) -> None:
         for proc in reversed(self.procs):
             proc.stop(10)
+
+
+def free_ports(count: int) -> list[int]:
+    """``count`` distinct free loopback ports (the sockets are held until all are chosen:
+    two calls of free_port() may return the same one)."""
+    import socket
+
+    held = []
+    try:
+        for _ in range(count):
+            sock = socket.socket()
+            sock.bind((HOST, 0))
+            held.append(sock)
+        return [sock.getsockname()[1] for sock in held]
+    finally:
+        for sock in held:
+            sock.close()
 
 
 def cpu_by_group() -> dict[int, float]:
