@@ -49,13 +49,40 @@ from service.queues import (  # the routes and limits the domain uses live below
 log = logging.getLogger(__name__)
 
 
+def sentinel_broker(url: str) -> tuple[str, dict[str, Any]]:
+    """(Celery's broker and result URL, its Sentinel transport options) for a
+    ``redis+sentinel://`` URL (service/redis_conn.py): kombu's form lists each Sentinel as
+    ``sentinel://[:password@]host:port/db`` joined by ``;`` and takes the primary's name
+    as ``master_name`` (the password in the URL is the primary's; the Sentinels' own goes
+    in ``sentinel_kwargs``)."""
+    from urllib.parse import quote
+
+    from service.redis_conn import parse_sentinel_url
+
+    target = parse_sentinel_url(url)
+    auth = f":{quote(target.password, safe='')}@" if target.password else ""
+    hosts = ";".join(
+        f"sentinel://{auth}{f'[{h}]' if ':' in h else h}:{p}/{target.db}" for h, p in target.sentinels
+    )
+    options: dict[str, Any] = {"master_name": target.master}
+    if target.sentinel_password:
+        options["sentinel_kwargs"] = {"password": target.sentinel_password}
+    return hosts, options
+
+
 def celery_config(config: dict[str, Any]) -> dict[str, Any]:
     """Celery settings derived from the app's settings (one key: ``CELERY``)."""
+    from service.redis_conn import SENTINEL_SCHEME
+
     url = config.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+    sentinel: dict[str, Any] = {}
+    if url.startswith(SENTINEL_SCHEME):  # broker and results through the Sentinels too
+        url, sentinel = sentinel_broker(url)
     soft, hard = time_limits(config)
     return {
         "broker_url": url,
         "result_backend": url,
+        "result_backend_transport_options": dict(sentinel),
         "task_ignore_result": True,  # results are written under the job id by the task
         "result_expires": int(config.get("JOB_TTL", 600)),
         "task_serializer": "json",
@@ -75,6 +102,7 @@ def celery_config(config: dict[str, Any]) -> dict[str, Any]:
             "unacked_restore_throttle": 1,
             "socket_timeout": 5,
             "socket_connect_timeout": 2,
+            **sentinel,
         },
         "broker_connection_retry_on_startup": True,
         "broker_connection_timeout": 2,
@@ -150,6 +178,22 @@ _heartbeat_stop = threading.Event()
 _heartbeat_target: dict[str, str] = {}
 
 
+def heartbeat_name(hostname: str | None, pid: int) -> str:
+    """The worker's name in the heartbeats (/readyz counts them): its Celery node name
+    (``-n``; python -m service.run gives ``<pool>-<node>-<pid>@<host>``), made unique on
+    its machine with the pid when it is Celery's default ``celery@<host>``: two workers
+    started without ``-n`` on one host (or in two containers sharing a host name) would
+    otherwise write one heartbeat and be counted as one.
+
+    >>> heartbeat_name("celery@box", 7), heartbeat_name("search-a-9@box", 7), heartbeat_name(None, 7)
+    ('celery-7@box', 'search-a-9@box', 'worker-7@unknown')
+    """
+    if not hostname:
+        return f"worker-{pid}@unknown"
+    name, _, host = hostname.partition("@")
+    return f"celery-{pid}@{host}" if name == "celery" else hostname
+
+
 @worker_ready.connect
 def _start_heartbeat(sender: Any = None, **_: Any) -> None:
     """The worker's main process writes ``hostname -> time`` into Redis every few seconds;
@@ -160,7 +204,7 @@ def _start_heartbeat(sender: Any = None, **_: Any) -> None:
     config = celery.flask_app.config  # type: ignore[attr-defined]
     url = config.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
     keys = Keys(config.get("KEY_PREFIX", "majlis"))
-    hostname = getattr(sender, "hostname", None) or f"worker@{os.getpid()}"
+    hostname = heartbeat_name(getattr(sender, "hostname", None), os.getpid())
     period = float(config.get("WORKER_HEARTBEAT", 5.0))
 
     def beat() -> None:

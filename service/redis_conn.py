@@ -9,6 +9,7 @@ package, listening on loopback TCP so that several processes can share it."""
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import shutil
@@ -17,10 +18,13 @@ import subprocess
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qsl, quote, unquote, urlencode
 
 import redis
 from flask import Flask, current_app
+from redis.sentinel import Sentinel, SentinelConnectionPool
 
 from service.errors import ApiError
 
@@ -31,7 +35,11 @@ def connect(url: str, timeout: float = 1.0, max_connections: int | None = None) 
     """A client with short timeouts (a dead Redis must fail fast, not hang a request).
     With ``max_connections`` its pool holds that many at most, and a caller beyond waits
     (up to ``timeout``) for one: the stream server, whose thousands of greenlets would
-    otherwise each open a connection when a move wakes them all."""
+    otherwise each open a connection when a move wakes them all.
+
+    A ``redis+sentinel://`` URL (:func:`sentinel_url`, from MAJLIS_REDIS_SENTINELS) gives a
+    client of the current primary, found through the Sentinels: after a failover its next
+    command reconnects to the promoted replica."""
     options: dict[str, Any] = dict(
         socket_timeout=timeout,
         socket_connect_timeout=timeout,
@@ -39,12 +47,180 @@ def connect(url: str, timeout: float = 1.0, max_connections: int | None = None) 
         decode_responses=True,
         health_check_interval=30,
     )
+    if url.startswith(SENTINEL_SCHEME):
+        return sentinel_client(parse_sentinel_url(url), timeout, max_connections, options)
     if max_connections:
         pool = redis.BlockingConnectionPool.from_url(
             url, max_connections=max_connections, timeout=max(timeout, 5.0), **options
         )
         return redis.Redis(connection_pool=pool)
     return redis.Redis.from_url(url, **options)
+
+
+# --------------------------------------------------------------------------- Sentinel
+
+SENTINEL_SCHEME = "redis+sentinel://"
+
+
+@dataclass(frozen=True)
+class SentinelTarget:
+    """Where a Sentinel-managed Redis is: the Sentinels, the primary's name (``master``),
+    the database, the passwords (of the primary; of the Sentinels), and how many replicas
+    must hold a move before it is answered (``wait_replicas``, within ``wait_ms``)."""
+
+    sentinels: tuple[tuple[str, int], ...]
+    master: str
+    db: int = 0
+    password: str = ""
+    sentinel_password: str = ""
+    wait_replicas: int = 0
+    wait_ms: int = 500
+
+
+def parse_sentinels(value: str) -> tuple[tuple[str, int], ...]:
+    """``"h1:26379, h2:26380"`` -> ``(("h1", 26379), ("h2", 26380))``; an IPv6 host in
+    brackets (``[::1]:26379``). ValueError for an entry without a port."""
+    found = []
+    for entry in (part.strip() for part in value.split(",")):
+        if not entry:
+            continue
+        host, sep, port = entry.rpartition(":")
+        if not sep or not host or not port.isdigit():
+            raise ValueError(f"MAJLIS_REDIS_SENTINELS: {entry!r} is not host:port")
+        found.append((host.strip("[]"), int(port)))
+    if not found:
+        raise ValueError("MAJLIS_REDIS_SENTINELS names no Sentinel")
+    return tuple(found)
+
+
+def sentinel_url(
+    sentinels: str,
+    master: str,
+    db: int = 0,
+    password: str = "",
+    sentinel_password: str = "",
+    wait_replicas: int = 0,
+    wait_ms: int = 500,
+) -> str:
+    """The one string (REDIS_URL) that every process passes around for a Sentinel setup:
+    ``redis+sentinel://h1:p1,h2:p2/<master>/<db>?...`` (passwords percent-encoded)."""
+    hosts = ",".join(f"[{h}]:{p}" if ":" in h else f"{h}:{p}" for h, p in parse_sentinels(sentinels))
+    query = urlencode(
+        {
+            k: v
+            for k, v in (
+                ("password", password),
+                ("sentinel_password", sentinel_password),
+                ("wait", str(wait_replicas) if wait_replicas else ""),
+                ("wait_ms", str(wait_ms) if wait_replicas else ""),
+            )
+            if v
+        }
+    )
+    return f"{SENTINEL_SCHEME}{hosts}/{quote(master, safe='')}/{int(db)}" + (f"?{query}" if query else "")
+
+
+def parse_sentinel_url(url: str) -> SentinelTarget:
+    """The inverse of :func:`sentinel_url`."""
+    rest = url[len(SENTINEL_SCHEME) :]
+    rest, _, query = rest.partition("?")
+    hosts, _, path = rest.partition("/")
+    master, _, db = path.partition("/")
+    params = dict(parse_qsl(query))
+    return SentinelTarget(
+        sentinels=parse_sentinels(hosts),
+        master=unquote(master) or "mymaster",
+        db=int(db or 0),
+        password=params.get("password", ""),
+        sentinel_password=params.get("sentinel_password", ""),
+        wait_replicas=int(params.get("wait", 0)),
+        wait_ms=int(params.get("wait_ms", 500)),
+    )
+
+
+class BlockingSentinelConnectionPool(SentinelConnectionPool):
+    """A Sentinel pool that makes a caller beyond ``max_connections`` wait for a free
+    connection (redis-py's blocking pool does this for a plain URL; its Sentinel pool
+    raises instead): the stream server's greenlets, woken all at once by a move."""
+
+    def __init__(self, service_name: str, sentinel_manager: Sentinel, **kwargs: Any) -> None:
+        self._slots = threading.BoundedSemaphore(int(kwargs.get("max_connections") or 2**31))
+        self._wait = float(kwargs.pop("pool_timeout", 5.0))
+        self._held: set[int] = set()  # connections given out (redis-py may release one twice)
+        self._held_lock = threading.Lock()
+        super().__init__(service_name, sentinel_manager, **kwargs)
+
+    def get_connection(self, *args: Any, **kwargs: Any) -> Any:
+        if not self._slots.acquire(timeout=self._wait):
+            raise redis.exceptions.ConnectionError("no free Redis connection within the pool timeout")
+        try:
+            connection = super().get_connection(*args, **kwargs)
+        except BaseException:
+            self._slots.release()
+            raise
+        with self._held_lock:
+            self._held.add(id(connection))
+        return connection
+
+    def release(self, connection: Any) -> None:
+        try:
+            super().release(connection)
+        finally:
+            with self._held_lock:
+                held = id(connection) in self._held
+                self._held.discard(id(connection))
+            if held:  # a second release of the same connection frees no second slot
+                self._slots.release()
+
+
+def sentinel_client(
+    target: SentinelTarget, timeout: float, max_connections: int | None, options: dict[str, Any]
+) -> redis.Redis:
+    """A client of the primary that ``target``'s Sentinels name now (asked again after a
+    connection error: a failover is followed within one retry)."""
+    sentinel_kwargs: dict[str, Any] = {"socket_timeout": timeout, "socket_connect_timeout": timeout}
+    if target.sentinel_password:
+        sentinel_kwargs["password"] = target.sentinel_password
+    manager = Sentinel(list(target.sentinels), sentinel_kwargs=sentinel_kwargs, **options)
+    extra: dict[str, Any] = {"db": target.db}
+    if target.password:
+        extra["password"] = target.password
+    if max_connections:
+        extra.update(
+            connection_pool_class=BlockingSentinelConnectionPool,
+            max_connections=max_connections,
+            pool_timeout=max(timeout, 5.0),
+        )
+    client = manager.master_for(target.master, **extra)
+    client.majlis_wait = (target.wait_replicas, target.wait_ms)  # type: ignore[attr-defined]
+    return client
+
+
+log = logging.getLogger(__name__)
+
+
+def replicated(client: redis.Redis) -> int | None:
+    """After an acknowledged write (a move): wait until ``wait_replicas`` replicas hold it
+    (Redis ``WAIT``, at most ``wait_ms``), so that a failover promoting a replica keeps
+    it. The number of replicas that acknowledged, or None when none is asked. A write that
+    reached fewer (or whose WAIT failed) is still applied on the primary (WAIT cannot undo
+    it): it is logged and answered; it is lost only if the primary dies before it
+    replicates.
+    Called by service/sessions.py right after a move's script (a two-line hook)."""
+    wanted, wait_ms = getattr(client, "majlis_wait", (0, 0))
+    if not wanted:
+        return None
+    try:
+        got = int(client.wait(wanted, wait_ms))
+    except redis.exceptions.RedisError as error:
+        # the primary went away after the move's script ran: the move is written, and
+        # failing here would skip its announcement, bot turn and webhook (the caller goes
+        # on); whether it survives depends on whether the replica had it
+        log.warning("WAIT after a write failed (%s): not known to be replicated", error)
+        return 0
+    if got < wanted:
+        log.warning("a write reached %d of %d replicas within %d ms", got, wanted, wait_ms)
+    return got
 
 
 STREAM_SERVER_CONNECTIONS = 64

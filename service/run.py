@@ -163,6 +163,15 @@ searches (three busy processes at most: a search and two bot turns), and threads
 mostly wait on the network for the deliveries."""
 
 
+def worker_name(env: dict[str, str], pool: str) -> str:
+    """The Celery node name of a pool: ``<pool>-<node>-<pid>@%h`` (%h: the host name,
+    expanded by Celery), with MAJLIS_NODE_NAME as ``<node>`` (default: none) and this
+    supervisor's pid: unique even for two nodes whose containers share a host name (and
+    pid 1), so that /readyz counts every worker."""
+    node = "".join(c for c in env.get("MAJLIS_NODE_NAME", "") if c.isalnum() or c in "-_.")
+    return f"{pool}-{node + '-' if node else ''}{os.getpid()}@%h"
+
+
 def worker_argv(env: dict[str, str], pool: str = "interactive") -> list[str]:
     queues, kind, variable, default = POOLS[pool]
     return [
@@ -177,7 +186,7 @@ def worker_argv(env: dict[str, str], pool: str = "interactive") -> list[str]:
         "--concurrency",
         env.get(variable) or default,
         "--hostname",
-        f"{pool}-{os.getpid()}@%h",
+        worker_name(env, pool),
         "--loglevel",
         env.get("MAJLIS_LOG_LEVEL", "info").lower(),
         "--without-gossip",

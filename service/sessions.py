@@ -75,7 +75,7 @@ from service.domain_errors import (
 from service.jobs import JobStore
 from service.queues import search_queue
 from service.redaction import hidden_from_seat, hidden_from_spectators, redact
-from service.redis_conn import Keys, get_redis, keys
+from service.redis_conn import Keys, get_redis, keys, replicated
 from service.timers import (
     RESET_TIMER,
     Deadline,
@@ -379,6 +379,7 @@ class SessionStore:
         must_be = "bot" if must_be_bot else "human" if by == "timer" else ""
         ok, version = self._write_move(session.id, game, nxt, entry, now, must_be, deadline, hand_over)
         check_written(ok, version, session.id, seat, expected_version, must_be)
+        replicated(self.r)  # issue 35: on a replica before it is answered or announced (WAIT)
         session.state, session.version = nxt, version
         session.seats, session.turn_deadline = seats, deadline
         if by == "human":

@@ -54,6 +54,39 @@ class Settings:
         # Redis: a real deployment sets REDIS_URL; without it an embedded server is started.
         self.REDIS_URL: str | None = _env("REDIS_URL", None)
         self.REDIS_TIMEOUT: float = _env("MAJLIS_REDIS_TIMEOUT", 1.0, float)
+        # ---- Redis behind Sentinel (issue 35; docs/deploy.md, "Redis with Sentinel") -------
+        # MAJLIS_REDIS_SENTINELS: the Sentinels, "host:port,host:port,..."; when set, every
+        # Redis client (sessions, jobs, events and their pub/sub, heartbeats, timers) asks
+        # them for the current primary of MAJLIS_REDIS_SENTINEL_MASTER, and Celery's broker
+        # and results use kombu's ``sentinel://`` transport: REDIS_URL is then derived from
+        # them (a ``redis+sentinel://`` URL, service/redis_conn.py) and must not be set.
+        # REDIS_PASSWORD: the primary's (and replica's) password; SENTINEL_PASSWORD: the
+        # Sentinels' own, if they require one; REDIS_DB: the database number.
+        # REDIS_WAIT_REPLICAS: an acknowledged move is answered only after this many
+        # replicas hold it (Redis WAIT, up to REDIS_WAIT_MS): a failover then loses no
+        # acknowledged move. 0 (the default without Sentinel) skips it.
+        self.REDIS_SENTINELS: str = _env("MAJLIS_REDIS_SENTINELS", "")
+        self.REDIS_SENTINEL_MASTER: str = _env("MAJLIS_REDIS_SENTINEL_MASTER", "mymaster")
+        self.REDIS_PASSWORD: str = _env("MAJLIS_REDIS_PASSWORD", "")
+        self.REDIS_SENTINEL_PASSWORD: str = _env("MAJLIS_REDIS_SENTINEL_PASSWORD", "")
+        self.REDIS_DB: int = _env("MAJLIS_REDIS_DB", 0, int)
+        self.REDIS_WAIT_REPLICAS: int = _env(
+            "MAJLIS_REDIS_WAIT_REPLICAS", 1 if self.REDIS_SENTINELS else 0, int
+        )
+        self.REDIS_WAIT_MS: int = _env("MAJLIS_REDIS_WAIT_MS", 500, int)
+        if self.REDIS_SENTINELS:
+            from service.redis_conn import sentinel_url
+
+            self.REDIS_URL = sentinel_url(
+                self.REDIS_SENTINELS,
+                self.REDIS_SENTINEL_MASTER,
+                self.REDIS_DB,
+                self.REDIS_PASSWORD,
+                self.REDIS_SENTINEL_PASSWORD,
+                self.REDIS_WAIT_REPLICAS,
+                self.REDIS_WAIT_MS,
+            )
+        # ---- end of Redis behind Sentinel ---------------------------------------------------
         # A task reserved by a worker that died entirely (SIGKILL, machine lost) is put back
         # on its queue this many seconds after it was delivered. Unset: the hard limit plus
         # 15 s; never at or below the hard limit (a task still running would run twice).

@@ -104,3 +104,62 @@ def test_gunicorn_config_reads_the_environment(monkeypatch):
     conf = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
     assert conf["bind"] == "127.0.0.1:9999" and conf["workers"] == 3
     assert callable(conf["child_exit"])
+
+
+def sentinel_settings(monkeypatch, env: dict[str, str]):
+    """The Settings a process gets from ``env`` (REDIS_URL and the Sentinel variables)."""
+    from service.settings import Settings
+
+    for name, value in env.items():
+        monkeypatch.setenv(name, str(value))
+    return Settings()
+
+
+def test_compose_sentinel_variant_points_every_service_at_the_sentinels(monkeypatch):
+    from service.celery_app import celery_config
+    from service.redis_conn import parse_sentinel_url
+
+    base = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]
+    compose = yaml.safe_load((DEPLOY / "compose.sentinel.yaml").read_text())
+    services = compose["services"]
+    sentinels = {name for name in services if name.startswith("sentinel-")}
+    assert len(sentinels) == 3 and "redis-replica" in services
+    replica = services["redis-replica"]["command"]
+    assert replica[replica.index("--replicaof") + 1] == "redis"
+    for name in ("api", "streams", *WORKER_QUEUES):  # every service of compose.yaml
+        assert name in base
+        env = services[name]["environment"]
+        listed = {entry.split(":")[0] for entry in env["MAJLIS_REDIS_SENTINELS"].split(",")}
+        assert listed == sentinels
+        settings = sentinel_settings(monkeypatch, env)
+        target = parse_sentinel_url(settings.REDIS_URL)
+        assert target.master == env["MAJLIS_REDIS_SENTINEL_MASTER"] and target.wait_replicas == 1
+        celery = celery_config(settings.as_flask_config())
+        assert celery["broker_url"].startswith("sentinel://sentinel-1:26379/0;")
+        assert celery["broker_transport_options"]["master_name"] == target.master
+    monitor = services["sentinel-1"]["entrypoint"][-1]
+    assert "sentinel monitor mymaster redis 6379 2" in monitor
+
+
+def test_kubernetes_sentinel_variant(monkeypatch):
+    from service.redis_conn import parse_sentinel_url
+
+    docs = [
+        d for d in yaml.safe_load_all((DEPLOY / "k8s" / "sentinel" / "redis-sentinel.yaml").read_text()) if d
+    ]
+    by_name = {(d["kind"], d["metadata"]["name"]): d for d in docs}
+    redis = by_name["StatefulSet", "majlis-redis-ha"]
+    assert redis["spec"]["replicas"] == 2 and redis["spec"]["serviceName"] == "majlis-redis-ha"
+    assert by_name["Service", "majlis-redis-ha"]["spec"]["clusterIP"] == "None"
+    sentinel = by_name["Deployment", "majlis-sentinel"]
+    assert sentinel["spec"]["replicas"] == 3
+    assert "--sentinel" in sentinel["spec"]["template"]["spec"]["containers"][0]["args"][0]
+    env = by_name["ConfigMap", "majlis-sentinel-env"]["data"]
+    host = env["MAJLIS_REDIS_SENTINELS"].split(":")[0]
+    assert ("Service", host) in by_name
+    target = parse_sentinel_url(sentinel_settings(monkeypatch, env).REDIS_URL)
+    assert target.sentinels == ((host, 26379),) and target.wait_replicas == 1
+    for doc in docs:
+        if doc["kind"] in ("Deployment", "StatefulSet"):
+            spec = doc["spec"]
+            assert spec["selector"]["matchLabels"].items() <= spec["template"]["metadata"]["labels"].items()
