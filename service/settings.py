@@ -106,7 +106,8 @@ class Settings:
         # Turn timers (a session's ``turn_timer``): the longest limit per move a session may
         # set (seconds); how often each worker looks for timers that ran out; and how long
         # a worker that took one has to play it before another worker takes it again.
-        self.TURN_SECONDS_MAX: int = _env("MAJLIS_TURN_SECONDS_MAX", 24 * 3600, int)
+        # at most the idle session lifetime: a longer timer would outlive the session it times
+        self.TURN_SECONDS_MAX: int = _env("MAJLIS_TURN_SECONDS_MAX", 6 * 3600, int)
         self.TURN_TIMER_SWEEP: float = _env("MAJLIS_TURN_TIMER_SWEEP", 0.2, float)
         self.TURN_TIMER_LEASE: float = _env("MAJLIS_TURN_TIMER_LEASE", 20.0, float)
         # Session event streams (SSE): a comment line and a look at the version this often
