@@ -51,6 +51,14 @@ hidden (see :meth:`Game.public_view`)."""
 
 S = TypeVar("S")  # a game's internal state type
 
+RNG_STATE_LIMIT = 2**63
+"""Generator states are 63-bit numbers (``rng.getrandbits(63)``); so is a seed."""
+
+
+def new_seed() -> int:
+    """The seed of a match created with none: fresh OS entropy, never a fixed default."""
+    return random.SystemRandom().getrandbits(63)
+
 
 # --------------------------------------------------------------------------- errors
 
@@ -279,7 +287,6 @@ class Game(ABC, Generic[S]):
             raise InvalidSetup(f"dealer must be a seat from 0 to {players - 1}", field="dealer")
         return dealer
 
-    @abstractmethod
     def new_state(
         self,
         players: int,
@@ -290,10 +297,62 @@ class Game(ABC, Generic[S]):
         deck: list[str] | None = None,
         layout: JSON | None = None,
     ) -> S:
-        """A new match. Exactly one of: ``seed`` (or nothing: seed 0 is *not* assumed,
-        the service always passes one), an explicit ``deck`` (codes, top first) or an
-        explicit ``layout`` (partial JSON state; ``seed`` may accompany it to make later
-        deals engine-dealt). Raises InvalidSetup / InvalidState."""
+        """A new match, the one contract of every game (implemented here once; a game
+        answers the three ``new_from_*`` calls below):
+
+        * ``seed`` alone, or nothing: an engine-dealt match whose deals all come from the
+          generator seeded with ``seed``; with no seed a fresh one is drawn from the OS
+          (:func:`new_seed`: a seed of 0 is never assumed; the service passes its own);
+        * ``deck`` (codes, top first): the first deal from it; a ``seed`` with it deals the
+          later deals, without one the match is caller-dealt;
+        * ``layout`` (a partial JSON state): the same, the state set up as it says.
+
+        A deck and a layout exclude each other. ``seed`` is a whole number from 0 to
+        2**63 - 1 (the generator state a state JSON carries). Raises InvalidSetup /
+        InvalidState naming the field."""
+        n = self.check_players(players)
+        self.check_dealer(n, dealer)
+        if seed is not None and (
+            isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < RNG_STATE_LIMIT
+        ):
+            raise InvalidSetup("seed must be a whole number from 0 to 2**63 - 1", field="seed")
+        if deck is not None and layout is not None:
+            raise InvalidSetup("give a deck or a layout, not both", field="deck")
+        if layout is not None:
+            if not isinstance(layout, Mapping):
+                raise InvalidSetup("layout must be a JSON object (a partial state)", field="layout")
+            return self.new_from_layout(layout, n, options, dealer, seed)
+        opts = self.parse_options(options, n)
+        if deck is not None:
+            return self.new_from_deck(deck, n, opts, dealer, seed)
+        return self.new_from_seed(n, opts, dealer, new_seed() if seed is None else seed)
+
+    # Every game answers the three calls below; they are not abstract only so that a
+    # test's game (tests/ai/toy.py) may implement ``new_state`` itself.
+
+    def new_from_seed(self, players: int, options: JSON, dealer: int, seed: int) -> S:
+        """An engine-dealt match: the first deal and every later one from ``seed``'s
+        generator (``options`` parsed, every argument checked)."""
+        raise NotImplementedError(f"{self.id} answers no new_from_seed")
+
+    def new_from_deck(self, deck: Any, players: int, options: JSON, dealer: int, seed: int | None) -> S:
+        """The first deal from ``deck`` (refused with InvalidSetup, field ``deck``, unless it
+        holds the game's pack exactly, top first); the later ones from ``seed``'s generator,
+        or from the caller without a seed."""
+        raise NotImplementedError(f"{self.id} answers no new_from_deck")
+
+    def new_from_layout(
+        self,
+        layout: Mapping[str, Any],
+        players: int,
+        options: Mapping[str, Any] | None,
+        dealer: int,
+        seed: int | None,
+    ) -> S:
+        """The state a layout sets up: the fields it leaves out worked out by the game's
+        codec (its ``build`` step); ``options`` the request's as given (None: none given);
+        the later deals from ``seed``'s generator, or from the caller without one."""
+        raise NotImplementedError(f"{self.id} answers no new_from_layout")
 
     # ---- the turn ------------------------------------------------------------
 
@@ -399,10 +458,14 @@ class Game(ABC, Generic[S]):
         """What ``seat`` may know, as JSON: the state with every card the seat cannot
         see replaced by a count, the public history, no generator state. Has
         ``"seat": seat`` and the same top-level fields as a state otherwise."""
-        players = self.declared_codec().players_of(state)
+        return self.declared_codec().view(state, self.check_seat(state, seat))
+
+    def check_seat(self, state: S, seat: Any) -> int:
+        """``seat`` if it is a seat of the state's table, else InvalidState (field ``seat``)."""
+        players = self.players(state)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise InvalidState(f"seat must be a seat from 0 to {players - 1}", field="seat")
-        return self.declared_codec().view(state, seat)
+        return seat
 
     def public_view(self, state: S) -> JSON:
         """What every seat may know (a spectator's view): the view of a seat that holds

@@ -1,4 +1,4 @@
-"""Baloot behind the engine's Game protocol: delegation to the package's modules only."""
+"""Baloot behind the engine's Game protocol: which module answers which call."""
 
 from __future__ import annotations
 
@@ -6,19 +6,11 @@ import random
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
-from engine.checks import RNG_STATE_LIMIT
 from engine.games.baloot import codec, playout, rules, sampling, scoring
 from engine.games.baloot.options import OPTION_SPECS, compact
 from engine.games.baloot.state import State, blank
 from engine.games.baloot.tables import CODE, PHASE_NAMES
-from engine.protocol import (
-    JSON,
-    Action,
-    Event,
-    Game,
-    InvalidSetup,
-    ScoreReport,
-)
+from engine.protocol import JSON, Action, Event, Game, InvalidSetup, ScoreReport
 
 PACK_CODES = tuple(CODE)
 
@@ -57,41 +49,27 @@ class Baloot(Game[State]):
             outcome=scoring.outcome,
         )
 
-    # ---- setup ---------------------------------------------------------------
+    # ---- setup (Game.new_state checks the request and calls one of these) ----
 
-    def new_state(
-        self,
-        players: int,
-        options: Mapping[str, Any] | None = None,
-        dealer: int = 0,
-        *,
-        seed: int | None = None,
-        deck: list[str] | None = None,
-        layout: JSON | None = None,
-    ) -> State:
-        self.check_players(players)
-        self.check_dealer(4, dealer)
-        if deck is not None and layout is not None:
-            raise InvalidSetup("give a deck or a layout, not both", field="deck")
-        if seed is not None and (
-            isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < RNG_STATE_LIMIT
-        ):
-            # The seed is kept as the generator state, which the state JSON carries (engine.checks).
-            raise InvalidSetup("seed must be a whole number from 0 to 2**63 - 1", field="seed")
-        if layout is not None:
-            if not isinstance(layout, Mapping):
-                raise InvalidSetup("layout must be an object", field="layout")
-            st = codec.load_layout(layout, options, dealer, seed)
-            rules.settle_layout(st)
-            return st
-        opts = compact(self.parse_options(options, players))
-        if deck is not None:
-            st = blank(opts, dealer, [0, 0], seed)
-            rules.deal(st, rules.read_deck(deck, "deck", InvalidSetup))
-            return st
-        st = blank(opts, dealer, [0, 0], seed if seed is not None else random.Random().getrandbits(63))
+    def new_from_seed(self, players: int, options: JSON, dealer: int, seed: int) -> State:
+        st = blank(compact(options), dealer, [0, 0], seed)
         rules.engine_deal(st)
         return st
+
+    def new_from_deck(self, deck: Any, players: int, options: JSON, dealer: int, seed: int | None) -> State:
+        st = blank(compact(options), dealer, [0, 0], seed)
+        rules.deal(st, rules.read_deck(deck, "deck", InvalidSetup))
+        return st
+
+    def new_from_layout(
+        self,
+        layout: Mapping[str, Any],
+        players: int,
+        options: Mapping[str, Any] | None,
+        dealer: int,
+        seed: int | None,
+    ) -> State:
+        return codec.load_layout(layout, options, dealer, seed)
 
     # ---- the turn ------------------------------------------------------------
 
@@ -113,10 +91,6 @@ class Baloot(Game[State]):
     def clone(self, state: State) -> State:
         return state.clone()
 
-    def random_playout(self, start: State, state: State, rng: random.Random) -> None:
-        """The generic loop's plays without its wrappers (``playout``)."""
-        playout.random_playout(start, state, rng)
-
     def step(self, state: State, action: Action, events: list[Event] | None = None) -> None:
         rules.step(state, action, events)
 
@@ -129,13 +103,10 @@ class Baloot(Game[State]):
     def action_to_json(self, state: State, action: Action) -> JSON:
         return codec.action_to_json(action)
 
-    # ---- scores, views, JSON ---------------------------------------------------
+    # ---- scores and views ----------------------------------------------------
 
     def score(self, state: State) -> ScoreReport:
         return scoring.score_report(state)
-
-    def from_json(self, data: Any) -> State:
-        return codec.load_state(data)
 
     def sampler(self, view: JSON) -> Callable[[random.Random], State]:
         return sampling.make_sampler(view)
@@ -143,7 +114,7 @@ class Baloot(Game[State]):
     def info_key(self, state: State, seat: int) -> Hashable:
         return sampling.info_key(state, seat)
 
-    # ---- invariants -------------------------------------------------------------
+    # ---- invariants ----------------------------------------------------------
 
     def pack(self, state: State) -> list[str]:
         return list(PACK_CODES)
@@ -154,13 +125,17 @@ class Baloot(Game[State]):
     def hidden_cards(self, state: State, seat: int) -> list[str]:
         return rules.hidden_cards(state, seat)
 
-    # ---- search support ----------------------------------------------------------
+    # ---- search support ------------------------------------------------------
 
     def outcome(self, start: State, end: State) -> list[float]:
         return scoring.outcome(start, end)
 
     def is_playout_over(self, start: State, state: State) -> bool:
         return rules.is_playout_over(start, state)
+
+    def random_playout(self, start: State, state: State, rng: random.Random) -> None:
+        """The generic loop's plays without its wrappers (``playout``)."""
+        playout.random_playout(start, state, rng)
 
 
 GAME = Baloot()

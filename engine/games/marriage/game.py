@@ -1,4 +1,4 @@
-"""Marriage (Nepal) behind the engine's Game protocol: delegation to the package's modules."""
+"""Marriage (Nepal) behind the engine's Game protocol: which module answers which call."""
 
 from __future__ import annotations
 
@@ -6,16 +6,7 @@ import random
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
-from engine.protocol import (
-    JSON,
-    EngineError,
-    Event,
-    Game,
-    IllegalAction,
-    InvalidSetup,
-    InvalidState,
-    ScoreReport,
-)
+from engine.protocol import JSON, Event, Game, IllegalAction, ScoreReport
 
 from . import codec, hand_eval, playout, rules, sampling, scoring
 from .options import OPTION_SPECS
@@ -55,38 +46,26 @@ class Marriage(Game[MState]):
             random_playout=playout.random_playout,
         )
 
-    # ---- setup ---------------------------------------------------------------
+    # ---- setup (Game.new_state checks the request and calls one of these) ----
 
-    def new_state(
+    def new_from_seed(self, players: int, options: JSON, dealer: int, seed: int) -> MState:
+        return rules.new_match(players, options, dealer, seed, None)
+
+    def new_from_deck(self, deck: Any, players: int, options: JSON, dealer: int, seed: int | None) -> MState:
+        return rules.new_match(
+            players, options, dealer, seed, codec.deck_from_json(deck, options["man_cards"])
+        )
+
+    def new_from_layout(
         self,
+        layout: Mapping[str, Any],
         players: int,
-        options: Mapping[str, Any] | None = None,
-        dealer: int = 0,
-        *,
-        seed: int | None = None,
-        deck: list[str] | None = None,
-        layout: JSON | None = None,
+        options: Mapping[str, Any] | None,
+        dealer: int,
+        seed: int | None,
     ) -> MState:
-        n = self.check_players(players)
-        opts = self.parse_options(options, n)
-        self.check_dealer(n, dealer)
-        if deck is not None and layout is not None:
-            raise InvalidSetup("give a deck or a layout, not both", field="deck")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise InvalidSetup("seed must be a whole number", field="seed")
-        if layout is not None:
-            try:
-                return codec.load_layout(layout, n, opts, dealer, seed, self.parse_options)
-            except EngineError:
-                raise
-            except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as exc:
-                raise InvalidState(f"not a Marriage layout: {exc}", field="layout") from None
-        cards = None
-        if deck is not None:
-            if seed is not None:
-                raise InvalidSetup("give a seed or a deck, not both", field="seed")
-            cards = codec.deck_from_json(deck, opts["man_cards"])
-        return rules.new_match(n, opts, dealer, seed, cards)
+        opts = self.parse_options(options, players)
+        return codec.load_layout(layout, players, opts, dealer, seed, self.parse_options)
 
     # ---- the turn ------------------------------------------------------------
 
@@ -121,22 +100,10 @@ class Marriage(Game[MState]):
     def action_to_json(self, state: MState, action: Any) -> JSON:
         return codec.VERBS.encode(action)
 
-    # ---- scores, views, JSON ---------------------------------------------------
+    # ---- scores and views ----------------------------------------------------
 
     def score(self, state: MState) -> ScoreReport:
         return scoring.score_report(state)
-
-    def from_json(self, data: Any) -> MState:
-        return self._load(data, canonical=True)
-
-    def _load(self, data: Any, *, canonical: bool) -> MState:
-        try:
-            st = codec.load(data, canonical=canonical)
-        except EngineError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as exc:
-            raise InvalidState(f"not a Marriage state: {exc}", field="state") from None
-        return st
 
     def sampler(self, view: JSON) -> Callable[[random.Random], MState]:
         return sampling.make_sampler(view)
@@ -144,10 +111,7 @@ class Marriage(Game[MState]):
     def info_key(self, state: MState, seat: int) -> Hashable:
         return info_key(state, seat)
 
-    def random_playout(self, start: MState, state: MState, rng: random.Random) -> None:
-        playout.random_playout(start, state, rng)
-
-    # ---- invariants ------------------------------------------------------------
+    # ---- invariants ----------------------------------------------------------
 
     def pack(self, state: MState) -> list[str]:
         return codes(pack_cards(state.opts.man_cards))
@@ -156,10 +120,9 @@ class Marriage(Game[MState]):
         return cards_in_play(state)
 
     def hidden_cards(self, state: MState, seat: int) -> list[str]:
-        _check_seat(state, seat)
-        return codes(sampling.hidden_cards(state, seat))
+        return codes(sampling.hidden_cards(state, self.check_seat(state, seat)))
 
-    # ---- search support ----------------------------------------------------------
+    # ---- search support ------------------------------------------------------
 
     def is_playout_over(self, start: MState, state: MState) -> bool:
         return hand_eval.is_playout_over(start, state)
@@ -167,10 +130,8 @@ class Marriage(Game[MState]):
     def outcome(self, start: MState, end: MState) -> list[float]:
         return hand_eval.outcome(start, end)
 
-
-def _check_seat(state: MState, seat: Any) -> None:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n:
-        raise InvalidState(f"seat must be a seat from 0 to {state.n - 1}", field="seat")
+    def random_playout(self, start: MState, state: MState, rng: random.Random) -> None:
+        playout.random_playout(start, state, rng)
 
 
 GAME = Marriage()

@@ -7,29 +7,26 @@ import random
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
-from engine.cards import CODES, BadCard, parse_card
-from engine.checks import RNG_STATE_LIMIT, rng_state_to_json
+from engine.cards import CODES
 from engine.games.porrazo import playout, rules, scoring
-from engine.games.porrazo.codec import CODEC, VERB_LINES, VERBS, load_layout
+from engine.games.porrazo.codec import CODEC, VERB_LINES, VERBS, deck_from_json, load_layout
 from engine.games.porrazo.options import OPTION_SPECS, Options, check_teams
-from engine.games.porrazo.rules import own_hand_hidden
 from engine.games.porrazo.sampling import info_key, make_sampler
 from engine.games.porrazo.state import PState, blank_state, match_deal_no
-from engine.games.porrazo.tables import P_DEALING, PHASE_NAMES, PLAYER_COUNTS
+from engine.games.porrazo.tables import PHASE_NAMES, PLAYER_COUNTS
 from engine.protocol import (
     JSON,
     Action,
     Event,
     Game,
     IllegalAction,
-    InvalidSetup,
     OptionSpec,
     ScoreReport,
 )
 
 
 class Porrazo(Game[PState]):
-    """The Porrazo engine behind the Game protocol."""
+    """The Porrazo engine behind the Game protocol: which module answers which call."""
 
     id = "porrazo"
     title = "Porrazo"
@@ -50,71 +47,33 @@ class Porrazo(Game[PState]):
             outcome=scoring.outcome,
         )
 
-    # ---- setup -------------------------------------------------------------------
+    # ---- setup (Game.new_state checks the request and calls one of the new_from_*)
 
     def check_options(self, options: JSON, players: int) -> None:
         """R1: teams "alternate" only with 4, 6 or 8 players."""
         check_teams(options, players)
 
-    def new_state(
-        self,
-        players: int,
-        options: Mapping[str, Any] | None = None,
-        dealer: int = 0,
-        *,
-        seed: int | None = None,
-        deck: list[str] | None = None,
-        layout: JSON | None = None,
-    ) -> PState:
-        if seed is not None and (
-            isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < RNG_STATE_LIMIT
-        ):
-            raise InvalidSetup("seed must be a whole number from 0 to 2**63 - 1", field="seed")
-        if deck is not None and layout is not None:
-            raise InvalidSetup("give a deck or a layout, not both", field="layout")
-        if layout is not None:
-            return self._from_layout(players, options, dealer, layout, seed)
-        n = self.check_players(players)
-        o = Options.build(self.parse_options(options, n), n)
-        self.check_dealer(n, dealer)
-        st = blank_state(o, dealer)
-        if deck is not None:
-            cards = self._deck(deck)
-            st.rng_state = seed
-        else:
-            cards = rules.shuffled_deck(st, seed)
+    def new_from_seed(self, players: int, options: JSON, dealer: int, seed: int) -> PState:
+        st = blank_state(Options.build(options, players), dealer)
+        rules.start_hand(st, rules.shuffled_deck(st, seed), None)
+        return st
+
+    def new_from_deck(self, deck: Any, players: int, options: JSON, dealer: int, seed: int | None) -> PState:
+        st = blank_state(Options.build(options, players), dealer)
+        cards = deck_from_json(deck)
+        st.rng_state = seed  # the later hands: from the seed's generator, or the caller's
         rules.start_hand(st, cards, None)
         return st
 
-    @staticmethod
-    def _deck(deck: Any) -> tuple[int, ...]:
-        if not isinstance(deck, list):
-            raise InvalidSetup("deck must be a list of the 52 card codes, top first", field="deck")
-        try:
-            cards = tuple(parse_card(c) for c in deck)
-        except BadCard as err:
-            raise InvalidSetup(f"deck: {err}", field="deck") from None
-        if len(cards) != 52 or len(set(cards)) != 52:
-            raise InvalidSetup("deck must hold each of the 52 cards exactly once", field="deck")
-        return cards
-
-    def _from_layout(self, players: Any, options: Any, dealer: Any, layout: Any, seed: int | None) -> PState:
-        if not isinstance(layout, Mapping):
-            raise InvalidSetup("layout must be a JSON object (a partial state)", field="layout")
-        data = dict(layout)
-        data.setdefault("players", players)
-        data.setdefault("dealer", dealer)
-        if options is not None or "options" not in data:
-            n = data["players"]
-            if isinstance(n, bool) or n not in PLAYER_COUNTS:
-                raise InvalidSetup("porrazo is played by 2, 3, 4, 5, 6 or 8 players", field="players")
-            data["options"] = self.parse_options(options if options is not None else {}, n)
-        if seed is not None and "rng_state" not in data:
-            data["rng_state"] = rng_state_to_json(seed)
-        st = load_layout(data)
-        if st.phase == P_DEALING:
-            rules.deal(st, None)
-        return st
+    def new_from_layout(
+        self,
+        layout: Mapping[str, Any],
+        players: int,
+        options: Mapping[str, Any] | None,
+        dealer: int,
+        seed: int | None,
+    ) -> PState:
+        return load_layout(layout, players, options, dealer, seed, self.parse_options)
 
     # ---- the turn ------------------------------------------------------------------
 
@@ -171,18 +130,10 @@ class Porrazo(Game[PState]):
         return list(CODES)
 
     def cards_in_play(self, state: PState) -> list[str]:
-        cards = list(state.stock) + state.table
-        for s in range(state.o.players):
-            cards += state.hands[s]
-            cards += state.piles[s]
-        return [CODES[c] for c in cards]
+        return rules.cards_in_play(state)
 
     def hidden_cards(self, state: PState, seat: int) -> list[str]:
-        hidden = list(state.stock)
-        for s in range(state.o.players):
-            if s != seat or own_hand_hidden(state, seat):
-                hidden += state.hands[s]
-        return [CODES[c] for c in hidden]
+        return rules.hidden_cards(state, seat)
 
     # ---- search ---------------------------------------------------------------------
 

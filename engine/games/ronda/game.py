@@ -1,4 +1,5 @@
-"""Ronda behind the Game protocol (rules in docs/rules/ronda.md)."""
+"""Ronda behind the Game protocol (rules in docs/rules/ronda.md): which module answers
+which call."""
 
 from __future__ import annotations
 
@@ -9,19 +10,11 @@ from typing import Any
 from engine.cards import card_code
 from engine.codec import LAYOUT
 from engine.games.ronda import playout, rules, sampling, scoring
-from engine.games.ronda.codec import CODEC, RONDA_PACK, VERBS
+from engine.games.ronda.codec import CODEC, VERBS, deck_from_json
 from engine.games.ronda.options import OPTION_SPECS, Rules, check_options
 from engine.games.ronda.state import RondaState, blank_state
 from engine.games.ronda.tables import PACK, PHASE_NAMES
-from engine.protocol import (
-    JSON,
-    Action,
-    Event,
-    Game,
-    InvalidSetup,
-    InvalidState,
-    ScoreReport,
-)
+from engine.protocol import JSON, Action, Event, Game, InvalidSetup, ScoreReport
 
 
 class Ronda(Game[RondaState]):
@@ -50,61 +43,42 @@ class Ronda(Game[RondaState]):
             outcome=scoring.outcome,
         )
 
-    # ---- setup ---------------------------------------------------------------
+    # ---- setup (Game.new_state checks the request and calls one of these) ----
 
     def check_options(self, options: JSON, players: int) -> None:
         check_options(options, players)
 
-    def new_state(
-        self,
-        players: int,
-        options: Mapping[str, Any] | None = None,
-        dealer: int = 0,
-        *,
-        seed: int | None = None,
-        deck: list[str] | None = None,
-        layout: JSON | None = None,
-    ) -> RondaState:
-        n = self.check_players(players)
-        self.check_dealer(n, dealer)
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise InvalidSetup("seed must be a whole number", field="seed")
-        if deck is not None and (layout is not None or seed is not None):
-            raise InvalidSetup(
-                "give a deck, or a seed, or a layout (a seed may go with a layout)", field="deck"
-            )
-        if layout is not None:
-            rng_state = None if seed is None else random.Random(seed).getrandbits(63)
-            opts = None if options is None else self.parse_options(options, n)
-            given = {"dealer": dealer, "rng_state": rng_state}
-            return CODEC.load(layout, LAYOUT, players=n, options=opts, given=given)
-        o = Rules.of(self.parse_options(options, n), n)
-        s = blank_state(o, dealer)
-        if deck is not None:
-            if not isinstance(deck, list) or len(deck) != len(PACK):
-                raise InvalidSetup(
-                    f"deck must list the {len(PACK)} cards of the Ronda pack, top first", field="deck"
-                )
-            cards = []
-            for code in deck:
-                try:
-                    cards.append(RONDA_PACK.read(code, "deck"))
-                except InvalidState as err:
-                    raise InvalidSetup(err.message, field="deck") from None
-            if len(set(cards)) != len(PACK):
-                raise InvalidSetup("deck must hold each card of the Ronda pack exactly once", field="deck")
-            rng = rules.caller_deal_rng(cards) if o.shuffle_returned else None
-            try:
-                rules.start_deal(s, cards, rng, None)
-            except ValueError as err:
-                raise InvalidSetup(f"deck: {err}", field="deck") from None
-            return s
-        if seed is None:
-            # No seed at all: an engine-dealt match from fresh OS entropy (the service always passes one).
-            seed = random.SystemRandom().getrandbits(63)
+    def new_from_seed(self, players: int, options: JSON, dealer: int, seed: int) -> RondaState:
+        s = blank_state(Rules.of(options, players), dealer)
         s.rng_state = seed
         rules.engine_deal(s, None)
         return s
+
+    def new_from_deck(
+        self, deck: Any, players: int, options: JSON, dealer: int, seed: int | None
+    ) -> RondaState:
+        o = Rules.of(options, players)
+        s = blank_state(o, dealer)
+        cards = deck_from_json(deck)
+        try:
+            rules.start_deal(s, cards, rules.caller_deal_rng(cards) if o.shuffle_returned else None, None)
+        except ValueError as err:
+            raise InvalidSetup(f"deck: {err}", field="deck") from None
+        s.rng_state = seed  # the later deals: from the seed's generator, or the caller's
+        return s
+
+    def new_from_layout(
+        self,
+        layout: Mapping[str, Any],
+        players: int,
+        options: Mapping[str, Any] | None,
+        dealer: int,
+        seed: int | None,
+    ) -> RondaState:
+        rng_state = None if seed is None else random.Random(seed).getrandbits(63)
+        opts = None if options is None else self.parse_options(options, players)
+        given = {"dealer": dealer, "rng_state": rng_state}
+        return CODEC.load(layout, LAYOUT, players=players, options=opts, given=given)
 
     # ---- the turn ------------------------------------------------------------
 
@@ -140,7 +114,7 @@ class Ronda(Game[RondaState]):
     def action_to_json(self, state: RondaState, action: Action) -> JSON:
         return VERBS.encode(action)
 
-    # ---- scores, views, JSON ---------------------------------------------------
+    # ---- scores and views ----------------------------------------------------
 
     def score(self, state: RondaState) -> ScoreReport:
         return scoring.score_report(state)
@@ -151,31 +125,18 @@ class Ronda(Game[RondaState]):
     def info_key(self, state: RondaState, seat: int) -> Hashable:
         return sampling.info_key(state, seat)
 
-    # ---- invariants -------------------------------------------------------------
+    # ---- invariants ----------------------------------------------------------
 
     def pack(self, state: RondaState) -> list[str]:
         return [card_code(c) for c in PACK]
 
     def cards_in_play(self, state: RondaState) -> list[str]:
-        s = state
-        cards: list[int] = []
-        for h in s.hands:
-            cards += rules.cards_of(h)
-        cards += s.table
-        cards += s.stock
-        for p in s.piles:
-            cards += rules.cards_of(p)
-        return [card_code(c) for c in cards]
+        return rules.cards_in_play(state)
 
     def hidden_cards(self, state: RondaState, seat: int) -> list[str]:
-        s = state
-        cards: list[int] = list(s.stock)
-        for t in range(s.n):
-            if t != seat and not s.challenged >> t & 1:
-                cards += rules.cards_of(s.hands[t])
-        return [card_code(c) for c in cards]
+        return rules.hidden_cards(state, seat)
 
-    # ---- search support ----------------------------------------------------------
+    # ---- search support ------------------------------------------------------
 
     def outcome(self, start: RondaState, end: RondaState) -> list[float]:
         return scoring.outcome(start, end)

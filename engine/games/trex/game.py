@@ -1,5 +1,5 @@
-"""The Trex Game: the protocol, delegating to the rules (``rules``), scoring (``scoring``),
-the JSON (``codec``) and the sampler (``sampling``)."""
+"""The Trex Game: which module answers which protocol call (rules ``rules``, scoring
+``scoring``, the JSON ``codec``, the sampler ``sampling``)."""
 
 from __future__ import annotations
 
@@ -46,35 +46,32 @@ class Trex(Game[TrexState]):
             outcome=scoring.outcome,
         )
 
-    # ---- setup
+    # ---- setup (Game.new_state checks the request and calls one of the new_from_*)
     def check_options(self, options: JSON, players: int) -> None:
         check_options(options, players)
 
-    def new_state(
-        self,
-        players: int,
-        options: Mapping[str, Any] | None = None,
-        dealer: int = 0,
-        *,
-        seed: int | None = None,
-        deck: list[str] | None = None,
-        layout: JSON | None = None,
+    def new_from_seed(self, players: int, options: JSON, dealer: int, seed: int) -> TrexState:
+        return rules.new_match(Opts(options), dealer, None, seed)
+
+    def new_from_deck(
+        self, deck: Any, players: int, options: JSON, dealer: int, seed: int | None
     ) -> TrexState:
-        self.check_players(players)
-        self.check_dealer(4, dealer)
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise InvalidSetup("seed must be a whole number", field="seed")
-        if deck is not None and layout is not None:
-            raise InvalidSetup("give either a deck or a layout, not both", field="deck")
-        if layout is not None:
-            parsed = None if options is None else self.parse_options(options, players)
-            s = state_from_layout(layout, parsed, dealer)
-            if seed is not None:
-                s.rng_state = random.Random(seed).getrandbits(RNG_BITS)
-            return s
-        opts = Opts(self.parse_options(options, players))
-        cards = None if deck is None else parse_deck(deck, "deck", InvalidSetup)
-        return rules.new_match(opts, dealer, cards, seed)
+        return rules.new_match(Opts(options), dealer, parse_deck(deck, "deck", InvalidSetup), seed)
+
+    def new_from_layout(
+        self,
+        layout: Mapping[str, Any],
+        players: int,
+        options: Mapping[str, Any] | None,
+        dealer: int,
+        seed: int | None,
+    ) -> TrexState:
+        s = state_from_layout(
+            layout, None if options is None else self.parse_options(options, players), dealer
+        )
+        if seed is not None:
+            s.rng_state = random.Random(seed).getrandbits(RNG_BITS)
+        return s
 
     # ---- turn
     def to_act(self, state: TrexState) -> int | None:
@@ -114,7 +111,7 @@ class Trex(Game[TrexState]):
     def action_to_json(self, state: TrexState, action: Action) -> JSON:
         return VERBS.encode(action)
 
-    # ---- JSON
+    # ---- views
     def sampler(self, view: JSON) -> Callable[[random.Random], TrexState]:
         return make_sampler(view)
 
