@@ -26,7 +26,7 @@ from engine.games.baloot import checks, rules
 from engine.games.baloot import tables as T
 from engine.games.baloot.options import OPTION_SPECS, Opts, compact
 from engine.games.baloot.state import State, blank, history_list, set_history
-from engine.protocol import JSON, Action, InvalidState
+from engine.protocol import JSON, Action, InvalidSetup, InvalidState
 
 OPTION_NAMES = frozenset(spec.name for spec in OPTION_SPECS)
 
@@ -527,3 +527,25 @@ def load_layout(layout: Mapping[str, Any], options: Any, dealer: int, seed: int 
     st = CODEC.load(data, C.LAYOUT, players=4, given={"dealer": dealer, "rng_state": seed})
     rules.settle_layout(st)  # what the layout leaves to the rules: a Sun past its calls plays
     return st
+
+
+# --------------------------------------------------------------------------- a new match
+# (Game.new_state checks the request, then calls one of these)
+
+
+def new_from_seed(players: int, options: JSON, dealer: int, seed: int) -> State:
+    st = blank(compact(options), dealer, [0, 0], seed)
+    rules.engine_deal(st)
+    return st
+
+
+def new_from_deck(deck: Any, players: int, options: JSON, dealer: int, seed: int | None) -> State:
+    st = blank(compact(options), dealer, [0, 0], seed)
+    rules.deal(st, rules.read_deck(deck, "deck", InvalidSetup))
+    return st
+
+
+def new_from_layout(
+    layout: Mapping[str, Any], players: int, options: Mapping[str, Any] | None, dealer: int, seed: int | None
+) -> State:
+    return load_layout(layout, options, dealer, seed)

@@ -18,7 +18,7 @@ from engine.protocol import JSON, SCHEMA_VERSION, SPECTATOR, Action, InvalidSetu
 from . import tables as T
 from .checks import check_loaded, check_state, written_as_the_engine_writes
 from .options import OPTION_SPECS, Rules
-from .rules import FILL, cards_left_out, expose_done, place_left_out, route_shown, tiplu_at_bottom
+from .rules import FILL, cards_left_out, expose_done, new_match, place_left_out, route_shown, tiplu_at_bottom
 from .state import (
     MState,
     blank_state,
@@ -436,3 +436,22 @@ def _write_out(doc: JSON, n: int, men: int) -> list[int]:
         if c != FILL:
             take(c, f"stock[{i}]")
     return placed
+
+
+# --------------------------------------------------------------------------- a new match
+# (Game.new_state checks the request, then calls one of these)
+
+
+def new_from_seed(players: int, options: JSON, dealer: int, seed: int) -> MState:
+    return new_match(players, options, dealer, seed, None)
+
+
+def new_from_deck(deck: Any, players: int, options: JSON, dealer: int, seed: int | None) -> MState:
+    return new_match(players, options, dealer, seed, deck_from_json(deck, options["man_cards"]))
+
+
+def new_from_layout(
+    layout: Mapping[str, Any], players: int, options: Mapping[str, Any] | None, dealer: int, seed: int | None
+) -> MState:
+    opts = CODEC.read_options(options, players)
+    return load_layout(layout, players, opts, dealer, seed, CODEC.read_options)

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Hashable, Mapping
+from operator import attrgetter
 from typing import Any
 
-from engine.protocol import JSON, Event, Game, IllegalAction, ScoreReport
+from engine.protocol import Game, IllegalAction
 
-from . import codec, hand_eval, playout, rules, sampling, scoring
+from . import codec, hand_eval, playout, rules, sampling, scoring, state
 from .options import OPTION_SPECS
-from .state import MState, cards_in_play, info_key
+from .state import MState
 from .tables import PHASES, codes, pack_cards
 
 
@@ -35,103 +34,41 @@ class Marriage(Game[MState]):
     }
 
     def __init__(self) -> None:
-        self.bind_search_path(
-            Marriage,
-            step=rules.step,
+        super().__init__(
+            new_from_seed=codec.new_from_seed,
+            new_from_deck=codec.new_from_deck,
+            new_from_layout=codec.new_from_layout,
+            # the turn
+            to_act=rules.to_act,
+            phase=lambda st: PHASES[st.phase],
+            deal_no=attrgetter("deal_no"),
             legal_actions=rules.legal_actions,
             clone=MState.copy,
-            to_act=rules.to_act,
-            is_playout_over=hand_eval.is_playout_over,
+            step=rules.step,
+            # actions as JSON
+            parse_action=lambda st, data: codec.VERBS.decode(data, st.opts),
+            action_to_json=lambda st, action: codec.VERBS.encode(action),
+            # scores and views
+            score=scoring.score_report,
+            sampler=sampling.make_sampler,
+            info_key=state.info_key,
+            # invariants
+            pack=lambda st: codes(pack_cards(st.opts.man_cards)),
+            cards_in_play=state.cards_in_play,
+            # search: the fitted hand evaluation and horizon (hand_eval)
             outcome=hand_eval.outcome,
+            is_playout_over=hand_eval.is_playout_over,
             random_playout=playout.random_playout,
         )
 
-    # ---- setup (Game.new_state checks the request and calls one of these) ----
-
-    def new_from_seed(self, players: int, options: JSON, dealer: int, seed: int) -> MState:
-        return rules.new_match(players, options, dealer, seed, None)
-
-    def new_from_deck(self, deck: Any, players: int, options: JSON, dealer: int, seed: int | None) -> MState:
-        return rules.new_match(
-            players, options, dealer, seed, codec.deck_from_json(deck, options["man_cards"])
-        )
-
-    def new_from_layout(
-        self,
-        layout: Mapping[str, Any],
-        players: int,
-        options: Mapping[str, Any] | None,
-        dealer: int,
-        seed: int | None,
-    ) -> MState:
-        opts = self.parse_options(options, players)
-        return codec.load_layout(layout, players, opts, dealer, seed, self.parse_options)
-
-    # ---- the turn ------------------------------------------------------------
-
-    def to_act(self, state: MState) -> int | None:
-        return state.cur
-
-    def phase(self, state: MState) -> str:
-        return PHASES[state.phase]
-
-    def deal_no(self, state: MState) -> int:
-        return state.deal_no
-
-    def legal_actions(self, state: MState) -> list[Any]:
-        return rules.legal_actions(state)
-
     def check_action(self, state: MState, action: Any) -> None:
+        """R23: an action of no Marriage shape is refused before the rule checks."""
         if not rules.is_well_formed(action):
             raise IllegalAction("not a Marriage action", rule="R23")
         rules.check_action(state, action, getattr(action, "raw", None))
 
-    def clone(self, state: MState) -> MState:
-        return state.copy()
-
-    def step(self, state: MState, action: Any, events: list[Event] | None = None) -> None:
-        rules.step(state, action, events)
-
-    # ---- actions as JSON -----------------------------------------------------
-
-    def parse_action(self, state: MState, data: Any) -> Any:
-        return codec.VERBS.decode(data, state.opts)
-
-    def action_to_json(self, state: MState, action: Any) -> JSON:
-        return codec.VERBS.encode(action)
-
-    # ---- scores and views ----------------------------------------------------
-
-    def score(self, state: MState) -> ScoreReport:
-        return scoring.score_report(state)
-
-    def sampler(self, view: JSON) -> Callable[[random.Random], MState]:
-        return sampling.make_sampler(view)
-
-    def info_key(self, state: MState, seat: int) -> Hashable:
-        return info_key(state, seat)
-
-    # ---- invariants ----------------------------------------------------------
-
-    def pack(self, state: MState) -> list[str]:
-        return codes(pack_cards(state.opts.man_cards))
-
-    def cards_in_play(self, state: MState) -> list[str]:
-        return cards_in_play(state)
-
     def hidden_cards(self, state: MState, seat: int) -> list[str]:
         return codes(sampling.hidden_cards(state, self.check_seat(state, seat)))
-
-    # ---- search support ------------------------------------------------------
-
-    def is_playout_over(self, start: MState, state: MState) -> bool:
-        return hand_eval.is_playout_over(start, state)
-
-    def outcome(self, start: MState, end: MState) -> list[float]:
-        return hand_eval.outcome(start, end)
-
-    def random_playout(self, start: MState, state: MState, rng: random.Random) -> None:
-        playout.random_playout(start, state, rng)
 
 
 GAME = Marriage()

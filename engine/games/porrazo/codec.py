@@ -13,7 +13,14 @@ from engine.cards import RANKS, BadCard, parse_card
 from engine.checks import MAX_SAFE_INT, MAX_SCORE, rng_state_to_json
 from engine.games.porrazo.checks import check_state
 from engine.games.porrazo.options import OPTION_SPECS, Options, check_teams
-from engine.games.porrazo.rules import deal, holding, natural_to_act, own_hand_hidden
+from engine.games.porrazo.rules import (
+    deal,
+    holding,
+    natural_to_act,
+    own_hand_hidden,
+    shuffled_deck,
+    start_hand,
+)
 from engine.games.porrazo.state import PState, blank_state, history_from, history_list, played_of
 from engine.games.porrazo.tables import (
     CLAIM,
@@ -299,3 +306,27 @@ def deck_from_json(deck: Any) -> tuple[int, ...]:
     if len(cards) != 52 or len(set(cards)) != 52:
         raise InvalidSetup("deck must hold each of the 52 cards exactly once", field="deck")
     return cards
+
+
+# --------------------------------------------------------------------------- a new match
+# (Game.new_state checks the request, then calls one of these)
+
+
+def new_from_seed(players: int, options: JSON, dealer: int, seed: int) -> PState:
+    st = blank_state(Options.build(options, players), dealer)
+    start_hand(st, shuffled_deck(st, seed), None)
+    return st
+
+
+def new_from_deck(deck: Any, players: int, options: JSON, dealer: int, seed: int | None) -> PState:
+    st = blank_state(Options.build(options, players), dealer)
+    cards = deck_from_json(deck)
+    st.rng_state = seed  # the later hands: from the seed's generator, or the caller's
+    start_hand(st, cards, None)
+    return st
+
+
+def new_from_layout(
+    layout: Mapping[str, Any], players: int, options: Mapping[str, Any] | None, dealer: int, seed: int | None
+) -> PState:
+    return load_layout(layout, players, options, dealer, seed, CODEC.read_options)

@@ -4,10 +4,13 @@ shows), and the glue that builds a state from the decoded values."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
 from typing import Any
 
 from engine import codec as C
 from engine.checks import MAX_SAFE_INT, MAX_SCORE
+from engine.games.ronda import rules
 from engine.games.ronda.checks import check_state, hand_of_stock
 from engine.games.ronda.options import OPTION_SPECS, Rules, check_options
 from engine.games.ronda.rules import open_hand, verb_of
@@ -23,7 +26,7 @@ from engine.games.ronda.tables import (
     RANK_CHARS,
     RBIT,
 )
-from engine.protocol import Action, BadAction, InvalidSetup, InvalidState
+from engine.protocol import JSON, Action, BadAction, InvalidSetup, InvalidState
 
 RONDA_PACK = C.Pack("Ronda", PACK)
 CARD = C.Card(RONDA_PACK)
@@ -237,3 +240,36 @@ def deck_from_json(deck: Any) -> list[int]:
     if len(set(cards)) != len(PACK):
         raise InvalidSetup("deck must hold each card of the Ronda pack exactly once", field="deck")
     return cards
+
+
+# --------------------------------------------------------------------------- a new match
+# (Game.new_state checks the request, then calls one of these)
+
+
+def new_from_seed(players: int, options: JSON, dealer: int, seed: int) -> RondaState:
+    s = blank_state(Rules.of(options, players), dealer)
+    s.rng_state = seed
+    rules.engine_deal(s, None)
+    return s
+
+
+def new_from_deck(deck: Any, players: int, options: JSON, dealer: int, seed: int | None) -> RondaState:
+    o = Rules.of(options, players)
+    s = blank_state(o, dealer)
+    cards = deck_from_json(deck)
+    try:
+        rules.start_deal(s, cards, rules.caller_deal_rng(cards) if o.shuffle_returned else None, None)
+    except ValueError as err:
+        raise InvalidSetup(f"deck: {err}", field="deck") from None
+    s.rng_state = seed  # the later deals: from the seed's generator, or the caller's
+    return s
+
+
+def new_from_layout(
+    layout: Mapping[str, Any], players: int, options: Mapping[str, Any] | None, dealer: int, seed: int | None
+) -> RondaState:
+    rng_state = None if seed is None else random.Random(seed).getrandbits(63)
+    opts = None if options is None else CODEC.read_options(options, players)
+    return CODEC.load(
+        layout, C.LAYOUT, players=players, options=opts, given={"dealer": dealer, "rng_state": rng_state}
+    )
