@@ -18,13 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.protocol import InvalidState
+from engine.protocol import RNG_STATE_LIMIT, InvalidState
 
 MAX_SAFE_INT = 2**53 - 1
 """The largest whole number every JSON reader (a double) holds exactly."""
-
-RNG_STATE_LIMIT = 2**63
-"""Generator states are 63-bit numbers: ``rng.getrandbits(63)``."""
 
 MAX_TARGET_SCORE = 10_000
 """Upper bound of every game's ``target_score`` option: far above any default (41 to 152)

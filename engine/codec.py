@@ -7,7 +7,7 @@ A game's ``codec.py`` builds one :class:`Codec` from
   :class:`Bool`, :class:`Text`, :class:`Seat`, :class:`Side`, :class:`Choice`,
   :class:`Card`, :class:`Cards`, :class:`CardMask`, :class:`SeatSet`, :class:`SeatMap`, :class:`Nullable`,
   :class:`ListOf`, :class:`PerSeat`, :class:`PerSide`, :class:`Obj`, :class:`Partial`,
-  :class:`Whole`, :class:`Const`, :class:`RngState`, :class:`History`, :class:`FlaggedHistory`,
+  :class:`Whole`, :class:`RngState`, :class:`History`, :class:`FlaggedHistory`,
   :class:`AtMost`, :class:`CardCounts`, :class:`Widened`, :class:`CardMap`,
   :class:`NumberedHistory`, :class:`CachedHistory`;
 * **fields** — :class:`Field`: a name, a kind, how the writer gets the value from the state,
@@ -210,26 +210,6 @@ class Text(Kind):
 
     def schema(self, view: bool = False) -> JSON:
         return {"type": "string"}
-
-
-@dataclass(frozen=True)
-class Const(Kind):
-    """A fixed value (``game``, ``version``)."""
-
-    value: Any
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        value = self.value
-
-        def decode(raw: Any, path: str, rules: Any) -> Any:
-            if raw == value and type(raw) is type(value):
-                return value
-            raise refuse(path, f"must be {json.dumps(value)}")
-
-        return decode
-
-    def schema(self, view: bool = False) -> JSON:
-        return {"const": self.value}
 
 
 @dataclass(frozen=True)
@@ -1369,6 +1349,23 @@ def view_seat(kind: Kind = Seat()) -> Field[Any]:
     )
 
 
+def history_start(name: str) -> Field[Any]:
+    """The history's start: how many of a document's ``history`` entries came before its
+    current deal (one meaning in every game that has the field; its wire name is the
+    game's: ``deal_start``, ``deal_history_start``, ``hand_start``). A state holds only its
+    current deal (issue 33), so the engine writes 0; an old document's count is read, and
+    :func:`current_entries` drops the entries before it."""
+    return Field(name, Int(0, MAX_SAFE_INT), lambda s: 0, default=0)
+
+
+def current_entries(entries: list[Any], start: int, name: str) -> list[Any]:
+    """The entries of the current deal: those from the history's start on (refused, naming
+    the field ``name``, when it lies beyond the history)."""
+    if start > len(entries):
+        raise refuse(name, f"must be a whole number from 0 to {len(entries)}")
+    return entries[start:]
+
+
 # --------------------------------------------------------------------------- the codec
 
 
@@ -1380,7 +1377,9 @@ class Codec(Generic[S]):
     kinds read bounds from (``.players``, ``.sides``); it is cached per distinct options.
     ``options_of(state)`` / ``players_of(state)`` give them back for writing.
     ``build(values, rules, mode)`` makes a state from the decoded ``values`` (name ->
-    internal value); ``check(state, values, mode)`` refuses what the rules forbid."""
+    internal value); ``check(state, values, mode)`` refuses what the rules forbid;
+    ``written(dump, doc)``, where a game has it, refuses a full state not written exactly
+    as the engine writes it beyond what the kinds' canonical forms catch."""
 
     def __init__(
         self,
@@ -1397,6 +1396,7 @@ class Codec(Generic[S]):
         verbs: Verbs,
         build: Callable[[dict[str, Any], Any, str], S],
         check: Callable[[S, dict[str, Any], str], None] | None = None,
+        written: Callable[[JSON, JSON], None] | None = None,
     ) -> None:
         self.game = game
         self.version = version
@@ -1410,6 +1410,7 @@ class Codec(Generic[S]):
         self.verbs = verbs
         self.build = build
         self.check = check
+        self.written = written
         self.state_fields = tuple(f for f in self.fields if f.in_state)
         self.known = frozenset((*HEADER, *(f.name for f in self.state_fields)))
         self._read = [(f, f.kind.decoder(False), f.kind.decoder(True)) for f in self.state_fields]
@@ -1513,6 +1514,8 @@ class Codec(Generic[S]):
             for name, same in self._canonical:
                 if not same(values[name], doc[name]):
                     raise refuse(name, "must be written as the engine writes it (cards in canonical order)")
+            if self.written is not None:
+                self.written(self.dump(state), doc)
         return state
 
     def _read_fields(

@@ -30,7 +30,7 @@ without a ``seed`` is *caller-dealt*: when a deal ends the state waits in phase
 from __future__ import annotations
 
 import random
-from abc import ABC, abstractmethod
+from abc import ABC
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -50,6 +50,14 @@ SPECTATOR = -1
 hidden (see :meth:`Game.public_view`)."""
 
 S = TypeVar("S")  # a game's internal state type
+
+RNG_STATE_LIMIT = 2**63
+"""Generator states are 63-bit numbers (``rng.getrandbits(63)``); so is a seed."""
+
+
+def new_seed() -> int:
+    """The seed of a match created with none: fresh OS entropy, never a fixed default."""
+    return random.SystemRandom().getrandbits(63)
 
 
 # --------------------------------------------------------------------------- errors
@@ -239,9 +247,29 @@ def parse_options(
 
 
 class Game(ABC, Generic[S]):
-    """Base class and contract of a game. Subclasses set the class attributes and
-    implement the abstract methods; the shared behaviour (option parsing, the
-    checked ``apply``, the turn checks) lives here once."""
+    """Base class and contract of a game. A game sets the class attributes and declares,
+    in its ``__init__``, which function answers each call of :data:`CALLS` (and of
+    :data:`REFINABLE` where it refines the default); the shared behaviour (``new_state``,
+    option parsing, the checked ``apply``, the turn checks, the JSON documents) lives
+    here once."""
+
+    def __init__(self, **answers: Callable[..., Any]) -> None:
+        """``answers``: a call's name -> the plain function that answers it, taking the
+        call's arguments (``step=rules.step``, ``phase=lambda s: PHASE_NAMES[s.phase]``).
+        Each becomes that call on this instance, so that no wrapper frame runs per call
+        (the search makes several of them millions of times). A call the game's class
+        defines itself (a method of its own, or a test's subclass counting the calls)
+        keeps that definition. TypeError for a name that is no such call and for a call
+        of CALLS nobody answers."""
+        self.answers: dict[str, Callable[..., Any]] = dict(answers)
+        for name, function in answers.items():
+            if name not in CALLS and name not in REFINABLE:
+                raise TypeError(f"{type(self).__name__}: {name!r} is not a call a game answers")
+            if getattr(type(self), name) is getattr(Game, name):
+                setattr(self, name, function)
+        missing = [n for n in CALLS if n not in answers and getattr(type(self), n) is getattr(Game, n)]
+        if missing:
+            raise TypeError(f"{type(self).__name__} answers no {', '.join(missing)}")
 
     id: str
     title: str
@@ -249,6 +277,17 @@ class Game(ABC, Generic[S]):
     option_specs: tuple[OptionSpec, ...]
     verbs: Mapping[str, str]
     """Action ``type`` -> one line on what it does."""
+
+    def answer(self, name: str) -> Callable[..., Any]:
+        """The function the game declared for the call ``name`` (what ``super().step(...)``
+        reaches from a subclass that overrides ``step``, e.g. a test counting the calls).
+        A call of REFINABLE has no such fallback: there ``super()`` reaches the base's
+        generic default, the reference the games' fused playouts are tested against."""
+        answers: Mapping[str, Callable[..., Any]] = getattr(self, "answers", {})
+        function = answers.get(name)
+        if function is None:
+            raise NotImplementedError(f"{self.id} answers no {name}")
+        return function
 
     # ---- setup ---------------------------------------------------------------
 
@@ -279,7 +318,6 @@ class Game(ABC, Generic[S]):
             raise InvalidSetup(f"dealer must be a seat from 0 to {players - 1}", field="dealer")
         return dealer
 
-    @abstractmethod
     def new_state(
         self,
         players: int,
@@ -290,16 +328,65 @@ class Game(ABC, Generic[S]):
         deck: list[str] | None = None,
         layout: JSON | None = None,
     ) -> S:
-        """A new match. Exactly one of: ``seed`` (or nothing: seed 0 is *not* assumed,
-        the service always passes one), an explicit ``deck`` (codes, top first) or an
-        explicit ``layout`` (partial JSON state; ``seed`` may accompany it to make later
-        deals engine-dealt). Raises InvalidSetup / InvalidState."""
+        """A new match, the one contract of every game (implemented here once; a game
+        answers the three ``new_from_*`` calls below):
+
+        * ``seed`` alone, or nothing: an engine-dealt match whose deals all come from the
+          generator seeded with ``seed``; with no seed a fresh one is drawn from the OS
+          (:func:`new_seed`: a seed of 0 is never assumed; the service passes its own);
+        * ``deck`` (codes, top first): the first deal from it; a ``seed`` with it deals the
+          later deals, without one the match is caller-dealt;
+        * ``layout`` (a partial JSON state): the same, the state set up as it says.
+
+        A deck and a layout exclude each other. ``seed`` is a whole number from 0 to
+        2**63 - 1 (the generator state a state JSON carries). Raises InvalidSetup /
+        InvalidState naming the field."""
+        n = self.check_players(players)
+        self.check_dealer(n, dealer)
+        if seed is not None and (
+            isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < RNG_STATE_LIMIT
+        ):
+            raise InvalidSetup("seed must be a whole number from 0 to 2**63 - 1", field="seed")
+        if deck is not None and layout is not None:
+            raise InvalidSetup("give a deck or a layout, not both", field="deck")
+        if layout is not None:
+            if not isinstance(layout, Mapping):
+                raise InvalidSetup("layout must be a JSON object (a partial state)", field="layout")
+            return self.new_from_layout(layout, n, options, dealer, seed)
+        opts = self.parse_options(options, n)
+        if deck is not None:
+            return self.new_from_deck(deck, n, opts, dealer, seed)
+        return self.new_from_seed(n, opts, dealer, new_seed() if seed is None else seed)
+
+    def new_from_seed(self, players: int, options: JSON, dealer: int, seed: int) -> S:
+        """An engine-dealt match: the first deal and every later one from ``seed``'s
+        generator (``options`` parsed, every argument checked)."""
+        return self.answer("new_from_seed")(players, options, dealer, seed)
+
+    def new_from_deck(self, deck: Any, players: int, options: JSON, dealer: int, seed: int | None) -> S:
+        """The first deal from ``deck`` (refused with InvalidSetup, field ``deck``, unless it
+        holds the game's pack exactly, top first); the later ones from ``seed``'s generator,
+        or from the caller without a seed."""
+        return self.answer("new_from_deck")(deck, players, options, dealer, seed)
+
+    def new_from_layout(
+        self,
+        layout: Mapping[str, Any],
+        players: int,
+        options: Mapping[str, Any] | None,
+        dealer: int,
+        seed: int | None,
+    ) -> S:
+        """The state a layout sets up: the fields it leaves out worked out by the game's
+        codec (its ``build`` step); ``options`` the request's as given (None: none given);
+        the later deals from ``seed``'s generator, or from the caller without one."""
+        return self.answer("new_from_layout")(layout, players, options, dealer, seed)
 
     # ---- the turn ------------------------------------------------------------
 
-    @abstractmethod
     def to_act(self, state: S) -> int | None:
         """The seat to act, or None when the match is over."""
+        return self.answer("to_act")(state)
 
     def players(self, state: S) -> int:
         """Number of seats at the table (games may override with a cheaper lookup)."""
@@ -307,23 +394,23 @@ class Game(ABC, Generic[S]):
             return self.codec.players_of(state)
         return int(self.to_json(state)["players"])
 
-    @abstractmethod
     def phase(self, state: S) -> str:
         """The state's phase name."""
+        return self.answer("phase")(state)
 
-    @abstractmethod
     def deal_no(self, state: S) -> int:
         """1-based number of the current deal in the match."""
+        return self.answer("deal_no")(state)
 
-    @abstractmethod
     def legal_actions(self, state: S) -> list[Action]:
         """Every legal action of the seat to act, in the spec's canonical order.
         Empty only when the match is over or the state waits for a caller's deal."""
+        return self.answer("legal_actions")(state)
 
-    @abstractmethod
     def check_action(self, state: S, action: Action) -> None:
         """Game-specific legality of ``action`` for the seat to act (the match is not
         over and the seat is right). Raises IllegalAction(reason, rule=...)."""
+        return self.answer("check_action")(state, action)
 
     def check(self, state: S, seat: int, action: Action) -> None:
         """Raises IllegalAction / NotYourTurn if ``seat`` may not play ``action`` now."""
@@ -341,15 +428,15 @@ class Game(ABC, Generic[S]):
             return False
         return True
 
-    @abstractmethod
     def clone(self, state: S) -> S:
         """An independent copy (cheap: the search clones once per iteration)."""
+        return self.answer("clone")(state)
 
-    @abstractmethod
     def step(self, state: S, action: Action, events: list[Event] | None = None) -> None:
         """Apply a legal ``action`` in place. Appends events to ``events`` when given
         (the search passes None and pays nothing for them). Deals the next deal
         itself from the state's generator when a deal ends in an engine-dealt match."""
+        return self.answer("step")(state, action, events)
 
     def apply(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]:
         """The checked path: check, then a new state and the events. ``state`` is untouched."""
@@ -361,20 +448,20 @@ class Game(ABC, Generic[S]):
 
     # ---- actions as JSON -----------------------------------------------------
 
-    @abstractmethod
     def parse_action(self, state: S, data: Any) -> Action:
         """Read a JSON action; raises BadAction naming the bad field (unknown type,
         missing field, a card code that is not in the game's pack...)."""
+        return self.answer("parse_action")(state, data)
 
-    @abstractmethod
     def action_to_json(self, state: S, action: Action) -> JSON:
         """The JSON form of ``action`` (round-trips through parse_action)."""
+        return self.answer("action_to_json")(state, action)
 
     # ---- scores, views, JSON ---------------------------------------------------
 
-    @abstractmethod
     def score(self, state: S) -> ScoreReport:
         """Match totals and the current deal's itemised breakdown."""
+        return self.answer("score")(state)
 
     def standings(self, state: S) -> list[float]:
         """Each side's match total oriented so that higher is better (the order in which
@@ -399,10 +486,14 @@ class Game(ABC, Generic[S]):
         """What ``seat`` may know, as JSON: the state with every card the seat cannot
         see replaced by a count, the public history, no generator state. Has
         ``"seat": seat`` and the same top-level fields as a state otherwise."""
-        players = self.declared_codec().players_of(state)
+        return self.declared_codec().view(state, self.check_seat(state, seat))
+
+    def check_seat(self, state: S, seat: Any) -> int:
+        """``seat`` if it is a seat of the state's table, else InvalidState (field ``seat``)."""
+        players = self.players(state)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise InvalidState(f"seat must be a seat from 0 to {players - 1}", field="seat")
-        return self.declared_codec().view(state, seat)
+        return seat
 
     def public_view(self, state: S) -> JSON:
         """What every seat may know (a spectator's view): the view of a seat that holds
@@ -410,43 +501,43 @@ class Game(ABC, Generic[S]):
         ``"seat": None``."""
         return self.declared_codec().view(state, SPECTATOR)
 
-    @abstractmethod
     def sampler(self, view: JSON) -> Callable[[random.Random], S]:
         """Validate ``view`` once (InvalidState) and return a function that deals the
         hidden cards at random, consistent with everything the view shows, into a full
         state such that ``view(state, seat)`` equals ``view``."""
+        return self.answer("sampler")(view)
 
     def sample(self, view: JSON, rng: random.Random) -> S:
         return self.sampler(view)(rng)
 
-    @abstractmethod
     def info_key(self, state: S, seat: int) -> Hashable:
         """A cheap hashable key of what ``seat`` knows in ``state`` (equal for two states
         exactly when the seat's views are equal)."""
+        return self.answer("info_key")(state, seat)
 
     # ---- invariants the generic suite checks -----------------------------------
 
-    @abstractmethod
     def pack(self, state: S) -> list[str]:
         """Every card of the game's pack(s), as codes (a multiset for several packs)."""
+        return self.answer("pack")(state)
 
-    @abstractmethod
     def cards_in_play(self, state: S) -> list[str]:
         """Every card wherever it lies now (hands, table, stock, piles, melds...):
         conservation means this multiset always equals ``pack``."""
+        return self.answer("cards_in_play")(state)
 
-    @abstractmethod
     def hidden_cards(self, state: S, seat: int) -> list[str]:
         """The cards ``seat`` cannot see in ``state`` (a multiset of codes)."""
+        return self.answer("hidden_cards")(state, seat)
 
     # ---- search support ----------------------------------------------------------
 
-    @abstractmethod
     def outcome(self, start: S, end: S) -> list[float]:
         """Reward of each seat in [0, 1] for the play from ``start`` to ``end`` (the end
         of ``start``'s deal or of the match). Winning the match is 1 and losing it 0;
         otherwise the game maps its own score change to the range (a team's seats
         share one value)."""
+        return self.answer("outcome")(start, end)
 
     def is_playout_over(self, start: S, state: S) -> bool:
         """Where a search playout from ``start`` stops: the match is over or the deal
@@ -456,17 +547,6 @@ class Game(ABC, Generic[S]):
             or self.deal_no(state) != self.deal_no(start)
             or self.phase(state) == "deal_over"
         )
-
-    def bind_search_path(self, owner: type, **functions: Callable[..., Any]) -> None:
-        """The search's hot path: the protocol methods named in ``functions`` (``step``,
-        ``legal_actions``, ``clone``, ``to_act``, ``is_playout_over``, ``random_playout``,
-        ``outcome``) become, on this instance, the game's compiled functions themselves, so
-        that no interpreted wrapper frame of the game's ``game.py`` runs per call; the
-        methods stay the typed contract they stand in for. A subclass of ``owner`` that
-        overrides one of them (e.g. a test counting the calls) keeps its override."""
-        for name, function in functions.items():
-            if getattr(type(self), name) is getattr(owner, name):
-                setattr(self, name, function)
 
     def random_playout(self, start: S, state: S, rng: random.Random) -> None:
         """Play uniformly random legal actions on ``state`` in place until
@@ -510,3 +590,17 @@ class Game(ABC, Generic[S]):
             "verbs": dict(self.verbs),
             "rules": f"docs/rules/{self.id}.md",  # the service answers its URL instead
         }
+
+
+CALLS = (
+    *("new_from_seed", "new_from_deck", "new_from_layout"),
+    *("to_act", "phase", "deal_no", "legal_actions", "check_action", "clone", "step"),
+    *("parse_action", "action_to_json"),
+    *("score", "sampler", "info_key"),
+    *("pack", "cards_in_play", "hidden_cards"),
+    "outcome",
+)
+"""The calls every game answers (its ``game.py`` declares the function for each)."""
+
+REFINABLE = ("check_options", "players", "check", "standings", "is_playout_over", "random_playout")
+"""The calls with a default here that a game may answer its own way."""

@@ -26,7 +26,7 @@ from engine.games.baloot import checks, rules
 from engine.games.baloot import tables as T
 from engine.games.baloot.options import OPTION_SPECS, Opts, compact
 from engine.games.baloot.state import State, blank, history_list, set_history
-from engine.protocol import JSON, Action, InvalidState
+from engine.protocol import JSON, Action, InvalidSetup, InvalidState
 
 OPTION_NAMES = frozenset(spec.name for spec in OPTION_SPECS)
 
@@ -346,7 +346,7 @@ FIELDS: list[C.Field[State]] = [
     C.Field(
         "history", HISTORY, lambda st: history_list(st, True), default=lambda o: [], view_get=_seen_history
     ),
-    C.Field("deal_history_start", C.Int(0, MAX_SAFE_INT), lambda st: 0, default=0),
+    C.history_start("deal_history_start"),
     C.Field("rng_state", C.RngState(), default=None, show=C.STATE_ONLY),
     C.Field("hands", C.PerSeat(C.Whole(MASK)), default=lambda o: [0, 0, 0, 0], show=C.OWN),
     C.Field("candidate", C.Nullable(CARD, -1), default=-1),  # the turned card, kept after it is taken
@@ -420,9 +420,8 @@ def build(values: dict[str, Any], opts: Opts, mode: str) -> State:
     layout = mode == C.LAYOUT
     st = blank(opts, values["dealer"], values["scores"], values["rng_state"])
     entries, start = values["history"], values["deal_history_start"]
-    if start > len(entries):
-        raise C.refuse("deal_history_start", f"must be a whole number from 0 to {len(entries)}")
-    set_history(st, entries[start:], 0)  # earlier deals folded in: their effects are in the scores
+    # earlier deals folded in: their effects are in the scores
+    set_history(st, C.current_entries(entries, start, "deal_history_start"), 0)
     for name in _COPIED:
         if name in values:
             setattr(st, _SLOT_OF[name], values[name])
@@ -509,25 +508,11 @@ CODEC = C.Codec(
     verbs=VERBS,
     build=build,
     check=_check,
+    written=checks.check_written_canonically,
 )
 
 
 # --------------------------------------------------------------------------- documents
-
-
-def _load(doc: Any, mode: str, **given: Any) -> State:
-    """``CODEC.load``, a document the glue cannot read refused as malformed."""
-    try:
-        return CODEC.load(doc, mode, **given)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as err:
-        raise InvalidState(f"malformed state: {type(err).__name__}: {err}", field=None) from None
-
-
-def load_state(data: Any) -> State:
-    """A full state, strict: also written exactly as the engine writes it."""
-    st = _load(data, "state")
-    checks.check_written_canonically(CODEC.dump(st), data)
-    return st
 
 
 def load_layout(layout: Mapping[str, Any], options: Any, dealer: int, seed: int | None) -> State:
@@ -539,4 +524,28 @@ def load_layout(layout: Mapping[str, Any], options: Any, dealer: int, seed: int 
         data["hands"] = [hands.get(str(s), hands.get(s, [])) for s in range(4)]
     if options is not None:
         data.setdefault("options", dict(options))
-    return _load(data, C.LAYOUT, players=4, given={"dealer": dealer, "rng_state": seed})
+    st = CODEC.load(data, C.LAYOUT, players=4, given={"dealer": dealer, "rng_state": seed})
+    rules.settle_layout(st)  # what the layout leaves to the rules: a Sun past its calls plays
+    return st
+
+
+# --------------------------------------------------------------------------- a new match
+# (Game.new_state checks the request, then calls one of these)
+
+
+def new_from_seed(players: int, options: JSON, dealer: int, seed: int) -> State:
+    st = blank(compact(options), dealer, [0, 0], seed)
+    rules.engine_deal(st)
+    return st
+
+
+def new_from_deck(deck: Any, players: int, options: JSON, dealer: int, seed: int | None) -> State:
+    st = blank(compact(options), dealer, [0, 0], seed)
+    rules.deal(st, rules.read_deck(deck, "deck", InvalidSetup))
+    return st
+
+
+def new_from_layout(
+    layout: Mapping[str, Any], players: int, options: Mapping[str, Any] | None, dealer: int, seed: int | None
+) -> State:
+    return load_layout(layout, options, dealer, seed)

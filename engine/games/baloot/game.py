@@ -1,24 +1,14 @@
-"""Baloot behind the engine's Game protocol: delegation to the package's modules only."""
+"""Baloot behind the engine's Game protocol: which module answers which call."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Hashable, Mapping
-from typing import Any
+from operator import attrgetter
 
-from engine.checks import RNG_STATE_LIMIT
 from engine.games.baloot import codec, playout, rules, sampling, scoring
-from engine.games.baloot.options import OPTION_SPECS, compact
-from engine.games.baloot.state import State, blank
+from engine.games.baloot.options import OPTION_SPECS
+from engine.games.baloot.state import State
 from engine.games.baloot.tables import CODE, PHASE_NAMES
-from engine.protocol import (
-    JSON,
-    Action,
-    Event,
-    Game,
-    InvalidSetup,
-    ScoreReport,
-)
+from engine.protocol import Game
 
 PACK_CODES = tuple(CODE)
 
@@ -46,121 +36,34 @@ class Baloot(Game[State]):
     codec = codec.CODEC
 
     def __init__(self) -> None:
-        self.bind_search_path(
-            Baloot,
-            step=rules.step,
-            legal_actions=rules.legal_actions,
-            clone=State.clone,
+        super().__init__(
+            new_from_seed=codec.new_from_seed,
+            new_from_deck=codec.new_from_deck,
+            new_from_layout=codec.new_from_layout,
+            # the turn
             to_act=rules.to_act,
+            phase=lambda st: PHASE_NAMES[st.phase],
+            deal_no=attrgetter("deal_no"),
+            legal_actions=rules.legal_actions,
+            check_action=rules.check_action,
+            clone=State.clone,
+            step=rules.step,
+            # actions as JSON
+            parse_action=lambda st, data: rules.without_ace_ekka(st, codec.parse_action(data, st.phase)),
+            action_to_json=lambda st, action: codec.action_to_json(action),
+            # scores and views
+            score=scoring.score_report,
+            sampler=sampling.make_sampler,
+            info_key=sampling.info_key,
+            # invariants
+            pack=lambda st: list(PACK_CODES),
+            cards_in_play=rules.cards_in_play,
+            hidden_cards=rules.hidden_cards,
+            # search: the generic loop's plays without its wrappers (playout)
+            outcome=scoring.outcome,
             is_playout_over=rules.is_playout_over,
             random_playout=playout.random_playout,
-            outcome=scoring.outcome,
         )
-
-    # ---- setup ---------------------------------------------------------------
-
-    def new_state(
-        self,
-        players: int,
-        options: Mapping[str, Any] | None = None,
-        dealer: int = 0,
-        *,
-        seed: int | None = None,
-        deck: list[str] | None = None,
-        layout: JSON | None = None,
-    ) -> State:
-        self.check_players(players)
-        self.check_dealer(4, dealer)
-        if deck is not None and layout is not None:
-            raise InvalidSetup("give a deck or a layout, not both", field="deck")
-        if seed is not None and (
-            isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < RNG_STATE_LIMIT
-        ):
-            # The seed is kept as the generator state, which the state JSON carries (engine.checks).
-            raise InvalidSetup("seed must be a whole number from 0 to 2**63 - 1", field="seed")
-        if layout is not None:
-            if not isinstance(layout, Mapping):
-                raise InvalidSetup("layout must be an object", field="layout")
-            st = codec.load_layout(layout, options, dealer, seed)
-            rules.settle_layout(st)
-            return st
-        opts = compact(self.parse_options(options, players))
-        if deck is not None:
-            st = blank(opts, dealer, [0, 0], seed)
-            rules.deal(st, rules.read_deck(deck, "deck", InvalidSetup))
-            return st
-        st = blank(opts, dealer, [0, 0], seed if seed is not None else random.Random().getrandbits(63))
-        rules.engine_deal(st)
-        return st
-
-    # ---- the turn ------------------------------------------------------------
-
-    def to_act(self, state: State) -> int | None:
-        return rules.to_act(state)
-
-    def phase(self, state: State) -> str:
-        return PHASE_NAMES[state.phase]
-
-    def deal_no(self, state: State) -> int:
-        return state.deal_no
-
-    def legal_actions(self, state: State) -> list[Action]:
-        return rules.legal_actions(state)
-
-    def check_action(self, state: State, action: Action) -> None:
-        rules.check_action(state, action)
-
-    def clone(self, state: State) -> State:
-        return state.clone()
-
-    def random_playout(self, start: State, state: State, rng: random.Random) -> None:
-        """The generic loop's plays without its wrappers (``playout``)."""
-        playout.random_playout(start, state, rng)
-
-    def step(self, state: State, action: Action, events: list[Event] | None = None) -> None:
-        rules.step(state, action, events)
-
-    # ---- actions as JSON -----------------------------------------------------
-
-    def parse_action(self, state: State, data: Any) -> Action:
-        action: Action = rules.without_ace_ekka(state, codec.parse_action(data, state.phase))
-        return action
-
-    def action_to_json(self, state: State, action: Action) -> JSON:
-        return codec.action_to_json(action)
-
-    # ---- scores, views, JSON ---------------------------------------------------
-
-    def score(self, state: State) -> ScoreReport:
-        return scoring.score_report(state)
-
-    def from_json(self, data: Any) -> State:
-        return codec.load_state(data)
-
-    def sampler(self, view: JSON) -> Callable[[random.Random], State]:
-        return sampling.make_sampler(view)
-
-    def info_key(self, state: State, seat: int) -> Hashable:
-        return sampling.info_key(state, seat)
-
-    # ---- invariants -------------------------------------------------------------
-
-    def pack(self, state: State) -> list[str]:
-        return list(PACK_CODES)
-
-    def cards_in_play(self, state: State) -> list[str]:
-        return rules.cards_in_play(state)
-
-    def hidden_cards(self, state: State, seat: int) -> list[str]:
-        return rules.hidden_cards(state, seat)
-
-    # ---- search support ----------------------------------------------------------
-
-    def outcome(self, start: State, end: State) -> list[float]:
-        return scoring.outcome(start, end)
-
-    def is_playout_over(self, start: State, state: State) -> bool:
-        return rules.is_playout_over(start, state)
 
 
 GAME = Baloot()

@@ -1255,8 +1255,10 @@ def settle_left_out(st: State, left_out: set[str], layout: bool) -> None:
     if "to_act" in left_out:
         st.to_act = natural_to_act(st, history_list(st, True))
     set_trick_so_far(st)
-    if st.phase == PLAY or (st.phase in (DEAL_OVER, MATCH_OVER) and st.kind and st.cand_taken):
-        set_project_sets(st)  # R19: from the cards each seat held when play began
+    # R19: from the cards each seat held when play began; under a contract only (a document
+    # in play without one is the checks' to refuse, after this)
+    if st.kind and (st.phase == PLAY or (st.phase in (DEAL_OVER, MATCH_OVER) and st.cand_taken)):
+        set_project_sets(st)
 
 
 def settle_layout(st: State) -> None:

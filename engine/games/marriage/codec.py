@@ -13,12 +13,12 @@ from typing import Any
 
 from engine import codec as C
 from engine.checks import MAX_SAFE_INT
-from engine.protocol import JSON, SCHEMA_VERSION, SPECTATOR, Action, InvalidSetup, InvalidState
+from engine.protocol import JSON, SCHEMA_VERSION, SPECTATOR, Action, InvalidSetup
 
 from . import tables as T
 from .checks import check_loaded, check_state, written_as_the_engine_writes
 from .options import OPTION_SPECS, Rules
-from .rules import FILL, cards_left_out, expose_done, place_left_out, route_shown, tiplu_at_bottom
+from .rules import FILL, cards_left_out, expose_done, new_match, place_left_out, route_shown, tiplu_at_bottom
 from .state import (
     MState,
     blank_state,
@@ -218,7 +218,7 @@ FIELDS: list[C.Field[MState]] = [
     ),
     # a state holds the current deal's history (docs/api.md, "State size"), so a written
     # deal_start is 0; an old state's earlier entries (before it) are dropped on loading
-    C.Field("deal_start", C.Int(0, MAX_SAFE_INT), lambda s: 0, default=0),
+    C.history_start("deal_start"),
     C.Field("rng_state", C.RngState(), default=None, show=C.STATE_ONLY),
     C.Field("caller_dealt", C.Bool(), lambda s: s.caller, default=C.OMITTED),
     C.Field("hands", C.PerSeat(HAND), show=C.OwnOrCount(lambda s, viewer, seat: s.phase == T.OVER)),
@@ -283,12 +283,10 @@ def build(values: dict[str, Any], o: Rules, mode: str) -> MState:
     stock = values["stock"]
     st.stock = [] if type(stock) is int else stock[::-1]
     entries, start = values["history"], values["deal_start"]
-    if mode != VIEW and start > len(entries):
-        raise C.refuse("deal_start", f"must be a whole number from 0 to {len(entries)}")
     if mode == VIEW:
         set_history(st, entries, start, True)  # an old view's earlier entries: a gap
-    else:
-        set_history(st, entries[start:], 0, False)  # earlier deals folded in (checks read them)
+    else:  # earlier deals folded in (checks read them)
+        set_history(st, C.current_entries(entries, start, "deal_start"), 0, False)
     return st
 
 
@@ -305,18 +303,10 @@ CODEC: C.Codec[MState] = C.Codec(
     verbs=VERBS,
     build=build,
     check=check_state,
+    written=written_as_the_engine_writes,
 )
 
 # --------------------------------------------------------------------------- documents
-
-
-def load(data: Any, *, canonical: bool) -> MState:
-    """A full state; with ``canonical`` (a client's state) written exactly as the engine
-    writes it, so that nothing in it is silently reordered or dropped."""
-    st = CODEC.load(data, C.STATE)
-    if canonical:
-        written_as_the_engine_writes(CODEC.dump(st), data)
-    return st
 
 
 def load_view(data: Any) -> tuple[MState, int, dict[str, Any]]:
@@ -367,10 +357,6 @@ def load_layout(
     unless the listed stock already ends with it. The cards it leaves out are dealt by
     :func:`rules.place_left_out` (where ``"fill"`` stands). ``seed`` is the generator state
     as is."""
-    if not isinstance(layout, Mapping):
-        raise InvalidState("layout must be an object", field="layout")
-    if seed is not None and not 0 <= seed < 2**63:
-        raise InvalidSetup("seed must be from 0 to 2**63 - 1 with a layout", field="seed")
     for key in layout:
         if key not in CODEC.known and key != "current":
             raise C.refuse(str(key), "unknown layout field")
@@ -450,3 +436,22 @@ def _write_out(doc: JSON, n: int, men: int) -> list[int]:
         if c != FILL:
             take(c, f"stock[{i}]")
     return placed
+
+
+# --------------------------------------------------------------------------- a new match
+# (Game.new_state checks the request, then calls one of these)
+
+
+def new_from_seed(players: int, options: JSON, dealer: int, seed: int) -> MState:
+    return new_match(players, options, dealer, seed, None)
+
+
+def new_from_deck(deck: Any, players: int, options: JSON, dealer: int, seed: int | None) -> MState:
+    return new_match(players, options, dealer, seed, deck_from_json(deck, options["man_cards"]))
+
+
+def new_from_layout(
+    layout: Mapping[str, Any], players: int, options: Mapping[str, Any] | None, dealer: int, seed: int | None
+) -> MState:
+    opts = CODEC.read_options(options, players)
+    return load_layout(layout, players, opts, dealer, seed, CODEC.read_options)

@@ -102,14 +102,14 @@ def check_deck(cards: list[int], man_cards: int) -> None:
 def new_match(
     players: int, options: dict[str, Any], dealer: int, seed: int | None, deck: list[int] | None
 ) -> MState:
-    """R2: a match and its first deal, from ``deck`` (top first: a caller-dealt match) or
-    shuffled by the generator seeded with ``seed`` (an engine-dealt match; no seed is 0)."""
+    """R2: a match and its first deal, from ``deck`` (top first) or else shuffled by the
+    generator seeded with ``seed``; the later deals come from that generator, or from the
+    caller (a caller-dealt match) when no seed is given."""
     st = blank_state(Rules.of(options, players))
+    st.rng_state, st.caller = seed, seed is None
     if deck is not None:
         check_deck(deck, st.opts.man_cards)
-        st.rng_state, st.caller = None, True
     else:
-        st.rng_state, st.caller = (0 if seed is None else seed), False
         deck = shuffled_deck(st)
     deal_deck(st, deck, dealer)
     return st

@@ -5,14 +5,22 @@ values. What a loaded state must satisfy beyond its shape is :mod:`.checks`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine import codec as C
-from engine.cards import RANKS
-from engine.checks import MAX_SAFE_INT, MAX_SCORE
+from engine.cards import RANKS, BadCard, parse_card
+from engine.checks import MAX_SAFE_INT, MAX_SCORE, rng_state_to_json
 from engine.games.porrazo.checks import check_state
 from engine.games.porrazo.options import OPTION_SPECS, Options, check_teams
-from engine.games.porrazo.rules import holding, natural_to_act, own_hand_hidden
+from engine.games.porrazo.rules import (
+    deal,
+    holding,
+    natural_to_act,
+    own_hand_hidden,
+    shuffled_deck,
+    start_hand,
+)
 from engine.games.porrazo.state import PState, blank_state, history_from, history_list, played_of
 from engine.games.porrazo.tables import (
     CLAIM,
@@ -31,7 +39,7 @@ from engine.games.porrazo.tables import (
     STAGE_NAMES,
     TENDIDO,
 )
-from engine.protocol import JSON, SCHEMA_VERSION, Action
+from engine.protocol import JSON, SCHEMA_VERSION, Action, InvalidSetup
 
 PACK = C.Pack("Porrazo", tuple(range(52)))
 COMBOS = ("ronda", "rondine")
@@ -160,7 +168,7 @@ FIELDS: list[C.Field[PState]] = [
     C.Field("decks", C.ListOf(C.Cards(PACK, length=52)), default=lambda o: [], show=C.STATE_ONLY),
     # a state holds this hand's history (docs/api.md, "State size"), so a written
     # hand_start is 0; an old state's earlier entries (before it) are dropped on loading
-    C.Field("hand_start", C.Int(0, MAX_SAFE_INT), lambda st: 0, default=0),
+    C.history_start("hand_start"),
     C.Field("history", C.History(VERBS), lambda st: _hand_history(st, 0), default=lambda o: []),
     C.Field("rng_state", C.RngState(), default=None, show=C.STATE_ONLY),
     C.view_seat(),
@@ -214,10 +222,9 @@ def build(values: dict[str, Any], o: Options, mode: str) -> PState:
 def _build_history(st: PState, entries: list[tuple[int, Action]], hand_start: int) -> None:
     """This hand's history cons list and its length: the entries before ``hand_start`` (an
     old state's earlier hands) are folded away, their effects being in the scores."""
-    if hand_start > len(entries):
-        raise C.refuse("hand_start", f"must be a whole number from 0 to {len(entries)}")
-    st.history = history_from(entries[hand_start:])
-    st.hlen = len(entries) - hand_start
+    current = C.current_entries(entries, hand_start, "hand_start")
+    st.history = history_from(current)
+    st.hlen = len(current)
     st.hand_start = 0
 
 
@@ -241,11 +248,29 @@ CODEC: C.Codec[PState] = C.Codec(
 _SEAT_KEYS = {str(seat): seat for seat in range(8)}
 
 
-def load_layout(layout: JSON) -> PState:
+def load_layout(
+    layout: Mapping[str, Any],
+    players: int,
+    options: Mapping[str, Any] | None,
+    dealer: int,
+    seed: int | None,
+    read_options: Callable[[Any, int], JSON],
+) -> PState:
     """A layout (section 3): a partial state, where ``"phase": "dealing"`` means the hands
     are not dealt yet (the engine deals deal ``deal_no + 1`` next) and ``declared`` (seat
-    -> combination, for the seats that declared) may stand for ``declarations``."""
+    -> combination, for the seats that declared) may stand for ``declarations``. The
+    request's ``players`` and ``dealer`` where the layout gives none; the request's
+    options replace the layout's; ``seed`` is the generator state as is."""
     doc = dict(layout)
+    doc.setdefault("players", players)
+    doc.setdefault("dealer", dealer)
+    if options is not None or "options" not in doc:
+        n = doc["players"]
+        if isinstance(n, bool) or n not in PLAYER_COUNTS:
+            raise InvalidSetup("porrazo is played by 2, 3, 4, 5, 6 or 8 players", field="players")
+        doc["options"] = read_options(options if options is not None else {}, n)
+    if seed is not None and "rng_state" not in doc:
+        doc["rng_state"] = rng_state_to_json(seed)
     given: dict[str, Any] = {}
     if doc.get("phase") == "dealing":
         del doc["phase"]
@@ -256,12 +281,52 @@ def load_layout(layout: JSON) -> PState:
             raise C.refuse("declared", "give declared or declarations, not both")
         if not isinstance(declared, dict):
             raise C.refuse("declared", 'must map seats to "ronda" or "rondine"')
-        players = doc.get("players")
-        if players in PLAYER_COUNTS:  # else the header refuses the players
-            names: list[Any] = [None] * players
+        n = doc.get("players")
+        if n in PLAYER_COUNTS:  # else the header refuses the players
+            names: list[Any] = [None] * n
             for key, kind in declared.items():
-                if _SEAT_KEYS.get(key, players) >= players:
+                if _SEAT_KEYS.get(key, n) >= n:
                     raise C.refuse("declared", f"{key!r} is not a seat")
                 names[int(key)] = kind
             doc["declarations"] = names
-    return CODEC.load(doc, C.LAYOUT, given=given)
+    st = CODEC.load(doc, C.LAYOUT, given=given)
+    if st.phase == P_DEALING:
+        deal(st, None)
+    return st
+
+
+def deck_from_json(deck: Any) -> tuple[int, ...]:
+    """A caller's deck (codes, top first) as cards: each of the 52 cards once."""
+    if not isinstance(deck, list):
+        raise InvalidSetup("deck must be a list of the 52 card codes, top first", field="deck")
+    try:
+        cards = tuple(parse_card(c) for c in deck)
+    except BadCard as err:
+        raise InvalidSetup(f"deck: {err}", field="deck") from None
+    if len(cards) != 52 or len(set(cards)) != 52:
+        raise InvalidSetup("deck must hold each of the 52 cards exactly once", field="deck")
+    return cards
+
+
+# --------------------------------------------------------------------------- a new match
+# (Game.new_state checks the request, then calls one of these)
+
+
+def new_from_seed(players: int, options: JSON, dealer: int, seed: int) -> PState:
+    st = blank_state(Options.build(options, players), dealer)
+    start_hand(st, shuffled_deck(st, seed), None)
+    return st
+
+
+def new_from_deck(deck: Any, players: int, options: JSON, dealer: int, seed: int | None) -> PState:
+    st = blank_state(Options.build(options, players), dealer)
+    cards = deck_from_json(deck)
+    st.rng_state = seed  # the later hands: from the seed's generator, or the caller's
+    start_hand(st, cards, None)
+    return st
+
+
+def new_from_layout(
+    layout: Mapping[str, Any], players: int, options: Mapping[str, Any] | None, dealer: int, seed: int | None
+) -> PState:
+    return load_layout(layout, players, options, dealer, seed, CODEC.read_options)

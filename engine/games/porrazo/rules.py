@@ -618,3 +618,25 @@ def apply(st: PState, action: Any, events: Events = None) -> None:
         start_hand(st, action[1], events)
     else:  # pragma: no cover - step is only called with legal actions
         raise IllegalAction("the match is over", rule="match_over")
+
+
+# --------------------------------------------------------------------------- invariants
+
+
+def cards_in_play(st: PState) -> list[str]:
+    """Every card wherever it lies (stock, table, hands, piles), as codes."""
+    cards = list(st.stock) + st.table
+    for s in range(st.o.players):
+        cards += st.hands[s]
+        cards += st.piles[s]
+    return [card_code(c) for c in cards]
+
+
+def hidden_cards(st: PState, seat: int) -> list[str]:
+    """The cards ``seat`` cannot see: the stock and every hand but its own (its own too
+    while it is hidden from it)."""
+    hidden = list(st.stock)
+    for s in range(st.o.players):
+        if s != seat or own_hand_hidden(st, seat):
+            hidden += st.hands[s]
+    return [card_code(c) for c in hidden]

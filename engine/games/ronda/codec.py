@@ -4,10 +4,13 @@ shows), and the glue that builds a state from the decoded values."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
 from typing import Any
 
 from engine import codec as C
 from engine.checks import MAX_SAFE_INT, MAX_SCORE
+from engine.games.ronda import rules
 from engine.games.ronda.checks import check_state, hand_of_stock
 from engine.games.ronda.options import OPTION_SPECS, Rules, check_options
 from engine.games.ronda.rules import open_hand, verb_of
@@ -23,7 +26,7 @@ from engine.games.ronda.tables import (
     RANK_CHARS,
     RBIT,
 )
-from engine.protocol import Action, BadAction
+from engine.protocol import JSON, Action, BadAction, InvalidSetup, InvalidState
 
 RONDA_PACK = C.Pack("Ronda", PACK)
 CARD = C.Card(RONDA_PACK)
@@ -146,7 +149,7 @@ FIELDS: list[C.Field[RondaState]] = [
     # a state's history is the current deal's (docs/api.md, "State size"), so a written
     # deal_start is 0; an old state's earlier entries (before it) are dropped on loading
     C.Field("history", C.History(VERBS), lambda s: deal_history(s, 0), default=lambda o: []),
-    C.Field("deal_start", C.Int(0, MAX_SAFE_INT), lambda s: 0, default=0),
+    C.history_start("deal_start"),
     C.Field("rng_state", C.RngState(), default=None, show=C.STATE_ONLY),
     C.view_seat(),
 ]
@@ -195,11 +198,9 @@ def _build_history(s: RondaState, entries: list[tuple[int, Action]], start: int,
     old state's earlier deals, or a view template's placeholders) are folded away: their
     effects are in the scores; ``old_len`` keeps their count, so the checks still know the
     deal is not the first of the match."""
-    if mode != C.TEMPLATE and start > len(entries):
-        raise C.refuse("deal_start", f"must be a whole number from 0 to {len(entries)}")
     decks: Any = None  # cons lists
     hist: Any = None
-    for seat, action in entries[start if mode != C.TEMPLATE else 0 :]:
+    for seat, action in entries if mode == C.TEMPLATE else C.current_entries(entries, start, "deal_start"):
         if type(action) is tuple:
             decks = (decks, action)
             action = DEAL_MARK
@@ -224,3 +225,51 @@ CODEC = C.Codec(
     build=build,
     check=check_state,
 )
+
+
+def deck_from_json(deck: Any) -> list[int]:
+    """A caller's deck (codes, top first) as cards: the Ronda pack, each card once."""
+    if not isinstance(deck, list) or len(deck) != len(PACK):
+        raise InvalidSetup(f"deck must list the {len(PACK)} cards of the Ronda pack, top first", field="deck")
+    cards = []
+    for code in deck:
+        try:
+            cards.append(RONDA_PACK.read(code, "deck"))
+        except InvalidState as err:
+            raise InvalidSetup(err.message, field="deck") from None
+    if len(set(cards)) != len(PACK):
+        raise InvalidSetup("deck must hold each card of the Ronda pack exactly once", field="deck")
+    return cards
+
+
+# --------------------------------------------------------------------------- a new match
+# (Game.new_state checks the request, then calls one of these)
+
+
+def new_from_seed(players: int, options: JSON, dealer: int, seed: int) -> RondaState:
+    s = blank_state(Rules.of(options, players), dealer)
+    s.rng_state = seed
+    rules.engine_deal(s, None)
+    return s
+
+
+def new_from_deck(deck: Any, players: int, options: JSON, dealer: int, seed: int | None) -> RondaState:
+    o = Rules.of(options, players)
+    s = blank_state(o, dealer)
+    cards = deck_from_json(deck)
+    try:
+        rules.start_deal(s, cards, rules.caller_deal_rng(cards) if o.shuffle_returned else None, None)
+    except ValueError as err:
+        raise InvalidSetup(f"deck: {err}", field="deck") from None
+    s.rng_state = seed  # the later deals: from the seed's generator, or the caller's
+    return s
+
+
+def new_from_layout(
+    layout: Mapping[str, Any], players: int, options: Mapping[str, Any] | None, dealer: int, seed: int | None
+) -> RondaState:
+    rng_state = None if seed is None else random.Random(seed).getrandbits(63)
+    opts = None if options is None else CODEC.read_options(options, players)
+    return CODEC.load(
+        layout, C.LAYOUT, players=players, options=opts, given={"dealer": dealer, "rng_state": rng_state}
+    )

@@ -701,3 +701,27 @@ def check_action(s: RondaState, action: Any) -> None:
             raise IllegalAction(f"seat {target} has no open declaration you can challenge", rule="R13")
     elif verb == "play" and not s.hands[s.to_act] >> action & 1:
         raise IllegalAction(f"card not in hand: {card_code(action)}", rule="R19")
+
+
+# --------------------------------------------------------------------------- invariants
+
+
+def cards_in_play(s: RondaState) -> list[str]:
+    """Every card wherever it lies (hands, table, stock, piles), as codes."""
+    cards: list[int] = []
+    for h in s.hands:
+        cards += cards_of(h)
+    cards += s.table
+    cards += s.stock
+    for p in s.piles:
+        cards += cards_of(p)
+    return [card_code(c) for c in cards]
+
+
+def hidden_cards(s: RondaState, seat: int) -> list[str]:
+    """The cards ``seat`` cannot see: the stock and the hands of the unchallenged others."""
+    cards: list[int] = list(s.stock)
+    for t in range(s.n):
+        if t != seat and not s.challenged >> t & 1:
+            cards += cards_of(s.hands[t])
+    return [card_code(c) for c in cards]

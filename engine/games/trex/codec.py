@@ -6,6 +6,8 @@ state must satisfy beyond its shape is in ``checks``."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
 from typing import Any
 
 from engine import codec as C
@@ -14,7 +16,7 @@ from engine.protocol import JSON, Action, BadAction, InvalidSetup, InvalidState
 from . import tables as T
 from .checks import check_state
 from .options import OPTION_SPECS, Opts, check_options
-from .rules import complete_layout, deal_from, layout_fits
+from .rules import complete_layout, deal_from, layout_fits, new_match
 from .state import TrexState, entries, fold_past, load_history
 
 TREX_PACK = C.Pack("Trex", tuple(range(52)), T.CODES)  # numbered suit by suit: ascending = canonical
@@ -269,3 +271,24 @@ def state_from_layout(layout: Any, options: JSON | None, dealer: int) -> TrexSta
             raise InvalidState("dealer must be a seat 0-3", field="dealer")
         data["hands"] = [T.codes_of(hand) for hand in deal_from(first, d)]
     return CODEC.load(data, C.LAYOUT, players=4, options=options, given={"dealer": dealer})
+
+
+# --------------------------------------------------------------------------- a new match
+# (Game.new_state checks the request, then calls one of these)
+
+
+def new_from_seed(players: int, options: JSON, dealer: int, seed: int) -> TrexState:
+    return new_match(Opts(options), dealer, None, seed)
+
+
+def new_from_deck(deck: Any, players: int, options: JSON, dealer: int, seed: int | None) -> TrexState:
+    return new_match(Opts(options), dealer, parse_deck(deck, "deck", InvalidSetup), seed)
+
+
+def new_from_layout(
+    layout: Mapping[str, Any], players: int, options: Mapping[str, Any] | None, dealer: int, seed: int | None
+) -> TrexState:
+    s = state_from_layout(layout, None if options is None else CODEC.read_options(options, players), dealer)
+    if seed is not None:
+        s.rng_state = random.Random(seed).getrandbits(T.RNG_BITS)
+    return s

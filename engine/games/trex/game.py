@@ -1,21 +1,18 @@
-"""The Trex Game: the protocol, delegating to the rules (``rules``), scoring (``scoring``),
-the JSON (``codec``) and the sampler (``sampling``)."""
+"""The Trex Game: which module answers which protocol call (rules ``rules``, scoring
+``scoring``, the JSON and a new match ``codec``, the sampler ``sampling``)."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Mapping
+from operator import attrgetter
 from types import MappingProxyType
-from typing import Any
 
-from engine.protocol import JSON, Action, Event, Game, InvalidSetup, ScoreReport
+from engine.protocol import Game
 
-from . import playout, rules, scoring
-from .codec import CODEC, VERBS, parse_action, parse_deck, state_from_layout
-from .options import OPTION_SPECS, Opts, check_options
-from .sampling import make_sampler
-from .state import TrexState, cards_in_play, hidden_cards, info_key
-from .tables import CODES, PHASE_NAMES, RNG_BITS
+from . import codec, playout, rules, sampling, scoring, state
+from .options import OPTION_SPECS, check_options
+from .state import TrexState
+from .tables import CODES, PHASE_NAMES
 
 
 class Trex(Game[TrexState]):
@@ -23,7 +20,7 @@ class Trex(Game[TrexState]):
     title = "Trex"
     player_counts = (4,)
     option_specs = OPTION_SPECS
-    codec = CODEC
+    codec = codec.CODEC
     verbs: Mapping[str, str] = MappingProxyType(
         {
             "choose": "the kingdom owner picks this deal's contract",
@@ -35,111 +32,37 @@ class Trex(Game[TrexState]):
     )
 
     def __init__(self) -> None:
-        self.bind_search_path(
-            Trex,
-            step=rules.step,
-            legal_actions=rules.legal_actions,
-            clone=TrexState.clone,
+        super().__init__(
+            check_options=check_options,
+            new_from_seed=codec.new_from_seed,
+            new_from_deck=codec.new_from_deck,
+            new_from_layout=codec.new_from_layout,
+            # the turn
             to_act=rules.to_act,
+            phase=lambda s: PHASE_NAMES[s.phase],
+            deal_no=attrgetter("deal_no"),
+            legal_actions=rules.legal_actions,
+            check_action=rules.check_action,
+            clone=TrexState.clone,
+            step=rules.step,
+            # actions as JSON
+            parse_action=lambda s, data: codec.parse_action(data, s.opts),
+            action_to_json=lambda s, action: codec.VERBS.encode(action),
+            # scores and views
+            score=scoring.score_report,
+            standings=scoring.standings,
+            sampler=sampling.make_sampler,
+            info_key=state.info_key,
+            # invariants
+            pack=lambda s: list(CODES),
+            cards_in_play=state.cards_in_play,
+            hidden_cards=state.hidden_cards,
+            # search: the playout is fused over the hand masks and ends the deal without
+            # dealing the next one from the generator (same outcome)
+            outcome=scoring.outcome,
             is_playout_over=rules.is_playout_over,
             random_playout=playout.random_playout,
-            outcome=scoring.outcome,
         )
-
-    # ---- setup
-    def check_options(self, options: JSON, players: int) -> None:
-        check_options(options, players)
-
-    def new_state(
-        self,
-        players: int,
-        options: Mapping[str, Any] | None = None,
-        dealer: int = 0,
-        *,
-        seed: int | None = None,
-        deck: list[str] | None = None,
-        layout: JSON | None = None,
-    ) -> TrexState:
-        self.check_players(players)
-        self.check_dealer(4, dealer)
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise InvalidSetup("seed must be a whole number", field="seed")
-        if deck is not None and layout is not None:
-            raise InvalidSetup("give either a deck or a layout, not both", field="deck")
-        if layout is not None:
-            parsed = None if options is None else self.parse_options(options, players)
-            s = state_from_layout(layout, parsed, dealer)
-            if seed is not None:
-                s.rng_state = random.Random(seed).getrandbits(RNG_BITS)
-            return s
-        opts = Opts(self.parse_options(options, players))
-        cards = None if deck is None else parse_deck(deck, "deck", InvalidSetup)
-        return rules.new_match(opts, dealer, cards, seed)
-
-    # ---- turn
-    def to_act(self, state: TrexState) -> int | None:
-        return None if state.to_act < 0 else state.to_act
-
-    def phase(self, state: TrexState) -> str:
-        return PHASE_NAMES[state.phase]
-
-    def is_playout_over(self, start: TrexState, state: TrexState) -> bool:
-        """The match is over, the deal of ``start`` ended, or a caller's deal is awaited."""
-        return rules.is_playout_over(start, state)
-
-    def random_playout(self, start: TrexState, state: TrexState, rng: random.Random) -> None:
-        """The generic loop's plays, fused over the hand masks (``playout``); the deal is
-        ended without dealing the next one from the generator (same ``outcome``)."""
-        playout.random_playout(start, state, rng)
-
-    def deal_no(self, state: TrexState) -> int:
-        return state.deal_no
-
-    def legal_actions(self, state: TrexState) -> list[Action]:
-        return rules.legal_actions(state)
-
-    def check_action(self, state: TrexState, action: Action) -> None:
-        rules.check_action(state, action)
-
-    def clone(self, state: TrexState) -> TrexState:
-        return state.clone()
-
-    def step(self, state: TrexState, action: Action, events: list[Event] | None = None) -> None:
-        rules.step(state, action, events)
-
-    # ---- actions
-    def parse_action(self, state: TrexState, data: Any) -> Action:
-        return parse_action(data, state.opts)
-
-    def action_to_json(self, state: TrexState, action: Action) -> JSON:
-        return VERBS.encode(action)
-
-    # ---- JSON
-    def sampler(self, view: JSON) -> Callable[[random.Random], TrexState]:
-        return make_sampler(view)
-
-    def info_key(self, state: TrexState, seat: int) -> Hashable:
-        return info_key(state, seat)
-
-    # ---- invariants
-    def pack(self, state: TrexState) -> list[str]:
-        return list(CODES)
-
-    def cards_in_play(self, state: TrexState) -> list[str]:
-        return cards_in_play(state)
-
-    def hidden_cards(self, state: TrexState, seat: int) -> list[str]:
-        return hidden_cards(state, seat)
-
-    # ---- scores
-    def score(self, state: TrexState) -> ScoreReport:
-        return scoring.score_report(state)
-
-    def standings(self, state: TrexState) -> list[float]:
-        return scoring.standings(state)
-
-    def outcome(self, start: TrexState, end: TrexState) -> list[float]:
-        return scoring.outcome(start, end)
 
 
 GAME = Trex()

@@ -10,8 +10,8 @@ import pytest
 from engine import get_game
 from engine.protocol import InvalidState
 from tests.games.loadback import worked_example_loads_back
-from tests.games.trex.test_trex_examples import EXAMPLES
-from tests.games.trex.test_trex_examples import test_worked_example as run_worked_example
+from tests.games.trex.test_examples import EXAMPLES
+from tests.games.trex.test_examples import test_worked_example as run_worked_example
 
 GAME = get_game("trex")
 CANONICAL = [rank + suit for suit in "SHDC" for rank in "23456789TJQKA"]

@@ -14,7 +14,7 @@ from porrazo_helpers import GAME
 from engine.cards import CODES
 from engine.protocol import InvalidSetup, InvalidState
 from tests.games.loadback import option_id, option_sets, seeded_matches_load_back, worked_example_loads_back
-from tests.games.porrazo import test_porrazo_examples as worked
+from tests.games.porrazo import test_examples as worked
 
 
 def random_match(
