@@ -4152,6 +4152,8 @@ export interface components {
         ScoreItem: {
             /** @description what scored, in words */
             item?: string;
+            /** @description the non-default options (house rules) that produced or changed the item; absent when none did (docs/api.md, Score items) */
+            options?: string[];
             points?: number;
             /** @description the rule id it comes from */
             rule?: string;
