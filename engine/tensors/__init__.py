@@ -282,6 +282,28 @@ class Recall:
     """The bound the play order is scaled by (0: the pack's distinct cards)."""
 
 
+def opening_pieces(table: Table, phases: Sequence[str]) -> list[Piece]:
+    """The pieces most games' tensors open with: the seat's own hand (private), the
+    phase, the seat to act and the dealer (the last two counted from the viewer)."""
+    n = table.players
+    return [
+        Piece("hand", (table.n_cards,), private=True),
+        Piece("phase", (len(phases),)),
+        Piece("to_act", (n,)),
+        Piece("dealer", (n,)),
+    ]
+
+
+def fill_opening(view: JSON, w: Writer, phases: Sequence[str]) -> None:
+    """:func:`opening_pieces` from ``view``: the hand only when the view is the seat's own."""
+    hands = view["hands"]
+    if view.get("seat") == w.me and isinstance(hands[w.me], list):
+        w.cards("hand", hands[w.me])
+    w.choice("phase", view["phase"], phases)
+    w.seat("to_act", view["to_act"])
+    w.seat("dealer", view["dealer"])
+
+
 def recall_pieces(table: Table, recall: Recall) -> list[Piece]:
     n, c = table.players, table.n_cards
     row = n + len(recall.call_verbs) + len(recall.values) + n

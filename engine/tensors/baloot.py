@@ -13,7 +13,16 @@ from engine.games.baloot.tables import (
     SUIT_CHARS,
 )
 from engine.protocol import JSON
-from engine.tensors import Piece, Recall, Table, Writer, fill_recall, recall_pieces
+from engine.tensors import (
+    Piece,
+    Recall,
+    Table,
+    Writer,
+    fill_opening,
+    fill_recall,
+    opening_pieces,
+    recall_pieces,
+)
 
 TRICKS = 8
 HAND_BOUND = 8
@@ -33,10 +42,7 @@ RECALL = Recall(
 def pieces(t: Table) -> list[Piece]:
     n, s, c = t.players, t.n_sides, t.n_cards
     return [
-        Piece("hand", (c,), private=True),
-        Piece("phase", (len(PHASE_NAMES),)),
-        Piece("to_act", (n,)),
-        Piece("dealer", (n,)),
+        *opening_pieces(t, PHASE_NAMES),
         Piece("scores", (s,)),
         Piece("hand_sizes", (n,)),
         Piece("candidate", (c,)),
@@ -78,11 +84,7 @@ def pieces(t: Table) -> list[Piece]:
 def fill(view: JSON, w: Writer) -> None:
     target = float(view["options"]["target_score"])
     hands = view["hands"]
-    if view.get("seat") == w.me and isinstance(hands[w.me], list):
-        w.cards("hand", hands[w.me])
-    w.choice("phase", view["phase"], PHASE_NAMES)
-    w.seat("to_act", view["to_act"])
-    w.seat("dealer", view["dealer"])
+    fill_opening(view, w, PHASE_NAMES)
     w.per_side("scores", view["scores"], target)
     w.hand_counts("hand_sizes", hands, HAND_BOUND)
     if view["candidate"] is not None:

@@ -8,7 +8,16 @@ from engine.cards import RANKS
 from engine.games.porrazo.codec import COMBOS, WIN_REASONS
 from engine.games.porrazo.tables import PHASE_NAMES, STAGE_NAMES
 from engine.protocol import JSON
-from engine.tensors import Piece, Recall, Table, Writer, fill_recall, recall_pieces
+from engine.tensors import (
+    Piece,
+    Recall,
+    Table,
+    Writer,
+    fill_opening,
+    fill_recall,
+    opening_pieces,
+    recall_pieces,
+)
 
 HAND_BOUND = 3
 """Cards in a hand at most (deals of three): hand counts are divided by it."""
@@ -28,10 +37,7 @@ RECALL = Recall(
 def pieces(t: Table) -> list[Piece]:
     n, s, c = t.players, t.n_sides, t.n_cards
     return [
-        Piece("hand", (c,), private=True),
-        Piece("phase", (len(PHASE_NAMES),)),
-        Piece("to_act", (n,)),
-        Piece("dealer", (n,)),
+        *opening_pieces(t, PHASE_NAMES),
         Piece("scores", (s,)),
         Piece("deal_points", (s,)),
         Piece("last_deal_points", (s,)),
@@ -62,11 +68,7 @@ def pieces(t: Table) -> list[Piece]:
 def fill(view: JSON, w: Writer) -> None:
     target = float(view["options"]["target_score"])
     hands = view["hands"]
-    if view.get("seat") == w.me and isinstance(hands[w.me], list):
-        w.cards("hand", hands[w.me])
-    w.choice("phase", view["phase"], PHASE_NAMES)
-    w.seat("to_act", view["to_act"])
-    w.seat("dealer", view["dealer"])
+    fill_opening(view, w, PHASE_NAMES)
     w.per_side("scores", view["scores"], target)
     w.item_points("deal_points", view["deal_items"], target)
     w.item_points("last_deal_points", view["last_deal_items"], target)

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from engine.games.ronda.tables import COMBO_NAMES, PHASE_NAMES, RANK_CHARS
 from engine.protocol import JSON
-from engine.tensors import Piece, Recall, Table, Writer, fill_recall, recall_pieces
+from engine.tensors import (
+    Piece,
+    Recall,
+    Table,
+    Writer,
+    fill_opening,
+    fill_recall,
+    opening_pieces,
+    recall_pieces,
+)
 
 HAND_BOUND = 5
 """Cards in a hand at most (4 in the no-table deal): hand counts are divided by it."""
@@ -24,10 +33,7 @@ RECALL = Recall(
 def pieces(t: Table) -> list[Piece]:
     n, s, c = t.players, t.n_sides, t.n_cards
     return [
-        Piece("hand", (c,), private=True),
-        Piece("phase", (len(PHASE_NAMES),)),
-        Piece("to_act", (n,)),
-        Piece("dealer", (n,)),
+        *opening_pieces(t, PHASE_NAMES),
         Piece("scores", (s,)),
         Piece("deal_points", (s,)),
         Piece("hand_number", (1,)),
@@ -55,12 +61,7 @@ def pieces(t: Table) -> list[Piece]:
 def fill(view: JSON, w: Writer) -> None:
     target = float(view["options"]["target_score"])
     hands = view["hands"]
-    me_hand = hands[w.me] if view.get("seat") == w.me else None
-    if isinstance(me_hand, list):
-        w.cards("hand", me_hand)
-    w.choice("phase", view["phase"], PHASE_NAMES)
-    w.seat("to_act", view["to_act"])
-    w.seat("dealer", view["dealer"])
+    fill_opening(view, w, PHASE_NAMES)
     w.per_side("scores", view["scores"], target)
     w.item_points("deal_points", view["deal_items"], target)
     w.scaled("hand_number", view["hand_number"], HANDS_BOUND, 0)

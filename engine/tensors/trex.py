@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from engine.games.trex.tables import CONTRACT_NAMES, PHASE_NAMES, SEQ_RANKS
 from engine.protocol import JSON
-from engine.tensors import Piece, Recall, Table, Writer, fill_recall, recall_pieces
+from engine.tensors import (
+    Piece,
+    Recall,
+    Table,
+    Writer,
+    fill_opening,
+    fill_recall,
+    opening_pieces,
+    recall_pieces,
+)
 
 TRICKS = 13
 KINGDOMS = 4
@@ -30,10 +39,7 @@ RECALL = Recall(
 def pieces(t: Table) -> list[Piece]:
     n, s, c = t.players, t.n_sides, t.n_cards
     return [
-        Piece("hand", (c,), private=True),
-        Piece("phase", (len(PHASE_NAMES),)),
-        Piece("to_act", (n,)),
-        Piece("dealer", (n,)),
+        *opening_pieces(t, PHASE_NAMES),
         Piece("scores", (s,)),
         Piece("match_scores", (n,)),
         Piece("deal_scores", (n,)),
@@ -60,11 +66,7 @@ def pieces(t: Table) -> list[Piece]:
 
 def fill(view: JSON, w: Writer) -> None:
     hands = view["hands"]
-    if view.get("seat") == w.me and isinstance(hands[w.me], list):
-        w.cards("hand", hands[w.me])
-    w.choice("phase", view["phase"], PHASE_NAMES)
-    w.seat("to_act", view["to_act"])
-    w.seat("dealer", view["dealer"])
+    fill_opening(view, w, PHASE_NAMES)
     w.per_side("scores", view["scores"], MATCH_SCALE)
     w.per_seat("match_scores", view["match_scores"], MATCH_SCALE)
     w.per_seat("deal_scores", view["deal_scores"], DEAL_SCALE)
