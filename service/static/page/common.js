@@ -135,12 +135,33 @@ function renderScores(target, report, me) {
   target.append(table);
 }
 
-/* The items of a deal's score: a card as a card, an item the game's words name (Baloot's
-   cards, projects, baloot, kaboot...) in them, else the engine's own words. */
+/* A score item in the page's language: the game's words for its key (`item:<key>`) with
+   each parameter written for people: a seat by its name, a card by its name, a game's word
+   (Ronda's tringa...) in the game's words, a number in the page's digits. Null when the
+   page has no words for it. */
+function itemText(item, game, me) {
+  const template = item.key ? (WORDS[game] || {})["item:" + item.key] : undefined;
+  if (!template) return null;
+  const vars = {};
+  for (const [name, value] of Object.entries(item.params || {})) {
+    if (name === "seat") vars[name] = seatName(value, me);
+    else if (name === "card") vars[name] = isCard(value) ? cardName(value, game) : term(game, String(value), {}, String(value));
+    else if (typeof value === "number") vars[name] = value;
+    else vars[name] = term(game, String(value), {}, String(value));
+  }
+  return fillWords(template, vars);
+}
+
+/* The items of a deal's score, each in the page's words (itemText); an item with no key
+   (a server older than the keys) as before: a card as a card, a game word, else its text. */
 function itemRows(items, sides, me, game) {
-  const named = (item) => isCard(item) ? cardNode(item, "span", game) : el("bdi", {}, term(game, String(item), {}, String(item)));
+  const named = (item) => {
+    const text = itemText(item, game, me);
+    if (text !== null) return el("bdi", { "data-key": item.key }, text);
+    return isCard(item.item) ? cardNode(item.item, "span", game) : el("bdi", {}, term(game, String(item.item), {}, String(item.item)));
+  };
   return items.map((item) => el("tr", {}, el("td", {}, sideName(sides[item.side] || [item.side], me)),
-    el("td", {}, named(item.item)),
+    el("td", { class: "item" }, named(item)),
     el("td", { class: "value" }, el("bdi", { dir: "ltr" }, (item.points > 0 ? "+" : "") + num(item.points))),
     el("td", {}, el("bdi", { dir: "ltr" }, ruleOf(item)))));
 }
