@@ -35,10 +35,12 @@ _PARAM = re.compile(r"\{(\w+)\}")
 @dataclass(frozen=True)
 class ItemTemplates:
     """One game's score items: ``templates`` key -> English template; ``words`` a word
-    parameter's name -> the words it may take (each a key of the game's page words)."""
+    parameter's name -> the words it may take (each a key of the game's page words);
+    ``options`` the house rules an item may name in its ``options`` (docs/api.md)."""
 
     templates: Mapping[str, str]
     words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    options: tuple[str, ...] = ()
     _patterns: dict[str, re.Pattern[str]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -32,12 +32,24 @@ def test_every_item_key_has_words_in_every_language(language: str, game_id: str)
         assert lacking == [], f"page-{language}.po has no {game_id} words for the {name} {lacking}"
 
 
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_every_house_rule_an_item_names_has_words_in_every_language(language: str) -> None:
+    catalogue = i18n.page_catalogue(language)
+    assert catalogue.get(("page", "house_rules")), "no words around the house rules' names"
+    for game_id in GAME_IDS:
+        missing = [
+            name for name in item_templates(game_id).options if not catalogue.get((game_id, f"option:{name}"))
+        ]
+        assert missing == [], f"page-{language}.po has no {game_id} words for the house rules {missing}"
+
+
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_no_catalogue_has_an_item_key_the_game_does_not_declare(game_id: str) -> None:
     declared = {f"item:{key}" for key in item_templates(game_id).templates}
     for language in i18n.LANGUAGES:
         written = {key for (context, key) in i18n.page_catalogue(language) if context == game_id}
-        stale = sorted(key for key in written if key.startswith("item:") and key not in declared)
+        declared |= {f"option:{name}" for name in item_templates(game_id).options}
+        stale = sorted(key for key in written if key.startswith(("item:", "option:")) and key not in declared)
         assert stale == [], f"page-{language}.po: {stale}"
 
 

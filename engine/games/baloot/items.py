@@ -11,5 +11,12 @@ ITEMS = ItemTemplates(
         "projects": "projects",  # S6/S7
         "baloot": "baloot",  # S6/S7
         "kaboot": "kaboot",  # S6
-    }
+    },
+    options=(
+        "hokm_rounding",
+        "doubled_award",
+        "doubled_kaboot",
+        "projects_when_doubled",
+        "projects_in_kaboot",
+    ),
 )

@@ -21,5 +21,14 @@ ITEMS = ItemTemplates(
         "jhiplu": "{n} jhiplu",  # R27
         "alter": "{n} alter",  # R27 (alter_points)
         "man": "{n} man",  # R27 (man_cards)
-    }
+    },
+    options=(
+        "seen_payment",
+        "unseen_payment",
+        "dublee_bonus",
+        "unseen_maal",
+        "alter_points",
+        "man_cards",
+        "man_points",
+    ),
 )

@@ -21,6 +21,7 @@ ITEMS = ItemTemplates(
         "card_points": "cards ({count})",  # R28
     },
     words={"declared": COMBO_NAMES, "held": COMBO_NAMES},
+    options=("este_capturing_card", "chain_bonus_players", "chain_bonus_values"),
 )
 
 CHAIN_ITEMS = ("", "b_khamsa", "b_achra")

@@ -22,7 +22,8 @@ ITEMS = ItemTemplates(
         "finished_third": "finished third",  # S6
         "finished_fourth": "finished fourth",  # S6
         "earlier_play": "earlier play given in the setup",  # S9
-    }
+    },
+    options=("doubled_card_taken_by_other", "doubler_takes_after_other_lead", "doubler_leads_and_takes"),
 )
 
 FINISHED_ITEMS = ("finished_first", "finished_second", "finished_third", "finished_fourth")

@@ -107,10 +107,15 @@ function handOf(view, seat) {
   return Array.isArray(hands[seat]) ? hands[seat] : [];
 }
 
-/* An item's rule id, and the non-default options (house rules) that changed it. */
-function ruleOf(item) {
-  const options = Array.isArray(item.options) ? item.options.map((name) => String(name).replaceAll("_", " ")) : [];
-  return (item.rule || "") + (options.length ? " (option: " + options.join(", ") + ")" : "");
+/* An item's rule id, and the non-default options (house rules) that changed it, in the
+   game's words (`option:<name>`). */
+function ruleOf(item, game) {
+  const options = Array.isArray(item.options) ? item.options.map((name) =>
+    term(game, "option:" + name, {}, String(name).replaceAll("_", " "))) : [];
+  const rule = el("bdi", { dir: "ltr" }, item.rule || "");
+  if (!options.length) return rule;
+  const names = options.join(LANG === "ar" ? "، " : ", ");
+  return el("span", {}, rule, " ", el("small", {}, t("house_rules", { names })));
 }
 
 /* A seat's name: "You", or "Seat 3" (numbered from 1 for people). */
@@ -163,7 +168,7 @@ function itemRows(items, sides, me, game) {
   return items.map((item) => el("tr", {}, el("td", {}, sideName(sides[item.side] || [item.side], me)),
     el("td", { class: "item" }, named(item)),
     el("td", { class: "value" }, el("bdi", { dir: "ltr" }, (item.points > 0 ? "+" : "") + num(item.points))),
-    el("td", {}, el("bdi", { dir: "ltr" }, ruleOf(item)))));
+    el("td", {}, ruleOf(item, game))));
 }
 
 function loadSeat(sessionId) {
