@@ -141,7 +141,8 @@ function renderScores(target, report, me) {
 }
 
 /* A score item in the page's language: the game's words for its key (`item:<key>`) with
-   each parameter written for people: a seat by its name, a card by its name, a game's word
+   each parameter written for people: a seat by its name, a card by its name ("hidden", a
+   card this reader may not see now, as a hidden card), a game's word
    (Ronda's tringa...) in the game's words, a number in the page's digits. Null when the
    page has no words for it. */
 function itemText(item, game, me) {
@@ -150,7 +151,7 @@ function itemText(item, game, me) {
   const vars = {};
   for (const [name, value] of Object.entries(item.params || {})) {
     if (name === "seat") vars[name] = seatName(value, me);
-    else if (name === "card") vars[name] = isCard(value) ? cardName(value, game) : term(game, String(value), {}, String(value));
+    else if (name === "card") vars[name] = isCard(value) ? cardName(value, game) : value === "hidden" ? t("card_back") : term(game, String(value), {}, String(value));
     else if (typeof value === "number") vars[name] = value;
     else vars[name] = term(game, String(value), {}, String(value));
   }
