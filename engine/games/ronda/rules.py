@@ -40,6 +40,11 @@ from engine.games.ronda.tables import (
 from engine.protocol import IllegalAction
 from engine.sampling import shuffle
 
+MISSA_ITEM: Final = ITEMS.text("missa")
+ESTE_ITEM: Final = ITEMS.text("este")
+CHAIN_ITEM_TEXTS: Final = tuple(ITEMS.text(key) if key else "" for key in CHAIN_ITEMS)
+"""R21, R23, R24: the play's items, written once (the search scores them in every playout)."""
+
 _CARDS: Final[dict[int, list[int]]] = {}
 """``cards_of``'s memo (Final, as every table the rules read per move: a C static when compiled)."""
 
@@ -473,7 +478,7 @@ def r19_play(s: RondaState, card: int, events: Events) -> None:
         s.piles[side] |= packet
         s.chain = (r, level + 1, seat, packet)
         s.last_drop = -1
-        name = ITEMS.text(CHAIN_ITEMS[level])
+        name = CHAIN_ITEM_TEXTS[level]
         bonus = s.o.chain_bonus[level - 1]  # its house rules are named by scoring.item_options
         if events is not None:
             events.append(
@@ -488,7 +493,7 @@ def r19_play(s: RondaState, card: int, events: Events) -> None:
         award(s, side, bonus, name, "R24", events)
         points = bonus
         if not s.trank and not last_play:
-            award(s, side, 1, ITEMS.text("missa"), "R23", events)
+            award(s, side, 1, MISSA_ITEM, "R23", events)
     elif s.trank & RBIT[card]:
         run = captured_ranks(s.trank, card)
         s.trank &= ~run
@@ -512,14 +517,14 @@ def r19_play(s: RondaState, card: int, events: Events) -> None:
                 s.piles[side] ^= bit
                 s.table.append(card)
                 s.trank |= RBIT[card]
-            award(s, side, 1, ITEMS.text("este"), "R21", events)
+            award(s, side, 1, ESTE_ITEM, "R21", events)
             points = 1
             s.chain = (r, 1, seat, packet) if s.o.chains else None
         else:
             s.chain = None
         s.last_drop = -1
         if not s.trank and not last_play:
-            award(s, side, 1, ITEMS.text("missa"), "R23", events)
+            award(s, side, 1, MISSA_ITEM, "R23", events)
             points = 1
     else:
         s.table.append(card)
