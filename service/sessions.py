@@ -58,6 +58,7 @@ from redis.typing import EncodableT, FieldT
 
 from ai.bots import LEVEL_BUDGETS, Budget, decide
 from engine import get_game
+from engine.items import keyed_events
 from engine.protocol import Game, IllegalAction
 from service import deal_hold, quotas, webhooks
 from service.dispatch import new_seed, send_task
@@ -480,7 +481,7 @@ def play_move(
                 "legal_actions", [game.action_to_json(state, a) for a in game.legal_actions(state)]
             )
         raise
-    return game.action_to_json(state, action), nxt, events
+    return game.action_to_json(state, action), nxt, keyed_events(game.id, events)
 
 
 def check_written(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
+from engine.items import keyed_events, keyed_report
 from engine.protocol import IllegalAction
 from service import i18n
 from service.api.blueprint import Blueprint
@@ -104,7 +105,7 @@ class Moves(MethodView):
                 "legal_actions", [game.action_to_json(state, a) for a in game.legal_actions(state)]
             )
             raise
-        return {"state": game.to_json(nxt), "events": events}
+        return {"state": game.to_json(nxt), "events": keyed_events(game.id, events)}
 
 
 @blp.route("/<game_id>/score")
@@ -115,7 +116,7 @@ class Score(MethodView):
     def post(self, body, game_id):
         """Match totals per side and the current deal's scoring, item by item"""
         game = load_game(game_id)
-        return game.score(game.from_json(body["state"])).to_json()
+        return keyed_report(game.id, game.score(game.from_json(body["state"])).to_json())
 
 
 @blp.route("/<game_id>/view")

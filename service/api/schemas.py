@@ -6,6 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from ai.bots import LEVELS
+from engine.items import item_templates
 from service.api.openapi import GameDocument
 
 Seat = lambda **kw: fields.Integer(strict=True, validate=validate.Range(0, 15), **kw)  # noqa: E731
@@ -46,7 +47,8 @@ ActionField = lambda **kw: GameDocument("action", **kw)  # noqa: E731
 
 class EventSchema(ma.Schema):
     """What a move did (``{"type": "capture", "seat": 1, "cards": [...]}``): a ``type`` and
-    the game's members for it."""
+    the game's members for it. A ``points`` event carries a score item's members (``item``,
+    ``key``, ``params``, ``rule``; Baloot's award a list ``items`` of score items)."""
 
     class Meta:
         unknown = ma.INCLUDE
@@ -212,6 +214,30 @@ class ViewResponse(Strict):
     view = View()
 
 
+RONDA_WORDS = item_templates("ronda").words
+PORRAZO_WORDS = item_templates("porrazo").words
+
+
+class ScoreItemParamsSchema(Strict):
+    """A score item's parameters, by name (each game uses some of them; docs/api.md, Score
+    items): a seat, a card, a game's word, or a whole number."""
+
+    seat = fields.Integer(metadata={"description": "a seat number, from 0"})
+    card = fields.String(metadata={"description": "a card code (Marriage's man: XX)", "example": "KH"})
+    n = fields.Integer(metadata={"description": "how many"})
+    count = fields.Integer(metadata={"description": "how many cards"})
+    deal = fields.Integer(metadata={"description": "a deal's number"})
+    declared = fields.String(
+        metadata={"description": "Ronda: the declaration made", "enum": list(RONDA_WORDS["declared"])}
+    )
+    held = fields.String(
+        metadata={"description": "Ronda: what the hand held", "enum": list(RONDA_WORDS["held"])}
+    )
+    combo = fields.String(
+        metadata={"description": "Porrazo: the combination", "enum": list(PORRAZO_WORDS["combo"])}
+    )
+
+
 class ScoreItemSchema(ma.Schema):
     """One item of a deal's scoring: its points to a side, and the game's members for it."""
 
@@ -220,7 +246,21 @@ class ScoreItemSchema(ma.Schema):
 
     side = fields.Integer(allow_none=True)
     points = fields.Integer()
-    item = fields.String(metadata={"description": "what scored, in words"})
+    item = fields.String(metadata={"description": "what scored, in English words"})
+    key = fields.String(
+        metadata={
+            "description": "the item's kind, stable across versions and languages: the key of the game's "
+            "template that writes `item` (docs/api.md, Score items)",
+            "example": "false_declaration",
+        }
+    )
+    params = fields.Nested(
+        ScoreItemParamsSchema,
+        metadata={
+            "description": "the template's parameters, which `item` shows filled in",
+            "example": {"seat": 1, "declared": "tringa", "held": "none"},
+        },
+    )
     rule = fields.String(metadata={"description": "the rule id it comes from"})
     options = fields.List(
         fields.String(),

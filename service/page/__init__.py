@@ -32,6 +32,7 @@ from flask import Blueprint, abort, render_template, request
 
 from ai.bots import LEVEL_BUDGETS
 from engine import all_games
+from engine.items import keyed_events, keyed_report
 from service import deal_hold as page_hold
 from service import i18n
 from service import sessions as S
@@ -142,7 +143,7 @@ def seat_secrets(session: S.Session, seat: int | None) -> set[str]:
 def score(session_id: str):
     """The score report: match totals and the current (or just finished) deal item by item."""
     _store, session, seat = viewer(session_id)
-    report = session.game.score(session.state).to_json()
+    report = keyed_report(session.game.id, session.game.score(session.state).to_json())
     return {"version": session.version, "score": redact(report, seat_secrets(session, seat))}
 
 
@@ -165,7 +166,7 @@ def positions(session_id: str):
 
 def position(game: Any, state: Any, seat: int | None, move: dict[str, Any] | None) -> dict[str, Any]:
     view = game.public_view(state) if seat is None else game.view(state, seat)
-    report = game.score(state).to_json()
+    report = keyed_report(game.id, game.score(state).to_json())
     hidden = set(game.hidden_cards(state, seat)) if seat is not None else set()
     return {"move": move, "to_act": game.to_act(state), "view": view, "score": redact(report, hidden)}
 
@@ -180,13 +181,13 @@ def sheet(session_id: str):
     game = session.game
     state = store.initial_state(session)
     deals: list[dict[str, Any]] = []
-    report = game.score(state).to_json()
+    report = keyed_report(game.id, game.score(state).to_json())
     start_totals = list(report["scores"])
     for entry in store.log(session, seat):
         action = game.parse_action(state, entry["action"])
         actor = cast(int, entry["seat"] if entry["seat"] is not None else game.to_act(state))
         state, events = game.apply(state, actor, action)
-        after = game.score(state).to_json()
+        after = keyed_report(game.id, game.score(state).to_json())
         match_over = game.to_act(state) is None and not deals_end(deals, report)
         if after["deal_no"] != report["deal_no"] or match_over:
             if match_over and after["deal_no"] == report["deal_no"]:
@@ -194,7 +195,7 @@ def sheet(session_id: str):
                 # (Marriage itemises a settlement only there, not in a move's events)
                 deals.append(deal_line(after, after, [], start_totals))
             else:
-                deals.append(deal_line(report, after, events, start_totals))
+                deals.append(deal_line(report, after, keyed_events(game.id, events), start_totals))
             start_totals = list(after["scores"])
         report = after
     hidden = seat_secrets(session, seat)
@@ -219,8 +220,9 @@ def deal_line(
             side = event.get("side", event.get("seat"))
             points = event.get("points")
             item = {"side": side, "points": points, "item": event["item"], "rule": event.get("rule")}
-            if "options" in event:  # the house rules that changed it (docs/api.md, score items)
-                item["options"] = event["options"]
+            for name in ("options", "key", "params"):  # the house rules that changed it; its words
+                if name in event:
+                    item[name] = event[name]
             items.append(item)
     totals = list(after["scores"])
     return {

@@ -16,6 +16,7 @@ GUIDE = (ROOT / "docs" / "engine-guide.md").read_text(encoding="utf-8")
 EVERY_GAME = {
     "__init__",
     "tables",
+    "items",
     "options",
     "state",
     "rules",

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from engine import get_game
+from engine.items import item_templates, keyed_items
 from service.redis_conn import Keys
 from tests.integration.conftest import wait_for
 
@@ -156,6 +157,12 @@ def sheet_items(client, redis_client, prefix, sid, token, game) -> list[dict[str
     assert len(deals) == len(replay)
     for mine, theirs in zip(deals, replay, strict=True):
         same_items(mine, theirs)
+        for item in mine:  # served with its key and params (docs/api.md, Score items)
+            if "hidden" in item["params"].values():  # a card this seat may not see now (redacted)
+                found = item_templates(game.id).parse(item["item"])  # None: the text is that card
+                assert (found[0] if found else item["item"]) in (item["key"], "hidden"), item
+            else:
+                assert item_templates(game.id).text(item["key"], **item["params"]) == item["item"], item
     return deals[0]
 
 
@@ -258,7 +265,7 @@ def test_baloot_award_under_the_house_rules(client, redis_client, prefix):
     deals = sheet_deals(client, sid, token)
     assert all(named(items) <= set(BALOOT) for items in deals)
     awards = baloot_awards(client, redis_client, prefix, sid, token, game)
-    assert [award["items"] for award in awards[: len(deals)]] == deals
+    assert [keyed_items("baloot", award["items"]) for award in awards[: len(deals)]] == deals
     for award in awards:
         made = award["multiplier"] >= 2 and award["winner"] == award["declarer_team"]
         if made and not award["kaboot"] and not award["gahwa"]:

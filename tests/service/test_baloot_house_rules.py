@@ -90,16 +90,21 @@ DOUBLED = {
 }
 
 
+CARDS = {"key": "cards", "params": {}}
+DOUBLED_AWARD = {"options": ["doubled_award"]}
+"""What is served beside the item's text: its key and parameters (docs/api.md, Score items)."""
+
+
 @pytest.mark.parametrize(
     "options, adds, items",
     [
-        ({}, [32, 0], [{"side": 0, "points": 32, "item": "cards", "rule": "S7"}]),
+        ({}, [32, 0], [{"side": 0, "points": 32, "item": "cards", "rule": "S7", **CARDS}]),
         (
             {"doubled_award": "each_keeps_own"},
             [20, 12],
             [
-                {"side": 0, "points": 20, "item": "cards", "rule": "S7", "options": ["doubled_award"]},
-                {"side": 1, "points": 12, "item": "cards", "rule": "S7", "options": ["doubled_award"]},
+                {"side": 0, "points": 20, "item": "cards", "rule": "S7", **DOUBLED_AWARD, **CARDS},
+                {"side": 1, "points": 12, "item": "cards", "rule": "S7", **DOUBLED_AWARD, **CARDS},
             ],
         ),
     ],

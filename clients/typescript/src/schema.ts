@@ -4150,16 +4150,60 @@ export interface components {
             type: "deal";
         };
         ScoreItem: {
-            /** @description what scored, in words */
+            /** @description what scored, in English words */
             item?: string;
+            /**
+             * @description the item's kind, stable across versions and languages: the key of the game's template that writes `item` (docs/api.md, Score items)
+             * @example false_declaration
+             */
+            key?: string;
             /** @description the non-default options (house rules) that produced or changed the item; absent when none did (docs/api.md, Score items) */
             options?: string[];
+            /**
+             * @description the template's parameters, which `item` shows filled in
+             * @example {
+             *       "declared": "tringa",
+             *       "held": "none",
+             *       "seat": 1
+             *     }
+             */
+            params?: components["schemas"]["ScoreItemParams"];
             points?: number;
             /** @description the rule id it comes from */
             rule?: string;
             side?: number | null;
         } & {
             [key: string]: unknown;
+        };
+        ScoreItemParams: {
+            /**
+             * @description a card code (Marriage's man: XX)
+             * @example KH
+             */
+            card?: string;
+            /**
+             * @description Porrazo: the combination
+             * @enum {string}
+             */
+            combo?: "ronda" | "rondine";
+            /** @description how many cards */
+            count?: number;
+            /** @description a deal's number */
+            deal?: number;
+            /**
+             * @description Ronda: the declaration made
+             * @enum {string}
+             */
+            declared?: "none" | "ronda" | "tringa" | "double_ronda";
+            /**
+             * @description Ronda: what the hand held
+             * @enum {string}
+             */
+            held?: "none" | "ronda" | "tringa" | "double_ronda";
+            /** @description how many */
+            n?: number;
+            /** @description a seat number, from 0 */
+            seat?: number;
         };
         ScoreResponse: {
             deal_no?: number;

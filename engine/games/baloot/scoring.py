@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from engine.games.baloot.items import ITEMS
 from engine.games.baloot.options import Opts
 from engine.games.baloot.state import Events, State
 from engine.games.baloot.tables import (
@@ -18,6 +19,12 @@ from engine.games.baloot.tables import (
     MATCH_OVER,
 )
 from engine.protocol import JSON, ScoreReport
+
+KABOOT_ITEM = ITEMS.text("kaboot")
+PROJECTS_ITEM = ITEMS.text("projects")
+BALOOT_ITEM = ITEMS.text("baloot")
+CARDS_ITEM = ITEMS.text("cards")
+"""S6/S7: the award's items, as engine/games/baloot/items.py writes them."""
 
 
 def rounded(kind: int, points: int) -> int:
@@ -94,12 +101,12 @@ def settle(
         if not gahwa:
             flat = opts.kaboot_flat and mult >= 2
             value = KABOOT_BASE[kind] * (1 if opts.kaboot_flat else mult)
-            add_item(items, adds, w, value, "kaboot", "S6", ["doubled_kaboot"] if flat else [])
+            add_item(items, adds, w, value, KABOOT_ITEM, "S6", ["doubled_kaboot"] if flat else [])
             if opts.kaboot_projects:
-                add_item(items, adds, w, projects[w] * pm, "projects", "S6", pm_tag)
+                add_item(items, adds, w, projects[w] * pm, PROJECTS_ITEM, "S6", pm_tag)
             elif projects[w]:
-                add_zero_item(items, w, "projects", "S6", "projects_in_kaboot")
-            add_item(items, adds, w, baloot[w], "baloot", "S6", [])
+                add_zero_item(items, w, PROJECTS_ITEM, "S6", "projects_in_kaboot")
+            add_item(items, adds, w, baloot[w], BALOOT_ITEM, "S6", [])
         out = {
             "card_points": list(cards),
             "projects": list(projects),
@@ -134,23 +141,23 @@ def settle(
     if not gahwa:
         if mult == 1 and w == declarer:
             for k in (0, 1):
-                add_item(items, adds, k, gp[k], "cards", "S7", cards_tag)
-                add_item(items, adds, k, projects[k], "projects", "S7", [])
-                add_item(items, adds, k, baloot[k], "baloot", "S7", [])
+                add_item(items, adds, k, gp[k], CARDS_ITEM, "S7", cards_tag)
+                add_item(items, adds, k, projects[k], PROJECTS_ITEM, "S7", [])
+                add_item(items, adds, k, baloot[k], BALOOT_ITEM, "S7", [])
         elif mult == 1:
-            add_item(items, adds, w, total, "cards", "S7", cards_tag)
-            add_item(items, adds, w, projects[0] + projects[1], "projects", "S7", [])
-            add_item(items, adds, w, baloot[0] + baloot[1], "baloot", "S7", [])
+            add_item(items, adds, w, total, CARDS_ITEM, "S7", cards_tag)
+            add_item(items, adds, w, projects[0] + projects[1], PROJECTS_ITEM, "S7", [])
+            add_item(items, adds, w, baloot[0] + baloot[1], BALOOT_ITEM, "S7", [])
         elif opts.each_keeps_own and w == declarer:
             # the made contract's undoubled split (each its own), amounts times the multiplier
             for k in (0, 1):
-                add_item(items, adds, k, mult * gp[k], "cards", "S7", cards_tag + ["doubled_award"])
-                add_item(items, adds, k, pm * projects[k], "projects", "S7", pm_tag + ["doubled_award"])
-                add_item(items, adds, k, baloot[k], "baloot", "S7", ["doubled_award"])
+                add_item(items, adds, k, mult * gp[k], CARDS_ITEM, "S7", cards_tag + ["doubled_award"])
+                add_item(items, adds, k, pm * projects[k], PROJECTS_ITEM, "S7", pm_tag + ["doubled_award"])
+                add_item(items, adds, k, baloot[k], BALOOT_ITEM, "S7", ["doubled_award"])
         else:
-            add_item(items, adds, w, mult * total, "cards", "S7", cards_tag)
-            add_item(items, adds, w, pm * (projects[0] + projects[1]), "projects", "S7", pm_tag)
-            add_item(items, adds, w, baloot[0] + baloot[1], "baloot", "S7", [])
+            add_item(items, adds, w, mult * total, CARDS_ITEM, "S7", cards_tag)
+            add_item(items, adds, w, pm * (projects[0] + projects[1]), PROJECTS_ITEM, "S7", pm_tag)
+            add_item(items, adds, w, baloot[0] + baloot[1], BALOOT_ITEM, "S7", [])
     out = {
         "card_points": list(cards),
         "projects": list(projects),

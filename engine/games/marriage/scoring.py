@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from engine.protocol import JSON, ScoreReport
 
+from .items import ITEMS
 from .melds import joker_family
 from .options import OPTION_SPECS
 from .state import MState
@@ -44,9 +45,9 @@ def maal(
         elif c == fam.alter and alter_points:
             optional.append((c, TUNNELA_JOKER))
         elif c in fam.ordinary:
-            fixed.append((f"exposed tunnela {ALL_CODES[c]} (ordinary joker)", TUNNELA_JOKER))
+            fixed.append((ITEMS.text("tunnela_ordinary_joker", card=ALL_CODES[c]), TUNNELA_JOKER))
         else:
-            fixed.append((f"exposed tunnela {ALL_CODES[c]}", TUNNELA_ORDINARY))
+            fixed.append((ITEMS.text("tunnela", card=ALL_CODES[c]), TUNNELA_ORDINARY))
     best = -1
     best_items: list[tuple[str, int]] = []
     for mask in range(1 << len(optional)):
@@ -59,7 +60,7 @@ def maal(
         items = list(fixed)
         for i, (c, value) in enumerate(optional):
             if mask >> i & 1:
-                items.append((f"exposed tunnela {ALL_CODES[c]} kept", value))
+                items.append((ITEMS.text("tunnela_kept", card=ALL_CODES[c]), value))
                 if c == fam.poplu:
                     p -= 3
                 elif c == fam.jhiplu:
@@ -69,17 +70,17 @@ def maal(
         for m in range(min(t, p, j, 2) + 1):
             cand = list(items)
             if m:
-                cand.append((f"{m} marriage(s)", MARRIAGE_VALUE[m]))
+                cand.append((ITEMS.text("marriages", n=m), MARRIAGE_VALUE[m]))
             if t - m:
-                cand.append((f"{t - m} tiplu", TIPLU_VALUE[min(t - m, 2)]))
+                cand.append((ITEMS.text("tiplu", n=t - m), TIPLU_VALUE[min(t - m, 2)]))
             if p - m:
-                cand.append((f"{p - m} poplu", POPLU_VALUE[min(p - m, 3)]))
+                cand.append((ITEMS.text("poplu", n=p - m), POPLU_VALUE[min(p - m, 3)]))
             if j - m:
-                cand.append((f"{j - m} jhiplu", POPLU_VALUE[min(j - m, 3)]))
+                cand.append((ITEMS.text("jhiplu", n=j - m), POPLU_VALUE[min(j - m, 3)]))
             if alter_points and al:
-                cand.append((f"{al} alter", al * alter_points))
+                cand.append((ITEMS.text("alter", n=al), al * alter_points))
             if holding[XX] and man_points:
-                cand.append((f"{holding[XX]} man", holding[XX] * man_points))
+                cand.append((ITEMS.text("man", n=holding[XX]), holding[XX] * man_points))
             total = sum(v for _, v in cand)
             if total > best:
                 best, best_items = total, cand
@@ -145,7 +146,12 @@ def score_report(st: MState) -> ScoreReport:
             for name, _ in its:
                 exchange_notes += [n for n in maal_item_notes(st, name) if n not in exchange_notes]
         for s in range(n):
-            exchange = {"side": s, "points": n * maal_m[s] - total, "item": "maal exchange", "rule": "R30"}
+            exchange = {
+                "side": s,
+                "points": n * maal_m[s] - total,
+                "item": ITEMS.text("maal_exchange"),
+                "rule": "R30",
+            }
             items.append(named(exchange, exchange_notes))
         received: list[str] = []
         for s in range(n):
@@ -155,9 +161,14 @@ def score_report(st: MState) -> ScoreReport:
             g_total -= g
             notes = payment_notes(st, s)
             received += [note for note in notes if note not in received]
-            item = f"game payment to seat {st.winner}"
+            item = ITEMS.text("game_payment", seat=st.winner)
             items.append(named({"side": s, "points": g, "item": item, "rule": "R31"}, notes))
-        winner_item = {"side": st.winner, "points": g_total, "item": "game payments received", "rule": "R31"}
+        winner_item = {
+            "side": st.winner,
+            "points": g_total,
+            "item": ITEMS.text("game_payments_received"),
+            "rule": "R31",
+        }
         items.append(named(winner_item, received))
         extra["maal_items"] = [
             [named({"item": name, "points": v}, maal_item_notes(st, name)) for name, v in its]
@@ -168,7 +179,12 @@ def score_report(st: MState) -> ScoreReport:
     elif st.delta is not None:
         for s in range(n):
             items.append(
-                {"side": s, "points": st.delta[s], "item": f"result of deal {deal_no}", "rule": "R32"}
+                {
+                    "side": s,
+                    "points": st.delta[s],
+                    "item": ITEMS.text("deal_result", deal=deal_no),
+                    "rule": "R32",
+                }
             )
     extra["void"] = st.delta is not None and st.phase == OVER and st.winner < 0
     return ScoreReport(

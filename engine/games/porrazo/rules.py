@@ -9,9 +9,10 @@ The checked path (``check_action``) and the fast path (``legal_actions`` +
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import card_code
+from engine.games.porrazo.items import ITEMS
 from engine.games.porrazo.scoring import (
     Events,
     award,
@@ -51,6 +52,14 @@ from engine.games.porrazo.tables import (
     order_from_left,
 )
 from engine.protocol import IllegalAction
+
+TENDIDO_PLACE_ITEM: Final = ITEMS.text("tendido_place")
+TENDIDO_GROUPS_ITEM: Final = ITEMS.text("tendido_groups")
+EN_SU_LUGAR_ITEM: Final = ITEMS.text("en_su_lugar")
+PORRAZO_ITEM: Final = ITEMS.text("porrazo")
+COUNTER_PORRAZO_ITEM: Final = ITEMS.text("counter_porrazo")
+LIMPIA_ITEM: Final = ITEMS.text("limpia")
+"""The play's items, written once (the search scores them in every playout)."""
 
 # --------------------------------------------------------------------------- predicates
 
@@ -346,7 +355,10 @@ def deal_tendido(st: PState, events: Events) -> bool:
     return award(
         st,
         side,
-        [(side, place, "tendido place", "5.6"), (side, groups, "tendido groups", "5.6")],
+        [
+            (side, place, TENDIDO_PLACE_ITEM, "5.6"),
+            (side, groups, TENDIDO_GROUPS_ITEM, "5.6"),
+        ],
         events,
     )
 
@@ -402,10 +414,10 @@ def play(st: PState, seat: int, action: int, events: Events) -> None:
         st.last_capturer = seat
         st.chain = (COUNTER, rank, seat)
         side = side_of[seat]
-        own.append((side, COUNTER_MULTIPLIER * RANK_VALUE[rank], "counter-porrazo", "R16"))
+        own.append((side, COUNTER_MULTIPLIER * RANK_VALUE[rank], COUNTER_PORRAZO_ITEM, "R16"))
         if not table and not final:
             lr = limpia_rank(received, o.last_in_run, cards[-2] if len(cards) >= 2 else card)
-            own.append((side, RANK_VALUE[lr], "limpia", "R18"))
+            own.append((side, RANK_VALUE[lr], LIMPIA_ITEM, "R18"))
         if events is not None:
             events.append(
                 {
@@ -447,14 +459,14 @@ def play(st: PState, seat: int, action: int, events: Events) -> None:
             else:
                 st.chain = None
                 if limpia:
-                    own.append((side, limpia, "limpia", "R18"))
+                    own.append((side, limpia, LIMPIA_ITEM, "R18"))
         else:
             table.append(card)
             st.chain = (DISCARD, rank, seat)
             if events is not None:
                 events.append({"type": "discard", "seat": seat, "card": card_code(card)})
             if rank <= 3 and len(table) == rank + 1:
-                own.append((side_of[seat], rank + 1, "en su lugar", "R13"))
+                own.append((side_of[seat], rank + 1, EN_SU_LUGAR_ITEM, "R13"))
         if pend is not None:
             # R16 (a): the earlier porrazo stands, credited before this play's points.
             if credit_pending(st, pend, events):
@@ -475,9 +487,9 @@ def credit_pending(st: PState, pend: tuple[int, int, int, tuple[int, ...]], even
     if st.pending == pend:
         st.pending = None
     side = st.o.side_of[seat]
-    items: list[Item] = [(side, porrazo_points, "porrazo", "R15")]
+    items: list[Item] = [(side, porrazo_points, PORRAZO_ITEM, "R15")]
     if limpia_points:
-        items.append((side, limpia_points, "limpia", "R18"))
+        items.append((side, limpia_points, LIMPIA_ITEM, "R18"))
     return award(st, side, items, events)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import Final
 
+from engine.games.porrazo.items import ITEMS
 from engine.games.porrazo.state import Item, PState, match_deal_no
 from engine.games.porrazo.tables import (
     COMBO_NAMES,
@@ -153,7 +154,7 @@ def settlement(st: PState, events: Events) -> bool:
         return False
     side = best[1]
     items: list[Item] = [
-        (side, combo_value(kind, rank), f"{COMBO_NAMES[kind]} of seat {h}", "R22")
+        (side, combo_value(kind, rank), ITEMS.text("combination", combo=COMBO_NAMES[kind], seat=h), "R22")
         for s, kind, rank, h in entries
         if s == side
     ]
@@ -189,7 +190,7 @@ def card_count(st: PState, events: Events) -> bool:
     points = count_points(counts)
     for side in range(len(points)):
         if points[side]:
-            if award(st, side, [(side, points[side], "card count", "R24")], events):
+            if award(st, side, [(side, points[side], ITEMS.text("card_count"), "R24")], events):
                 return True
     return False
 

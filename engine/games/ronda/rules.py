@@ -10,11 +10,11 @@ import random
 from typing import Any, Final
 
 from engine.cards import card_code
+from engine.games.ronda.items import CHAIN_ITEMS, ITEMS
 from engine.games.ronda.scoring import Events, award, end_match, r32_match_over
 from engine.games.ronda.state import RondaState
 from engine.games.ronda.tables import (
     CARD_THRESHOLD,
-    CHAIN_BONUS,
     CHALLENGE_BASE,
     CHALLENGE_P,
     COMBO_NAMES,
@@ -39,6 +39,11 @@ from engine.games.ronda.tables import (
 )
 from engine.protocol import IllegalAction
 from engine.sampling import shuffle
+
+MISSA_ITEM: Final = ITEMS.text("missa")
+ESTE_ITEM: Final = ITEMS.text("este")
+CHAIN_ITEM_TEXTS: Final = tuple(ITEMS.text(key) if key else "" for key in CHAIN_ITEMS)
+"""R21, R23, R24: the play's items, written once (the search scores them in every playout)."""
 
 _CARDS: Final[dict[int, list[int]]] = {}
 """``cards_of``'s memo (Final, as every table the rules read per move: a C static when compiled)."""
@@ -347,7 +352,7 @@ def r13_challenge(s: RondaState, target: int, events: Events) -> None:
     pen = max(PENALTY[said], PENALTY[held])
     for side in range(s.nsides):
         if side != tside:
-            item = f"false {COMBO_NAMES[said]} shown by a challenge (seat {target})"
+            item = ITEMS.text("false_declaration_challenged", declared=COMBO_NAMES[said], seat=target)
             award(s, side, pen, item, "R13", events)
     if r32_match_over(s, events):
         return
@@ -382,7 +387,7 @@ def r15_settle_at_once(s: RondaState, events: Events) -> None:
     points = sum(s.o.values[decl[seat]] for seat in v)
     s.prov_side = side
     s.prov_pts = points
-    award(s, side, points, "declarations, uncontested", "R15", events)
+    award(s, side, points, ITEMS.text("declarations_uncontested"), "R15", events)
     r32_match_over(s, events)
 
 
@@ -406,16 +411,16 @@ def r17_settle_hand(s: RondaState, events: Events) -> None:
         top_sides = {seat % ns for seat in top}
         if len(top_sides) == 1:
             total = sum(values[s.decl[seat]] for seat in genuine)
-            awards.append((top_sides.pop(), total, "declarations", "R17"))
+            awards.append((top_sides.pop(), total, ITEMS.text("declarations"), "R17"))
         else:
             for seat in top:
-                item = f"equal top {COMBO_NAMES[s.decl[seat]]} (seat {seat})"
+                item = ITEMS.text("equal_top_declaration", declared=COMBO_NAMES[s.decl[seat]], seat=seat)
                 awards.append((seat % ns, values[s.decl[seat]], item, "R17"))
     if s.prov_side >= 0:
         if len(awards) == 1 and awards[0][:2] == (s.prov_side, s.prov_pts):
             awards = []  # steps 1-2 cancel exactly
         else:
-            batch.append((s.prov_side, -s.prov_pts, "provisional award withdrawn", "R17"))
+            batch.append((s.prov_side, -s.prov_pts, ITEMS.text("provisional_award_withdrawn"), "R17"))
         s.prov_side = -1
         s.prov_pts = 0
     batch += awards
@@ -424,7 +429,9 @@ def r17_settle_hand(s: RondaState, events: Events) -> None:
         if s.withdrawn >> seat & 1 or said < 0 or said == held[seat][0]:
             continue
         pen = max(PENALTY[said], PENALTY[held[seat][0]])
-        what = f"seat {seat} declared {COMBO_NAMES[said]} holding {COMBO_NAMES[held[seat][0]]}"
+        what = ITEMS.text(
+            "false_declaration", seat=seat, declared=COMBO_NAMES[said], held=COMBO_NAMES[held[seat][0]]
+        )
         for side in range(ns):
             if side != seat % ns:
                 batch.append((side, pen, what, "R18"))
@@ -471,7 +478,7 @@ def r19_play(s: RondaState, card: int, events: Events) -> None:
         s.piles[side] |= packet
         s.chain = (r, level + 1, seat, packet)
         s.last_drop = -1
-        name = CHAIN_BONUS[level][1]
+        name = CHAIN_ITEM_TEXTS[level]
         bonus = s.o.chain_bonus[level - 1]  # its house rules are named by scoring.item_options
         if events is not None:
             events.append(
@@ -486,7 +493,7 @@ def r19_play(s: RondaState, card: int, events: Events) -> None:
         award(s, side, bonus, name, "R24", events)
         points = bonus
         if not s.trank and not last_play:
-            award(s, side, 1, "missa", "R23", events)
+            award(s, side, 1, MISSA_ITEM, "R23", events)
     elif s.trank & RBIT[card]:
         run = captured_ranks(s.trank, card)
         s.trank &= ~run
@@ -510,14 +517,14 @@ def r19_play(s: RondaState, card: int, events: Events) -> None:
                 s.piles[side] ^= bit
                 s.table.append(card)
                 s.trank |= RBIT[card]
-            award(s, side, 1, "este", "R21", events)
+            award(s, side, 1, ESTE_ITEM, "R21", events)
             points = 1
             s.chain = (r, 1, seat, packet) if s.o.chains else None
         else:
             s.chain = None
         s.last_drop = -1
         if not s.trank and not last_play:
-            award(s, side, 1, "missa", "R23", events)
+            award(s, side, 1, MISSA_ITEM, "R23", events)
             points = 1
     else:
         s.table.append(card)
@@ -587,7 +594,7 @@ def r27_end_of_deal(s: RondaState, events: Events) -> None:
     for side in range(ns):
         count = s.piles[side].bit_count()
         if count > threshold:
-            award(s, side, count - threshold, f"cards ({count})", "R28", events)
+            award(s, side, count - threshold, ITEMS.text("card_points", count=count), "R28", events)
             scored = True
     if events is not None:
         events.append({"type": "deal_over", "deal_no": s.deal_no, "scores": s.scores[:]})

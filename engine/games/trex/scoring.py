@@ -8,6 +8,7 @@ from typing import Final
 
 from engine.protocol import JSON, Event, ScoreReport
 
+from .items import FINISHED_ITEMS, ITEMS
 from .state import TrexState, entries
 from .tables import (
     CODES,
@@ -30,13 +31,14 @@ from .tables import (
     cards_of,
 )
 
+TRICK_ITEM: Final = ITEMS.text("trick")
+"""S4: a trick's item (written once: the search scores every trick)."""
 Events = list[Event] | None
 """A list to append JSON events to, or None on the search's fast path."""
 SIDES_SOLO = [[0], [1], [2], [3]]
 SIDES_TEAMS = [[0, 2], [1, 3]]
 OUTCOME_SCALE: Final = 150.0
 """Points of relative deal score that move a seat's reward by tanh(1)/2 (outcome)."""
-FINISHED = ("first", "second", "third", "fourth")
 TANH: Final = math.tanh
 """``math.tanh``, read by the compiled build as a static (it has no native tanh: without
 this it looks the function up in the module ``math`` at every call)."""
@@ -64,20 +66,21 @@ def score_trick(s: TrexState, tmask: int, w: int, leader: int, events: Events) -
     c = s.contract
     opts = s.opts
     if c == COLLECTIONS or c == COMPLEX:
-        score_points(s, w, -opts.tv, "trick", "S4", events)
+        score_points(s, w, -opts.tv, TRICK_ITEM, "S4", events)
     pen = tmask & PENALTY_MASK[c]
     if not pen:
         return
     if pen & DIAMOND_MASK and (c == DIAMONDS or c == COMPLEX):
         n = (pen & DIAMOND_MASK).bit_count()
-        score_points(s, w, -opts.dv * n, f"{n} diamond{'s' if n > 1 else ''}", "S3", events)
+        score_points(s, w, -opts.dv * n, ITEMS.text("diamonds" if n > 1 else "diamond", n=n), "S3", events)
     pen &= DOUBLABLE_MASK[c]  # the single-valued cards: KH and queens (a queen is not a diamond here)
     if not pen:
         return
     single = pen & ~s.dbl_mask
     if single:
         for card in cards_of(single):
-            score_points(s, w, -SINGLE_VALUE[card], CODES[card], "S1" if card == KH else "S2", events)
+            item = ITEMS.text("penalty_card", card=CODES[card])
+            score_points(s, w, -SINGLE_VALUE[card], item, "S1" if card == KH else "S2", events)
     doubled = pen & s.dbl_mask
     if doubled:
         for card, d in s.doubled:
@@ -95,35 +98,37 @@ def score_doubled(s: TrexState, card: int, d: int, w: int, leader: int, events: 
     """S5: a doubled card of single value v, doubled by ``d``, won by ``w``, trick led by
     ``leader``; with the house rules of section 11 (an item they change names the option)."""
     v = SINGLE_VALUE[card]
-    name = f"doubled {CODES[card]}"
+    code = CODES[card]
     o = s.opts
     if w != d:
         if o.other_gain:
-            score_points(s, w, -2 * v, name, "S5", events)
-            score_points(s, d, v, f"{name} taken by another seat", "S5", events)
+            score_points(s, w, -2 * v, ITEMS.text("doubled", card=code), "S5", events)
+            score_points(s, d, v, ITEMS.text("doubled_taken_by_other", card=code), "S5", events)
         else:
-            score_points(s, w, -2 * v, name, "S5", events, OTHER_NO_GAIN)
+            score_points(s, w, -2 * v, ITEMS.text("doubled", card=code), "S5", events, OTHER_NO_GAIN)
     elif not o.leader_bonus:  # self_capture_scoring: single_penalty
-        score_points(s, d, -v, f"{name} taken by its doubler", "S5", events)
+        score_points(s, d, -v, ITEMS.text("doubled_taken_by_doubler", card=code), "S5", events)
     elif leader != d:
         if o.leader_gain:
-            score_points(s, d, -2 * v, f"{name} taken by its doubler", "S5", events)
-            score_points(s, leader, v, f"{name}: bonus to the trick's leader", "S5", events)
+            score_points(s, d, -2 * v, ITEMS.text("doubled_taken_by_doubler", card=code), "S5", events)
+            score_points(s, leader, v, ITEMS.text("doubled_leader_bonus", card=code), "S5", events)
         else:
-            score_points(s, d, -2 * v, f"{name} taken by its doubler", "S5", events, AFTER_NO_GAIN)
+            item = ITEMS.text("doubled_taken_by_doubler", card=code)
+            score_points(s, d, -2 * v, item, "S5", events, AFTER_NO_GAIN)
     elif o.own_lead == 0:
-        score_points(s, d, -v, f"{name} taken by its doubler", "S5", events)
+        score_points(s, d, -v, ITEMS.text("doubled_taken_by_doubler", card=code), "S5", events)
     else:
-        score_points(s, d, -2 * v, f"{name} led and taken by its doubler", "S5", events, OWN_LEAD_TAG)
+        item = ITEMS.text("doubled_led_and_taken", card=code)
+        score_points(s, d, -2 * v, item, "S5", events, OWN_LEAD_TAG)
         if o.own_lead == 2:  # double_penalty_opponent_gains
-            item = f"{name}: bonus to the seat after the doubler"
+            item = ITEMS.text("doubled_next_seat_bonus", card=code)
             score_points(s, (d + 1) & 3, v, item, "S5", events, OWN_LEAD_TAG)
 
 
 def score_finish_order(s: TrexState, events: Events) -> None:
     """S6: the Trex bonuses by finishing position, once all four seats are in ``finish_order``."""
     for pos, seat in enumerate(s.finish_order):
-        score_points(s, seat, TREX_BONUS[pos], f"finished {FINISHED[pos]}", "S6", events)
+        score_points(s, seat, TREX_BONUS[pos], ITEMS.text(FINISHED_ITEMS[pos]), "S6", events)
 
 
 def penalty_value(s: TrexState, taken: int) -> int:
@@ -207,7 +212,7 @@ def deal_items(s: TrexState) -> list[JSON]:
     for i in range(4):
         rest = s.deal_scores[i] - scratch.deal_scores[i]
         if rest:
-            items.append({"seat": i, "points": rest, "item": "earlier play given in the setup", "rule": "S9"})
+            items.append({"seat": i, "points": rest, "item": ITEMS.text("earlier_play"), "rule": "S9"})
     return items
 
 

@@ -107,10 +107,15 @@ function handOf(view, seat) {
   return Array.isArray(hands[seat]) ? hands[seat] : [];
 }
 
-/* An item's rule id, and the non-default options (house rules) that changed it. */
-function ruleOf(item) {
-  const options = Array.isArray(item.options) ? item.options.map((name) => String(name).replaceAll("_", " ")) : [];
-  return (item.rule || "") + (options.length ? " (option: " + options.join(", ") + ")" : "");
+/* An item's rule id, and the non-default options (house rules) that changed it, in the
+   game's words (`option:<name>`). */
+function ruleOf(item, game) {
+  const options = Array.isArray(item.options) ? item.options.map((name) =>
+    term(game, "option:" + name, {}, String(name).replaceAll("_", " "))) : [];
+  const rule = el("bdi", { dir: "ltr" }, item.rule || "");
+  if (!options.length) return rule;
+  const names = options.join(LANG === "ar" ? "، " : ", ");
+  return el("span", {}, rule, " ", el("small", {}, t("house_rules", { names })));
 }
 
 /* A seat's name: "You", or "Seat 3" (numbered from 1 for people). */
@@ -135,14 +140,36 @@ function renderScores(target, report, me) {
   target.append(table);
 }
 
-/* The items of a deal's score: a card as a card, an item the game's words name (Baloot's
-   cards, projects, baloot, kaboot...) in them, else the engine's own words. */
+/* A score item in the page's language: the game's words for its key (`item:<key>`) with
+   each parameter written for people: a seat by its name, a card by its name ("hidden", a
+   card this reader may not see now, as a hidden card), a game's word
+   (Ronda's tringa...) in the game's words, a number in the page's digits. Null when the
+   page has no words for it. */
+function itemText(item, game, me) {
+  const template = item.key ? (WORDS[game] || {})["item:" + item.key] : undefined;
+  if (!template) return null;
+  const vars = {};
+  for (const [name, value] of Object.entries(item.params || {})) {
+    if (name === "seat") vars[name] = seatName(value, me);
+    else if (name === "card") vars[name] = isCard(value) ? cardName(value, game) : value === "hidden" ? t("card_back") : term(game, String(value), {}, String(value));
+    else if (typeof value === "number") vars[name] = value;
+    else vars[name] = term(game, String(value), {}, String(value));
+  }
+  return fillWords(template, vars);
+}
+
+/* The items of a deal's score, each in the page's words (itemText); an item with no key
+   (a server older than the keys) as before: a card as a card, a game word, else its text. */
 function itemRows(items, sides, me, game) {
-  const named = (item) => isCard(item) ? cardNode(item, "span", game) : el("bdi", {}, term(game, String(item), {}, String(item)));
+  const named = (item) => {
+    const text = itemText(item, game, me);
+    if (text !== null) return el("bdi", { "data-key": item.key }, text);
+    return isCard(item.item) ? cardNode(item.item, "span", game) : el("bdi", {}, term(game, String(item.item), {}, String(item.item)));
+  };
   return items.map((item) => el("tr", {}, el("td", {}, sideName(sides[item.side] || [item.side], me)),
-    el("td", {}, named(item.item)),
+    el("td", { class: "item" }, named(item)),
     el("td", { class: "value" }, el("bdi", { dir: "ltr" }, (item.points > 0 ? "+" : "") + num(item.points))),
-    el("td", {}, el("bdi", { dir: "ltr" }, ruleOf(item)))));
+    el("td", {}, ruleOf(item, game))));
 }
 
 function loadSeat(sessionId) {

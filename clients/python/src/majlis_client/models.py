@@ -109,7 +109,7 @@ class Score(Answer):
     scores: list[Any] = field(default_factory=list)  # match totals
     deal_no: int = 0
     deal_points: list[Any] = field(default_factory=list)
-    items: list[JSON] = field(default_factory=list)  # the current deal's breakdown
+    items: list[JSON] = field(default_factory=list)  # the deal item by item, each with its key and params
     finished: bool = False
     winner: Any = None
     raw: JSON = field(default_factory=dict, repr=False)
