@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Any, cast
 from urllib.parse import quote
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, make_response, render_template, request
 
 from ai.bots import LEVEL_BUDGETS
 from engine import all_games
@@ -100,12 +100,34 @@ def known_session(session_id: str) -> Any | None:
         raise
 
 
+def not_found_page():
+    """The page of an unknown or expired session: it says so, and asks nothing more.
+
+    Its status depends on who asks. A browser navigating to it (``Sec-Fetch-Mode:
+    navigate``, which every current browser sends with a page load) gets it with 200:
+    Chromium writes every document answered 4xx to the console ("Failed to load resource:
+    ... 404") whatever the page does, and the table page keeps its console empty; to the
+    person the page is plainly a not-found page (its title and heading say so), and it is
+    never indexed (``X-Robots-Tag: noindex``) nor cached. Every other client (curl, a link
+    checker, a chat app's link preview, a crawler, a browser that sends no fetch metadata)
+    gets the same page with 404, as the API's ``/v1/sessions/<id>`` answers everyone;
+    ``Vary`` says the status depends on that header. The page makes no data request at
+    all, so none of them can fail either."""
+    navigating = request.headers.get("Sec-Fetch-Mode") == "navigate"
+    html, _status = page("page/missing.html")
+    answer = make_response(html, 200 if navigating else 404)
+    answer.vary.add("Sec-Fetch-Mode")
+    answer.headers["Cache-Control"] = "no-store"
+    answer.headers["X-Robots-Tag"] = "noindex"
+    return answer
+
+
 @bp.get("/table/<session_id>")
 def table(session_id: str):
     """The table of a seat, or a spectator's (whichever token the browser holds)."""
     session = known_session(session_id)
     if session is None:
-        return page("page/missing.html", 404)
+        return not_found_page()
     return page(
         "page/table.html",
         session_id=session_id,
@@ -127,7 +149,7 @@ def events_url(session_id: str) -> str:
 def replay(session_id: str):
     session = known_session(session_id)
     if session is None:
-        return page("page/missing.html", 404)
+        return not_found_page()
     return page("page/replay.html", session_id=session_id, game=session.game.id)
 
 

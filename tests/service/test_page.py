@@ -34,11 +34,20 @@ def test_unknown_game_page_is_a_json_404(client):
 
 @pytest.mark.parametrize("path", ["/play/table/abc", "/play/replay/abc", "/play/table/" + "0" * 33])
 def test_a_session_id_the_service_never_issues_is_a_404_page(client, path):
-    answer = client.get(path)
-    assert answer.status_code == 404 and answer.mimetype == "text/html"
-    html = answer.get_data(as_text=True)
-    assert 'id="missing"' in html and "No such match" in html
-    assert "table.js" not in html  # nothing left to poll
+    """A program gets 404; a browser's page load (Sec-Fetch-Mode: navigate) gets the same
+    page with 200, so that Chromium logs nothing (service.page.not_found_page says why)."""
+    program = client.get(path)
+    browser = client.get(path, headers={"Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"})
+    fetched = client.get(path, headers={"Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty"})
+    assert (program.status_code, browser.status_code, fetched.status_code) == (404, 200, 404)
+    for answer in (program, browser):
+        assert answer.mimetype == "text/html"
+        html = answer.get_data(as_text=True)
+        assert 'id="missing"' in html and "<title>No such match" in html and "No such match</h1>" in html
+        assert "table.js" not in html and "replay.js" not in html  # nothing left to poll
+        assert answer.headers["X-Robots-Tag"] == "noindex" and answer.headers["Cache-Control"] == "no-store"
+        assert "Sec-Fetch-Mode" in answer.headers["Vary"]
+    assert program.data == browser.data
 
 
 @pytest.mark.parametrize(
