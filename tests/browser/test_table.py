@@ -75,20 +75,100 @@ def check_axe(page, axe_source: str) -> None:
     assert page.evaluate(AXE_RUN) == []
 
 
-def press(page, selector: str, how: str) -> None:
-    """Activate a control: a click, or focus and Enter (the keyboard). A hand card is
-    clicked where it shows in the fan: its start side (the next card covers the rest)."""
+def press(page, selector: str, how: str) -> int:
+    """Activate a control: a click, or with the keyboard alone (Tab or Shift+Tab to it,
+    the arrow keys along the hand, then Enter). A hand card is clicked where it shows in
+    the fan: its start side (the next card covers the rest). How many Tab presses it took."""
     if how == "click" and selector.startswith("#hand"):
         box = page.locator(selector).first.bounding_box()
         right_to_left = page.get_attribute("html", "dir") == "rtl"
         page.locator(selector).first.click(
             position={"x": box["width"] - 6 if right_to_left else 6, "y": box["height"] / 2}
         )
-    elif how == "click":
+        return 0
+    if how == "click":
         page.click(selector)
+        return 0
+    selector = selector.removesuffix(" >> nth=0")  # the first match: querySelector's
+    if selector.startswith("#hand"):
+        tabs = tab_to(page, HAND)
+        arrow_to_card(page, selector)
     else:
-        page.focus(selector)
-        page.keyboard.press("Enter")
+        tabs = tab_to(page, selector)
+    page.keyboard.press("Enter")
+    return tabs
+
+
+TAB_MOST = 60  # more stops than any page has: a control not reached by then is unreachable
+HAND = "#hand .card[tabindex='0']"  # the hand's one Tab stop
+FOCUSED = "(target) => document.activeElement === target"
+# where the focus is: on the control (for the hand: anywhere in it), or after or before it
+# in the page's order (Shift+Tab or Tab goes to it); the control is found again at each
+# press, since a render (a bot's move) may replace it meanwhile
+WHERE = """(selector) => {
+  const target = document.querySelector(selector);
+  const focused = document.activeElement;
+  if (!target) return 'none';
+  if (focused === target || (selector.startsWith('#hand') && focused.closest('#hand'))) return 'here';
+  return target.compareDocumentPosition(focused) & Node.DOCUMENT_POSITION_FOLLOWING ? 'after' : 'before';
+}"""
+ACTIVE = """() => { const e = document.activeElement;
+  return e === document.body ? 'body' : e.id ? '#' + e.id : e.closest('#hand') ? 'hand'
+    : e.closest('#actions') ? 'move' : e.closest('#hint') ? 'hint' : e.tagName.toLowerCase(); }"""
+
+
+def tab_to(page, selector: str) -> int:
+    """Tab (Shift+Tab when the control comes before the focus) until the control has
+    the focus; how many presses it took."""
+    key = "Shift+Tab" if page.evaluate(WHERE, selector) == "after" else "Tab"
+    for presses in range(TAB_MOST):
+        if page.evaluate(WHERE, selector) == "here":
+            return presses
+        page.keyboard.press(key)
+    raise AssertionError(f"{key} never reached {selector}: the focus is on {page.evaluate(ACTIVE)}")
+
+
+ARROW_TO = """([selector, onward, back]) => {
+  const cards = [...document.querySelectorAll('#hand .card')];
+  const at = cards.indexOf(document.activeElement), wanted = cards.indexOf(document.querySelector(selector));
+  return at < 0 || wanted < 0 ? null : at === wanted ? '' : wanted > at ? onward : back;
+}"""
+
+
+def arrow_to_card(page, selector: str) -> None:
+    """Along the hand (one Tab stop) with the arrow keys: the right arrow goes on in
+    English, the left one in Arabic (the fan runs right to left)."""
+    right_to_left = page.get_attribute("html", "dir") == "rtl"
+    keys = ["ArrowLeft", "ArrowRight"] if right_to_left else ["ArrowRight", "ArrowLeft"]
+    for _ in range(TAB_MOST):
+        key = page.evaluate(ARROW_TO, [selector, *keys])
+        assert key is not None, (selector, page.evaluate(ACTIVE))
+        if key == "":
+            return
+        page.keyboard.press(key)
+    raise AssertionError(f"the arrow keys never reached {selector}")
+
+
+def check_tab_order(page) -> None:
+    """From the hand, Tab goes to the moves no card stands for, then the hint; Shift+Tab
+    comes back the same way; the arrow keys stay in the hand."""
+    from_the_top = page.evaluate(ACTIVE) == "body"
+    reached = tab_to(page, HAND)
+    if from_the_top:  # the header's three links and language picker, then the hand
+        assert reached == 5, reached
+    moves = page.locator("#actions .move").count()
+    order = ["hand"]
+    for _ in range(moves + 1):
+        page.keyboard.press("Tab")
+        order.append(page.evaluate(ACTIVE))
+    assert order == ["hand"] + ["move"] * moves + ["#hint-button"], order
+    for _ in range(moves + 1):
+        page.keyboard.press("Shift+Tab")
+    assert page.evaluate(ACTIVE) == "hand"
+    if page.locator("#hand .card").count() > 1:
+        page.keyboard.press("End")
+        page.keyboard.press("Home")
+        assert page.evaluate(ACTIVE) == "hand"
 
 
 def start_match(page, base: str, game: str, how: str, axe_source: str, seats: dict[int, str] | None = None):
@@ -134,15 +214,17 @@ def wait_moved(page, version: int) -> None:
     )
 
 
-def play_legal(page, snapshot, how: str = "click") -> None:
+def play_legal(page, snapshot, how: str = "click") -> int:
     """One legal move: a hand card when one action plays it, else the first move button
-    (never a challenge: that ends a Ronda match when the declaration is true)."""
+    (never a challenge: that ends a Ronda match when the declaration is true). How many
+    Tab presses it took (with the keyboard)."""
     playable = one_card_actions(snapshot)
     if playable:
-        press(page, f"#hand button[data-card='{playable[0]}']", how)
+        tabs = press(page, f"#hand button[data-card='{playable[0]}']", how)
     else:
-        press(page, "#actions .move:not([data-type=challenge]) >> nth=0", how)
+        tabs = press(page, "#actions .move:not([data-type=challenge]) >> nth=0", how)
     wait_moved(page, snapshot["version"])
+    return tabs
 
 
 def try_unplayable(page, snapshot, language: str) -> bool:
@@ -169,15 +251,40 @@ def open_hint(page, snapshot) -> None:
 
 
 def cancel_a_challenge(page, snapshot, how: str) -> None:
-    """Ronda's challenge asks first, saying what R13 does; cancelling plays nothing."""
+    """Ronda's challenge asks first, saying what R13 does; cancelling plays nothing. The
+    dialog keeps the keyboard (Tab and Shift+Tab go round its two buttons) and gives the
+    focus back to the challenge when it closes."""
+    challenge = page.locator("#actions .move[data-type=challenge]").first.element_handle()  # not redrawn
     press(page, "#actions .move[data-type=challenge] >> nth=0", how)
     dialog = page.locator("#confirm")
     dialog.wait_for(state="visible")
     assert "R13" in page.inner_text("#confirm-body")
-    assert page.evaluate("document.activeElement.id") == "confirm-no"  # the safe choice has the focus
+    assert page.evaluate(ACTIVE) == "#confirm-no"  # the safe choice has the focus
+    if how == "keyboard":
+        went = []
+        for key in ("Tab", "Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab"):
+            page.keyboard.press(key)
+            went.append(page.evaluate(ACTIVE))
+        assert went == ["#confirm-yes", "#confirm-no", "#confirm-yes", "#confirm-no", "#confirm-yes"]
+        page.keyboard.press("Shift+Tab")
     page.keyboard.press("Escape")
     dialog.wait_for(state="hidden")
+    assert page.evaluate(FOCUSED, challenge)
     assert page.evaluate("current.version") == snapshot["version"]
+
+
+def play_a_hint(page, snapshot) -> int:
+    """The hint with the keyboard: Tab to its button, Enter; its first move is the next
+    Tab stop, and Enter plays it."""
+    tabs = tab_to(page, "#hint-button")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hint .bars li", timeout=30_000)
+    assert page.locator("#hint .bars li").count() == len(snapshot["legal"])
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement === document.querySelector('#hint .bars button')")
+    page.keyboard.press("Enter")
+    wait_moved(page, snapshot["version"])
+    return tabs + 1
 
 
 def inside_the_screen(page, selector: str) -> bool:
@@ -207,12 +314,17 @@ def finish_the_deal(page, snapshot, axe_source: str, how: str) -> None:
     if bot_to_act:
         page.wait_for_timeout(1_500)
         assert page.evaluate("current.version") == snapshot["version"]  # the bot waits
-    assert page.evaluate("document.activeElement.id") == "summary-close"
+    assert page.evaluate(ACTIVE) == "#summary-close"
     if how == "click":
         page.click("#summary-close")
     else:
+        for key in ("Tab", "Shift+Tab"):  # its one control keeps the focus
+            page.keyboard.press(key)
+            assert page.evaluate(ACTIVE) == "#summary-close"
         page.keyboard.press("Enter")
     summary.wait_for(state="hidden")
+    if how == "keyboard" and not snapshot["finished"]:
+        assert page.evaluate(ACTIVE) in ("hand", "move")  # back to the play
     if bot_to_act:
         page.wait_for_function(f"() => current.version > {snapshot['version']}", timeout=30_000)
 
@@ -229,7 +341,8 @@ def test_a_whole_deal_at_the_table(browser, server, artefacts, axe_source, game,
     assert page.inner_text("#title").endswith("1")  # the heading says which deal: the first
     check_axe(page, axe_source)
 
-    refused = hinted = shot = laid_out = challenged = False
+    refused = hinted = shot = laid_out = challenged = ordered = False
+    tabs: list[tuple[int, int]] = []  # Tab presses per move, and move buttons then (keyboard)
     for moves in range(MAX_MOVES):
         page.wait_for_function(READY, timeout=60_000)
         snapshot = page.evaluate(SNAPSHOT)
@@ -249,17 +362,32 @@ def test_a_whole_deal_at_the_table(browser, server, artefacts, axe_source, game,
         if page.locator("#actions .move[data-type=challenge]").count() and not challenged:
             cancel_a_challenge(page, snapshot, how)
             challenged = True
+        if how == "keyboard" and not ordered and snapshot["hand"]:
+            check_tab_order(page)
+            ordered = True
         if not shot and moves >= SHOT_AT:
             if run in SCREENSHOTS:
                 page.screenshot(path=str(artefacts / f"table-{game}-{language}.png"))
             check_axe(page, axe_source)
             shot = True
-        play_legal(page, snapshot, how)
+        no_challenge = all(legal["action"]["type"] != "challenge" for legal in snapshot["legal"])
+        if how == "keyboard" and not hinted and len(snapshot["legal"]) > 1 and no_challenge:
+            buttons = page.locator("#actions .move").count()
+            tabs.append((play_a_hint(page, snapshot), buttons))
+            hinted = True
+            continue
+        buttons = page.locator("#actions .move").count()
+        tabs.append((play_legal(page, snapshot, how), buttons))
     else:
         pytest.fail(f"{game}: no deal end after {MAX_MOVES} of my moves")
+    if how == "keyboard":
+        # after each move the focus stays with the play (a render replaces the hand and
+        # the moves): the next card or move, or the hint after the moves, is at most the
+        # move buttons and two stops away, never back through the page's header
+        assert tabs and all(presses <= buttons + 2 for presses, buttons in tabs), tabs
     if how == "click":
         assert refused, "no unplayable card was tried"
-        assert hinted
+    assert hinted
     if size == PHONE and game in ("baloot", "trex"):
         assert laid_out
 
