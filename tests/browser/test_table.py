@@ -7,7 +7,9 @@ artefacts (MAJLIS_BROWSER_ARTEFACTS=docs/img writes the README's)."""
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 import uuid
 
 import pytest
@@ -402,6 +404,58 @@ def test_a_whole_deal_at_the_table(browser, server, artefacts, axe_source, game,
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], page.evaluate(TOO_WIDE)
     page.click("#view >> xpath=..")  # the raw state, behind its toggle
     assert page.locator("#view dt").count() > 5
+    watched.close()
+
+
+def seat_api(base: str, method: str, path: str, token: str, body: dict | None = None) -> dict:
+    """The public API, as another person's app calls it with its seat token."""
+    data = None if body is None else json.dumps(body).encode()
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    with urllib.request.urlopen(urllib.request.Request(base + path, data, headers, method=method)) as answer:
+        return json.load(answer)
+
+
+def test_ronda_by_the_keyboard_alone_through_challenges(browser, server, axe_source):
+    """A whole Ronda deal on the Arabic phone page with Tab, Shift+Tab, the arrow keys,
+    Enter and Escape only. Seat 2 is another person (played here through the API with its
+    invitation's token) who declares a ronda at every hand, so that each challenge round
+    offers me a challenge: its confirmation keeps the keyboard, Escape cancels it and the
+    focus comes back; the deal's summary is dismissed from the keyboard too."""
+    watched = Watched(browser, PHONE, ACCEPT["ar"])
+    page = watched.page
+    links = start_match(page, server, "ronda", "keyboard", axe_source, seats={1: "human"})
+    guest = links["seat-1"].split("#token=")[1]
+    session = f"/v1/sessions/{page.evaluate('SESSION')}"
+    challenged = 0
+    tabs: list[tuple[int, int]] = []
+    for _ in range(MAX_MOVES):
+        other = seat_api(server, "GET", session, guest)
+        assert not other["finished"]
+        if other["to_act"] == 1 and other["view"]["deal_no"] == 1:
+            legal = [entry["action"] for entry in other["legal_actions"]]
+            declare = [a for a in legal if a.get("combo") == "ronda"]
+            action = (declare or [a for a in legal if a["type"] != "challenge"])[0]
+            move = {"action": action, "expected_version": other["version"]}
+            seat_api(server, "POST", f"{session}/moves", guest, move)
+            continue
+        page.wait_for_function(READY, timeout=60_000)
+        snapshot = page.evaluate(SNAPSHOT)
+        if snapshot["summary"]:
+            break
+        if not tabs:
+            check_tab_order(page)
+        if page.locator("#actions .move[data-type=challenge]").count():
+            if not challenged:
+                check_axe(page, axe_source)
+            cancel_a_challenge(page, snapshot, "keyboard")
+            challenged += 1
+        buttons = page.locator("#actions .move").count()
+        tabs.append((play_legal(page, snapshot, "keyboard"), buttons))
+    else:
+        pytest.fail(f"no deal end after {MAX_MOVES} moves")
+    assert challenged >= 1
+    assert all(presses <= buttons + 2 for presses, buttons in tabs), tabs
+    finish_the_deal(page, page.evaluate(SNAPSHOT), axe_source, "keyboard")
     watched.close()
 
 
