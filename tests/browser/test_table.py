@@ -415,7 +415,24 @@ def test_a_whole_deal_at_the_table(browser, server, artefacts, axe_source, game,
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], page.evaluate(TOO_WIDE)
     page.click("#view >> xpath=..")  # the raw state, behind its toggle
     assert page.locator("#view dt").count() > 5
-    watched.close()
+    if how == "click" and game == "marriage":  # a one-deal match: over
+        assert page.evaluate("current.finished")
+        check_the_review_and_the_replay(page, len(snapshot["seats"]), axe_source)
+    watched.close()  # no console message on the table, the review or the replay
+
+
+def check_the_review_and_the_replay(page, players: int, axe_source: str) -> None:
+    """A finished match: the review's accuracy per seat, then the replay from its link."""
+    page.click("#review-button")
+    page.wait_for_selector("#review table.review", timeout=180_000)
+    assert page.locator("#review table.review tr").count() == 1 + players
+    check_axe(page, axe_source)
+    page.click("#replay-link")
+    page.wait_for_url("**/play/replay/*")
+    page.wait_for_selector("#moves li")
+    page.click("#last")
+    assert page.get_attribute("#replay", "data-position") == page.get_attribute("#step", "max")
+    check_axe(page, axe_source)
 
 
 def seat_api(base: str, method: str, path: str, token: str, body: dict | None = None) -> dict:
@@ -470,25 +487,31 @@ def test_ronda_by_the_keyboard_alone_through_challenges(browser, server, axe_sou
     watched.close()
 
 
-def test_an_invitation_link_plays_its_seat_and_a_spectator_watches(browser, server, server_data, axe_source):
+@pytest.mark.parametrize("host_language, guest_language", [("en", "ar"), ("ar", "en")])
+def test_an_invitation_link_plays_its_seat_and_a_spectator_watches(
+    browser, server, server_data, axe_source, host_language, guest_language
+):
     """Seat 2 is a person: its link (the token after #, never sent) opens its seat in a
-    second browser; the two people play a whole deal; a third browser watches it live."""
-    host = Watched(browser, DESKTOP)
+    second browser; the two people play a whole deal; a third browser watches it live (in
+    the guest's language). No page logs anything, in either language."""
+    host = Watched(browser, DESKTOP, ACCEPT[host_language])
     links = start_match(host.page, server, "ronda", "click", axe_source, seats={1: "human"})
     invited, watching = links["seat-1"], links["spectator"]
     assert re.fullmatch(rf"{server}/play/table/[0-9a-f]{{32}}#token=[\w%-]+", invited)
     assert "?" not in invited and "?" not in watching
     tokens = [invited.split("#token=")[1], watching.split("#token=")[1]]
 
-    guest = Watched(browser, PHONE, "ar")
+    guest = Watched(browser, PHONE, ACCEPT[guest_language])
     guest.page.goto(invited)
     guest.page.wait_for_function("() => current && !rendering")
     assert guest.page.evaluate("current.seat") == 1
     assert "#" not in guest.page.url  # the token left the address bar
-    spectator = Watched(browser, PHONE)
+    spectator = Watched(browser, PHONE, ACCEPT[guest_language])
     spectator.page.goto(watching)
     spectator.page.wait_for_function("() => current && !rendering")
     assert spectator.page.evaluate("current.seat") is None
+    for watched, language in ((host, host_language), (guest, guest_language), (spectator, guest_language)):
+        assert watched.page.get_attribute("html", "lang") == language
     assert spectator.page.locator("#hand button").count() == 0
     assert spectator.page.locator(".seat").count() == 2
     check_axe(spectator.page, axe_source)
