@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -157,3 +158,25 @@ def test_table_page_names_the_event_stream_it_follows(stream_url, host, expected
     settings.STREAM_URL = stream_url
     with create_app(settings).test_request_context("/play/table/abc", headers={"Host": host}):
         assert events_url("abc") == expected
+
+
+def script_block(html: str, block: str) -> str:
+    return re.search(rf'<script type="application/json" id="{block}">(.*?)</script>', html, re.S).group(1)
+
+
+@pytest.mark.parametrize("path", ["/play/ronda", "/play/table/abc"])
+def test_the_pages_words_are_written_as_letters_not_escapes(client, path):
+    """The words' JSON keeps Arabic letters as UTF-8 (2 bytes each, not the 6 of \\u0627)
+    and reads back as the catalogue's words."""
+    html = client.get(path, headers={"Accept-Language": "ar"}).get_data(as_text=True)
+    words = script_block(html, "words")
+    assert "\\u06" not in words and "ابدأ" in words
+    assert json.loads(words)["page"] == i18n.page_words("ar")["page"]
+
+
+def test_script_json_cannot_end_its_script_block():
+    from service.page import script_json
+
+    text = str(script_json({"word": "</script><b>'&'</b>", "ar": "بس"}))
+    assert "<" not in text and ">" not in text and "&" not in text and "'" not in text
+    assert json.loads(text) == {"word": "</script><b>'&'</b>", "ar": "بس"}
