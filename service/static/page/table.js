@@ -565,7 +565,7 @@ async function showSummary(finished) {
   };
   document.getElementById("summary-close").onclick = dismiss;
   dialog.oncancel = dismiss; // Escape
-  dialog.onclose = dismiss;
+  dialog.onclose = () => { if (!dialog.open) dismiss(); }; // a late event never closes a newer summary
   if (!dialog.open) dialog.showModal();
   document.getElementById("summary-close").focus();
 }
