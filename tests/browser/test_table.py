@@ -1,8 +1,10 @@
 """Every game's table in a real headless Chromium against the real service: a whole deal
-played against the bots, in English by clicking at 1280 px and in Arabic with the keyboard
-on a 390x844 phone, each page checked by axe-core (no serious or critical violation) in
-both sizes, with no console message of any kind. The deal's end shows its itemised score
-until dismissed, and the bots wait for it. A screenshot of each game's table goes to the
+played against the bots in English and Arabic, at 1280 px and on a 390x844 phone, by
+clicking and with the keyboard alone (Tab, Shift+Tab, the arrow keys along the hand, Enter,
+Escape: never a focus set by the test), each page checked by axe-core (no serious or
+critical violation), with no console message of any kind on any page (table, spectator,
+invitation, review, replay, not-found). The deal's end shows its itemised score until
+dismissed, and the bots wait for it. A screenshot of each game's table goes to the
 artefacts (MAJLIS_BROWSER_ARTEFACTS=docs/img writes the README's)."""
 
 from __future__ import annotations
