@@ -25,10 +25,12 @@ the views along the log (the log holds actions, and only the engine can replay t
 
 from __future__ import annotations
 
+import json
 from typing import Any, cast
 from urllib.parse import quote
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, make_response, render_template, request
+from markupsafe import Markup
 
 from ai.bots import LEVEL_BUDGETS
 from engine import all_games
@@ -47,6 +49,20 @@ from service.redis_conn import ISSUED_ID
 bp = Blueprint("page", __name__, url_prefix="/play")
 
 LEVELS = ("easy", *LEVEL_BUDGETS)
+
+
+# what could end a <script> block or start markup, escaped as Flask's tojson does
+SCRIPT_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "'": "\\u0027"})
+
+
+@bp.app_template_filter("script_json")
+def script_json(value: Any) -> Markup:
+    """JSON for a page's ``<script type="application/json">`` block: compact, its letters
+    as they are (an Arabic letter is 2 bytes of UTF-8, where ``tojson`` writes the 6 of
+    ``\\u0627``: the Arabic page's words were half escapes), and no ``<``, ``>``, ``&`` or
+    ``'`` left to break out of the block."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return Markup(text.translate(SCRIPT_ESCAPES))
 
 
 def games_metadata() -> list[dict[str, Any]]:
@@ -101,12 +117,34 @@ def known_session(session_id: str) -> Any | None:
         raise
 
 
+def not_found_page():
+    """The page of an unknown or expired session: it says so, and asks nothing more.
+
+    Its status depends on who asks. A browser navigating to it (``Sec-Fetch-Mode:
+    navigate``, which every current browser sends with a page load) gets it with 200:
+    Chromium writes every document answered 4xx to the console ("Failed to load resource:
+    ... 404") whatever the page does, and the table page keeps its console empty; to the
+    person the page is plainly a not-found page (its title and heading say so), and it is
+    never indexed (``X-Robots-Tag: noindex``) nor cached. Every other client (curl, a link
+    checker, a chat app's link preview, a crawler, a browser that sends no fetch metadata)
+    gets the same page with 404, as the API's ``/v1/sessions/<id>`` answers everyone;
+    ``Vary`` says the status depends on that header. The page makes no data request at
+    all, so none of them can fail either."""
+    navigating = request.headers.get("Sec-Fetch-Mode") == "navigate"
+    html, _status = page("page/missing.html")
+    answer = make_response(html, 200 if navigating else 404)
+    answer.vary.add("Sec-Fetch-Mode")
+    answer.headers["Cache-Control"] = "no-store"
+    answer.headers["X-Robots-Tag"] = "noindex"
+    return answer
+
+
 @bp.get("/table/<session_id>")
 def table(session_id: str):
     """The table of a seat, or a spectator's (whichever token the browser holds)."""
     session = known_session(session_id)
     if session is None:
-        return page("page/missing.html", 404)
+        return not_found_page()
     return page(
         "page/table.html",
         session_id=session_id,
@@ -128,7 +166,7 @@ def events_url(session_id: str) -> str:
 def replay(session_id: str):
     session = known_session(session_id)
     if session is None:
-        return page("page/missing.html", 404)
+        return not_found_page()
     return page("page/replay.html", session_id=session_id, game=session.game.id)
 
 

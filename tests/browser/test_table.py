@@ -1,13 +1,17 @@
 """Every game's table in a real headless Chromium against the real service: a whole deal
-played against the bots, in English by clicking at 1280 px and in Arabic with the keyboard
-on a 390x844 phone, each page checked by axe-core (no serious or critical violation) in
-both sizes, with no console message of any kind. The deal's end shows its itemised score
-until dismissed, and the bots wait for it. A screenshot of each game's table goes to the
+played against the bots in English and Arabic, at 1280 px and on a 390x844 phone, by
+clicking and with the keyboard alone (Tab, Shift+Tab, the arrow keys along the hand, Enter,
+Escape: never a focus set by the test), each page checked by axe-core (no serious or
+critical violation), with no console message of any kind on any page (table, spectator,
+invitation, review, replay, not-found). The deal's end shows its itemised score until
+dismissed, and the bots wait for it. A screenshot of each game's table goes to the
 artefacts (MAJLIS_BROWSER_ARTEFACTS=docs/img writes the README's)."""
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 import uuid
 
 import pytest
@@ -75,20 +79,111 @@ def check_axe(page, axe_source: str) -> None:
     assert page.evaluate(AXE_RUN) == []
 
 
-def press(page, selector: str, how: str) -> None:
-    """Activate a control: a click, or focus and Enter (the keyboard). A hand card is
-    clicked where it shows in the fan: its start side (the next card covers the rest)."""
+def press(page, selector: str, how: str) -> int:
+    """Activate a control: a click, or with the keyboard alone (Tab or Shift+Tab to it,
+    the arrow keys along the hand, then Enter). A hand card is clicked where it shows in
+    the fan: its start side (the next card covers the rest). How many Tab presses it took."""
     if how == "click" and selector.startswith("#hand"):
         box = page.locator(selector).first.bounding_box()
         right_to_left = page.get_attribute("html", "dir") == "rtl"
         page.locator(selector).first.click(
             position={"x": box["width"] - 6 if right_to_left else 6, "y": box["height"] / 2}
         )
-    elif how == "click":
+        return 0
+    if how == "click":
         page.click(selector)
+        return 0
+    selector = selector.removesuffix(" >> nth=0")  # the first match: querySelector's
+    if selector.startswith("#hand"):
+        tabs = tab_to(page, HAND)
+        arrow_to_card(page, selector)
     else:
-        page.focus(selector)
-        page.keyboard.press("Enter")
+        tabs = tab_to(page, selector)
+    page.keyboard.press("Enter")
+    return tabs
+
+
+TAB_MOST = 60  # more stops than any page has: a control not reached by then is unreachable
+HAND = "#hand .card[tabindex='0']"  # the hand's one Tab stop
+FOCUSED = "(target) => document.activeElement === target"
+# where the focus is: on the control (for the hand: anywhere in it), or after or before it
+# in the page's order (Shift+Tab or Tab goes to it); the control is found again at each
+# press, since a render (a bot's move) may replace it meanwhile
+WHERE = """(selector) => {
+  const target = document.querySelector(selector);
+  const focused = document.activeElement;
+  if (!target) return 'none';
+  if (focused === target || (selector.startsWith('#hand') && focused.closest('#hand'))) return 'here';
+  return target.compareDocumentPosition(focused) & Node.DOCUMENT_POSITION_FOLLOWING ? 'after' : 'before';
+}"""
+ACTIVE = """() => { const e = document.activeElement;
+  return e === document.body ? 'body' : e.id ? '#' + e.id : e.closest('#hand') ? 'hand'
+    : e.closest('#actions') ? 'move' : e.closest('#hint') ? 'hint' : e.tagName.toLowerCase(); }"""
+
+
+def tab_to(page, selector: str) -> int:
+    """Tab (Shift+Tab when the control comes before the focus) until the control has
+    the focus; how many presses it took."""
+    key = "Shift+Tab" if page.evaluate(WHERE, selector) == "after" else "Tab"
+    for presses in range(TAB_MOST):
+        if page.evaluate(WHERE, selector) == "here":
+            return presses
+        page.keyboard.press(key)
+    raise AssertionError(f"{key} never reached {selector}: the focus is on {page.evaluate(ACTIVE)}")
+
+
+ARROW_TO = """([selector, onward, back]) => {
+  const cards = [...document.querySelectorAll('#hand .card')];
+  const at = cards.indexOf(document.activeElement), wanted = cards.indexOf(document.querySelector(selector));
+  return at < 0 || wanted < 0 ? null : at === wanted ? '' : wanted > at ? onward : back;
+}"""
+
+
+def arrow_to_card(page, selector: str) -> None:
+    """Along the hand (one Tab stop) with the arrow keys: the right arrow goes on in
+    English, the left one in Arabic (the fan runs right to left)."""
+    right_to_left = page.get_attribute("html", "dir") == "rtl"
+    keys = ["ArrowLeft", "ArrowRight"] if right_to_left else ["ArrowRight", "ArrowLeft"]
+    for _ in range(TAB_MOST):
+        key = page.evaluate(ARROW_TO, [selector, *keys])
+        assert key is not None, (selector, page.evaluate(ACTIVE))
+        if key == "":
+            return
+        page.keyboard.press(key)
+    raise AssertionError(f"the arrow keys never reached {selector}")
+
+
+HEADER_STOPS = 4  # the page's header: three links and the language picker
+
+
+def tab_stops_before(page) -> int:
+    """The most Tab presses the next move may take: the hand, the move buttons and the
+    hint (plus the header's stops when the focus is at the top of the page, a page
+    just loaded)."""
+    stops = page.locator("#actions .move").count() + 2
+    return stops + (HEADER_STOPS if page.evaluate(ACTIVE) == "body" else 0)
+
+
+def check_tab_order(page) -> None:
+    """From the hand, Tab goes to the moves no card stands for, then the hint; Shift+Tab
+    comes back the same way; the arrow keys stay in the hand."""
+    from_the_top = page.evaluate(ACTIVE) == "body"
+    reached = tab_to(page, HAND)
+    if from_the_top:  # the header's three links and language picker, then the hand
+        assert reached == HEADER_STOPS + 1, reached
+    moves = page.locator("#actions .move").count()
+    order = ["hand"]
+    for _ in range(moves + 1):
+        page.keyboard.press("Tab")
+        order.append(page.evaluate(ACTIVE))
+    assert order == ["hand"] + ["move"] * moves + ["#hint-button"], order
+    for _ in range(moves + 1):
+        page.keyboard.press("Shift+Tab")
+    assert page.evaluate(ACTIVE) == "hand"
+    if page.locator("#hand .card").count() > 1:
+        page.keyboard.press("End")
+        page.keyboard.press("Home")
+        assert page.evaluate(ACTIVE) == "hand"
 
 
 def start_match(page, base: str, game: str, how: str, axe_source: str, seats: dict[int, str] | None = None):
@@ -134,15 +229,17 @@ def wait_moved(page, version: int) -> None:
     )
 
 
-def play_legal(page, snapshot, how: str = "click") -> None:
+def play_legal(page, snapshot, how: str = "click") -> int:
     """One legal move: a hand card when one action plays it, else the first move button
-    (never a challenge: that ends a Ronda match when the declaration is true)."""
+    (never a challenge: that ends a Ronda match when the declaration is true). How many
+    Tab presses it took (with the keyboard)."""
     playable = one_card_actions(snapshot)
     if playable:
-        press(page, f"#hand button[data-card='{playable[0]}']", how)
+        tabs = press(page, f"#hand button[data-card='{playable[0]}']", how)
     else:
-        press(page, "#actions .move:not([data-type=challenge]) >> nth=0", how)
+        tabs = press(page, "#actions .move:not([data-type=challenge]) >> nth=0", how)
     wait_moved(page, snapshot["version"])
+    return tabs
 
 
 def try_unplayable(page, snapshot, language: str) -> bool:
@@ -169,15 +266,40 @@ def open_hint(page, snapshot) -> None:
 
 
 def cancel_a_challenge(page, snapshot, how: str) -> None:
-    """Ronda's challenge asks first, saying what R13 does; cancelling plays nothing."""
+    """Ronda's challenge asks first, saying what R13 does; cancelling plays nothing. The
+    dialog keeps the keyboard (Tab and Shift+Tab go round its two buttons) and gives the
+    focus back to the challenge when it closes."""
+    challenge = page.locator("#actions .move[data-type=challenge]").first.element_handle()  # not redrawn
     press(page, "#actions .move[data-type=challenge] >> nth=0", how)
     dialog = page.locator("#confirm")
     dialog.wait_for(state="visible")
     assert "R13" in page.inner_text("#confirm-body")
-    assert page.evaluate("document.activeElement.id") == "confirm-no"  # the safe choice has the focus
+    assert page.evaluate(ACTIVE) == "#confirm-no"  # the safe choice has the focus
+    if how == "keyboard":
+        went = []
+        for key in ("Tab", "Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab"):
+            page.keyboard.press(key)
+            went.append(page.evaluate(ACTIVE))
+        assert went == ["#confirm-yes", "#confirm-no", "#confirm-yes", "#confirm-no", "#confirm-yes"]
+        page.keyboard.press("Shift+Tab")
     page.keyboard.press("Escape")
     dialog.wait_for(state="hidden")
+    assert page.evaluate(FOCUSED, challenge)
     assert page.evaluate("current.version") == snapshot["version"]
+
+
+def play_a_hint(page, snapshot) -> int:
+    """The hint with the keyboard: Tab to its button, Enter; its first move is the next
+    Tab stop, and Enter plays it."""
+    tabs = tab_to(page, "#hint-button")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hint .bars li", timeout=30_000)
+    assert page.locator("#hint .bars li").count() == len(snapshot["legal"])
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement === document.querySelector('#hint .bars button')")
+    page.keyboard.press("Enter")
+    wait_moved(page, snapshot["version"])
+    return tabs + 1
 
 
 def inside_the_screen(page, selector: str) -> bool:
@@ -207,12 +329,17 @@ def finish_the_deal(page, snapshot, axe_source: str, how: str) -> None:
     if bot_to_act:
         page.wait_for_timeout(1_500)
         assert page.evaluate("current.version") == snapshot["version"]  # the bot waits
-    assert page.evaluate("document.activeElement.id") == "summary-close"
+    assert page.evaluate(ACTIVE) == "#summary-close"
     if how == "click":
         page.click("#summary-close")
     else:
+        for key in ("Tab", "Shift+Tab"):  # its one control keeps the focus
+            page.keyboard.press(key)
+            assert page.evaluate(ACTIVE) == "#summary-close"
         page.keyboard.press("Enter")
     summary.wait_for(state="hidden")
+    if how == "keyboard" and not snapshot["finished"]:
+        assert page.evaluate(ACTIVE) in ("hand", "move")  # back to the play
     if bot_to_act:
         page.wait_for_function(f"() => current.version > {snapshot['version']}", timeout=30_000)
 
@@ -229,7 +356,8 @@ def test_a_whole_deal_at_the_table(browser, server, artefacts, axe_source, game,
     assert page.inner_text("#title").endswith("1")  # the heading says which deal: the first
     check_axe(page, axe_source)
 
-    refused = hinted = shot = laid_out = challenged = False
+    refused = hinted = shot = laid_out = challenged = ordered = False
+    tabs: list[tuple[int, int]] = []  # Tab presses per move, and the most it may take (keyboard)
     for moves in range(MAX_MOVES):
         page.wait_for_function(READY, timeout=60_000)
         snapshot = page.evaluate(SNAPSHOT)
@@ -249,17 +377,32 @@ def test_a_whole_deal_at_the_table(browser, server, artefacts, axe_source, game,
         if page.locator("#actions .move[data-type=challenge]").count() and not challenged:
             cancel_a_challenge(page, snapshot, how)
             challenged = True
+        if how == "keyboard" and not ordered and snapshot["hand"]:
+            check_tab_order(page)
+            ordered = True
         if not shot and moves >= SHOT_AT:
             if run in SCREENSHOTS:
                 page.screenshot(path=str(artefacts / f"table-{game}-{language}.png"))
             check_axe(page, axe_source)
             shot = True
-        play_legal(page, snapshot, how)
+        no_challenge = all(legal["action"]["type"] != "challenge" for legal in snapshot["legal"])
+        if how == "keyboard" and not hinted and len(snapshot["legal"]) > 1 and no_challenge:
+            most = tab_stops_before(page)
+            tabs.append((play_a_hint(page, snapshot), most))
+            hinted = True
+            continue
+        most = tab_stops_before(page)
+        tabs.append((play_legal(page, snapshot, how), most))
     else:
         pytest.fail(f"{game}: no deal end after {MAX_MOVES} of my moves")
+    if how == "keyboard":
+        # after each move the focus stays with the play (a render replaces the hand and
+        # the moves): the next card or move, or the hint after the moves, is at most the
+        # move buttons and two stops away, never back through the page's header
+        assert tabs and all(presses <= most for presses, most in tabs), tabs
     if how == "click":
         assert refused, "no unplayable card was tried"
-        assert hinted
+    assert hinted
     if size == PHONE and game in ("baloot", "trex"):
         assert laid_out
 
@@ -274,28 +417,103 @@ def test_a_whole_deal_at_the_table(browser, server, artefacts, axe_source, game,
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], page.evaluate(TOO_WIDE)
     page.click("#view >> xpath=..")  # the raw state, behind its toggle
     assert page.locator("#view dt").count() > 5
+    if how == "click" and game == "marriage":  # a one-deal match: over
+        assert page.evaluate("current.finished")
+        check_the_review_and_the_replay(page, len(snapshot["seats"]), axe_source)
+    watched.close()  # no console message on the table, the review or the replay
+
+
+def check_the_review_and_the_replay(page, players: int, axe_source: str) -> None:
+    """A finished match: the review's accuracy per seat, then the replay from its link."""
+    page.click("#review-button")
+    page.wait_for_selector("#review table.review", timeout=180_000)
+    assert page.locator("#review table.review tr").count() == 1 + players
+    check_axe(page, axe_source)
+    page.click("#replay-link")
+    page.wait_for_url("**/play/replay/*")
+    page.wait_for_selector("#moves li")
+    page.click("#last")
+    assert page.get_attribute("#replay", "data-position") == page.get_attribute("#step", "max")
+    check_axe(page, axe_source)
+
+
+def seat_api(base: str, method: str, path: str, token: str, body: dict | None = None) -> dict:
+    """The public API, as another person's app calls it with its seat token."""
+    data = None if body is None else json.dumps(body).encode()
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    with urllib.request.urlopen(urllib.request.Request(base + path, data, headers, method=method)) as answer:
+        return json.load(answer)
+
+
+def test_ronda_by_the_keyboard_alone_through_challenges(browser, server, axe_source):
+    """A whole Ronda deal on the Arabic phone page with Tab, Shift+Tab, the arrow keys,
+    Enter and Escape only. Seat 2 is another person (played here through the API with its
+    invitation's token) who declares a ronda at every hand, so that each challenge round
+    offers me a challenge: its confirmation keeps the keyboard, Escape cancels it and the
+    focus comes back; the deal's summary is dismissed from the keyboard too."""
+    watched = Watched(browser, PHONE, ACCEPT["ar"])
+    page = watched.page
+    links = start_match(page, server, "ronda", "keyboard", axe_source, seats={1: "human"})
+    guest = links["seat-1"].split("#token=")[1]
+    session = f"/v1/sessions/{page.evaluate('SESSION')}"
+    challenged = 0
+    tabs: list[tuple[int, int]] = []  # Tab presses per move, and the most it may take
+    for _ in range(MAX_MOVES):
+        other = seat_api(server, "GET", session, guest)
+        assert not other["finished"]
+        if other["to_act"] == 1 and other["view"]["deal_no"] == 1:
+            legal = [entry["action"] for entry in other["legal_actions"]]
+            declare = [a for a in legal if a.get("combo") == "ronda"]
+            action = (declare or [a for a in legal if a["type"] != "challenge"])[0]
+            move = {"action": action, "expected_version": other["version"]}
+            seat_api(server, "POST", f"{session}/moves", guest, move)
+            continue
+        page.wait_for_function(READY, timeout=60_000)
+        snapshot = page.evaluate(SNAPSHOT)
+        if snapshot["summary"]:
+            break
+        if not tabs:
+            check_tab_order(page)
+        if page.locator("#actions .move[data-type=challenge]").count():
+            if not challenged:
+                check_axe(page, axe_source)
+            cancel_a_challenge(page, snapshot, "keyboard")
+            challenged += 1
+        most = tab_stops_before(page)
+        tabs.append((play_legal(page, snapshot, "keyboard"), most))
+    else:
+        pytest.fail(f"no deal end after {MAX_MOVES} moves")
+    assert challenged >= 1
+    assert all(presses <= most for presses, most in tabs), tabs
+    finish_the_deal(page, page.evaluate(SNAPSHOT), axe_source, "keyboard")
     watched.close()
 
 
-def test_an_invitation_link_plays_its_seat_and_a_spectator_watches(browser, server, server_data, axe_source):
+@pytest.mark.parametrize("host_language, guest_language", [("en", "ar"), ("ar", "en")])
+def test_an_invitation_link_plays_its_seat_and_a_spectator_watches(
+    browser, server, server_data, axe_source, host_language, guest_language
+):
     """Seat 2 is a person: its link (the token after #, never sent) opens its seat in a
-    second browser; the two people play a whole deal; a third browser watches it live."""
-    host = Watched(browser, DESKTOP)
+    second browser; the two people play a whole deal; a third browser watches it live (in
+    the guest's language). No page logs anything, in either language."""
+    host = Watched(browser, DESKTOP, ACCEPT[host_language])
     links = start_match(host.page, server, "ronda", "click", axe_source, seats={1: "human"})
     invited, watching = links["seat-1"], links["spectator"]
     assert re.fullmatch(rf"{server}/play/table/[0-9a-f]{{32}}#token=[\w%-]+", invited)
     assert "?" not in invited and "?" not in watching
     tokens = [invited.split("#token=")[1], watching.split("#token=")[1]]
 
-    guest = Watched(browser, PHONE, "ar")
+    guest = Watched(browser, PHONE, ACCEPT[guest_language])
     guest.page.goto(invited)
     guest.page.wait_for_function("() => current && !rendering")
     assert guest.page.evaluate("current.seat") == 1
     assert "#" not in guest.page.url  # the token left the address bar
-    spectator = Watched(browser, PHONE)
+    spectator = Watched(browser, PHONE, ACCEPT[guest_language])
     spectator.page.goto(watching)
     spectator.page.wait_for_function("() => current && !rendering")
     assert spectator.page.evaluate("current.seat") is None
+    for watched, language in ((host, host_language), (guest, guest_language), (spectator, guest_language)):
+        assert watched.page.get_attribute("html", "lang") == language
     assert spectator.page.locator("#hand button").count() == 0
     assert spectator.page.locator(".seat").count() == 2
     check_axe(spectator.page, axe_source)
@@ -331,21 +549,26 @@ def test_an_invitation_link_plays_its_seat_and_a_spectator_watches(browser, serv
 
 
 def test_an_unknown_match_is_a_404_page_that_asks_nothing_more(browser, server, axe_source):
+    """The table and the replay of a session that does not exist: a not-found page that
+    asks nothing more and logs nothing (a browser's page load gets it with 200, Chromium
+    would log a 404 document; any other client gets 404: service.page.not_found_page)."""
     for language in ("en", "ar"):
-        watched = Watched(browser, PHONE, language)
-        answer = watched.page.goto(f"{server}/play/table/{uuid.uuid4().hex}")
-        assert answer.status == 404
-        assert watched.page.locator("#missing h1").is_visible()
-        check_axe(watched.page, axe_source)
-        before = len(watched.urls)
-        watched.page.wait_for_timeout(1_500)
-        assert watched.urls[before:] == []
-        # Chromium reports the page's own 404 status in the console: that one message only
-        assert watched.messages == [
-            "error: Failed to load resource: the server responded with a status of 404 (NOT FOUND)"
-        ]
-        watched.messages.clear()
-        watched.close()
+        for kind in ("table", "replay"):
+            watched = Watched(browser, PHONE, ACCEPT[language])
+            url = f"{server}/play/{kind}/{uuid.uuid4().hex}"
+            answer = watched.page.goto(url)
+            assert answer.status == 200 and answer.request.all_headers()["sec-fetch-mode"] == "navigate"
+            assert watched.context.request.get(url).status == 404  # a program, not a page load
+            heading = watched.page.locator("#missing h1")
+            assert heading.is_visible() and watched.page.title().startswith(heading.inner_text())
+            if language == "en":
+                assert heading.inner_text() == "No such match"
+            assert watched.page.get_attribute("html", "lang") == language
+            check_axe(watched.page, axe_source)
+            before = len(watched.urls)
+            watched.page.wait_for_timeout(1_500)
+            assert watched.urls[before:] == []
+            watched.close()  # no console message of any kind
 
 
 def test_the_replay_steps_through_a_match(browser, server, axe_source):

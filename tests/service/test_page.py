@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -34,11 +35,20 @@ def test_unknown_game_page_is_a_json_404(client):
 
 @pytest.mark.parametrize("path", ["/play/table/abc", "/play/replay/abc", "/play/table/" + "0" * 33])
 def test_a_session_id_the_service_never_issues_is_a_404_page(client, path):
-    answer = client.get(path)
-    assert answer.status_code == 404 and answer.mimetype == "text/html"
-    html = answer.get_data(as_text=True)
-    assert 'id="missing"' in html and "No such match" in html
-    assert "table.js" not in html  # nothing left to poll
+    """A program gets 404; a browser's page load (Sec-Fetch-Mode: navigate) gets the same
+    page with 200, so that Chromium logs nothing (service.page.not_found_page says why)."""
+    program = client.get(path)
+    browser = client.get(path, headers={"Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"})
+    fetched = client.get(path, headers={"Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty"})
+    assert (program.status_code, browser.status_code, fetched.status_code) == (404, 200, 404)
+    for answer in (program, browser):
+        assert answer.mimetype == "text/html"
+        html = answer.get_data(as_text=True)
+        assert 'id="missing"' in html and "<title>No such match" in html and "No such match</h1>" in html
+        assert "table.js" not in html and "replay.js" not in html  # nothing left to poll
+        assert answer.headers["X-Robots-Tag"] == "noindex" and answer.headers["Cache-Control"] == "no-store"
+        assert "Sec-Fetch-Mode" in answer.headers["Vary"]
+    assert program.data == browser.data
 
 
 @pytest.mark.parametrize(
@@ -148,3 +158,25 @@ def test_table_page_names_the_event_stream_it_follows(stream_url, host, expected
     settings.STREAM_URL = stream_url
     with create_app(settings).test_request_context("/play/table/abc", headers={"Host": host}):
         assert events_url("abc") == expected
+
+
+def script_block(html: str, block: str) -> str:
+    return re.search(rf'<script type="application/json" id="{block}">(.*?)</script>', html, re.S).group(1)
+
+
+@pytest.mark.parametrize("path", ["/play/ronda", "/play/table/abc"])
+def test_the_pages_words_are_written_as_letters_not_escapes(client, path):
+    """The words' JSON keeps Arabic letters as UTF-8 (2 bytes each, not the 6 of \\u0627)
+    and reads back as the catalogue's words."""
+    html = client.get(path, headers={"Accept-Language": "ar"}).get_data(as_text=True)
+    words = script_block(html, "words")
+    assert "\\u06" not in words and "ابدأ" in words
+    assert json.loads(words)["page"] == i18n.page_words("ar")["page"]
+
+
+def test_script_json_cannot_end_its_script_block():
+    from service.page import script_json
+
+    text = str(script_json({"word": "</script><b>'&'</b>", "ar": "بس"}))
+    assert "<" not in text and ">" not in text and "&" not in text and "'" not in text
+    assert json.loads(text) == {"word": "</script><b>'&'</b>", "ar": "بس"}

@@ -145,10 +145,12 @@ async function render(answer) {
   renderChips(view);
   renderSeats(answer);
   renderMiddle(view);
+  const area = focusArea();
   renderHand(answer);
   renderActions(answer);
   renderView(document.getElementById("view"), view);
   document.getElementById("hint").replaceChildren();
+  if (area && document.activeElement === document.body) focusPlay(area); // its control was replaced
   await showScores();
   const deal = view.deal_no || 1;
   if (first && answer.seat !== null) hold();
@@ -363,20 +365,77 @@ function layoutGrid(layout) {
 
 /* --------------------------------------------------------------------------- the hand */
 
+/* The hand is one stop of the Tab key (a roving tabindex, as a toolbar): the arrow keys
+   move along the fan (mirrored right to left), Home and End go to its ends, Enter or
+   Space plays the card. The stop is the card last focused while it stays in the hand and
+   legal, else the first legal card, else the one last focused or the first. */
 function renderHand(answer) {
   const hand = document.getElementById("hand");
   const cards = handOf(answer.view, answer.seat);
-  hand.replaceChildren(...cards.map((code, i) => {
+  const buttons = cards.map((code, i) => {
     const button = cardNode(code, "button", GAME);
     button.type = "button";
     const legal = answer.legal_actions.some((a) => playsCard(a.action, code));
     button.classList.add(legal ? "legal" : "unplayable");
     button.style.setProperty("--i", i - (cards.length - 1) / 2);
+    button.tabIndex = -1;
     button.addEventListener("click", () => clickCard(code));
+    button.addEventListener("focus", () => { focusedCard = code; makeHandStop(button); });
     return button;
-  }));
+  });
+  hand.replaceChildren(...buttons);
+  const legal = buttons.filter((b) => b.classList.contains("legal"));
+  const stop = legal.find((b) => b.dataset.card === focusedCard) || legal[0] ||
+    buttons.find((b) => b.dataset.card === focusedCard) || buttons[0];
+  if (stop) makeHandStop(stop);
   hand.style.setProperty("--n", cards.length);
   hand.hidden = answer.seat === null;
+}
+
+let focusedCard = null; // the hand's card the player focused last
+
+function makeHandStop(button) {
+  document.querySelectorAll("#hand .card").forEach((card) => { card.tabIndex = card === button ? 0 : -1; });
+}
+
+const HAND_KEYS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+
+document.getElementById("hand").addEventListener("keydown", (event) => {
+  const cards = [...document.querySelectorAll("#hand .card")];
+  const at = cards.indexOf(document.activeElement);
+  if (at < 0) return;
+  let to = null;
+  if (event.key === "Home") to = 0;
+  else if (event.key === "End") to = cards.length - 1;
+  else if (event.key in HAND_KEYS) {
+    // right to left, the fan's first card is on the right: the left arrow goes on
+    const mirrored = document.documentElement.dir === "rtl" && (event.key === "ArrowLeft" || event.key === "ArrowRight");
+    to = at + (mirrored ? -HAND_KEYS[event.key] : HAND_KEYS[event.key]);
+  }
+  if (to === null) return;
+  event.preventDefault();
+  cards[Math.max(0, Math.min(cards.length - 1, to))].focus();
+});
+
+/* Where the player's keyboard focus was among the controls a render replaces. */
+function focusArea() {
+  const focused = document.activeElement;
+  if (!focused || focused === document.body) return null;
+  if (focused.closest("#hand")) return "hand";
+  if (focused.closest("#actions")) return "actions";
+  if (focused.closest("#hint")) return "hint";
+  return null;
+}
+
+/* The focus goes back to the hand (or the moves when the hand has none to play): after a
+   render removed the focused control, and after a dialog closes. */
+function focusPlay(area) {
+  if (document.querySelector("dialog[open]")) return;
+  const hand = document.querySelector("#hand:not([hidden]) .card[tabindex='0']");
+  const legalInHand = document.querySelector("#hand .card.legal");
+  const firstMove = document.querySelector("#actions .move");
+  const target = area === "actions" || !legalInHand ? firstMove || hand : hand;
+  if (target) target.focus();
 }
 
 /* The actions no single hand card stands for (a bid, a pass, a meld, a choice). */
@@ -432,12 +491,18 @@ async function play(action) {
 
 function confirmChallenge(target) {
   const dialog = document.getElementById("confirm");
+  const invoker = document.activeElement;
   const name = seatName(target, me());
   document.getElementById("confirm-title").textContent = t("challenge_title", { n: target + 1 });
   document.getElementById("confirm-body").textContent = t("challenge_body", { n: target + 1 }).replaceAll(t("seat_n", { n: target + 1 }), name);
   document.getElementById("confirm-yes").textContent = t("challenge_yes");
   return new Promise((resolve) => {
-    const done = (yes) => () => { dialog.close(); resolve(yes); };
+    const done = (yes) => (event) => {
+      if (event) event.preventDefault(); // Escape: closed here, the focus put back here
+      dialog.close();
+      if (!yes && invoker && invoker.isConnected) invoker.focus(); // back where the player was
+      resolve(yes);
+    };
     document.getElementById("confirm-yes").onclick = done(true);
     document.getElementById("confirm-no").onclick = done(false);
     dialog.oncancel = done(false);
@@ -487,12 +552,20 @@ async function showSummary(finished) {
   const dialog = document.getElementById("summary");
   TABLE.dataset.summary = deal.deal_no;
   summaryOpen = true;
-  document.getElementById("summary-close").onclick = () => dialog.close();
-  dialog.onclose = () => {
+  /* Dismissed now, not when the dialog's "close" event comes: the browser queues that
+     event for a later task, and until then the page would still say the summary is open
+     (a test, or the next render, would act on a dialog already closed). */
+  const dismiss = () => {
+    if (!summaryOpen) return;
     summaryOpen = false;
     delete TABLE.dataset.summary;
+    if (dialog.open) dialog.close();
     if (me() !== null) api("POST", `/play/api/sessions/${SESSION}/ack`, seat.token, { deals: deal.deal_no }).catch((error) => showError(refusal, error));
+    focusPlay();
   };
+  document.getElementById("summary-close").onclick = dismiss;
+  dialog.oncancel = dismiss; // Escape
+  dialog.onclose = () => { if (!dialog.open) dismiss(); }; // a late event never closes a newer summary
   if (!dialog.open) dialog.showModal();
   document.getElementById("summary-close").focus();
 }
@@ -588,6 +661,26 @@ function askToken() {
     } }, el("label", {}, t("seat_key"), " ", el("input", { name: "token" })), el("button", {}, t("open")))));
 }
 
+/* A modal dialog keeps the keyboard: Tab from its last control goes to its first, and
+   Shift+Tab from its first to its last (else the focus would leave for the browser's own
+   controls, the page behind being inert). */
+function trapFocus(dialog) {
+  dialog.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab") return;
+    const controls = [...dialog.querySelectorAll("button, a[href], input, select, textarea, [tabindex]")]
+      .filter((c) => c.tabIndex >= 0 && !c.disabled && c.checkVisibility());
+    if (!controls.length) return;
+    const first = controls[0];
+    const last = controls[controls.length - 1];
+    if (event.shiftKey ? document.activeElement === first : document.activeElement === last) {
+      event.preventDefault();
+      (event.shiftKey ? last : first).focus();
+    }
+  });
+}
+
+trapFocus(document.getElementById("summary"));
+trapFocus(document.getElementById("confirm"));
 document.getElementById("hint-button").addEventListener("click", hint);
 document.getElementById("review-button").addEventListener("click", review);
 if (seat) {
