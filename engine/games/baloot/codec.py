@@ -515,16 +515,14 @@ CODEC = C.Codec(
 # --------------------------------------------------------------------------- documents
 
 
-def load_layout(layout: Mapping[str, Any], options: Any, dealer: int, seed: int | None) -> State:
+def load_layout(layout: Mapping[str, Any], options: JSON, dealer: int, seed: int | None) -> State:
     """A layout (``new_state(layout=...)``): a partial state, ``hands`` also by seat
-    number ({"0": [...]}); the request's options unless it has its own."""
+    number ({"0": [...]}); ``options`` the match's, parsed (``Game.layout_options``)."""
     data = dict(layout)
     hands = data.get("hands")
     if isinstance(hands, Mapping):
         data["hands"] = [hands.get(str(s), hands.get(s, [])) for s in range(4)]
-    if options is not None:
-        data.setdefault("options", dict(options))
-    st = CODEC.load(data, C.LAYOUT, players=4, given={"dealer": dealer, "rng_state": seed})
+    st = CODEC.load(data, C.LAYOUT, players=4, options=options, given={"dealer": dealer, "rng_state": seed})
     rules.settle_layout(st)  # what the layout leaves to the rules: a Sun past its calls plays
     return st
 
@@ -546,6 +544,6 @@ def new_from_deck(deck: Any, players: int, options: JSON, dealer: int, seed: int
 
 
 def new_from_layout(
-    layout: Mapping[str, Any], players: int, options: Mapping[str, Any] | None, dealer: int, seed: int | None
+    layout: Mapping[str, Any], players: int, options: JSON, dealer: int, seed: int | None
 ) -> State:
     return load_layout(layout, options, dealer, seed)

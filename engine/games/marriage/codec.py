@@ -344,24 +344,24 @@ _ENTRY = re.compile(r"^\s*(\w\w)\s*(?:\(\s*(null|\d)\s*,\s*(yes|no)\s*\))?\s*$")
 
 
 def load_layout(
-    layout: Any, players: int, options: JSON, dealer: int, seed: int | None, read_options: Any
+    layout: Mapping[str, Any], players: int, options: JSON, dealer: int, seed: int | None
 ) -> MState:
     """A state from a partial one (§10 conventions): a layout in the state's own shape.
 
     Omitted fields take their declared defaults (phase ``draw``, nobody seen, no tiplu,
     scores 0) or follow from the others in :func:`build` (``to_act`` the dealer's left,
     ``route`` from ``shown``: sets are lists, pairs are codes; or ``seen``). Shorthands the
-    rules file uses: ``current`` stands for ``to_act``; the layout's ``options`` replace the
-    request's; a card list may be one space-separated string; a discard entry may be
-    ``"8D(1,no)"`` or a bare code; the chosen ``tiplu`` goes to the bottom of the stock
-    unless the listed stock already ends with it. The cards it leaves out are dealt by
+    rules file uses: ``current`` stands for ``to_act``; a card list may be one
+    space-separated string; a discard entry may be ``"8D(1,no)"`` or a bare code; the
+    chosen ``tiplu`` goes to the bottom of the stock unless the listed stock already ends
+    with it. The cards it leaves out are dealt by
     :func:`rules.place_left_out` (where ``"fill"`` stands). ``seed`` is the generator state
     as is."""
     for key in layout:
         if key not in CODEC.known and key != "current":
             raise C.refuse(str(key), "unknown layout field")
     doc = dict(layout)
-    doc["options"] = read_options(layout["options"], players) if "options" in layout else options
+    doc["options"] = options  # the match's, parsed: Game.layout_options
     if "current" in doc:
         current = doc.pop("current")
         doc.setdefault("to_act", current)
@@ -451,7 +451,6 @@ def new_from_deck(deck: Any, players: int, options: JSON, dealer: int, seed: int
 
 
 def new_from_layout(
-    layout: Mapping[str, Any], players: int, options: Mapping[str, Any] | None, dealer: int, seed: int | None
+    layout: Mapping[str, Any], players: int, options: JSON, dealer: int, seed: int | None
 ) -> MState:
-    opts = CODEC.read_options(options, players)
-    return load_layout(layout, players, opts, dealer, seed, CODEC.read_options)
+    return load_layout(layout, players, options, dealer, seed)

@@ -5,7 +5,7 @@ values. What a loaded state must satisfy beyond its shape is :mod:`.checks`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from engine import codec as C
@@ -251,24 +251,19 @@ _SEAT_KEYS = {str(seat): seat for seat in range(8)}
 def load_layout(
     layout: Mapping[str, Any],
     players: int,
-    options: Mapping[str, Any] | None,
+    options: JSON,
     dealer: int,
     seed: int | None,
-    read_options: Callable[[Any, int], JSON],
 ) -> PState:
     """A layout (section 3): a partial state, where ``"phase": "dealing"`` means the hands
     are not dealt yet (the engine deals deal ``deal_no + 1`` next) and ``declared`` (seat
     -> combination, for the seats that declared) may stand for ``declarations``. The
-    request's ``players`` and ``dealer`` where the layout gives none; the request's
-    options replace the layout's; ``seed`` is the generator state as is."""
+    request's ``players`` and ``dealer`` where the layout gives none; ``options`` the
+    match's, parsed (``Game.layout_options``); ``seed`` is the generator state as is."""
     doc = dict(layout)
     doc.setdefault("players", players)
     doc.setdefault("dealer", dealer)
-    if options is not None or "options" not in doc:
-        n = doc["players"]
-        if isinstance(n, bool) or n not in PLAYER_COUNTS:
-            raise InvalidSetup("porrazo is played by 2, 3, 4, 5, 6 or 8 players", field="players")
-        doc["options"] = read_options(options if options is not None else {}, n)
+    doc["options"] = options
     if seed is not None and "rng_state" not in doc:
         doc["rng_state"] = rng_state_to_json(seed)
     given: dict[str, Any] = {}
@@ -327,6 +322,6 @@ def new_from_deck(deck: Any, players: int, options: JSON, dealer: int, seed: int
 
 
 def new_from_layout(
-    layout: Mapping[str, Any], players: int, options: Mapping[str, Any] | None, dealer: int, seed: int | None
+    layout: Mapping[str, Any], players: int, options: JSON, dealer: int, seed: int | None
 ) -> PState:
-    return load_layout(layout, players, options, dealer, seed, CODEC.read_options)
+    return load_layout(layout, players, options, dealer, seed)

@@ -266,10 +266,9 @@ def new_from_deck(deck: Any, players: int, options: JSON, dealer: int, seed: int
 
 
 def new_from_layout(
-    layout: Mapping[str, Any], players: int, options: Mapping[str, Any] | None, dealer: int, seed: int | None
+    layout: Mapping[str, Any], players: int, options: JSON, dealer: int, seed: int | None
 ) -> RondaState:
     rng_state = None if seed is None else random.Random(seed).getrandbits(63)
-    opts = None if options is None else CODEC.read_options(options, players)
     return CODEC.load(
-        layout, C.LAYOUT, players=players, options=opts, given={"dealer": dealer, "rng_state": rng_state}
+        layout, C.LAYOUT, players=players, options=options, given={"dealer": dealer, "rng_state": rng_state}
     )

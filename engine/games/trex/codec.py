@@ -249,15 +249,11 @@ def parse_deck(deck: Any, field: str, error: type[InvalidSetup] | type[InvalidSt
     return cards
 
 
-def state_from_layout(layout: Any, options: JSON | None, dealer: int) -> TrexState:
+def state_from_layout(layout: Mapping[str, Any], options: JSON, dealer: int) -> TrexState:
     """A state from a layout (a partial state, ``new_state(layout=...)``); ``options``: the
-    request's, parsed (a layout's own must agree). A layout without hands but with ``decks``
+    match's, parsed (``Game.layout_options``). A layout without hands but with ``decks``
     (or ``deck``) is dealt from its first deck, the rest kept for the later deals."""
-    if not isinstance(layout, dict):
-        raise InvalidSetup("layout must be a JSON object (a partial state)", field="layout")
     data = dict(layout)
-    if options is not None and "options" in data and CODEC.read_options(data["options"], 4) != options:
-        raise InvalidSetup("options differ between the request and the layout", field="options")
     if "hands" not in data and ("decks" in data or "deck" in data):
         decks = data.pop("decks", None)
         if "deck" in data:
@@ -286,9 +282,9 @@ def new_from_deck(deck: Any, players: int, options: JSON, dealer: int, seed: int
 
 
 def new_from_layout(
-    layout: Mapping[str, Any], players: int, options: Mapping[str, Any] | None, dealer: int, seed: int | None
+    layout: Mapping[str, Any], players: int, options: JSON, dealer: int, seed: int | None
 ) -> TrexState:
-    s = state_from_layout(layout, None if options is None else CODEC.read_options(options, players), dealer)
+    s = state_from_layout(layout, options, dealer)
     if seed is not None:
         s.rng_state = random.Random(seed).getrandbits(T.RNG_BITS)
     return s
