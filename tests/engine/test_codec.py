@@ -133,6 +133,7 @@ CODEC = Codec(
     fields=FIELDS,
     verbs=VERBS,
     build=build,
+    fill_left_out=lambda state, values, mode: None,  # the toy's build leaves nothing out
     check=check,
 )
 
@@ -307,7 +308,7 @@ def _codec_args() -> dict:
     return {
         name: getattr(CODEC, name)
         for name in ("game", "version", "option_specs", "player_counts", "check_options", "rules_of")
-        + ("options_of", "players_of", "fields", "verbs", "build", "check")
+        + ("options_of", "players_of", "fields", "verbs", "build", "fill_left_out", "check")
     }
 
 

@@ -16,14 +16,11 @@ from typing import Any
 
 from engine.checks import as_current_deal
 from engine.codec import refuse
+from engine.games.baloot.layout import bidding_opener, natural_raiser, natural_step, natural_taker
 from engine.games.baloot.projects import compare_declared
 from engine.games.baloot.rules import (
-    bidding_opener,
     defenders,
     legal_actions,
-    natural_raiser,
-    natural_step,
-    natural_taker,
     slots_of,
     step,
     trick_state,
@@ -73,7 +70,7 @@ def check_each_card_once(placed: list[tuple[int, str]]) -> None:
 
 def check_cards(st: State, values: Mapping[str, Any], layout: bool) -> None:
     """R1: every card in one place: none twice (named where it is read the second time,
-    ``values`` giving the document's order), none missing (``rules.place_left_out_cards``
+    ``values`` giving the document's order), none missing (``layout.place_left_out_cards``
     has placed a layout's left-out cards, unless the layout gives its stock)."""
     placed = [(p, f"hands[{s}]") for s, hand in enumerate(st.hands) for p in slots_of(hand)]
     if st.candidate >= 0 and not st.cand_taken:

@@ -1,7 +1,7 @@
 """Trex's JSON shape, declared for the shared codec (engine/codec.py): its verbs, its state
 fields in document order (what a layout may leave out, what a seat's view shows), the glue
 that builds a state from the decoded values (what a layout leaves out is worked out by
-``rules.complete_layout``) and the layout's ``deck``/``decks`` shorthand. What a loaded
+``layout.fill_left_out``) and the layout's ``deck``/``decks`` shorthand. What a loaded
 state must satisfy beyond its shape is in ``checks``."""
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from engine.protocol import JSON, Action, BadAction, InvalidSetup, InvalidState
 
 from . import tables as T
 from .checks import check_state
+from .layout import fill_left_out
 from .options import OPTION_SPECS, Opts, check_options
-from .rules import complete_layout, deal_from, layout_fits, new_match
+from .rules import deal_from, layout_fits, new_match
 from .state import TrexState, entries, fold_past, load_history
 
 TREX_PACK = C.Pack("Trex", tuple(range(52)), T.CODES)  # numbered suit by suit: ascending = canonical
@@ -189,8 +190,8 @@ def exposed_twos(s: TrexState) -> list[int]:
 
 
 def build(values: dict[str, Any], o: Opts, mode: str) -> TrexState:
-    """A state from the decoded ``values``: the given fields copied, then what a layout
-    leaves out worked out by the rules (``rules.complete_layout``)."""
+    """A state from the decoded ``values``: the given fields copied (what they leave out is
+    ``layout.fill_left_out``'s, which the codec calls next)."""
     s = TrexState(o)
     s.deal_no = values["deal_no"]
     s.hands = values["hands"]
@@ -210,7 +211,6 @@ def build(values: dict[str, Any], o: Opts, mode: str) -> TrexState:
     played = values["played"]
     history = values.get("history", [e[:2] for e in played])  # a layout's default: its played entries
     load_history(s, history, played)
-    complete_layout(s, values)
     return s
 
 
@@ -226,6 +226,7 @@ CODEC: C.Codec[TrexState] = C.Codec(
     fields=FIELDS,
     verbs=VERBS,
     build=build,
+    fill_left_out=fill_left_out,
     check=lambda s, values, mode: check_and_fold(s, values, mode),
 )
 
