@@ -5,7 +5,7 @@ that the state is one the rules can reach (cards conserved, the contract and the
 agreeing, hand sizes, the seat to act replayed from the history, projects, the match end
 ...), each refusing with the shared codec's wording (``refuse(field, problem)``).
 ``check_loaded`` runs them in order (the values a rule implies for a field, which a layout
-may leave out, are ``rules.natural_*``). A few checks read the document's decoded values
+may leave out, are ``layout.natural_*``). A few checks read the document's decoded values
 too, for fields the state does not keep (the declarer team, table seats).
 """
 
