@@ -77,8 +77,9 @@ HOT_MODULES = (
 """What ``setup.py`` compiles: the search loop, the samplers, each game's state,
 legal-move, apply and playout code, and the normal level's playout hooks (``ai.playouts``).
 Codecs, loaders, the protocol and the service stay interpreted, and so do the games'
-``game.py`` modules: they are the protocol's boundary, called with loose types (e.g.
-``pack(None)``) that a compiled module refuses."""
+``layout.py`` modules (what a layout leaves out, worked out once per loaded document, never
+in the search) and ``game.py`` modules (the protocol's boundary, called with loose types,
+e.g. ``pack(None)``, that a compiled module refuses)."""
 
 PURE_ENV = "MAJLIS_PURE_PYTHON"
 """Set to 1 to run the interpreted ``.py`` files even where a compiled build exists."""

@@ -14,8 +14,10 @@ A game's ``codec.py`` builds one :class:`Codec` from
   what a layout may leave out, whether it is derived, and what a seat's view shows;
 * **verbs** — :class:`Verbs`: the action table (``{"type": "play", "card": "TH"}``);
   :class:`Pack`: the game's cards and their codes (its own numbering where it has one);
-* two functions of the game: ``build(values, rules, mode)`` (decoded values -> state) and
-  ``check(state, values, mode)`` (its ``checks.py``: what the rules imply beyond the shape).
+* three functions of the game: ``build(values, rules, mode)`` (decoded values -> state),
+  ``fill_left_out(state, values, mode)`` (its ``layout.py``: what the values leave out,
+  worked out) and ``check(state, values, mode)`` (its ``checks.py``: what the rules imply
+  beyond the shape).
 
 Each kind is compiled once, when the codec is made, into closures (``decode(raw, path,
 rules)`` and ``encode(value)``): no document is interpreted against the declarations.
@@ -67,7 +69,7 @@ Encode = Callable[[Any], Any]
 STATE, LAYOUT, TEMPLATE = "state", "layout", "template"
 """Reading modes. ``STATE``: a full state, strict (every field, written as the engine
 writes it). ``LAYOUT``: a partial state for ``new_state(layout=...)`` (omitted fields take
-their defaults or are derived by the game's ``build``). ``TEMPLATE``: a full state a
+their defaults or are worked out by the game's ``fill_left_out``). ``TEMPLATE``: a full state a
 sampler made from a view (hidden parts of actions may be counts; not checked for the
 engine's canonical writing)."""
 
@@ -1311,7 +1313,7 @@ _NOT_GIVEN: Any = object()
 REQUIRED: Any = object()
 """A field's ``default`` when a layout must give it too."""
 OMITTED: Any = object()
-"""A field's ``default`` when the game's ``build`` works it out if a layout leaves it out
+"""A field's ``default`` when the game's ``fill_left_out`` works it out if a layout leaves it out
 (the field is then absent from ``values``)."""
 
 
@@ -1377,7 +1379,9 @@ class Codec(Generic[S]):
     kinds read bounds from (``.players``, ``.sides``); it is cached per distinct options.
     ``options_of(state)`` / ``players_of(state)`` give them back for writing.
     ``build(values, rules, mode)`` makes a state from the decoded ``values`` (name ->
-    internal value); ``check(state, values, mode)`` refuses what the rules forbid;
+    internal value), copying what they give; ``fill_left_out(state, values, mode)`` (the
+    game's ``layout.py``) then works out what they leave out (:meth:`build_state`);
+    ``check(state, values, mode)`` refuses what the rules forbid;
     ``written(dump, doc)``, where a game has it, refuses a full state not written exactly
     as the engine writes it beyond what the kinds' canonical forms catch."""
 
@@ -1395,6 +1399,7 @@ class Codec(Generic[S]):
         fields: Sequence[Field[S]],
         verbs: Verbs,
         build: Callable[[dict[str, Any], Any, str], S],
+        fill_left_out: Callable[[S, dict[str, Any], str], None],
         check: Callable[[S, dict[str, Any], str], None] | None = None,
         written: Callable[[JSON, JSON], None] | None = None,
     ) -> None:
@@ -1409,6 +1414,7 @@ class Codec(Generic[S]):
         self.fields = tuple(fields)
         self.verbs = verbs
         self.build = build
+        self.fill_left_out = fill_left_out
         self.check = check
         self.written = written
         self.state_fields = tuple(f for f in self.fields if f.in_state)
@@ -1502,7 +1508,7 @@ class Codec(Generic[S]):
             values = {name: decode(doc[name], name, rules) for name, decode in self._read_strict}
         else:
             values = self._read_fields(doc, rules, mode, given)
-        state = self.build(values, rules, mode)
+        state = self.build_state(values, rules, mode)
         if self.check is not None:
             self.check(state, values, mode)
         for name, get, enc in self._derived:
@@ -1516,6 +1522,14 @@ class Codec(Generic[S]):
                     raise refuse(name, "must be written as the engine writes it (cards in canonical order)")
             if self.written is not None:
                 self.written(self.dump(state), doc)
+        return state
+
+    def build_state(self, values: dict[str, Any], rules: Any, mode: str) -> S:
+        """A state from decoded ``values``: the game's ``build`` copies what they give, then
+        its ``layout.fill_left_out`` works out what they leave out (the one place both run,
+        for every mode: a full state leaves out nothing but what is derived)."""
+        state = self.build(values, rules, mode)
+        self.fill_left_out(state, values, mode)
         return state
 
     def _read_fields(

@@ -29,6 +29,7 @@ without a ``seed`` is *caller-dealt*: when a deal ends the state waits in phase
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -336,7 +337,9 @@ class Game(ABC, Generic[S]):
           (:func:`new_seed`: a seed of 0 is never assumed; the service passes its own);
         * ``deck`` (codes, top first): the first deal from it; a ``seed`` with it deals the
           later deals, without one the match is caller-dealt;
-        * ``layout`` (a partial JSON state): the same, the state set up as it says.
+        * ``layout`` (a partial JSON state): the same, the state set up as it says; its
+          ``options`` and the request's are one set (:meth:`layout_options`: an option
+          named in both must agree).
 
         A deck and a layout exclude each other. ``seed`` is a whole number from 0 to
         2**63 - 1 (the generator state a state JSON carries). Raises InvalidSetup /
@@ -352,11 +355,40 @@ class Game(ABC, Generic[S]):
         if layout is not None:
             if not isinstance(layout, Mapping):
                 raise InvalidSetup("layout must be a JSON object (a partial state)", field="layout")
-            return self.new_from_layout(layout, n, options, dealer, seed)
+            opts = self.layout_options(layout.get("options"), options, n)
+            rest = {name: value for name, value in layout.items() if name != "options"}
+            return self.new_from_layout(rest, n, opts, dealer, seed)
         opts = self.parse_options(options, n)
         if deck is not None:
             return self.new_from_deck(deck, n, opts, dealer, seed)
         return self.new_from_seed(n, opts, dealer, new_seed() if seed is None else seed)
+
+    def layout_options(self, in_layout: Any, requested: Any, players: int) -> JSON:
+        """Whose options win when a layout carries ``options`` and the request too: neither.
+        They are one set of options written in two places, so an option named in both must
+        have the same value in both (else InvalidSetup naming ``options.<name>``: a deal
+        set up differently from what either side asked for would be a silent surprise);
+        an option named in one only takes that value, one named in neither its default.
+        Parsed like any options (unknown names, bad values, forbidden combinations)."""
+        parts = []
+        for where, raw in (("layout.options", in_layout), ("options", requested)):
+            if raw is None:
+                raw = {}
+            if not isinstance(raw, Mapping):
+                raise InvalidSetup(f"{where} must be an object", field=where)
+            parts.append(raw)
+        layout_part, request_part = parts
+        specs = {spec.name: spec for spec in self.option_specs}
+        for name in [n for n in request_part if n in layout_part and n in specs]:
+            mine, theirs = specs[name].validate(request_part[name]), specs[name].validate(layout_part[name])
+            if type(mine) is not type(theirs) or mine != theirs:
+                said = f"{json.dumps(mine)} in the request but {json.dumps(theirs)} in the layout"
+                raise InvalidSetup(
+                    f"options.{name} is {said}: give it once, or the same value in both",
+                    field=f"options.{name}",
+                    details={"request": mine, "layout": theirs},
+                )
+        return self.parse_options({**layout_part, **request_part}, players)
 
     def new_from_seed(self, players: int, options: JSON, dealer: int, seed: int) -> S:
         """An engine-dealt match: the first deal and every later one from ``seed``'s
@@ -370,16 +402,13 @@ class Game(ABC, Generic[S]):
         return self.answer("new_from_deck")(deck, players, options, dealer, seed)
 
     def new_from_layout(
-        self,
-        layout: Mapping[str, Any],
-        players: int,
-        options: Mapping[str, Any] | None,
-        dealer: int,
-        seed: int | None,
+        self, layout: Mapping[str, Any], players: int, options: JSON, dealer: int, seed: int | None
     ) -> S:
         """The state a layout sets up: the fields it leaves out worked out by the game's
-        codec (its ``build`` step); ``options`` the request's as given (None: none given);
-        the later deals from ``seed``'s generator, or from the caller without one."""
+        ``layout.fill_left_out`` (the codec calls it when it reads the layout); ``layout``
+        without its ``options``, ``options`` the match's, parsed (the layout's and the
+        request's together: :meth:`layout_options`); the later deals from ``seed``'s
+        generator, or from the caller without one."""
         return self.answer("new_from_layout")(layout, players, options, dealer, seed)
 
     # ---- the turn ------------------------------------------------------------

@@ -50,7 +50,7 @@ class Deals(MethodView):
             raise ApiError(
                 422, "invalid_setup", f"dealer must be a seat from 0 to {players - 1}", {"field": "dealer"}
             )
-        options = game.parse_options(body["options"], players)
+        options = body["options"]  # parsed by new_state (with a layout's: Game.layout_options)
         seed = body["seed"]
         if seed is None and body["deck"] is None and body["layout"] is None:
             seed = new_seed()

@@ -109,9 +109,16 @@ FIELDS: list[Field[Toy]] = [
 def build(values: dict, rules: ToyRules, mode: str) -> Toy:
     values = dict(values)
     values["shown"] = [t for t in range(rules.players) if values["shown"] >> t & 1]
-    values.setdefault("phase", 0)
     values.pop("to_act", None)
-    return Toy(rules=rules, to_act=(values["dealer"] + 1) % rules.players, **values)
+    return Toy(rules=rules, **values)
+
+
+def fill_left_out(s: Toy, values: dict, mode: str) -> None:
+    """The toy's ``layout.fill_left_out``: no phase is the bidding; the seat to act (which
+    the toy derives) is the dealer's left."""
+    if "phase" not in values:
+        s.phase = 0
+    s.to_act = (s.dealer + 1) % s.rules.players
 
 
 def check(s: Toy, values: dict, mode: str) -> None:
@@ -133,6 +140,7 @@ CODEC = Codec(
     fields=FIELDS,
     verbs=VERBS,
     build=build,
+    fill_left_out=fill_left_out,
     check=check,
 )
 
@@ -307,7 +315,7 @@ def _codec_args() -> dict:
     return {
         name: getattr(CODEC, name)
         for name in ("game", "version", "option_specs", "player_counts", "check_options", "rules_of")
-        + ("options_of", "players_of", "fields", "verbs", "build", "check")
+        + ("options_of", "players_of", "fields", "verbs", "build", "fill_left_out", "check")
     }
 
 

@@ -56,6 +56,7 @@ CODEC = Codec(
     ],
     verbs=Verbs([Verb("pass", make=lambda: "pass")], verb_of=str),
     build=lambda values, rules, mode: Table(rules=rules, **values),
+    fill_left_out=lambda state, values, mode: None,  # every field is required
 )
 
 

@@ -1,13 +1,18 @@
-"""Every game package has the one layout docs/engine-guide.md describes, with no import circle."""
+"""Every game package has the one layout docs/engine-guide.md describes, with no import circle;
+what a deal's layout (``new_state(layout=...)``) leaves out is worked out in one module of
+each game, ``layout.py``, by one function the codec calls, ``fill_left_out``."""
 
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
+import re
 from pathlib import Path
 
 import pytest
 
-from engine import GAME_IDS
+from engine import GAME_IDS, build_mode, get_game
 
 ROOT = Path(__file__).parents[2]
 GAMES = ROOT / "engine" / "games"
@@ -22,6 +27,7 @@ EVERY_GAME = {
     "rules",
     "scoring",
     "codec",
+    "layout",
     "checks",
     "sampling",
     "game",
@@ -128,3 +134,36 @@ def test_no_import_circle_inside_the_package(game_id: str) -> None:
 def test_the_engine_guide_names_every_file_of_the_layout() -> None:
     for name in sorted(EVERY_GAME | OPTIONAL | set().union(*EXTRA_CONCEPTS.values())):
         assert f"`{name}.py`" in GUIDE, f"docs/engine-guide.md does not describe {name}.py"
+
+
+LEFT_OUT_HELPER = re.compile(r"left_out|^natural_|^settle_|complete_layout|work_out_layout")
+"""The names the games gave their helpers working out what a layout leaves out before they
+moved to ``layout.py`` (``rules.settle_left_out``, ``rules.natural_taker``,
+``rules.complete_layout``, ``codec._work_out_layout`` ...)."""
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_codec_works_out_what_a_layout_leaves_out_with_layout_fill_left_out(game_id: str) -> None:
+    layout = importlib.import_module(f"engine.games.{game_id}.layout")
+    codec = get_game(game_id).codec
+    assert codec is not None and codec.fill_left_out is layout.fill_left_out
+    assert list(inspect.signature(layout.fill_left_out).parameters)[1:] == ["values", "mode"]
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_no_other_module_defines_a_left_out_helper(game_id: str) -> None:
+    """Only ``layout.py`` (and an extra concept's own words: Marriage's natural sets)."""
+    skip = {"layout", *EXTRA_CONCEPTS.get(game_id, set())}
+    for name, tree in modules(game_id).items():
+        if name in skip:
+            continue
+        defined = [n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+        helpers = [d for d in defined if LEFT_OUT_HELPER.search(d)]
+        assert not helpers, f"{name}.py defines {helpers}: what a layout leaves out belongs in layout.py"
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_layout_modules_stay_interpreted(game_id: str) -> None:
+    """A layout is worked out once per loaded document, never in the search: not a hot
+    module (engine/build_mode.py), so it is not compiled."""
+    assert f"engine.games.{game_id}.layout" not in build_mode.HOT_MODULES

@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from engine import get_game
+from tests.engine.test_new_state import a_layout, other_value, two_options
 from tests.problems import error_code, extensions
 from tests.service.conftest import assert_error, post
 
@@ -273,3 +275,23 @@ def test_openapi_and_docs(client):
     ]:
         assert path in spec["paths"], path
     assert client.get("/docs").status_code == 200
+
+
+@pytest.mark.parametrize("game_id", ["ronda", "baloot", "trex", "porrazo", "marriage"])
+def test_a_layouts_options_and_the_requests_are_one_set_over_http(client, game_id):
+    """Game.layout_options through the stateless API: an option named once holds, the
+    same option named twice with two values is a 422 naming it."""
+    game = get_game(game_id)
+    first, second = two_options(game)
+    layout = a_layout(game, {first.name: other_value(first)})
+    body = {
+        "players": min(game.player_counts),
+        "layout": layout,
+        "options": {second.name: other_value(second)},
+    }
+    options = post(client, f"/v1/games/{game_id}/deals", body)["state"]["options"]
+    assert (options[first.name], options[second.name]) == (other_value(first), other_value(second))
+    body["options"] = {first.name: first.default}
+    answer = post(client, f"/v1/games/{game_id}/deals", body, 422)
+    assert_error(answer, "invalid_setup")
+    assert extensions(answer).get("field") == f"options.{first.name}", answer

@@ -5,7 +5,7 @@ that the state is one the rules can reach (cards conserved, the contract and the
 agreeing, hand sizes, the seat to act replayed from the history, projects, the match end
 ...), each refusing with the shared codec's wording (``refuse(field, problem)``).
 ``check_loaded`` runs them in order (the values a rule implies for a field, which a layout
-may leave out, are ``rules.natural_*``). A few checks read the document's decoded values
+may leave out, are ``layout.natural_*``). A few checks read the document's decoded values
 too, for fields the state does not keep (the declarer team, table seats).
 """
 
@@ -16,14 +16,11 @@ from typing import Any
 
 from engine.checks import as_current_deal
 from engine.codec import refuse
+from engine.games.baloot.layout import bidding_opener, natural_raiser, natural_step, natural_taker
 from engine.games.baloot.projects import compare_declared
 from engine.games.baloot.rules import (
-    bidding_opener,
     defenders,
     legal_actions,
-    natural_raiser,
-    natural_step,
-    natural_taker,
     slots_of,
     step,
     trick_state,
@@ -73,7 +70,7 @@ def check_each_card_once(placed: list[tuple[int, str]]) -> None:
 
 def check_cards(st: State, values: Mapping[str, Any], layout: bool) -> None:
     """R1: every card in one place: none twice (named where it is read the second time,
-    ``values`` giving the document's order), none missing (``rules.place_left_out_cards``
+    ``values`` giving the document's order), none missing (``layout.place_left_out_cards``
     has placed a layout's left-out cards, unless the layout gives its stock)."""
     placed = [(p, f"hands[{s}]") for s, hand in enumerate(st.hands) for p in slots_of(hand)]
     if st.candidate >= 0 and not st.cand_taken:

@@ -9,9 +9,9 @@ private) is a history entry with ``"project": true``. A view
 keeps only the current deal's history (cards of earlier deals are back in play), drops
 other seats' project passes, shows caller decks as counts, and adds ``seat`` and
 ``engine_dealt``. A layout may leave out most fields, and most keys of ``contract``,
-``bidding``, ``projects`` and a trick: ``rules.settle_left_out`` gives them the values
-the rules imply (``rules.natural_*``) and puts its left-out cards where
-``rules.layout_deals_left_out_cards`` says.
+``bidding``, ``projects`` and a trick: ``layout.fill_left_out`` gives them the values
+the rules imply (``layout.natural_*``) and puts its left-out cards where
+``layout.layout_deals_left_out_cards`` says.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from engine import codec as C
 from engine.checks import MAX_SAFE_INT, MAX_SCORE
 from engine.games.baloot import checks, rules
 from engine.games.baloot import tables as T
+from engine.games.baloot.layout import fill_left_out, settle_layout
 from engine.games.baloot.options import OPTION_SPECS, Opts, compact
 from engine.games.baloot.state import State, blank, history_list, set_history
 from engine.protocol import JSON, Action, InvalidSetup, InvalidState
@@ -415,8 +416,8 @@ _TRICK_NEEDS = {True: ("leader", "cards", "winner"), False: ("leader", "cards", 
 
 
 def build(values: dict[str, Any], opts: Opts, mode: str) -> State:
-    """A state holding the decoded ``values``; what they leave out is then settled as the
-    rules imply (``rules.settle_left_out``), and every card must be in one place (R1)."""
+    """A state holding the decoded ``values`` (what they leave out is
+    ``layout.fill_left_out``'s, which the codec calls next)."""
     layout = mode == C.LAYOUT
     st = blank(opts, values["dealer"], values["scores"], values["rng_state"])
     entries, start = values["history"], values["deal_history_start"]
@@ -440,8 +441,6 @@ def build(values: dict[str, Any], opts: Opts, mode: str) -> State:
         raise C.refuse("projects.declare_done", "must be true or false")
     st.shown = [None if g is None else tuple(g) for g in st.shown]
     st.baloot = tuple(values["baloot"])
-    rules.settle_left_out(st, _left_out(values), layout)
-    checks.check_cards(st, values, layout)
     return st
 
 
@@ -478,18 +477,10 @@ def _copy_doubling_step(st: State, values: dict[str, Any], layout: bool) -> None
         st.dstep = step
 
 
-def _left_out(values: dict[str, Any]) -> set[str]:
-    """The JSON names of what ``values`` leave out (``to_act``, ``contract.taker`` ...)."""
-    out = set(_FIELD_NAMES - values.keys())
-    for name, paths in _PART_PATHS.items():
-        part = values[name]
-        if part is not None and len(part) < len(paths):
-            out.update(paths[key] for key in paths.keys() - part.keys())
-    return out
-
-
 def _check(st: State, values: dict[str, Any], mode: str) -> None:
-    """``checks``: what the rules imply (a sampler's template is checked as its view)."""
+    """``checks``: every card in one place (R1), then what the rules imply (a sampler's
+    template is checked as its view)."""
+    checks.check_cards(st, values, mode == C.LAYOUT)
     if mode != C.TEMPLATE:
         exact = not any(seat < 0 for _, seat in st.extra_played)
         checks.check_loaded(st, values, history_list(st, True), hidden_seats=[], exact=exact)
@@ -507,6 +498,7 @@ CODEC = C.Codec(
     fields=FIELDS,
     verbs=VERBS,
     build=build,
+    fill_left_out=fill_left_out,
     check=_check,
     written=checks.check_written_canonically,
 )
@@ -515,17 +507,15 @@ CODEC = C.Codec(
 # --------------------------------------------------------------------------- documents
 
 
-def load_layout(layout: Mapping[str, Any], options: Any, dealer: int, seed: int | None) -> State:
+def load_layout(layout: Mapping[str, Any], options: JSON, dealer: int, seed: int | None) -> State:
     """A layout (``new_state(layout=...)``): a partial state, ``hands`` also by seat
-    number ({"0": [...]}); the request's options unless it has its own."""
+    number ({"0": [...]}); ``options`` the match's, parsed (``Game.layout_options``)."""
     data = dict(layout)
     hands = data.get("hands")
     if isinstance(hands, Mapping):
         data["hands"] = [hands.get(str(s), hands.get(s, [])) for s in range(4)]
-    if options is not None:
-        data.setdefault("options", dict(options))
-    st = CODEC.load(data, C.LAYOUT, players=4, given={"dealer": dealer, "rng_state": seed})
-    rules.settle_layout(st)  # what the layout leaves to the rules: a Sun past its calls plays
+    st = CODEC.load(data, C.LAYOUT, players=4, options=options, given={"dealer": dealer, "rng_state": seed})
+    settle_layout(st)  # what the layout leaves to the rules: a Sun past its calls plays
     return st
 
 
@@ -546,6 +536,6 @@ def new_from_deck(deck: Any, players: int, options: JSON, dealer: int, seed: int
 
 
 def new_from_layout(
-    layout: Mapping[str, Any], players: int, options: Mapping[str, Any] | None, dealer: int, seed: int | None
+    layout: Mapping[str, Any], players: int, options: JSON, dealer: int, seed: int | None
 ) -> State:
     return load_layout(layout, options, dealer, seed)

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.codec import TEMPLATE, refuse
 from engine.games.baloot import checks, rules
-from engine.games.baloot.codec import CODEC, build
+from engine.games.baloot.codec import CODEC
 from engine.games.baloot.projects import candidate_groups, project_set
 from engine.games.baloot.state import State, history_list
 from engine.games.baloot.tables import DOUBLING, NSLOTS, PASS_PROJECT, PLAY
@@ -55,9 +55,10 @@ def template_of_view(data: Any) -> tuple[State, int, list[int], int]:
         done = values["phase"] == PLAY and values["trick_no"] == 1 and bool(declared)
         values["projects"] = dict(projects, declare_done=done)
     try:
-        st = build(values, opts, TEMPLATE)
+        st = CODEC.build_state(values, opts, TEMPLATE)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
         raise InvalidState(f"malformed view: {type(err).__name__}: {err}", field=None) from None
+    checks.check_cards(st, values, False)
     checks.check_loaded(st, values, history_list(st, True), hidden_seats=hidden, exact=False)
     return st, seat, counts, stock
 

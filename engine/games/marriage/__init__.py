@@ -4,9 +4,9 @@ Modules: ``tables`` (cards, set sizes, maal values, phases, the action encoding)
 ``options`` (option specs), ``state`` (the compact state), ``melds`` (joker family, set
 validation, show and finish enumeration), ``scoring`` (maal, settlement, the score
 report), ``rules`` (deal, legality, the in-place step), ``checks`` (what a loaded state
-must satisfy beyond its shape), ``codec`` (state JSON, layouts, views, actions as JSON),
-``sampling`` (the sampler), ``hand_eval`` (the search's fitted hand evaluation and
-horizon) and ``game`` (the Game protocol).
+must satisfy beyond its shape), ``layout`` (what a layout leaves out), ``codec`` (state
+JSON, layouts, views, actions as JSON), ``sampling`` (the sampler), ``hand_eval`` (the
+search's fitted hand evaluation and horizon) and ``game`` (the Game protocol).
 
 Card codes are the shared ``rank then suit`` codes; the printed joker (option
 ``man_cards = 3``) is ``XX`` (internal card 52, last in canonical order). Hands,

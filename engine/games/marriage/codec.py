@@ -2,7 +2,7 @@
 state fields in document order (with what a seat's view shows), the glue that builds a
 state from the decoded values, and the layout shorthands of the rules file's examples.
 What a loaded document must satisfy beyond its shape is :mod:`.checks`'s; where a layout's
-left-out cards go (§10's fill rule) is :mod:`.rules`'s."""
+left-out cards go (§10's fill rule) and what follows from the rest is :mod:`.layout`'s."""
 
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ from engine.protocol import JSON, SCHEMA_VERSION, SPECTATOR, Action, InvalidSetu
 
 from . import tables as T
 from .checks import check_loaded, check_state, written_as_the_engine_writes
+from .layout import FILL, cards_left_out, fill_left_out, place_left_out, tiplu_at_bottom
 from .options import OPTION_SPECS, Rules
-from .rules import FILL, cards_left_out, expose_done, new_match, place_left_out, route_shown, tiplu_at_bottom
+from .rules import expose_done, new_match
 from .state import (
     MState,
     blank_state,
@@ -244,37 +245,24 @@ FIELDS: list[C.Field[MState]] = [
 ]
 
 
-def _work_out_layout(values: dict[str, Any], o: Rules) -> None:
-    """What a layout leaves out that follows from the rest (put back into ``values`` for
-    the checks): the seat to act, the routes and ``seen``, the turn, the generator."""
-    values.setdefault("to_act", (values["dealer"] + 1) % o.players)
-    values.setdefault("caller_dealt", values["rng_state"] is None)
-    if "route" not in values:
-        seen = values.get("seen") or [False] * o.players
-        values["route"] = [route_shown(items, seen[s]) for s, items in enumerate(values["shown"])]
-    values.setdefault("seen", [r != T.UNSEEN for r in values["route"]])
-    values.setdefault("tiplu_chosen", values["tiplu"] >= 0)
-    values.setdefault("turn", (1 if values["phase"] in (T.ACT, T.PICK) else 0, -1, False, None))
-
-
 def build(values: dict[str, Any], o: Rules, mode: str) -> MState:
     """A state (or, for :func:`load_view`, a view's known part) from the decoded values: a
-    view's hidden hands are empty and its stock is left for the sampler."""
-    if mode == C.LAYOUT:
-        _work_out_layout(values, o)
+    view's hidden hands are empty and its stock is left for the sampler. A layout may leave
+    out ``to_act``, ``caller_dealt``, ``route``, ``seen``, ``tiplu_chosen`` and ``turn``:
+    ``layout.fill_left_out`` works them out next (read here as placeholders)."""
     st = blank_state(o)
-    st.dealer, st.phase, st.cur = values["dealer"], values["phase"], values["to_act"]
+    st.dealer, st.phase, st.cur = values["dealer"], values["phase"], values.get("to_act")
     st.over = st.cur is None
-    st.totals, st.deal_no, st.caller = values["scores"], values["deal_no"], values["caller_dealt"]
+    st.totals, st.deal_no, st.caller = values["scores"], values["deal_no"], values.get("caller_dealt", False)
     st.rng_state = values.get("rng_state")
-    st.tunnelas, st.route = values["tunnelas"], values["route"]
+    st.tunnelas, st.route = values["tunnelas"], values.get("route", [])
     st.shown = [list(items) for items in values["shown"]]
     st.men_rev = values["men_revealed"]
     st.tiplu = values["tiplu"]
-    if st.tiplu < 0 and values["tiplu_chosen"]:
+    if st.tiplu < 0 and values.get("tiplu_chosen", False):
         st.tiplu = -2  # chosen but hidden from the viewer
     st.discard = values["discard"]
-    st.drew, st.took, st.tws, _ = values["turn"]
+    st.drew, st.took, st.tws, _ = values.get("turn", (0, -1, False, None))
     st.turns, st.winner, st.fkind = values["turns_completed"], values["winner"], values["finish_kind"]
     st.maal, st.delta, st.result_deal = values["maal"], values["deal_delta"], values["result_deal"]
     st.recycled = tuple(sorted(values["recycled"]))
@@ -302,6 +290,7 @@ CODEC: C.Codec[MState] = C.Codec(
     fields=FIELDS,
     verbs=VERBS,
     build=build,
+    fill_left_out=fill_left_out,
     check=check_state,
     written=written_as_the_engine_writes,
 )
@@ -315,7 +304,7 @@ def load_view(data: Any) -> tuple[MState, int, dict[str, Any]]:
     o, seat, values = CODEC.read_view(data)
     if seat is None:
         raise C.refuse("seat", "must be a seat of the view's table")
-    st = build(values, o, VIEW)
+    st = CODEC.build_state(values, o, VIEW)
     hidden = {
         "hand_sizes": [h.count if isinstance(h, C.Hidden) else sum(h) for h in values["hands"]],
         "stock_size": values["stock"],
@@ -344,24 +333,24 @@ _ENTRY = re.compile(r"^\s*(\w\w)\s*(?:\(\s*(null|\d)\s*,\s*(yes|no)\s*\))?\s*$")
 
 
 def load_layout(
-    layout: Any, players: int, options: JSON, dealer: int, seed: int | None, read_options: Any
+    layout: Mapping[str, Any], players: int, options: JSON, dealer: int, seed: int | None
 ) -> MState:
     """A state from a partial one (§10 conventions): a layout in the state's own shape.
 
     Omitted fields take their declared defaults (phase ``draw``, nobody seen, no tiplu,
-    scores 0) or follow from the others in :func:`build` (``to_act`` the dealer's left,
+    scores 0) or follow from the others (``layout.fill_left_out``: ``to_act`` the dealer's left,
     ``route`` from ``shown``: sets are lists, pairs are codes; or ``seen``). Shorthands the
-    rules file uses: ``current`` stands for ``to_act``; the layout's ``options`` replace the
-    request's; a card list may be one space-separated string; a discard entry may be
-    ``"8D(1,no)"`` or a bare code; the chosen ``tiplu`` goes to the bottom of the stock
-    unless the listed stock already ends with it. The cards it leaves out are dealt by
-    :func:`rules.place_left_out` (where ``"fill"`` stands). ``seed`` is the generator state
+    rules file uses: ``current`` stands for ``to_act``; a card list may be one
+    space-separated string; a discard entry may be ``"8D(1,no)"`` or a bare code; the
+    chosen ``tiplu`` goes to the bottom of the stock unless the listed stock already ends
+    with it. The cards it leaves out are dealt by
+    :func:`layout.place_left_out` (where ``"fill"`` stands). ``seed`` is the generator state
     as is."""
     for key in layout:
         if key not in CODEC.known and key != "current":
             raise C.refuse(str(key), "unknown layout field")
     doc = dict(layout)
-    doc["options"] = read_options(layout["options"], players) if "options" in layout else options
+    doc["options"] = options  # the match's, parsed: Game.layout_options
     if "current" in doc:
         current = doc.pop("current")
         doc.setdefault("to_act", current)
@@ -451,7 +440,6 @@ def new_from_deck(deck: Any, players: int, options: JSON, dealer: int, seed: int
 
 
 def new_from_layout(
-    layout: Mapping[str, Any], players: int, options: Mapping[str, Any] | None, dealer: int, seed: int | None
+    layout: Mapping[str, Any], players: int, options: JSON, dealer: int, seed: int | None
 ) -> MState:
-    opts = CODEC.read_options(options, players)
-    return load_layout(layout, players, opts, dealer, seed, CODEC.read_options)
+    return load_layout(layout, players, options, dealer, seed)

@@ -5,18 +5,18 @@ values. What a loaded state must satisfy beyond its shape is :mod:`.checks`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from engine import codec as C
 from engine.cards import RANKS, BadCard, parse_card
 from engine.checks import MAX_SAFE_INT, MAX_SCORE, rng_state_to_json
 from engine.games.porrazo.checks import check_state
+from engine.games.porrazo.layout import fill_left_out
 from engine.games.porrazo.options import OPTION_SPECS, Options, check_teams
 from engine.games.porrazo.rules import (
     deal,
     holding,
-    natural_to_act,
     own_hand_hidden,
     shuffled_deck,
     start_hand,
@@ -30,7 +30,6 @@ from engine.games.porrazo.tables import (
     DECLINE,
     NO_COMBO,
     P_DEALING,
-    P_PLAY,
     PASS,
     PHASE_NAMES,
     PLAYER_COUNTS,
@@ -176,32 +175,27 @@ FIELDS: list[C.Field[PState]] = [
 
 
 def build(values: dict[str, Any], o: Options, mode: str) -> PState:
-    """A state from the decoded ``values``; a layout's omitted fields are worked out here:
-    no phase is "dealing" when no hand is dealt, else "play"; the dealt cards are the
-    hands; the stock is every card not placed elsewhere, in code order; with
-    declaration_mode auto the play starts with every combination declared (R9); the seat
-    to act is the one the phase implies."""
+    """A state from the decoded ``values`` (what they leave out is ``layout.fill_left_out``'s,
+    which the codec calls next)."""
     st = blank_state(o, values["dealer"])
-    hands = values["hands"]
-    phase = st.phase = values.get("phase", P_DEALING if not any(hands) else P_PLAY)
+    if "phase" in values:
+        st.phase = values["phase"]
     st.scores = values["scores"]
     st.hand_no = values["hand_no"]
-    st.deal_no = values.get("deal_no", 0 if phase == P_DEALING else 1)
-    st.hands = hands
-    dealt = values.get("dealt", _per_seat_empty(o) if phase == P_DEALING else hands)
-    st.dealt = [tuple(d) for d in dealt]
-    st.held = [holding(d) for d in st.dealt]
+    if "deal_no" in values:
+        st.deal_no = values["deal_no"]
+    st.hands = values["hands"]
+    if "dealt" in values:
+        st.dealt = [tuple(d) for d in values["dealt"]]
+        st.held = [holding(d) for d in st.dealt]
     st.table = values["table"]
     st.piles = [tuple(p) for p in values["piles"]]
     st.tendido_done = values["tendido_done"]
     st.tendido = None if values["tendido"] is None else tuple(values["tendido"])
     if "stock" in values:
         st.stock = tuple(values["stock"])
-    else:
-        placed = set(st.table).union(*st.hands, *st.piles)
-        st.stock = tuple(c for c in range(52) if c not in placed)
-    auto_declared = o.auto and phase == P_PLAY
-    st.decl = values.get("declarations", [h[0] for h in st.held] if auto_declared else [NO_COMBO] * o.players)
+    if "declarations" in values:
+        st.decl = values["declarations"]
     st.claims = values["claims"]
     st.chain = values["chain"]
     pending = values["pending_porrazo"]
@@ -214,7 +208,8 @@ def build(values: dict[str, Any], o: Options, mode: str) -> PState:
     st.decks = tuple(tuple(deck) for deck in values["decks"])
     _build_history(st, values["history"], values["hand_start"])
     st.rng_state = values["rng_state"]
-    st.to_act = values["to_act"] if "to_act" in values else natural_to_act(st)
+    if "to_act" in values:
+        st.to_act = values["to_act"]
     st.left = sum(len(h) for h in st.hands)
     return st
 
@@ -240,6 +235,7 @@ CODEC: C.Codec[PState] = C.Codec(
     fields=FIELDS,
     verbs=VERBS,
     build=build,
+    fill_left_out=fill_left_out,
     check=lambda st, values, mode: check_state(st),
 )
 
@@ -251,24 +247,19 @@ _SEAT_KEYS = {str(seat): seat for seat in range(8)}
 def load_layout(
     layout: Mapping[str, Any],
     players: int,
-    options: Mapping[str, Any] | None,
+    options: JSON,
     dealer: int,
     seed: int | None,
-    read_options: Callable[[Any, int], JSON],
 ) -> PState:
     """A layout (section 3): a partial state, where ``"phase": "dealing"`` means the hands
     are not dealt yet (the engine deals deal ``deal_no + 1`` next) and ``declared`` (seat
     -> combination, for the seats that declared) may stand for ``declarations``. The
-    request's ``players`` and ``dealer`` where the layout gives none; the request's
-    options replace the layout's; ``seed`` is the generator state as is."""
+    request's ``players`` and ``dealer`` where the layout gives none; ``options`` the
+    match's, parsed (``Game.layout_options``); ``seed`` is the generator state as is."""
     doc = dict(layout)
     doc.setdefault("players", players)
     doc.setdefault("dealer", dealer)
-    if options is not None or "options" not in doc:
-        n = doc["players"]
-        if isinstance(n, bool) or n not in PLAYER_COUNTS:
-            raise InvalidSetup("porrazo is played by 2, 3, 4, 5, 6 or 8 players", field="players")
-        doc["options"] = read_options(options if options is not None else {}, n)
+    doc["options"] = options
     if seed is not None and "rng_state" not in doc:
         doc["rng_state"] = rng_state_to_json(seed)
     given: dict[str, Any] = {}
@@ -327,6 +318,6 @@ def new_from_deck(deck: Any, players: int, options: JSON, dealer: int, seed: int
 
 
 def new_from_layout(
-    layout: Mapping[str, Any], players: int, options: Mapping[str, Any] | None, dealer: int, seed: int | None
+    layout: Mapping[str, Any], players: int, options: JSON, dealer: int, seed: int | None
 ) -> PState:
-    return load_layout(layout, players, options, dealer, seed, CODEC.read_options)
+    return load_layout(layout, players, options, dealer, seed)

@@ -37,7 +37,6 @@ from engine.games.porrazo.tables import (
     NO_COMBO,
     P_CLAIM,
     P_DEAL_OVER,
-    P_DEALING,
     P_DECLARE,
     P_PLAY,
     P_TENDIDO,
@@ -157,26 +156,6 @@ def has_unclaimed(st: PState) -> bool:
         if st.held[h][0] != NO_COMBO and st.decl[h] == NO_COMBO and st.claims[h] < 0:
             return True
     return False
-
-
-def natural_to_act(st: PState) -> int | None:
-    """The seat the phase implies (a layout's omitted to_act): the dealer decides on the
-    tendido and deals (R5, R26), the declarations and the play go round from the dealer's
-    left (R9, R10), the first seat able to claim claims (R21)."""
-    n = st.o.players
-    phase = st.phase
-    if phase in (P_TENDIDO, P_DEAL_OVER, P_DEALING):
-        return st.dealer
-    if phase == P_DECLARE:
-        return (st.dealer + 1) % n
-    if phase == P_PLAY:
-        k = sum(len(d) for d in st.dealt) - sum(len(h) for h in st.hands)
-        return (st.dealer + 1 + k) % n
-    if phase == P_CLAIM:
-        for seat in order_from_left(st.dealer, n):
-            if claimable(st, seat):
-                return seat
-    return None
 
 
 # --------------------------------------------------------------------------- legal actions

@@ -12,8 +12,9 @@ from engine import codec as C
 from engine.checks import MAX_SAFE_INT, MAX_SCORE
 from engine.games.ronda import rules
 from engine.games.ronda.checks import check_state, hand_of_stock
+from engine.games.ronda.layout import fill_left_out
 from engine.games.ronda.options import OPTION_SPECS, Rules, check_options
-from engine.games.ronda.rules import open_hand, verb_of
+from engine.games.ronda.rules import verb_of
 from engine.games.ronda.state import RondaState, blank_state, cons_list
 from engine.games.ronda.tables import (
     CHALLENGE_BASE,
@@ -156,15 +157,14 @@ FIELDS: list[C.Field[RondaState]] = [
 
 
 def build(values: dict[str, Any], o: Rules, mode: str) -> RondaState:
-    """A state from the decoded ``values`` (a layout's omitted fields worked out here:
-    ``dealt`` = hand + played, ``hand_number`` from the stock, no phase = a hand's start)."""
-    n = o.players
+    """A state from the decoded ``values``, ``hand_number`` from the stock (what they leave
+    out is ``layout.fill_left_out``'s, which the codec calls next)."""
     s = blank_state(o, values["dealer"])
     s.scores = values["scores"]
     s.deal_no = values["deal_no"]
-    hands = s.hands = values["hands"]
-    played = values.get("played") or [0] * n
-    s.dealt = values.get("dealt") or [hands[t] | played[t] for t in range(n)]
+    s.hands = values["hands"]
+    if "dealt" in values:
+        s.dealt = values["dealt"]
     s.table = values["table"]
     for c in s.table:
         s.trank |= RBIT[c]
@@ -186,10 +186,6 @@ def build(values: dict[str, Any], o: Rules, mode: str) -> RondaState:
     s.rng_state = values["rng_state"]
     if "phase" in values:
         s.phase = values["phase"]
-    else:  # a layout's start of a hand
-        if any(played) or any(d >= 0 for d in s.decl) or s.challenged or s.prov_side >= 0 or s.winner >= 0:
-            raise C.refuse("phase", "a layout without a phase is the start of a hand: give the phase")
-        open_hand(s, None)
     return s
 
 
@@ -223,6 +219,7 @@ CODEC = C.Codec(
     fields=FIELDS,
     verbs=VERBS,
     build=build,
+    fill_left_out=fill_left_out,
     check=check_state,
 )
 
@@ -266,10 +263,9 @@ def new_from_deck(deck: Any, players: int, options: JSON, dealer: int, seed: int
 
 
 def new_from_layout(
-    layout: Mapping[str, Any], players: int, options: Mapping[str, Any] | None, dealer: int, seed: int | None
+    layout: Mapping[str, Any], players: int, options: JSON, dealer: int, seed: int | None
 ) -> RondaState:
     rng_state = None if seed is None else random.Random(seed).getrandbits(63)
-    opts = None if options is None else CODEC.read_options(options, players)
     return CODEC.load(
-        layout, C.LAYOUT, players=players, options=opts, given={"dealer": dealer, "rng_state": rng_state}
+        layout, C.LAYOUT, players=players, options=options, given={"dealer": dealer, "rng_state": rng_state}
     )

@@ -3,8 +3,8 @@
 The package has the layout every game has (docs/engine-guide.md): ``tables`` (contracts,
 card indices, point values, action encodings), ``options`` (the option specs and the
 per-match ``Opts``), ``state`` (the compact state), ``scoring`` (section 5, the match
-result), ``rules`` (rule predicates, legal actions, step, dealing, what a layout leaves
-out), ``checks`` (what a loaded state must satisfy beyond its shape), ``codec`` (the JSON
+result), ``rules`` (rule predicates, legal actions, step, dealing), ``layout`` (what a
+layout leaves out), ``checks`` (what a loaded state must satisfy beyond its shape), ``codec`` (the JSON
 shape of actions, states, layouts and views, declared for the shared ``engine/codec.py``),
 ``sampling`` (the view sampler and section 7's deductions), ``playout`` (the fused random
 playout) and ``game`` (the Game protocol).

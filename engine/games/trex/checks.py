@@ -14,6 +14,7 @@ from typing import Any
 from engine.codec import STATE, refuse
 from engine.protocol import JSON, EngineError, InvalidState
 
+from .layout import trick_leader_given
 from .rules import (
     check_action,
     choosable,
@@ -21,7 +22,6 @@ from .rules import (
     reset_deal,
     s9_short_allowed,
     step,
-    trick_leader_given,
 )
 from .scoring import penalty_value
 from .state import Entry, TrexState, entries, history_entries_past, kingdom_owner_of

@@ -1,7 +1,7 @@
 """Trex's JSON shape, declared for the shared codec (engine/codec.py): its verbs, its state
 fields in document order (what a layout may leave out, what a seat's view shows), the glue
 that builds a state from the decoded values (what a layout leaves out is worked out by
-``rules.complete_layout``) and the layout's ``deck``/``decks`` shorthand. What a loaded
+``layout.fill_left_out``) and the layout's ``deck``/``decks`` shorthand. What a loaded
 state must satisfy beyond its shape is in ``checks``."""
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from engine.protocol import JSON, Action, BadAction, InvalidSetup, InvalidState
 
 from . import tables as T
 from .checks import check_state
+from .layout import fill_left_out
 from .options import OPTION_SPECS, Opts, check_options
-from .rules import complete_layout, deal_from, layout_fits, new_match
+from .rules import deal_from, layout_fits, new_match
 from .state import TrexState, entries, fold_past, load_history
 
 TREX_PACK = C.Pack("Trex", tuple(range(52)), T.CODES)  # numbered suit by suit: ascending = canonical
@@ -189,8 +190,8 @@ def exposed_twos(s: TrexState) -> list[int]:
 
 
 def build(values: dict[str, Any], o: Opts, mode: str) -> TrexState:
-    """A state from the decoded ``values``: the given fields copied, then what a layout
-    leaves out worked out by the rules (``rules.complete_layout``)."""
+    """A state from the decoded ``values``: the given fields copied (what they leave out is
+    ``layout.fill_left_out``'s, which the codec calls next)."""
     s = TrexState(o)
     s.deal_no = values["deal_no"]
     s.hands = values["hands"]
@@ -210,7 +211,6 @@ def build(values: dict[str, Any], o: Opts, mode: str) -> TrexState:
     played = values["played"]
     history = values.get("history", [e[:2] for e in played])  # a layout's default: its played entries
     load_history(s, history, played)
-    complete_layout(s, values)
     return s
 
 
@@ -226,6 +226,7 @@ CODEC: C.Codec[TrexState] = C.Codec(
     fields=FIELDS,
     verbs=VERBS,
     build=build,
+    fill_left_out=fill_left_out,
     check=lambda s, values, mode: check_and_fold(s, values, mode),
 )
 
@@ -249,15 +250,11 @@ def parse_deck(deck: Any, field: str, error: type[InvalidSetup] | type[InvalidSt
     return cards
 
 
-def state_from_layout(layout: Any, options: JSON | None, dealer: int) -> TrexState:
+def state_from_layout(layout: Mapping[str, Any], options: JSON, dealer: int) -> TrexState:
     """A state from a layout (a partial state, ``new_state(layout=...)``); ``options``: the
-    request's, parsed (a layout's own must agree). A layout without hands but with ``decks``
+    match's, parsed (``Game.layout_options``). A layout without hands but with ``decks``
     (or ``deck``) is dealt from its first deck, the rest kept for the later deals."""
-    if not isinstance(layout, dict):
-        raise InvalidSetup("layout must be a JSON object (a partial state)", field="layout")
     data = dict(layout)
-    if options is not None and "options" in data and CODEC.read_options(data["options"], 4) != options:
-        raise InvalidSetup("options differ between the request and the layout", field="options")
     if "hands" not in data and ("decks" in data or "deck" in data):
         decks = data.pop("decks", None)
         if "deck" in data:
@@ -286,9 +283,9 @@ def new_from_deck(deck: Any, players: int, options: JSON, dealer: int, seed: int
 
 
 def new_from_layout(
-    layout: Mapping[str, Any], players: int, options: Mapping[str, Any] | None, dealer: int, seed: int | None
+    layout: Mapping[str, Any], players: int, options: JSON, dealer: int, seed: int | None
 ) -> TrexState:
-    s = state_from_layout(layout, None if options is None else CODEC.read_options(options, players), dealer)
+    s = state_from_layout(layout, options, dealer)
     if seed is not None:
         s.rng_state = random.Random(seed).getrandbits(T.RNG_BITS)
     return s

@@ -1,5 +1,5 @@
 """What a Baloot layout leaves out takes the value the rules imply (engine/games/baloot:
-``rules.settle_left_out``, ``rules.layout_deals_left_out_cards``, ``rules.natural_*``,
+``layout.fill_left_out``, ``layout.layout_deals_left_out_cards``, ``layout.natural_*``,
 ``rules.set_trick_so_far``), and every card is in one place (``checks.check_cards``)."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from engine import get_game
-from engine.games.baloot import rules
+from engine.codec import STATE
+from engine.games.baloot import layout, rules
 from engine.games.baloot.options import compact
 from engine.games.baloot.state import State, blank
 from engine.games.baloot.tables import (
@@ -50,7 +51,7 @@ def mask(*codes: str) -> int:
     ],
 )
 def test_r1_a_layouts_left_out_cards_are_dealt_while_the_calls_go_on(phase, hands, stock_given, dealt):
-    assert rules.layout_deals_left_out_cards(blank_in(phase, hands), stock_given) is dealt
+    assert layout.layout_deals_left_out_cards(blank_in(phase, hands), stock_given) is dealt
 
 
 def test_r1_a_bidding_layout_puts_its_left_out_cards_in_the_stock_and_a_play_layout_plays_them():
@@ -66,16 +67,30 @@ def test_r1_a_bidding_layout_puts_its_left_out_cards_in_the_stock_and_a_play_lay
 
 
 def test_r4_trump_is_chosen_in_round_two():
-    assert rules.natural_round(blank_in(CHOOSE_TRUMP)) == 2
-    assert rules.natural_round(blank_in(BIDDING)) == 1
+    assert layout.natural_round(blank_in(CHOOSE_TRUMP)) == 2
+    assert layout.natural_round(blank_in(BIDDING)) == 1
 
 
 def test_r6_the_candidate_is_taken_once_the_hands_are_dealt_out():
-    assert rules.natural_candidate_taken(blank_in(DOUBLING))
-    assert rules.natural_candidate_taken(blank_in(PLAY))
-    assert rules.natural_candidate_taken(blank_in(DEAL_OVER))
-    assert not rules.natural_candidate_taken(blank_in(DEAL_OVER, [mask("AS"), 0, 0, 0]))
-    assert not rules.natural_candidate_taken(blank_in(BIDDING))
+    assert layout.natural_candidate_taken(blank_in(DOUBLING))
+    assert layout.natural_candidate_taken(blank_in(PLAY))
+    assert layout.natural_candidate_taken(blank_in(DEAL_OVER))
+    assert not layout.natural_candidate_taken(blank_in(DEAL_OVER, [mask("AS"), 0, 0, 0]))
+    assert not layout.natural_candidate_taken(blank_in(BIDDING))
+
+
+def values_leaving_out(*left_out: str) -> dict:
+    """Decoded values giving every value ``fill_left_out`` may work out but ``left_out``
+    (JSON names: ``to_act``, ``contract.taker``); it looks only at which are given."""
+    values: dict = {"contract": {"taker": 0, "last_raiser_team": 0}, "bidding": {"round": 1}}
+    values |= {"candidate_taken": False, "doubling_step": 0, "to_act": 0, "stock": []}
+    for name in left_out:
+        part, _, key = name.partition(".")
+        if key:
+            del values[part][key]
+        else:
+            del values[part]
+    return values
 
 
 def test_r13_the_trick_so_far_is_won_by_the_highest_trump():
@@ -90,21 +105,21 @@ def test_r13_the_trick_so_far_is_won_by_the_highest_trump():
 def test_r7_r11_a_left_out_taker_and_raiser_follow_the_contract_given():
     st = blank_in(DOUBLING)
     st.kind, st.ashkal, st.bidder, st.mult = SUN, True, 1, 2
-    rules.settle_left_out(st, {"contract.taker", "contract.last_raiser_team"}, layout=False)
+    layout.fill_left_out(st, values_leaving_out("contract.taker", "contract.last_raiser_team"), STATE)
     assert (st.taker, st.raiser) == (3, 0)  # the bidder's partner; the defenders doubled
 
 
 def test_r11_a_left_out_doubling_step_and_seat_to_act_follow_the_multiplier():
     st = blank_in(DOUBLING)
     st.kind, st.trump, st.bidder, st.mult = HOKM, 0, 1, 3
-    rules.settle_left_out(st, {"doubling_step", "to_act"}, layout=False)
+    layout.fill_left_out(st, values_leaving_out("doubling_step", "to_act"), STATE)
     assert (st.dstep, st.to_act) == (FOUR_STEP, 2)  # tripled: the first defender (dealer 0) may four
 
 
 def test_values_a_document_gives_are_never_settled():
     st = blank_in(CHOOSE_TRUMP)
     st.kind, st.bidder, st.taker, st.round, st.to_act = HOKM, 2, 2, 1, 3
-    rules.settle_left_out(st, set(), layout=False)
+    layout.fill_left_out(st, values_leaving_out(), STATE)
     assert (st.taker, st.round, st.to_act) == (2, 1, 3)
 
 

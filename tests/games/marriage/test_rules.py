@@ -9,8 +9,8 @@ from collections import Counter
 import pytest
 
 from engine import get_game
+from engine.games.marriage import layout as L
 from engine.games.marriage import melds as M
-from engine.games.marriage import rules as R
 from engine.games.marriage import scoring
 from engine.games.marriage import tables as T
 from engine.protocol import BadAction, IllegalAction, InvalidSetup, InvalidState
@@ -398,26 +398,26 @@ def test_views_carry_this_deals_history_and_count_the_earlier_entries():
 
 def test_s10_fill_rule_puts_the_left_out_cards_after_the_listed_stock_above_the_tiplu():
     stock, discard = ["6D", "5D"], [{"card": "8D", "by": 1, "by_unseen": False}]
-    R.place_left_out(stock, discard, ["AS", "AS"], tiplu_at_bottom=True)
+    L.place_left_out(stock, discard, ["AS", "AS"], tiplu_at_bottom=True)
     assert stock == ["6D", "AS", "AS", "5D"] and len(discard) == 1
     stock = ["6D"]
-    R.place_left_out(stock, discard, ["AS"], tiplu_at_bottom=False)
+    L.place_left_out(stock, discard, ["AS"], tiplu_at_bottom=False)
     assert stock == ["6D", "AS"]
 
 
 def test_s10_fill_rule_makes_the_first_left_out_card_the_upcard_when_no_discard_is_given():
     stock: list[str] = []
     discard: list[object] = []
-    R.place_left_out(stock, discard, ["AS", "2S", "3S"], tiplu_at_bottom=False)
+    L.place_left_out(stock, discard, ["AS", "2S", "3S"], tiplu_at_bottom=False)
     assert (discard, stock) == (["AS"], ["2S", "3S"])
 
 
 def test_s10_a_fill_marker_places_the_left_out_cards_in_the_discard_pile_else_the_stock():
-    stock, discard = ["TS", R.FILL, "JC"], [R.FILL, "2C"]
-    R.place_left_out(stock, discard, ["AS", "2S"], tiplu_at_bottom=False)
-    assert (discard, stock) == (["AS", "2S", "2C"], ["TS", R.FILL, "JC"])
-    stock, discard = ["TS", R.FILL, "JC"], []
-    R.place_left_out(stock, discard, ["AS", "2S"], tiplu_at_bottom=True)
+    stock, discard = ["TS", L.FILL, "JC"], [L.FILL, "2C"]
+    L.place_left_out(stock, discard, ["AS", "2S"], tiplu_at_bottom=False)
+    assert (discard, stock) == (["AS", "2S", "2C"], ["TS", L.FILL, "JC"])
+    stock, discard = ["TS", L.FILL, "JC"], []
+    L.place_left_out(stock, discard, ["AS", "2S"], tiplu_at_bottom=True)
     assert (discard, stock) == ([], ["TS", "AS", "2S", "JC"])
 
 
@@ -425,27 +425,27 @@ def test_s10_r2_the_cards_a_layout_leaves_out_are_the_rest_of_the_pack_in_canoni
     placed = [0] * T.NCODES
     placed[C["AS"]] = 3
     placed[C["2S"]] = 1
-    left_out = R.cards_left_out(placed, man_cards=2)
+    left_out = L.cards_left_out(placed, man_cards=2)
     assert len(left_out) == 52 * 3 + 2 - 4 and left_out == sorted(left_out)
     assert C["AS"] not in left_out and left_out.count(C["2S"]) == 2 and left_out[-2:] == [T.XX, T.XX]
     placed[C["AS"]] = 4
     with pytest.raises(InvalidState) as err:
-        R.cards_left_out(placed, man_cards=0)
+        L.cards_left_out(placed, man_cards=0)
     assert (err.value.field, err.value.message) == ("layout", "layout: too many copies of AS")
 
 
 def test_s10_a_layouts_route_follows_from_what_the_seat_has_shown():
-    assert R.route_shown([(C["2C"], C["3C"], C["4C"])], seen=True) == T.SETS
-    assert R.route_shown([C["5D"]], seen=True) == T.DUBLEES
-    assert R.route_shown([], seen=True) == T.SETS
-    assert R.route_shown([], seen=False) == T.UNSEEN
+    assert L.route_shown([(C["2C"], C["3C"], C["4C"])], seen=True) == T.SETS
+    assert L.route_shown([C["5D"]], seen=True) == T.DUBLEES
+    assert L.route_shown([], seen=True) == T.SETS
+    assert L.route_shown([], seen=False) == T.UNSEEN
 
 
 def test_s10_a_layouts_tiplu_lies_at_the_bottom_of_the_stock():
     stock = ["6D"]
-    R.tiplu_at_bottom(stock, "5D")
+    L.tiplu_at_bottom(stock, "5D")
     assert stock == ["6D", "5D"]
-    R.tiplu_at_bottom(stock, "5D")
+    L.tiplu_at_bottom(stock, "5D")
     assert stock == ["6D", "5D"]
-    R.tiplu_at_bottom(stock, None)
+    L.tiplu_at_bottom(stock, None)
     assert stock == ["6D", "5D"]

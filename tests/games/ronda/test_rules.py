@@ -501,9 +501,9 @@ def test_layout_options_must_agree_with_the_requests():
     placed = sum(layout["hands"], []) + layout["table"] + layout["stock"]
     layout["piles"] = [[c for c in ALL_CODES if c not in placed], []]
     assert GAME.to_json(GAME.new_state(2, None, 0, layout=layout))["options"]["target_score"] == 11
-    with pytest.raises(InvalidState) as err:
+    with pytest.raises(InvalidSetup) as err:
         GAME.new_state(2, {"target_score": 21}, 0, layout=layout)
-    assert err.value.field == "options"
+    assert err.value.field == "options.target_score"
 
 
 def test_outcome_is_win_loss_at_match_end_and_a_shared_value_for_partners():

@@ -1,4 +1,4 @@
-"""What a Trex layout leaves out, worked out by the rules (``rules.complete_layout``): the
+"""What a Trex layout leaves out, worked out by ``layout.fill_left_out``: the
 phase from the contract, the first owner from the 7H (R3), the doubling turn, and the
 cards out of sight as the leader's earlier tricks."""
 
