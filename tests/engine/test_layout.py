@@ -21,6 +21,7 @@ EVERY_GAME = {
     "rules",
     "scoring",
     "codec",
+    "codec_kinds",
     "checks",
     "sampling",
     "game",

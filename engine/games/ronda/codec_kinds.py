@@ -1,0 +1,41 @@
+"""The JSON kinds only Ronda's codec uses (the shared ones are engine/codec.py's)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.codec import Decode, Encode, Kind, Seat, refuse
+from engine.protocol import JSON
+
+
+@dataclass(frozen=True)
+class SeatSet(Kind):
+    """A set of seats, written ascending; inside, an int bit mask (``1 << seat``)."""
+
+    normalises = True
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        seat = Seat().decoder()
+
+        def decode(raw: Any, path: str, rules: Any) -> int:
+            if type(raw) is not list:
+                raise refuse(path, "must be a list of seats")
+            mask = 0
+            for i, entry in enumerate(raw):
+                bit = 1 << seat(entry, f"{path}[{i}]", rules)
+                if mask & bit:
+                    raise refuse(path, f"seat {entry} listed twice")
+                mask |= bit
+            return mask
+
+        return decode
+
+    def encoder(self, view: bool = False) -> Encode:
+        def encode(mask: int) -> list[int]:
+            return [seat for seat in range(mask.bit_length()) if mask >> seat & 1]
+
+        return encode
+
+    def schema(self, view: bool = False) -> JSON:
+        return {"type": "array", "items": Seat().schema(), "uniqueItems": True}
