@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from operator import attrgetter
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
 from engine.cards import CODES, parse_card
 from engine.checks import MAX_SAFE_INT, rng_state_from_json, rng_state_to_json
@@ -71,16 +71,6 @@ writes it). ``LAYOUT``: a partial state for ``new_state(layout=...)`` (omitted f
 their defaults or are derived by the game's ``build``). ``TEMPLATE``: a full state a
 sampler made from a view (hidden parts of actions may be counts; not checked for the
 engine's canonical writing)."""
-
-
-class TableRules(Protocol):
-    """What the kinds need of a game's per-match rules object (derived from the options)."""
-
-    @property
-    def players(self) -> int: ...
-
-    @property
-    def sides(self) -> int: ...
 
 
 def refuse(path: str, problem: str) -> InvalidState:
@@ -182,35 +172,35 @@ class Side(Int):
 
 
 @dataclass(frozen=True)
-class Bool(Kind):
+class Plain(Kind):
+    """A JSON value of one type, inside as it is: :func:`Bool` and :func:`Text`."""
+
+    type: type
+    problem: str
+    json_type: str
+
+    def decoder(self, hidden: bool = False) -> Decode:
+        of_type, problem = self.type, self.problem
+
+        def decode(raw: Any, path: str, rules: Any) -> Any:
+            if type(raw) is of_type:
+                return raw
+            raise refuse(path, problem)
+
+        return decode
+
+    def schema(self, view: bool = False) -> JSON:
+        return {"type": self.json_type}
+
+
+def Bool() -> Plain:  # noqa: N802 - a kind constructor, named like the classes
     """``true`` or ``false``."""
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        def decode(raw: Any, path: str, rules: Any) -> bool:
-            if type(raw) is bool:
-                return raw
-            raise refuse(path, "must be true or false")
-
-        return decode
-
-    def schema(self, view: bool = False) -> JSON:
-        return {"type": "boolean"}
+    return Plain(bool, "must be true or false", "boolean")
 
 
-@dataclass(frozen=True)
-class Text(Kind):
+def Text() -> Plain:  # noqa: N802
     """A string (a score item's words, a rule id)."""
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        def decode(raw: Any, path: str, rules: Any) -> str:
-            if type(raw) is str:
-                return raw
-            raise refuse(path, "must be a string")
-
-        return decode
-
-    def schema(self, view: bool = False) -> JSON:
-        return {"type": "string"}
+    return Plain(str, "must be a string", "string")
 
 
 @dataclass(frozen=True)
@@ -718,9 +708,8 @@ class EntryMark:
     normalises = False
     """True when the key may be spelt out with the value that means "no mark"."""
 
-    def unmarked(self, seat: int, action: Action) -> Any:
-        """The inside entry of an entry without the key."""
-        raise NotImplementedError
+    unmarked: Callable[[int, Action], Any] | None = None
+    """The inside entry of an entry without the key; None: ``(seat, action)``."""
 
     def read(self, value: Any, seat: int, action: Action, where: str, rules: Any) -> Any:
         """The inside entry of an entry with ``value`` under the key (refused naming ``where``)."""
@@ -753,6 +742,8 @@ class History(Kind):
         keys = {"seat", "action"} if mark is None else {"seat", "action", mark.key}
         shape = "must be an object {seat, action}" + ("" if mark is None else mark.note)
         unmarked = None if mark is None else mark.unmarked
+        read = None if mark is None else mark.read
+        key = "" if mark is None else mark.key
 
         def checked(entry: Any, where: str, rules: Any) -> Any:
             if type(entry) is not dict or not {"seat", "action"} <= entry.keys() <= keys:
@@ -765,11 +756,9 @@ class History(Kind):
                 action = decode_action(entry["action"], rules, hidden)
             except BadAction as err:
                 raise refuse(f"{where}.action", err.message) from None
-            if mark is None:
-                return seat, action
-            if mark.key not in entry:
-                return mark.unmarked(seat, action)
-            return mark.read(entry[mark.key], seat, action, where, rules)
+            if read is not None and key in entry:
+                return read(entry[key], seat, action, where, rules)
+            return (seat, action) if unmarked is None else unmarked(seat, action)
 
         def decode(raw: Any, path: str, rules: Any) -> list[Any]:
             if type(raw) is not list:
@@ -779,15 +768,20 @@ class History(Kind):
             out: list[Any] = []
             append = out.append
             while len(out) < len(raw):
-                # The usual entry, a seat and an action met before and no mark, costs one
-                # look-up; any other one (or any error) leaves the loop for the checked reading.
+                # The usual entry, a seat and an action met before, costs one look-up; any
+                # other one (or any error) leaves the loop for the checked reading.
                 try:
                     for entry in islice(raw, len(out), None):
                         seat = entry["seat"]
                         action = known[tuple(entry["action"].items())]
-                        if type(seat) is not int or not 0 <= seat < players or len(entry) != 2:
+                        if type(seat) is not int or not 0 <= seat < players:
                             break
-                        append((seat, action) if unmarked is None else unmarked(seat, action))
+                        if len(entry) == 2:
+                            append((seat, action) if unmarked is None else unmarked(seat, action))
+                        elif read is not None and len(entry) == 3 and key in entry:
+                            append(read(entry[key], seat, action, f"{path}[{len(out)}]", rules))
+                        else:
+                            break
                 except (KeyError, TypeError, AttributeError):
                     pass
                 i = len(out)
@@ -801,7 +795,7 @@ class History(Kind):
         write, memo = self.verbs.written(view)
         get = memo.get
         split = None if self.mark is None else self.mark.write
-        key = "" if self.mark is None else self.mark.key
+        key = "" if self.mark is None else self.mark.key  # written only by a mark
 
         def encode(entries: Iterable[Any]) -> list[JSON]:
             out: list[JSON] = []
@@ -1150,14 +1144,6 @@ class Codec(Generic[S]):
             values[name] = decode(doc[name], name, rules)
         viewer = values.get("seat")
         return rules, viewer, values
-
-    # ---- actions ----------------------------------------------------------------
-
-    def parse_action(self, data: Any, rules: Any) -> Action:
-        return self.verbs.decode(data, rules)
-
-    def action_json(self, action: Action) -> JSON:
-        return self.verbs.encode(action)
 
     # ---- JSON Schema --------------------------------------------------------------
 

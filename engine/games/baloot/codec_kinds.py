@@ -88,9 +88,6 @@ class Flag(EntryMark):
         self.verbs = " or ".join(sorted({verb_of(a) for a in self.flagged}))
         self.note = f" (and {key}: true for a {key} {self.verbs})"
 
-    def unmarked(self, seat: int, action: Action) -> tuple[int, Action]:
-        return seat, action
-
     def read(self, value: Any, seat: int, action: Action, where: str, rules: Any) -> tuple[int, Action]:
         if type(value) is not bool:
             raise refuse(where, f"{self.key} must be true or false")

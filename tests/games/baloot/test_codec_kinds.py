@@ -91,3 +91,12 @@ def test_a_flagged_history_names_the_bad_entry(entry, field, message):
 def test_a_flagged_history_schema_allows_the_flag():
     entry = HISTORY.schema()["items"]
     assert entry["properties"]["private"] == {"const": True} and entry["required"] == ["seat", "action"]
+
+
+def test_a_flag_is_checked_when_its_action_was_read_before():
+    decode = HISTORY.decoder()
+    assert decode([{"seat": 0, "action": {"type": "pass"}}], "x", RULES) == [(0, "pass")]  # now memoised
+    raw = [{"seat": 0, "action": {"type": "pass"}}, {"seat": 3, "action": {"type": "pass"}, "private": True}]
+    assert decode(raw, "x", RULES) == [(0, "pass"), (3, "private pass")]
+    error = refusal(decode, [{"seat": 1, "action": {"type": "pass"}, "private": "yes"}])
+    assert (error.field, error.message) == ("x[0]", "x[0]: private must be true or false")

@@ -71,3 +71,13 @@ def test_numbered_entries_refuse_a_number_out_of_range_or_on_the_wrong_action():
     wrong = refusal(decode, [{"seat": 0, "action": {"type": "pass"}, "trick": 1}])
     assert (wrong.field, wrong.message) == ("x[0]", "x[0]: only a bid has a trick number")
     assert refusal(decode, [{"seat": 0, "action": {"type": "pass"}, "turn": 1}]).field == "x[0]"
+
+
+def test_a_numbered_entry_is_checked_when_its_action_was_read_before():
+    decode = TRICKS.decoder()
+    assert decode([{"seat": 1, "action": {"type": "pass"}}], "x", RULES) == [(1, "pass", 0)]  # now memoised
+    wrong = refusal(
+        decode, [{"seat": 1, "action": {"type": "pass"}}, {"seat": 0, "action": {"type": "pass"}, "trick": 1}]
+    )
+    assert (wrong.field, wrong.message) == ("x[1]", "x[1]: only a bid has a trick number")
+    assert refusal(decode, [{"seat": 0, "action": {"type": "pass"}, "trick": True}]).field == "x[0].trick"
