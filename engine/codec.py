@@ -150,25 +150,25 @@ class Int(Kind):
 
 
 @dataclass(frozen=True)
-class Seat(Int):
-    """A seat of the table: 0 .. players - 1."""
-
-    lo: int = 0
-    hi: int | Callable[[Any], int] = field(default=lambda rules: rules.players - 1)
+class AtTable(Int):
+    """A number the table bounds, checked against the rules, documented as 0 .. 7."""
 
     def schema(self, view: bool = False) -> JSON:
         return {"type": "integer", "minimum": 0, "maximum": 7}
 
 
 @dataclass(frozen=True)
-class Side(Int):
+class Seat(AtTable):
+    """A seat of the table: 0 .. players - 1."""
+
+    hi: int | Callable[[Any], int] = field(default=lambda rules: rules.players - 1)
+
+
+@dataclass(frozen=True)
+class Side(AtTable):
     """A side (team, or a seat where every seat plays alone): 0 .. sides - 1."""
 
-    lo: int = 0
     hi: int | Callable[[Any], int] = field(default=lambda rules: rules.sides - 1)
-
-    def schema(self, view: bool = False) -> JSON:
-        return {"type": "integer", "minimum": 0, "maximum": 7}
 
 
 @dataclass(frozen=True)
@@ -357,6 +357,18 @@ class Cards(Kind):
         return out
 
 
+def distinct_mask(numbers: Iterable[int], path: str, twice: Callable[[int], str]) -> int:
+    """The bit mask of ``numbers`` (``1 << n`` each); one given twice is refused at ``path``
+    with ``twice(n)``."""
+    mask = 0
+    for n in numbers:
+        bit = 1 << n
+        if mask & bit:
+            raise refuse(path, twice(n))
+        mask |= bit
+    return mask
+
+
 @dataclass(frozen=True)
 class CardMask(Kind):
     """A set of distinct cards, written as codes in canonical (ascending card) order;
@@ -369,16 +381,10 @@ class CardMask(Kind):
         read = _card_list_decoder(self.pack, "a list of card codes")
         codes = self.pack.codes
 
-        def decode(raw: Any, path: str, rules: Any) -> int:
-            mask = 0
-            for c in read(raw, path):
-                bit = 1 << c
-                if mask & bit:
-                    raise refuse(path, f"card {codes[c]} appears twice")
-                mask |= bit
-            return mask
+        def twice(card: int) -> str:
+            return f"card {codes[card]} appears twice"
 
-        return decode
+        return lambda raw, path, rules: distinct_mask(read(raw, path), path, twice)
 
     def encoder(self, view: bool = False) -> Encode:
         return mask_coder(self.pack.codes)[0]

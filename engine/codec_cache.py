@@ -25,6 +25,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from engine.cards import cards_of_mask
 from engine.protocol import JSON, Action
 
 MASK_MEMO_SIZE = 200_000
@@ -45,12 +46,7 @@ def mask_coder(table: tuple[str, ...]) -> tuple[Callable[[int], list[str]], dict
     def mask_codes(mask: int) -> list[str]:
         codes = memo.get(mask)
         if codes is None:
-            codes = []
-            m = mask
-            while m:
-                low = m & -m
-                codes.append(table[low.bit_length() - 1])
-                m ^= low
+            codes = [table[card] for card in cards_of_mask(mask)]
             if len(memo) < MASK_MEMO_SIZE:
                 memo[mask] = codes
         return codes[:]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.codec import Decode, Encode, Kind, Seat, refuse
+from engine.codec import Decode, Encode, Kind, Seat, distinct_mask, refuse
 from engine.protocol import JSON
 
 
@@ -21,13 +21,8 @@ class SeatSet(Kind):
         def decode(raw: Any, path: str, rules: Any) -> int:
             if type(raw) is not list:
                 raise refuse(path, "must be a list of seats")
-            mask = 0
-            for i, entry in enumerate(raw):
-                bit = 1 << seat(entry, f"{path}[{i}]", rules)
-                if mask & bit:
-                    raise refuse(path, f"seat {entry} listed twice")
-                mask |= bit
-            return mask
+            seats = (seat(entry, f"{path}[{i}]", rules) for i, entry in enumerate(raw))
+            return distinct_mask(seats, path, lambda s: f"seat {s} listed twice")
 
         return decode
 
