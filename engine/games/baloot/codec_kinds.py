@@ -1,4 +1,4 @@
-"""The JSON kinds only Baloot's codec uses (the shared ones are engine/codec.py's): a
+"""The JSON kinds only Baloot's codec uses (the shared ones are engine/codec_kinds.py's): a
 layout's partial objects, refusals that name the whole field, and the history's private
 project pass."""
 

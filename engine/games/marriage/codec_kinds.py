@@ -1,4 +1,4 @@
-"""The JSON kinds only Marriage's codec uses (the shared ones are engine/codec.py's):
+"""The JSON kinds only Marriage's codec uses (the shared ones are engine/codec_kinds.py's):
 a cap on a client's list, the multiset of cards of packs shuffled together, and a value
 that exists only under some options (the men)."""
 

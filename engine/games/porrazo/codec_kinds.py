@@ -1,4 +1,4 @@
-"""The JSON kinds only Porrazo's codec uses (the shared ones are engine/codec.py's)."""
+"""The JSON kinds only Porrazo's codec uses (the shared ones are engine/codec_kinds.py's)."""
 
 from __future__ import annotations
 

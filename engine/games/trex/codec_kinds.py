@@ -1,4 +1,4 @@
-"""The JSON kinds only Trex's codec uses (the shared ones are engine/codec.py's): the
+"""The JSON kinds only Trex's codec uses (the shared ones are engine/codec_kinds.py's): the
 doubled cards, keyed by card code, and the trick a played card went to."""
 
 from __future__ import annotations
