@@ -55,7 +55,6 @@ class Numbered(EntryMark):
         self.key, self.top, self.numbered = key, top, numbered
         self.number = Int(0, top).decoder()
         self.only = f"only {what} has a {key} number"
-        self.note = f" (and {key}: 1 to {top} for {what})"
 
     def unmarked(self, seat: int, action: Action) -> tuple[int, Action, int]:
         return seat, action, 0
