@@ -3,13 +3,13 @@ hides and documents it (issue 19).
 
 A game's ``codec.py`` builds one :class:`Codec` from
 
-* **kinds** — what a JSON value is and what it becomes inside the engine: :class:`Int`,
-  :class:`Bool`, :class:`Text`, :class:`Seat`, :class:`Side`, :class:`Choice`,
-  :class:`Card`, :class:`Cards`, :class:`CardMask`, :class:`SeatSet`, :class:`SeatMap`, :class:`Nullable`,
-  :class:`ListOf`, :class:`PerSeat`, :class:`PerSide`, :class:`Obj`, :class:`Partial`,
-  :class:`Whole`, :class:`RngState`, :class:`History`, :class:`FlaggedHistory`,
-  :class:`AtMost`, :class:`CardCounts`, :class:`Widened`, :class:`CardMap`,
-  :class:`NumberedHistory`, :class:`CachedHistory`;
+* **kinds** — what a JSON value is and what it becomes inside the engine: the kinds games
+  share are in ``engine/codec_kinds.py`` (:class:`Int`, :class:`Seat`, :class:`Side`,
+  :func:`Bool`, :func:`Text`, :class:`Choice`, :class:`Card`, :class:`Cards`,
+  :class:`CardMask`, :class:`Nullable`, :class:`ListOf`, :func:`PerSeat`, :func:`PerSide`,
+  :class:`Obj`, :class:`RngState`) and exported here; :class:`History` is here (its
+  entries may carry a game's :class:`EntryMark`); a kind only one game uses is declared
+  beside it, in ``engine/games/<game>/codec_kinds.py``;
 * **fields** — :class:`Field`: a name, a kind, how the writer gets the value from the state,
   what a layout may leave out, whether it is derived, and what a seat's view shows;
 * **verbs** — :class:`Verbs`: the action table (``{"type": "play", "card": "TH"}``);
@@ -21,33 +21,51 @@ A game's ``codec.py`` builds one :class:`Codec` from
 
 Each kind is compiled once, when the codec is made, into closures (``decode(raw, path,
 rules)`` and ``encode(value)``): no document is interpreted against the declarations.
+What documents repeat (history actions, hands, options) goes through the memos of
+``engine/codec_cache.py``.
 
 Every refusal is ``InvalidState(f"{path}: {problem}", field=path)`` with ``path`` like
 ``hands[2]`` or ``chain.packet`` (actions: ``BadAction``, see :class:`Verbs`).
-
->>> pack = Pack("Ronda", (0, 1, 2, 3))
->>> decode = CardMask(pack).decoder()
->>> decode(["AS", "AD"], "hands[0]", None)
-5
->>> decode(["AS", "AS"], "hands[0]", None)
-Traceback (most recent call last):
-engine.protocol.InvalidState: hands[0]: card AS appears twice
->>> CardMask(pack).encoder()(5)
-['AS', 'AD']
 """
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from operator import attrgetter
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
-from engine.cards import CODES, parse_card
-from engine.checks import MAX_SAFE_INT, rng_state_from_json, rng_state_to_json
+from engine.checks import MAX_SAFE_INT
+from engine.codec_cache import ReadActions, RulesMemo, written_actions
+from engine.codec_kinds import (
+    AtTable,
+    Bool,
+    Card,
+    CardMask,
+    Cards,
+    Choice,
+    Decode,
+    Encode,
+    Int,
+    Kind,
+    ListOf,
+    Nullable,
+    Obj,
+    Pack,
+    PerSeat,
+    PerSide,
+    Plain,
+    RngState,
+    Seat,
+    Side,
+    Text,
+    bound,
+    distinct_mask,
+    identity,
+    refuse,
+)
 from engine.protocol import (
     JSON,
     Action,
@@ -59,12 +77,61 @@ from engine.protocol import (
     written_options,
 )
 
-S = TypeVar("S")
+__all__ = [  # what a game's codec reads from here
+    # kinds games share (engine/codec_kinds.py)
+    "AtTable",
+    "Bool",
+    "Card",
+    "CardMask",
+    "Cards",
+    "Choice",
+    "Decode",
+    "Encode",
+    "Int",
+    "Kind",
+    "ListOf",
+    "Nullable",
+    "Obj",
+    "Pack",
+    "PerSeat",
+    "PerSide",
+    "Plain",
+    "RngState",
+    "Seat",
+    "Side",
+    "Text",
+    "bound",
+    "distinct_mask",
+    "identity",
+    "refuse",
+    # actions, histories, fields, views and the codec (this module)
+    "COUNT",
+    "LAYOUT",
+    "OMITTED",
+    "OWN",
+    "PUBLIC",
+    "REQUIRED",
+    "STATE",
+    "STATE_ONLY",
+    "TEMPLATE",
+    "Codec",
+    "Count",
+    "EntryMark",
+    "Field",
+    "Hidden",
+    "History",
+    "OwnOrCount",
+    "Public",
+    "Show",
+    "StateOnly",
+    "Verb",
+    "Verbs",
+    "current_entries",
+    "history_start",
+    "view_seat",
+]
 
-Decode = Callable[[Any, str, Any], Any]
-"""``decode(raw, path, rules)``: the internal value of a JSON value, or InvalidState naming ``path``."""
-Encode = Callable[[Any], Any]
-"""``encode(value)``: the JSON value of an internal value."""
+S = TypeVar("S")
 
 STATE, LAYOUT, TEMPLATE = "state", "layout", "template"
 """Reading modes. ``STATE``: a full state, strict (every field, written as the engine
@@ -72,687 +139,6 @@ writes it). ``LAYOUT``: a partial state for ``new_state(layout=...)`` (omitted f
 their defaults or are worked out by the game's ``fill_left_out``). ``TEMPLATE``: a full state a
 sampler made from a view (hidden parts of actions may be counts; not checked for the
 engine's canonical writing)."""
-
-
-class TableRules(Protocol):
-    """What the kinds need of a game's per-match rules object (derived from the options)."""
-
-    @property
-    def players(self) -> int: ...
-
-    @property
-    def sides(self) -> int: ...
-
-
-def refuse(path: str, problem: str) -> InvalidState:
-    """The one wording of a refusal: ``"<path>: <problem>"``, field ``path``."""
-    return InvalidState(f"{path}: {problem}", field=path)
-
-
-# --------------------------------------------------------------------------- kinds
-
-
-class Kind:
-    """A kind of JSON value. Subclasses compile ``decoder`` and ``encoder`` closures and
-    describe themselves as JSON Schema. ``normalises``: reading may accept more than one
-    spelling of the same value (so a full state is compared with its re-encoding)."""
-
-    normalises = False
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        raise NotImplementedError
-
-    def encoder(self, view: bool = False) -> Encode:
-        return _same
-
-    def count(self, value: Any) -> int:
-        """How many cards ``value`` holds (what a view shows instead of hidden cards)."""
-        raise TypeError(f"{type(self).__name__} has no count")
-
-    def canonical(self) -> Callable[[Any, Any], bool]:
-        """``same(value, raw)``: ``raw`` is exactly how the engine writes ``value``."""
-        encode = self.encoder()
-        return lambda value, raw: encode(value) == raw
-
-    def schema(self, view: bool = False) -> JSON:
-        raise NotImplementedError
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-def _bound(value: int | Callable[[Any], int], rules: Any) -> int:
-    return value(rules) if callable(value) else value
-
-
-@dataclass(frozen=True)
-class Int(Kind):
-    """A whole number (never a bool) from ``lo`` to ``hi`` (``hi`` may depend on the rules)."""
-
-    lo: int = 0
-    hi: int | Callable[[Any], int] = MAX_SAFE_INT
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        lo, hi = self.lo, self.hi
-        if callable(hi):
-            high = hi
-
-            def decode_rule_bound(raw: Any, path: str, rules: Any) -> int:
-                top = high(rules)
-                if type(raw) is int and lo <= raw <= top:
-                    return raw
-                raise refuse(path, f"must be a whole number from {lo} to {top}")
-
-            return decode_rule_bound
-
-        def decode(raw: Any, path: str, rules: Any) -> int:
-            if type(raw) is int and lo <= raw <= hi:
-                return raw
-            raise refuse(path, f"must be a whole number from {lo} to {hi}")
-
-        return decode
-
-    def schema(self, view: bool = False) -> JSON:
-        out: JSON = {"type": "integer", "minimum": self.lo}
-        if not callable(self.hi):
-            out["maximum"] = self.hi
-        return out
-
-
-@dataclass(frozen=True)
-class Seat(Int):
-    """A seat of the table: 0 .. players - 1."""
-
-    lo: int = 0
-    hi: int | Callable[[Any], int] = field(default=lambda rules: rules.players - 1)
-
-    def schema(self, view: bool = False) -> JSON:
-        return {"type": "integer", "minimum": 0, "maximum": 7}
-
-
-@dataclass(frozen=True)
-class Side(Int):
-    """A side (team, or a seat where every seat plays alone): 0 .. sides - 1."""
-
-    lo: int = 0
-    hi: int | Callable[[Any], int] = field(default=lambda rules: rules.sides - 1)
-
-    def schema(self, view: bool = False) -> JSON:
-        return {"type": "integer", "minimum": 0, "maximum": 7}
-
-
-@dataclass(frozen=True)
-class Bool(Kind):
-    """``true`` or ``false``."""
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        def decode(raw: Any, path: str, rules: Any) -> bool:
-            if type(raw) is bool:
-                return raw
-            raise refuse(path, "must be true or false")
-
-        return decode
-
-    def schema(self, view: bool = False) -> JSON:
-        return {"type": "boolean"}
-
-
-@dataclass(frozen=True)
-class Text(Kind):
-    """A string (a score item's words, a rule id)."""
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        def decode(raw: Any, path: str, rules: Any) -> str:
-            if type(raw) is str:
-                return raw
-            raise refuse(path, "must be a string")
-
-        return decode
-
-    def schema(self, view: bool = False) -> JSON:
-        return {"type": "string"}
-
-
-@dataclass(frozen=True)
-class Choice(Kind):
-    """One of ``names`` (strings); inside, the value at the same index of ``values``
-    (by default the index itself: phase names -> phase numbers)."""
-
-    names: tuple[str, ...]
-    values: tuple[Any, ...] | None = None
-
-    def _values(self) -> tuple[Any, ...]:
-        return self.values if self.values is not None else tuple(range(len(self.names)))
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        of_name = dict(zip(self.names, self._values(), strict=True))
-        allowed = ", ".join(self.names)
-
-        def decode(raw: Any, path: str, rules: Any) -> Any:
-            if type(raw) is str:
-                value = of_name.get(raw, of_name)
-                if value is not of_name:
-                    return value
-            raise refuse(path, f"must be one of {allowed}")
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Encode:
-        return dict(zip(self._values(), self.names, strict=True)).__getitem__
-
-    def schema(self, view: bool = False) -> JSON:
-        return {"enum": list(self.names)}
-
-
-@dataclass(frozen=True)
-class Pack:
-    """A game's pack: its name (for messages) and its distinct cards in canonical order.
-    ``codes``: the code of each card number, where a game numbers its cards its own way
-    (e.g. suit by suit, so that ascending numbers are its canonical order); by default
-    ``engine.cards``' numbering, whose every spelling ``parse_card`` reads."""
-
-    name: str
-    cards: tuple[int, ...]
-    codes: tuple[str, ...] = CODES
-
-    def card_of_code(self) -> dict[str, int]:
-        return {self.codes[c]: c for c in self.cards}
-
-    def mask_codes(self) -> Callable[[int], list[str]]:
-        """``mask_codes`` for this pack's numbering (see :func:`mask_coder`)."""
-        return mask_coder(self.codes)[0]
-
-    def read(self, raw: Any, path: str) -> int:
-        """The card of a code that is in this pack."""
-        if self.codes is not CODES:
-            card = self.card_of_code().get(raw, -1) if type(raw) is str else -1
-        else:
-            try:
-                card = parse_card(raw)
-            except ValueError:
-                card = -1
-        if card not in self.cards:
-            shown = raw if isinstance(raw, str) else json.dumps(raw, default=str)
-            raise refuse(path, f"no such card in the {self.name} pack: {shown}")
-        return card
-
-    def schema(self) -> JSON:
-        return {"enum": [self.codes[c] for c in self.cards]}
-
-
-@dataclass(frozen=True)
-class Card(Kind):
-    """A card code of the pack (``"TH"``); inside, the card int."""
-
-    pack: Pack
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        get = self.pack.card_of_code().get
-        read = self.pack.read
-
-        def decode(raw: Any, path: str, rules: Any) -> int:
-            card = get(raw) if type(raw) is str else None
-            return read(raw, path) if card is None else card
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Encode:
-        return self.pack.codes.__getitem__
-
-    def schema(self, view: bool = False) -> JSON:
-        return self.pack.schema()
-
-
-def _card_list_decoder(pack: Pack, what: str) -> Callable[[Any, str], list[int]]:
-    get = pack.card_of_code().get
-    read = pack.read
-
-    def decode(raw: Any, path: str) -> list[int]:
-        if type(raw) is list:
-            try:
-                cards = [get(c) for c in raw]
-            except TypeError:  # an unhashable entry: the checked path below names it
-                cards = [None]
-            if None not in cards:
-                return cards  # type: ignore[return-value]
-            return [read(c, f"{path}[{i}]") for i, c in enumerate(raw)]
-        raise refuse(path, f"must be {what}")
-
-    return decode
-
-
-@dataclass(frozen=True)
-class Cards(Kind):
-    """A list of card codes in a meaningful order (a stock top first, a table as laid);
-    inside, a list of card ints. ``length``: exactly that many. ``unique``: no card twice."""
-
-    pack: Pack
-    length: int | None = None
-    unique: bool = True
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        what = "a list of card codes" if self.length is None else f"a list of {self.length} card codes"
-        read = _card_list_decoder(self.pack, what)
-        length, unique, codes = self.length, self.unique, self.pack.codes
-
-        def decode(raw: Any, path: str, rules: Any) -> list[int]:
-            cards = read(raw, path)
-            if length is not None and len(cards) != length:
-                raise refuse(path, f"must be {what}")
-            if unique and len(set(cards)) != len(cards):
-                seen: set[int] = set()
-                for c in cards:
-                    if c in seen:
-                        raise refuse(path, f"card {codes[c]} appears twice")
-                    seen.add(c)
-            return cards
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Encode:
-        codes = self.pack.codes
-
-        def encode(cards: Iterable[int]) -> list[str]:
-            return [codes[c] for c in cards]
-
-        return encode
-
-    def count(self, value: Any) -> int:
-        return len(value)
-
-    def schema(self, view: bool = False) -> JSON:
-        out: JSON = {"type": "array", "items": self.pack.schema()}
-        if self.length is not None:
-            out["minItems"] = out["maxItems"] = self.length
-        return out
-
-
-@functools.cache
-def mask_coder(table: tuple[str, ...]) -> tuple[Callable[[int], list[str]], dict[int, list[str]]]:
-    """``(mask_codes, memo)`` for a pack's code ``table``: ``mask_codes(mask)`` gives the
-    codes of the cards in ``mask``, ascending (the canonical order), memoised in ``memo``
-    (hands repeat a lot); it returns a fresh list."""
-    memo: dict[int, list[str]] = {}
-
-    def mask_codes(mask: int) -> list[str]:
-        codes = memo.get(mask)
-        if codes is None:
-            codes = []
-            m = mask
-            while m:
-                low = m & -m
-                codes.append(table[low.bit_length() - 1])
-                m ^= low
-            if len(memo) < 200_000:
-                memo[mask] = codes
-        return codes[:]
-
-    return mask_codes, memo
-
-
-mask_codes = mask_coder(CODES)[0]
-
-
-@dataclass(frozen=True)
-class CardMask(Kind):
-    """A set of distinct cards, written as codes in canonical (ascending card) order;
-    inside, an int bit mask (``1 << card``). A full state must list them in that order."""
-
-    pack: Pack
-    normalises = True
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        read = _card_list_decoder(self.pack, "a list of card codes")
-        codes = self.pack.codes
-
-        def decode(raw: Any, path: str, rules: Any) -> int:
-            mask = 0
-            for c in read(raw, path):
-                bit = 1 << c
-                if mask & bit:
-                    raise refuse(path, f"card {codes[c]} appears twice")
-                mask |= bit
-            return mask
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Encode:
-        return mask_coder(self.pack.codes)[0]
-
-    def canonical(self) -> Callable[[Any, Any], bool]:
-        encode, memo = mask_coder(self.pack.codes)
-
-        def same(mask: int, raw: Any) -> bool:
-            codes = memo.get(mask)
-            return (codes if codes is not None else encode(mask)) == raw
-
-        return same
-
-    def count(self, value: Any) -> int:
-        return int(value).bit_count()
-
-    def schema(self, view: bool = False) -> JSON:
-        return {"type": "array", "items": self.pack.schema(), "uniqueItems": True}
-
-
-@dataclass(frozen=True)
-class SeatSet(Kind):
-    """A set of seats, written ascending; inside, an int bit mask (``1 << seat``)."""
-
-    normalises = True
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        seat = Seat().decoder()
-
-        def decode(raw: Any, path: str, rules: Any) -> int:
-            if type(raw) is not list:
-                raise refuse(path, "must be a list of seats")
-            mask = 0
-            for i, entry in enumerate(raw):
-                bit = 1 << seat(entry, f"{path}[{i}]", rules)
-                if mask & bit:
-                    raise refuse(path, f"seat {entry} listed twice")
-                mask |= bit
-            return mask
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Encode:
-        def encode(mask: int) -> list[int]:
-            return [seat for seat in range(mask.bit_length()) if mask >> seat & 1]
-
-        return encode
-
-    def schema(self, view: bool = False) -> JSON:
-        return {"type": "array", "items": Seat().schema(), "uniqueItems": True}
-
-
-_SEAT_KEYS = {str(seat): seat for seat in range(16)}
-
-
-@dataclass(frozen=True)
-class SeatMap(Kind):
-    """An object from seats, as decimal keys (``{"0": 3}``), to values of ``kind``, written
-    in ascending seat order; inside, a per-seat list with ``none`` for each seat the object
-    leaves out (e.g. who claimed each seat's combination)."""
-
-    kind: Kind
-    none: Any = None
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        inner = self.kind.decoder(hidden)
-        none = self.none
-
-        def decode(raw: Any, path: str, rules: Any) -> list[Any]:
-            if type(raw) is not dict:
-                raise refuse(path, "must be an object from seats to values")
-            players = rules.players
-            out = [none] * players
-            for key, value in raw.items():
-                seat = _SEAT_KEYS.get(key, players) if type(key) is str else players
-                if seat >= players:
-                    raise refuse(path, f"{key!r} is not a seat")
-                out[seat] = inner(value, f"{path}.{key}", rules)
-            return out
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Encode:
-        inner = self.kind.encoder(view)
-        none = self.none
-
-        def encode(values: Sequence[Any]) -> JSON:
-            return {str(seat): inner(v) for seat, v in enumerate(values) if v != none}
-
-        return encode
-
-    def schema(self, view: bool = False) -> JSON:
-        return {
-            "type": "object",
-            "propertyNames": {"pattern": "^[0-7]$"},
-            "additionalProperties": self.kind.schema(view),
-        }
-
-
-@dataclass(frozen=True)
-class Nullable(Kind):
-    """``null`` or a value of ``kind``; inside, ``none`` stands for null (e.g. -1 for "no seat")."""
-
-    kind: Kind
-    none: Any = None
-
-    @property
-    def normalises(self) -> bool:  # type: ignore[override]
-        return self.kind.normalises
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        inner = self.kind.decoder(hidden)
-        none = self.none
-
-        def decode(raw: Any, path: str, rules: Any) -> Any:
-            return none if raw is None else inner(raw, path, rules)
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Encode:
-        inner = self.kind.encoder(view)
-        none = self.none
-
-        def encode(value: Any) -> Any:
-            return None if value is none or (none is not None and value == none) else inner(value)
-
-        return encode
-
-    def schema(self, view: bool = False) -> JSON:
-        return {"anyOf": [self.kind.schema(view), {"type": "null"}]}
-
-
-@dataclass(frozen=True)
-class ListOf(Kind):
-    """A list of values of ``kind`` (``length``: exactly that many, may depend on the rules);
-    inside, a list."""
-
-    kind: Kind
-    length: int | Callable[[Any], int] | None = None
-
-    @property
-    def normalises(self) -> bool:  # type: ignore[override]
-        return self.kind.normalises
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        inner = self.kind.decoder(hidden)
-        length = self.length
-
-        def decode(raw: Any, path: str, rules: Any) -> list[Any]:
-            size = None if length is None else _bound(length, rules)
-            if type(raw) is not list or size is not None and len(raw) != size:
-                raise refuse(path, "must be a list" if size is None else f"must be a list of {size} entries")
-            try:  # paths are written only for a refusal: read again to name the entry
-                return [inner(entry, path, rules) for entry in raw]
-            except InvalidState:
-                return [inner(entry, f"{path}[{i}]", rules) for i, entry in enumerate(raw)]
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Encode:
-        inner = self.kind.encoder(view)
-        if inner is _same:
-            return list
-        return lambda values: [inner(v) for v in values]
-
-    def canonical(self) -> Callable[[Any, Any], bool]:
-        same = self.kind.canonical()
-        return lambda values, raw: all(map(same, values, raw))
-
-    def schema(self, view: bool = False) -> JSON:
-        return {"type": "array", "items": self.kind.schema(view)}
-
-
-def PerSeat(kind: Kind) -> ListOf:  # noqa: N802 - a kind constructor, named like the classes
-    """One value of ``kind`` per seat, indexed by seat."""
-    return ListOf(kind, lambda rules: rules.players)
-
-
-def PerSide(kind: Kind) -> ListOf:  # noqa: N802
-    """One value of ``kind`` per side, indexed by side."""
-    return ListOf(kind, lambda rules: rules.sides)
-
-
-class Obj(Kind):
-    """A small object with exactly these keys, e.g. ``Obj(side=Side(), points=Int(1))``;
-    inside, a tuple of the values in this order."""
-
-    def __init__(self, **fields: Kind) -> None:
-        self.fields = tuple(fields.items())
-
-    def __repr__(self) -> str:
-        return f"Obj({', '.join(name for name, _ in self.fields)})"
-
-    @property
-    def normalises(self) -> bool:  # type: ignore[override]
-        return any(kind.normalises for _, kind in self.fields)
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        parts = [(name, kind.decoder(hidden)) for name, kind in self.fields]
-        keys = {name for name, _ in self.fields}
-        listed = "{" + ", ".join(name for name, _ in self.fields) + "}"
-
-        def decode(raw: Any, path: str, rules: Any) -> tuple[Any, ...]:
-            if type(raw) is not dict or raw.keys() != keys:
-                raise refuse(path, f"must be an object {listed}")
-            try:  # as in ListOf: the path is written only for a refusal
-                return tuple([dec(raw[name], path, rules) for name, dec in parts])
-            except InvalidState:
-                return tuple([dec(raw[name], f"{path}.{name}", rules) for name, dec in parts])
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Encode:
-        parts = [(name, kind.encoder(view)) for name, kind in self.fields]
-        if all(enc is _same for _, enc in parts):
-            names = [name for name, _ in parts]
-            return lambda value: dict(zip(names, value, strict=True))
-
-        def encode(value: Sequence[Any]) -> JSON:
-            return {name: enc(v) for (name, enc), v in zip(parts, value, strict=True)}
-
-        return encode
-
-    def schema(self, view: bool = False) -> JSON:
-        return {
-            "type": "object",
-            "properties": {name: kind.schema(view) for name, kind in self.fields},
-            "required": [name for name, _ in self.fields],
-            "additionalProperties": False,
-        }
-
-
-@dataclass(frozen=True)
-class RngState(Kind):
-    """The generator state of an engine-dealt match: a decimal string, or null for a
-    caller-dealt match (engine/checks.py); inside, an int or None."""
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        def decode(raw: Any, path: str, rules: Any) -> int | None:
-            return None if raw is None else rng_state_from_json(raw, path)
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Encode:
-        return rng_state_to_json
-
-    def schema(self, view: bool = False) -> JSON:
-        return {
-            "anyOf": [
-                {"type": "string", "pattern": "^(0|[1-9][0-9]{0,18})$"},
-                {"type": "integer", "minimum": 0, "maximum": MAX_SAFE_INT},
-                {"type": "null"},
-            ]
-        }
-
-
-@dataclass(frozen=True)
-class AtMost(Kind):
-    """What ``kind`` reads, from a list of at most ``most`` entries: a cap on what a client
-    may send, refused before any entry is read."""
-
-    kind: Kind
-    most: int
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        read, most = self.kind.decoder(hidden), self.most
-
-        def decode(raw: Any, path: str, rules: Any) -> Any:
-            if type(raw) is list and len(raw) > most:
-                raise refuse(path, f"must be a list of at most {most} entries")
-            return read(raw, path, rules)
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Encode:
-        return self.kind.encoder(view)
-
-    def count(self, value: Any) -> int:
-        return self.kind.count(value)
-
-    def schema(self, view: bool = False) -> JSON:
-        return {**self.kind.schema(view), "maxItems": self.most}
-
-
-@dataclass(frozen=True)
-class CardCounts(Kind):
-    """A multiset of cards (packs shuffled together): a list that ``cards`` reads, written
-    in canonical order; inside, how many of each card number below ``size``. Reading takes
-    any order; a game that insists on the canonical writing compares the whole document."""
-
-    cards: Kind
-    size: int
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        read, size = self.cards.decoder(hidden), self.size
-
-        def decode(raw: Any, path: str, rules: Any) -> list[int]:
-            counts = [0] * size
-            for card in read(raw, path, rules):
-                counts[card] += 1
-            return counts
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Encode:
-        numbers = range(self.size)
-        codes = self.cards.encoder(view)(list(numbers))  # a card list writes card by card
-        return lambda counts: [codes[c] for c in numbers for _ in range(counts[c])]
-
-    def count(self, value: Any) -> int:
-        return sum(value)
-
-    def schema(self, view: bool = False) -> JSON:
-        return self.cards.schema(view)
-
-
-@dataclass(frozen=True)
-class Widened(Kind):
-    """A value of ``narrow``, or of the wider ``wide`` under the rules where ``when(rules)``
-    (e.g. a card that exists only under an option); written and documented as ``wide``."""
-
-    narrow: Kind
-    wide: Kind
-    when: Callable[[Any], bool]
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        narrow, wide, when = self.narrow.decoder(hidden), self.wide.decoder(hidden), self.when
-        return lambda raw, path, rules: (wide if when(rules) else narrow)(raw, path, rules)
-
-    def encoder(self, view: bool = False) -> Encode:
-        return self.wide.encoder(view)
-
-    def count(self, value: Any) -> int:
-        return self.wide.count(value)
-
-    def schema(self, view: bool = False) -> JSON:
-        return self.wide.schema(view)
 
 
 # --------------------------------------------------------------------------- actions
@@ -791,13 +177,12 @@ class Verbs:
     ) -> None:
         self.verbs = {verb.type: verb for verb in verbs}
         self.verb_of = verb_of
-        self.memo_key = memo_key
+        self.read_actions = ReadActions(memo_key)
         self.types = ", ".join(self.verbs)
         self._read = {t: self._compile_read(v, False) for t, v in self.verbs.items()}
         self._read_hidden = {t: self._compile_read(v, True) for t, v in self.verbs.items()}
         self._write = {t: self._compile_write(v, False) for t, v in self.verbs.items()}
         self._write_hidden = {t: self._compile_write(v, True) for t, v in self.verbs.items()}
-        self._memos: dict[tuple[bool, Any], dict[tuple[Any, ...], Action]] = {}
 
     @staticmethod
     def _compile_read(verb: Verb, hidden: bool) -> Callable[[JSON, Any], Action]:
@@ -863,45 +248,16 @@ class Verbs:
                 f"malformed action: unknown type {kind!r} (expected one of {self.types})", field="type"
             )
         action = read(data, rules)
-        memo = self.memo(hidden, rules)
-        if len(memo) < 100_000 and all(type(v) is str for v in data.values()):
-            memo[tuple(data.items())] = action
+        self.read_actions.remember(data, action, hidden, rules)
         return action
 
     def encode(self, action: Action, hidden: bool = False) -> JSON:
         """The JSON form of an internal action (``hidden``: a view's, hidden fields as counts)."""
         return (self._write_hidden if hidden else self._write)[self.verb_of(action)](action)
 
-    def memo(self, hidden: bool = False, rules: Any = None) -> dict[tuple[Any, ...], Action]:
-        """Actions already read under ``rules`` (as far as ``memo_key`` tells them apart),
-        keyed by their JSON's ``tuple(data.items())``, for histories. :meth:`decode` fills
-        it with actions whose JSON values are all strings (the type, card codes, names): a
-        string key cannot be confused with a number or a bool."""
-        key = (hidden, None if self.memo_key is None else self.memo_key(rules))
-        memo = self._memos.get(key)
-        if memo is None:
-            memo = self._memos[key] = {}
-        return memo
-
-    def flat_encoder(self, hidden: bool = False) -> Callable[[Action], JSON]:
-        """``encode`` memoised for histories: actions repeat a lot (a history holds each
-        card's play many times over a match). An action whose JSON is flat (no list) is
-        written once and copied after; others are written each time, so no two documents
-        share a list."""
-        memo: dict[Action, JSON] = {}
-        encode = self.encode
-
-        def encode_memo(action: Action) -> JSON:
-            known = memo.get(action)
-            if known is not None:
-                return known.copy()
-            out = encode(action, hidden)
-            if len(memo) < 100_000 and not any(type(v) is list for v in out.values()):
-                memo[action] = out.copy()
-            return out
-
-        encode_memo.memo = memo  # type: ignore[attr-defined]
-        return encode_memo
+    def written(self, hidden: bool = False) -> tuple[Callable[[Action], JSON], dict[Action, JSON]]:
+        """``(write, memo)``: :meth:`encode` memoised for histories (codec_cache.written_actions)."""
+        return written_actions(lambda action: self.encode(action, hidden))
 
     def schema(self, view: bool = False) -> JSON:
         """JSON Schema of an action: a ``oneOf`` discriminated by ``type``."""
@@ -925,22 +281,58 @@ class Verbs:
         return {"oneOf": options}
 
 
+class EntryMark:
+    """What a history entry may carry under one more key beside its seat and action
+    (Baloot's ``"project": true`` on a private pass, Trex's ``"trick": 3`` on a card
+    play). A game declares its mark in its ``codec_kinds.py``; :class:`History` reads,
+    writes and documents the rest of the entry."""
+
+    key: str
+    note: str = ""
+    """Added to the entry's shape refusal (``must be an object {seat, action}<note>``)."""
+    normalises = False
+    """True when the key may be spelt out with the value that means "no mark"."""
+
+    unmarked: Callable[[int, Action], Any] | None = None
+    """The inside entry of an entry without the key; None: ``(seat, action)``."""
+
+    def read(self, value: Any, seat: int, action: Action, where: str, rules: Any) -> Any:
+        """The inside entry of an entry with ``value`` under the key (refused naming ``where``)."""
+        raise NotImplementedError
+
+    def write(self, entry: Any) -> tuple[int, Action, Any]:
+        """``(seat, action, value)`` of an inside entry; value None leaves the key out."""
+        raise NotImplementedError
+
+    def schema(self) -> JSON:
+        raise NotImplementedError
+
+
 @dataclass(frozen=True)
 class History(Kind):
     """The match's history: ``[{"seat": s, "action": {...}}]`` with the action through the
-    verb table; inside, a list of ``(seat, action)``. An action that cannot be read is refused
-    as ``history[i].action`` (InvalidState)."""
+    verb table; inside, a list of ``(seat, action)`` (with a ``mark``: what the mark makes of
+    each entry). A bad entry is refused naming it (``history[i]``), its seat
+    (``history[i].seat``) or its action (``history[i].action``)."""
 
     verbs: Verbs
+    mark: EntryMark | None = None
+
+    @property
+    def normalises(self) -> bool:  # type: ignore[override]
+        return self.mark is not None and self.mark.normalises
 
     def decoder(self, hidden: bool = False) -> Decode:
-        decode_action = self.verbs.decode
-        memo = self.verbs.memo
-        keys = {"seat", "action"}
+        decode_action, memo, mark = self.verbs.decode, self.verbs.read_actions.memo, self.mark
+        keys = {"seat", "action"} if mark is None else {"seat", "action", mark.key}
+        shape = "must be an object {seat, action}" + ("" if mark is None else mark.note)
+        unmarked = None if mark is None else mark.unmarked
+        read = None if mark is None else mark.read
+        key = "" if mark is None else mark.key
 
-        def checked(entry: Any, where: str, rules: Any) -> tuple[int, Action]:
-            if type(entry) is not dict or entry.keys() != keys:
-                raise refuse(where, "must be an object {seat, action}")
+        def checked(entry: Any, where: str, rules: Any) -> Any:
+            if type(entry) is not dict or not {"seat", "action"} <= entry.keys() <= keys:
+                raise refuse(where, shape)
             seat = entry["seat"]
             players = rules.players
             if type(seat) is not int or not 0 <= seat < players:
@@ -949,14 +341,16 @@ class History(Kind):
                 action = decode_action(entry["action"], rules, hidden)
             except BadAction as err:
                 raise refuse(f"{where}.action", err.message) from None
-            return seat, action
+            if read is not None and key in entry:
+                return read(entry[key], seat, action, where, rules)
+            return (seat, action) if unmarked is None else unmarked(seat, action)
 
-        def decode(raw: Any, path: str, rules: Any) -> list[tuple[int, Action]]:
+        def decode(raw: Any, path: str, rules: Any) -> list[Any]:
             if type(raw) is not list:
                 raise refuse(path, "must be a list")
             players = rules.players
             known = memo(hidden, rules)
-            out: list[tuple[int, Action]] = []
+            out: list[Any] = []
             append = out.append
             while len(out) < len(raw):
                 # The usual entry, a seat and an action met before, costs one look-up; any
@@ -965,9 +359,14 @@ class History(Kind):
                     for entry in islice(raw, len(out), None):
                         seat = entry["seat"]
                         action = known[tuple(entry["action"].items())]
-                        if type(seat) is not int or not 0 <= seat < players or len(entry) != 2:
+                        if type(seat) is not int or not 0 <= seat < players:
                             break
-                        append((seat, action))
+                        if len(entry) == 2:
+                            append((seat, action) if unmarked is None else unmarked(seat, action))
+                        elif read is not None and len(entry) == 3 and key in entry:
+                            append(read(entry[key], seat, action, f"{path}[{len(out)}]", rules))
+                        else:
+                            break
                 except (KeyError, TypeError, AttributeError):
                     pass
                 i = len(out)
@@ -978,294 +377,41 @@ class History(Kind):
         return decode
 
     def encoder(self, view: bool = False) -> Encode:
-        encode_action = self.verbs.flat_encoder(view)
-        memo = encode_action.memo  # type: ignore[attr-defined]
+        write, memo = self.verbs.written(view)
+        get = memo.get
+        split = None if self.mark is None else self.mark.write
+        key = "" if self.mark is None else self.mark.key  # written only by a mark
 
-        def encode(entries: Iterable[tuple[int, Action]]) -> list[JSON]:
+        def encode(entries: Iterable[Any]) -> list[JSON]:
             out: list[JSON] = []
             append = out.append
-            get = memo.get
-            for seat, action in entries:  # inlined: the longest part of a state by far
+            for entry in entries:  # inlined: the longest part of a state by far
+                if split is None:
+                    seat, action = entry
+                    known = get(action)
+                    append({"seat": seat, "action": known.copy() if known is not None else write(action)})
+                    continue
+                seat, action, value = split(entry)
                 known = get(action)
-                append({"seat": seat, "action": known.copy() if known is not None else encode_action(action)})
+                one = {"seat": seat, "action": known.copy() if known is not None else write(action)}
+                if value is not None:
+                    one[key] = value
+                append(one)
             return out
 
         return encode
 
     def schema(self, view: bool = False) -> JSON:
+        props = {"seat": Seat().schema(), "action": {"$ref": "#/$defs/action"}}
+        if self.mark is not None:
+            props[self.mark.key] = self.mark.schema()
         entry = {
             "type": "object",
-            "properties": {"seat": Seat().schema(), "action": {"$ref": "#/$defs/action"}},
+            "properties": props,
             "required": ["seat", "action"],
             "additionalProperties": False,
         }
         return {"type": "array", "items": entry}
-
-
-class FlaggedHistory(Kind):
-    """A history whose entries may carry a flag, ``{"seat", "action", "<flag>": true}``,
-    that makes an action a different internal one (``flagged``: plain action -> flagged
-    action, e.g. a private pass); inside, a list of ``(seat, action)``. Unlike
-    :class:`History`, a refusal names the entry (``history[i]``), an unreadable action as
-    ``"action: ..."``."""
-
-    normalises = True  # "<flag>": false may be spelt out
-
-    def __init__(self, verbs: Verbs, flag: str, flagged: Mapping[Action, Action]) -> None:
-        self.verbs = verbs
-        self.flag = flag
-        self.flagged = dict(flagged)
-        self.plain = {marked: plain for plain, marked in self.flagged.items()}
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        decode_action, memo = self.verbs.decode, self.verbs.memo
-        flag, flagged = self.flag, self.flagged
-        keys = {"seat", "action", flag}
-        verbs = " or ".join(sorted({self.verbs.verb_of(a) for a in flagged}))
-        shape = f"must be an object {{seat, action}} (and {flag}: true for a {flag} {verbs})"
-
-        def checked(entry: Any, where: str, rules: Any) -> tuple[int, Action]:
-            if type(entry) is not dict or not {"seat", "action"} <= entry.keys() <= keys:
-                raise refuse(where, shape)
-            seat, marked = entry["seat"], entry.get(flag, False)
-            if type(seat) is not int or not 0 <= seat < rules.players:
-                raise refuse(f"{where}.seat", f"must be a whole number from 0 to {rules.players - 1}")
-            if type(marked) is not bool:
-                raise refuse(where, f"{flag} must be true or false")
-            try:
-                action = decode_action(entry["action"], rules, hidden)
-            except BadAction as err:
-                raise refuse(where, f"action: {err.message}") from None
-            if marked and action not in flagged:
-                raise refuse(where, f"only a {verbs} can be a {flag} {verbs}")
-            return seat, flagged[action] if marked else action
-
-        def decode(raw: Any, path: str, rules: Any) -> list[tuple[int, Action]]:
-            if type(raw) is not list:
-                raise refuse(path, "must be a list")
-            known = memo(hidden, rules)
-            players = rules.players
-            out = []
-            for i, entry in enumerate(raw):
-                try:  # the usual entry, a seat and an action met before, costs one look-up
-                    if len(entry) == 2:
-                        action = known[tuple(entry["action"].items())]
-                        seat = entry["seat"]
-                        if type(seat) is int and 0 <= seat < players:
-                            out.append((seat, action))
-                            continue
-                except (KeyError, TypeError, AttributeError):
-                    pass
-                out.append(checked(entry, f"{path}[{i}]", rules))
-            return out
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Encode:
-        write = self.verbs.flat_encoder(view)
-        get = write.memo.get  # type: ignore[attr-defined]
-        flag, plain = self.flag, self.plain
-
-        def encode(entries: Iterable[tuple[int, Action]]) -> list[JSON]:
-            out = []
-            for seat, action in entries:
-                if action in plain:
-                    out.append({"seat": seat, "action": write(plain[action]), flag: True})
-                else:
-                    known = get(action)
-                    out.append({"seat": seat, "action": known.copy() if known is not None else write(action)})
-            return out
-
-        return encode
-
-    def schema(self, view: bool = False) -> JSON:
-        props = {"seat": Seat().schema(), "action": {"$ref": "#/$defs/action"}, self.flag: {"const": True}}
-        entry = {"type": "object", "properties": props, "required": ["seat", "action"]}
-        return {"type": "array", "items": dict(entry, additionalProperties=False)}
-
-
-class Partial(Kind):
-    """An object that may leave out any of these keys (e.g. a layout's ``contract`` giving
-    only ``kind`` and ``bidder``); inside, a dict of the keys it gives: the game's ``build``
-    works out the others (or refuses one that a full state leaves out). Written with every
-    key, from a dict that has them all."""
-
-    def __init__(self, **fields: Kind) -> None:
-        self.fields = fields
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        parts = {name: kind.decoder(hidden) for name, kind in self.fields.items()}
-
-        def decode(raw: Any, path: str, rules: Any) -> dict[str, Any]:
-            if type(raw) is not dict:
-                raise refuse(path, "must be an object")
-            for key in raw:
-                if key not in parts:
-                    raise refuse(f"{path}.{key}", "unknown field")
-            return {key: parts[key](value, f"{path}.{key}", rules) for key, value in raw.items()}
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Encode:
-        parts = [(name, kind.encoder(view)) for name, kind in self.fields.items()]
-        return lambda values: {name: enc(values[name]) for name, enc in parts}
-
-    def schema(self, view: bool = False) -> JSON:
-        props = {name: kind.schema(view) for name, kind in self.fields.items()}
-        return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
-
-
-class Whole(Kind):
-    """``kind``, with every refusal inside it naming the whole value (``scores``, not
-    ``scores[0]``): for a game whose errors have always named the field, not the entry."""
-
-    def __init__(self, kind: Kind) -> None:
-        self.kind = kind
-        self.normalises = kind.normalises
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        inner = self.kind.decoder(hidden)
-
-        def decode(raw: Any, path: str, rules: Any) -> Any:
-            try:
-                return inner(raw, path, rules)
-            except InvalidState as err:
-                raise InvalidState(err.message, field=path) from None
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Encode:
-        return self.kind.encoder(view)
-
-    def count(self, value: Any) -> int:
-        return self.kind.count(value)
-
-    def canonical(self) -> Callable[[Any, Any], bool]:
-        return self.kind.canonical()
-
-    def schema(self, view: bool = False) -> JSON:
-        return self.kind.schema(view)
-
-
-@dataclass(frozen=True)
-class CardMap(Kind):
-    """An object from card codes to values of ``kind`` (``{"KH": 2}``: who doubled each
-    card), kept in the order given; inside, a tuple of ``(card, value)`` pairs in that
-    order. ``values`` names what the cards map to, for a refusal."""
-
-    pack: Pack
-    kind: Kind
-    values: str = "value"
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        card, inner = Card(self.pack).decoder(), self.kind.decoder(hidden)
-        shape = f"must be an object card -> {self.values}"
-
-        def decode(raw: Any, path: str, rules: Any) -> tuple[tuple[int, Any], ...]:
-            if type(raw) is not dict:
-                raise refuse(path, shape)
-            return tuple(
-                (card(code, path, rules), inner(v, f"{path}.{code}", rules)) for code, v in raw.items()
-            )
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Encode:
-        codes, inner = self.pack.codes, self.kind.encoder(view)
-        return lambda pairs: {codes[card]: inner(v) for card, v in pairs}
-
-    def schema(self, view: bool = False) -> JSON:
-        return {
-            "type": "object",
-            "propertyNames": self.pack.schema(),
-            "additionalProperties": self.kind.schema(view),
-        }
-
-
-@dataclass(frozen=True)
-class NumberedHistory(Kind):
-    """A history, read as :class:`History` reads it, whose entries may carry a number
-    under ``key`` from 1 to ``top`` (``{"seat", "action", "trick": 3}``: the trick a card
-    went to), left out for 0. Only an action that is ``numbered(action)`` may have one
-    (``what`` names those actions in the refusal). Inside, a list of ``(seat, action,
-    number)``."""
-
-    verbs: Verbs
-    key: str
-    top: int
-    numbered: Callable[[Action], bool]
-    what: str
-
-    def decoder(self, hidden: bool = False) -> Decode:
-        history, number = History(self.verbs).decoder(hidden), Int(0, self.top).decoder()
-        key, numbered = self.key, self.numbered
-        only = f"only {self.what} has a {key} number"
-
-        def decode(raw: Any, path: str, rules: Any) -> list[tuple[int, Action, int]]:
-            if type(raw) is not list:
-                raise refuse(path, "must be a list")
-            bare = [{k: v for k, v in e.items() if k != key} if type(e) is dict else e for e in raw]
-            out = []
-            for i, (seat, action) in enumerate(history(bare, path, rules)):
-                n = number(raw[i].get(key, 0), f"{path}[{i}].{key}", rules)
-                if n and not numbered(action):
-                    raise refuse(f"{path}[{i}]", only)
-                out.append((seat, action, n))
-            return out
-
-        return decode
-
-    def encoder(self, view: bool = False) -> Encode:
-        encode_action, key = self.verbs.flat_encoder(view), self.key
-
-        def encode(entries: Iterable[tuple[int, Action, int]]) -> list[JSON]:
-            out = []
-            for seat, action, n in entries:
-                entry = {"seat": seat, "action": encode_action(action)}
-                if n:
-                    entry[key] = n
-                out.append(entry)
-            return out
-
-        return encode
-
-    def schema(self, view: bool = False) -> JSON:
-        entry = History(self.verbs).schema(view)["items"]
-        number = {"type": "integer", "minimum": 1, "maximum": self.top}
-        return {"type": "array", "items": {**entry, "properties": {**entry["properties"], self.key: number}}}
-
-
-@dataclass(frozen=True)
-class CachedHistory(History):
-    """A history, read as :class:`History` reads it, written from the state itself (the
-    field's ``get`` gives the state) in two parts: ``earlier(state)``, the entries of the
-    finished parts (earlier deals), whose JSON never changes and so is written once and
-    cached in the state's attribute ``cache`` (None: not written yet; clones share it, and
-    so do the documents written, whose entries must not be mutated); then
-    ``current(state)``, the part under way. A view shows the current part only."""
-
-    earlier: Callable[[Any], Iterable[tuple[int, Action]]] = lambda s: ()
-    current: Callable[[Any], Iterable[tuple[int, Action]]] = lambda s: ()
-    cache: str = "history_json"
-
-    def encoder(self, view: bool = False) -> Encode:
-        encode = super().encoder(view)
-        earlier, current, cache = self.earlier, self.current, self.cache
-
-        def part_under_way(s: Any) -> list[JSON]:
-            return encode(current(s))  # type: ignore[no-any-return]
-
-        if view:
-            return part_under_way
-
-        def whole(s: Any) -> list[JSON]:
-            written = getattr(s, cache)
-            if written is None:
-                written = encode(earlier(s))
-                setattr(s, cache, written)
-            return written + encode(current(s))  # type: ignore[no-any-return]
-
-        return whole
 
 
 # --------------------------------------------------------------------------- fields and views
@@ -1344,7 +490,10 @@ def _default_of(f: Field[Any], rules: Any) -> Any:
     return d(rules) if callable(d) else d
 
 
-def view_seat(kind: Kind = Seat()) -> Field[Any]:
+_SEAT: Kind = Seat()
+
+
+def view_seat(kind: Kind = _SEAT) -> Field[Any]:
     """The view-only ``seat`` field: the viewer (null in a spectator view)."""
     return Field(
         "seat", Nullable(kind), in_state=False, view_get=lambda s, viewer: None if viewer < 0 else viewer
@@ -1425,7 +574,7 @@ class Codec(Generic[S]):
         self._read_strict = [(f.name, f.kind.decoder(False)) for f in self.state_fields]
         self._canonical = [(f.name, f.kind.canonical()) for f in self.state_fields if f.kind.normalises]
         self._derived = [(f.name, _getter(f), f.kind.encoder(False)) for f in self.state_fields if f.derived]
-        self._rules_seen: dict[tuple[Any, ...], tuple[JSON, Any]] = {}
+        self._rules = RulesMemo(self._read_rules)
         view_fields = [f for f in self.fields if not isinstance(f.show, StateOnly)]
         self._view_names = frozenset((*HEADER, *(f.name for f in view_fields)))
         self._read_view = [(f.name, _view_decoder(f)) for f in view_fields]
@@ -1438,22 +587,16 @@ class Codec(Generic[S]):
         return parse_options(self.game, self.option_specs, raw, players, self.check_options)
 
     def rules(self, raw: Any, players: int) -> tuple[JSON, Any]:
-        """(options, rules object) of raw options for ``players`` seats, cached: a state's
-        options come back with every request. Refusals are InvalidState."""
-        key = _options_key(raw, players)
-        known = self._rules_seen.get(key) if key is not None else None
-        if known is not None:
-            return known
+        """(options, rules object) of raw options for ``players`` seats, memoised (a state's
+        options come back with every request). Refusals are InvalidState."""
+        return self._rules(raw, players)
+
+    def _read_rules(self, raw: Any, players: int) -> tuple[JSON, Any]:
         try:
             options = self.read_options(raw, players)
         except InvalidSetup as err:
             raise InvalidState(err.message, field=err.field or "options") from None
-        made = (options, self.rules_of(options, players))
-        if key is not None:
-            if len(self._rules_seen) >= 512:
-                self._rules_seen.clear()
-            self._rules_seen[key] = made
-        return made
+        return options, self.rules_of(options, players)
 
     # ---- writing ---------------------------------------------------------------
 
@@ -1469,7 +612,7 @@ class Codec(Generic[S]):
         """The full state as JSON."""
         out = self._header(s)
         for name, get, enc in self._write:
-            out[name] = get(s) if enc is _same else enc(get(s))
+            out[name] = get(s) if enc is identity else enc(get(s))
         return out
 
     def view(self, s: S, viewer: int) -> JSON:
@@ -1479,7 +622,7 @@ class Codec(Generic[S]):
             if write is not None:
                 out[name] = write(s, viewer)
             else:
-                out[name] = get(s) if enc is _same else enc(get(s))
+                out[name] = get(s) if enc is identity else enc(get(s))
         return out
 
     # ---- reading ---------------------------------------------------------------
@@ -1602,14 +745,6 @@ class Codec(Generic[S]):
         viewer = values.get("seat")
         return rules, viewer, values
 
-    # ---- actions ----------------------------------------------------------------
-
-    def parse_action(self, data: Any, rules: Any) -> Action:
-        return self.verbs.decode(data, rules)
-
-    def action_json(self, action: Action) -> JSON:
-        return self.verbs.encode(action)
-
     # ---- JSON Schema --------------------------------------------------------------
 
     def json_schemas(self) -> dict[str, JSON]:
@@ -1674,22 +809,6 @@ def _missing(name: str) -> InvalidState:
     return InvalidState(f"missing field {name}", field=name)
 
 
-_SCALARS = (bool, int, str, float, type(None))
-
-
-def _options_key(raw: Any, players: int) -> tuple[Any, ...] | None:
-    """A cache key of raw options: only plain scalar values make one, with their types (so
-    that 1 and True differ)."""
-    if type(raw) is not dict:
-        return None
-    items: list[Any] = [players]
-    for name, value in raw.items():
-        if type(value) not in _SCALARS:
-            return None
-        items.append((name, type(value), value))
-    return tuple(items)
-
-
 def _getter(f: Field[Any]) -> Callable[[Any], Any]:
     return f.get if f.get is not None else attrgetter(f.name)
 
@@ -1701,7 +820,7 @@ def _view_writer(
     the state (``write`` None), any other by ``write(state, viewer)``."""
     if f.view_get is None and isinstance(f.show, Public):
         return f.name, _getter(f), f.kind.encoder(True), None
-    return f.name, _getter(f), _same, _view_write(f)
+    return f.name, _getter(f), identity, _view_write(f)
 
 
 def _view_write(f: Field[Any]) -> Callable[[Any, int], Any]:
@@ -1744,7 +863,7 @@ def _view_decoder(f: Field[Any]) -> Decode:
         whole = Int().decoder()
 
         def decode(raw: Any, path: str, rules: Any) -> list[Any]:
-            size = None if length is None else _bound(length, rules)
+            size = None if length is None else bound(length, rules)
             if type(raw) is not list or size is not None and len(raw) != size:
                 raise refuse(path, f"must be a list of {size} entries")
             return [

@@ -1,5 +1,6 @@
-"""The shared declared codec (engine/codec.py) on a toy game that uses every kind, and
-its JSON Schemas against Ronda's recorded documents."""
+"""The shared declared codec (engine/codec.py) on a toy game that uses every shared kind
+(and Ronda's ``SeatSet``, for a set that must be written in canonical order), and its JSON
+Schemas against Ronda's recorded documents."""
 
 from __future__ import annotations
 
@@ -39,7 +40,6 @@ from engine.codec import (
     PerSide,
     RngState,
     Seat,
-    SeatSet,
     Side,
     Text,
     Verb,
@@ -47,6 +47,7 @@ from engine.codec import (
     refuse,
     view_seat,
 )
+from engine.games.ronda.codec_kinds import SeatSet
 from engine.protocol import BadAction, InvalidSetup, InvalidState, OptionSpec
 
 TOY_PACK = Pack("Toy", tuple(range(8)))  # AS AH AD AC 2S 2H 2D 2C

@@ -1,5 +1,5 @@
-"""The shared codec's seat-keyed objects (SeatMap) and own entries a viewer may not see
-(OwnOrCount's hides_own), on a small codec of their own."""
+"""The shared codec's views of own entries a viewer may not see (OwnOrCount's hides_own),
+and Porrazo's seat-keyed objects (SeatMap) in a codec, on a small codec of their own."""
 
 from __future__ import annotations
 
@@ -18,11 +18,11 @@ from engine.codec import (
     Pack,
     PerSeat,
     Seat,
-    SeatMap,
     Verb,
     Verbs,
     view_seat,
 )
+from engine.games.porrazo.codec_kinds import SeatMap
 from engine.protocol import InvalidState
 
 PACK = Pack("Tiny", tuple(range(8)))

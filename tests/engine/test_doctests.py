@@ -12,6 +12,7 @@ import pytest
 import engine
 import engine.cards
 import engine.checks
+import engine.codec_kinds
 import engine.games.trex.tables
 import engine.sampling
 from engine import build_mode
@@ -29,7 +30,7 @@ def _from_source(module):
 
 @pytest.mark.parametrize(
     "module",
-    [engine, engine.cards, engine.checks, engine.sampling, engine.games.trex.tables],
+    [engine, engine.cards, engine.checks, engine.codec_kinds, engine.sampling, engine.games.trex.tables],
     ids=lambda m: m.__name__,
 )
 def test_docstring_examples(module, monkeypatch):

@@ -27,6 +27,7 @@ EVERY_GAME = {
     "rules",
     "scoring",
     "codec",
+    "codec_kinds",
     "layout",
     "checks",
     "sampling",

@@ -24,6 +24,7 @@ from engine import codec as C
 from engine.checks import MAX_SAFE_INT, MAX_SCORE
 from engine.games.baloot import checks, rules
 from engine.games.baloot import tables as T
+from engine.games.baloot.codec_kinds import Flag, Partial, Whole
 from engine.games.baloot.layout import fill_left_out, settle_layout
 from engine.games.baloot.options import OPTION_SPECS, Opts, compact
 from engine.games.baloot.state import State, blank, history_list, set_history
@@ -261,7 +262,7 @@ def _seen_projects(st: State, seat: int) -> dict[str, Any]:
 
 
 SEAT = C.Seat()
-HISTORY = C.FlaggedHistory(VERBS, "project", {T.PASS: T.PASS_PROJECT})  # R20: a private project pass
+HISTORY = C.History(VERBS, Flag(VERBS.verb_of, "project", {T.PASS: T.PASS_PROJECT}))  # R20: a project pass
 NO_SEAT = C.Nullable(SEAT, -1)
 PLAY_ENTRY = C.Obj(seat=SEAT, card=CARD)
 
@@ -293,7 +294,7 @@ class Table(C.Kind):
         return {"type": "array", "items": PLAY_ENTRY.schema(), "maxItems": 3}
 
 
-CONTRACT = C.Partial(
+CONTRACT = Partial(
     kind=C.Choice(("hokm", "sun"), (T.HOKM, T.SUN)),
     trump=C.Nullable(C.Choice(tuple(T.SUIT_CHARS)), -1),
     ashkal=C.Bool(),
@@ -305,16 +306,16 @@ CONTRACT = C.Partial(
     gahwa=C.Bool(),
     last_raiser_team=C.Side(),
 )
-BIDDING_PART = C.Partial(round=C.Int(1, 2), stage=C.Choice(T.STAGE_NAMES), hokm_bidder=NO_SEAT)
-TRICK = C.Partial(leader=SEAT, cards=C.Whole(C.Cards(PACK, length=4)), winner=SEAT, ekka=C.Bool())
+BIDDING_PART = Partial(round=C.Int(1, 2), stage=C.Choice(T.STAGE_NAMES), hokm_bidder=NO_SEAT)
+TRICK = Partial(leader=SEAT, cards=Whole(C.Cards(PACK, length=4)), winner=SEAT, ekka=C.Bool())
 REVEALED = C.Obj(kind=C.Choice(T.SUBKIND_NAMES), top=C.Choice(tuple(T.SEQ_ORDER), tuple(range(7, -1, -1))))
 """R21: a tied top declaration shown to all: a sequence's or a four's kind and top rank."""
-PROJECTS = C.Partial(
-    declared=C.Whole(C.PerSeat(C.Nullable(C.Choice(tuple(T.CLASS_NAMES.values()), tuple(T.CLASS_NAMES)), 0))),
+PROJECTS = Partial(
+    declared=Whole(C.PerSeat(C.Nullable(C.Choice(tuple(T.CLASS_NAMES.values()), tuple(T.CLASS_NAMES)), 0))),
     declare_done=C.Nullable(C.Bool()),
-    revealed=C.Whole(C.PerSeat(C.Nullable(REVEALED))),
+    revealed=Whole(C.PerSeat(C.Nullable(REVEALED))),
     team=C.Nullable(C.Side(), -1),
-    shown=C.Whole(C.PerSeat(C.Nullable(C.ListOf(MASK)))),
+    shown=Whole(C.PerSeat(C.Nullable(C.ListOf(MASK)))),
 )
 _STATE_NAME = {
     "candidate_taken": "cand_taken",
@@ -328,7 +329,7 @@ _STATE_NAME = {
 another name; every other one it keeps under its own."""
 
 
-def _keys_of(part: C.Partial) -> Callable[[State], dict[str, Any]]:
+def _keys_of(part: Partial) -> Callable[[State], dict[str, Any]]:
     """The getter of an object the state keeps key by key (see ``_STATE_NAME``)."""
     keys = tuple(part.fields)
     values = attrgetter(*(_STATE_NAME.get(key, key) for key in keys))
@@ -340,7 +341,7 @@ FIELDS: list[C.Field[State]] = [
     C.Field("dealer", SEAT, default=0),
     C.Field("phase", C.Choice(T.PHASE_NAMES), default=T.BIDDING),
     C.Field("to_act", C.Nullable(SEAT), default=C.OMITTED),
-    C.Field("scores", C.Whole(C.PerSide(C.Int(0, MAX_SCORE))), default=lambda o: [0, 0]),
+    C.Field("scores", Whole(C.PerSide(C.Int(0, MAX_SCORE))), default=lambda o: [0, 0]),
     C.Field("deal_no", C.Int(1, MAX_SAFE_INT), default=1),
     # a state's history is the current deal's (docs/api.md, "State size"), so a written
     # deal_history_start is 0; an old state's earlier entries (before it) are dropped on loading
@@ -349,10 +350,10 @@ FIELDS: list[C.Field[State]] = [
     ),
     C.history_start("deal_history_start"),
     C.Field("rng_state", C.RngState(), default=None, show=C.STATE_ONLY),
-    C.Field("hands", C.PerSeat(C.Whole(MASK)), default=lambda o: [0, 0, 0, 0], show=C.OWN),
+    C.Field("hands", C.PerSeat(Whole(MASK)), default=lambda o: [0, 0, 0, 0], show=C.OWN),
     C.Field("candidate", C.Nullable(CARD, -1), default=-1),  # the turned card, kept after it is taken
     C.Field("candidate_taken", C.Bool(), lambda st: st.cand_taken, default=C.OMITTED),
-    C.Field("stock", C.Whole(C.Cards(PACK)), default=C.OMITTED, show=C.COUNT),  # top first
+    C.Field("stock", Whole(C.Cards(PACK)), default=C.OMITTED, show=C.COUNT),  # top first
     C.Field("bidding", BIDDING_PART, _keys_of(BIDDING_PART), default=lambda o: {}),
     C.Field("contract", C.Nullable(CONTRACT), _contract, default=None),
     C.Field(
@@ -378,11 +379,11 @@ FIELDS: list[C.Field[State]] = [
     ),
     # earlier cards a layout placed without tricks, {card: seat or null}
     C.Field("played_by", PlayedBy(), lambda st: st.extra_played, default=lambda o: []),
-    C.Field("tricks_won", C.Whole(C.PerSide(C.Int(0, 8))), default=lambda o: [0, 0]),
-    C.Field("card_points", C.Whole(C.PerSide(C.Int(0, 162))), default=lambda o: [0, 0]),
+    C.Field("tricks_won", Whole(C.PerSide(C.Int(0, 8))), default=lambda o: [0, 0]),
+    C.Field("card_points", Whole(C.PerSide(C.Int(0, 162))), default=lambda o: [0, 0]),
     C.Field("projects", PROJECTS, _PROJECTS_OF, default=lambda o: {}, view_get=_seen_projects),
-    C.Field("baloot", C.Whole(C.ListOf(SEAT, None)), default=lambda o: []),
-    C.Field("kawesh", C.Nullable(C.Obj(seat=SEAT, cards=C.Whole(MASK))), default=None),
+    C.Field("baloot", Whole(C.ListOf(SEAT, None)), default=lambda o: []),
+    C.Field("kawesh", C.Nullable(C.Obj(seat=SEAT, cards=Whole(MASK))), default=None),
     C.Field("match_winner", C.Nullable(C.Side(), -1), default=-1),
     C.Field("last_deal", C.Nullable(Award()), lambda st: st.result, default=None),
     C.view_seat(),

@@ -17,6 +17,7 @@ from engine.protocol import JSON, SCHEMA_VERSION, SPECTATOR, Action, InvalidSetu
 
 from . import tables as T
 from .checks import check_loaded, check_state, written_as_the_engine_writes
+from .codec_kinds import AtMost, CardCounts, Widened
 from .layout import FILL, cards_left_out, fill_left_out, place_left_out, tiplu_at_bottom
 from .options import OPTION_SPECS, Rules
 from .rules import expose_done, new_match
@@ -37,15 +38,15 @@ PLAIN = C.Pack("Marriage", tuple(range(52)), T.ALL_CODES)
 WITH_MEN = C.Pack("Marriage", tuple(range(T.NCODES)), T.ALL_CODES)
 
 
-def men_if_played(kind: Any, **args: Any) -> C.Widened:
+def men_if_played(kind: Any, **args: Any) -> Widened:
     """``kind`` of the pack, the men (``XX``) among it only when the match has them
     (option ``man_cards``)."""
-    return C.Widened(kind(PLAIN, **args), kind(WITH_MEN, **args), attrgetter("man_cards"))
+    return Widened(kind(PLAIN, **args), kind(WITH_MEN, **args), attrgetter("man_cards"))
 
 
 CARD, CARDS, CARD_NO_MAN = men_if_played(C.Card), men_if_played(C.Cards, unique=False), C.Card(PLAIN)
 SET = men_if_played(C.Cards, length=3, unique=False)
-HAND = C.CardCounts(CARDS, T.NCODES)  # inside, a count per card: the engine's hands
+HAND = CardCounts(CARDS, T.NCODES)  # inside, a count per card: the engine's hands
 
 
 class Entry(C.Obj):
@@ -118,7 +119,7 @@ def verb_of(action: Action) -> str:
     return {T.DRAW_STOCK: "draw_stock", T.TAKE_DISCARD: "take_discard", T.PASS: "pass"}[action]
 
 
-SETS_SHOWN = C.AtMost(C.ListOf(SET), 8)
+SETS_SHOWN = AtMost(C.ListOf(SET), 8)
 
 
 def _deck(deck: Any) -> tuple[Any, ...]:
@@ -138,7 +139,7 @@ VERBS = C.Verbs(
         C.Verb("show", {"sets": SETS_SHOWN}, lambda sets: _with_sets(T.SHOW, sets), lambda a: (a[1],)),
         C.Verb(
             "show_dublees",
-            {"pairs": C.AtMost(CARDS, 8)},
+            {"pairs": AtMost(CARDS, 8)},
             lambda p: (T.SHOW_DUBLEES, tuple(sorted(p))),
             lambda a: (a[1],),
         ),
@@ -154,7 +155,7 @@ VERBS = C.Verbs(
             lambda p, d: (T.FINISH_DUBLEES, p, d),
             lambda a: a[1:],
         ),
-        C.Verb("deal", {"deck": C.AtMost(CARDS, 200)}, _deck, lambda a: (a[1],), hidden={"deck": int}),
+        C.Verb("deal", {"deck": AtMost(CARDS, 200)}, _deck, lambda a: (a[1],), hidden={"deck": int}),
     ],
     verb_of,
     memo_key=lambda o: o.man_cards,  # a card XX reads only in a match with men

@@ -12,6 +12,7 @@ from engine import codec as C
 from engine.cards import RANKS, BadCard, parse_card
 from engine.checks import MAX_SAFE_INT, MAX_SCORE, rng_state_to_json
 from engine.games.porrazo.checks import check_state
+from engine.games.porrazo.codec_kinds import SeatMap
 from engine.games.porrazo.layout import fill_left_out
 from engine.games.porrazo.options import OPTION_SPECS, Options, check_teams
 from engine.games.porrazo.rules import (
@@ -156,7 +157,7 @@ FIELDS: list[C.Field[PState]] = [
         lambda st: st.decl,
         default=C.OMITTED,
     ),
-    C.Field("claims", C.SeatMap(C.Seat(), -1), default=lambda o: [-1] * o.players),
+    C.Field("claims", SeatMap(C.Seat(), -1), default=lambda o: [-1] * o.players),
     C.Field("chain", C.Nullable(CHAIN), default=None),
     C.Field("pending_porrazo", C.Nullable(PENDING), lambda st: st.pending, default=None),
     C.Field("last_capturer", C.Nullable(C.Seat()), default=None),

@@ -12,6 +12,7 @@ from engine import codec as C
 from engine.checks import MAX_SAFE_INT, MAX_SCORE
 from engine.games.ronda import rules
 from engine.games.ronda.checks import check_state, hand_of_stock
+from engine.games.ronda.codec_kinds import SeatSet
 from engine.games.ronda.layout import fill_left_out
 from engine.games.ronda.options import OPTION_SPECS, Rules, check_options
 from engine.games.ronda.rules import verb_of
@@ -138,9 +139,9 @@ FIELDS: list[C.Field[RondaState]] = [
     C.Field("stock", C.Cards(RONDA_PACK), default=lambda o: [], show=C.COUNT),
     C.Field("piles", C.PerSide(MASK), default=lambda o: [0] * o.sides),
     C.Field("declarations", C.PerSeat(C.Nullable(C.Choice(COMBO_NAMES), -1)), lambda s: s.decl, _undeclared),
-    C.Field("challenged", C.SeatSet(), default=0),
-    C.Field("withdrawn", C.SeatSet(), default=0),
-    C.Field("revealed", C.SeatSet(), lambda s: s.challenged, derived=True, default=C.OMITTED),
+    C.Field("challenged", SeatSet(), default=0),
+    C.Field("withdrawn", SeatSet(), default=0),
+    C.Field("revealed", SeatSet(), lambda s: s.challenged, derived=True, default=C.OMITTED),
     C.Field("provisional_award", C.Nullable(AWARD), _award, default=None),
     C.Field("last_drop", C.Nullable(CARD, -1), default=-1),
     C.Field("chain", C.Nullable(CHAIN), default=None),

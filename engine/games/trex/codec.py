@@ -15,6 +15,7 @@ from engine.protocol import JSON, Action, BadAction, InvalidSetup, InvalidState
 
 from . import tables as T
 from .checks import check_state
+from .codec_kinds import CardMap, Numbered
 from .layout import fill_left_out
 from .options import OPTION_SPECS, Opts, check_options
 from .rules import deal_from, layout_fits, new_match
@@ -99,7 +100,7 @@ HISTORY = C.History(VERBS)
 """This deal's history, in a state as in a view: earlier deals' results stay in
 ``deal_results`` and their cards are back in hands (an old state's earlier deals are
 checked on loading, then folded away: docs/api.md, "State size")."""
-PLAYED = C.NumberedHistory(VERBS, "trick", 13, numbered=is_card_play, what="a trick play")
+PLAYED = C.History(VERBS, Numbered("trick", 13, numbered=is_card_play, what="a trick play"))
 """This deal's entries, with the number of the trick each trick play went to."""
 POINTS = C.Int(-10_000, 10_000)
 TOTALS = C.Int(-(10**7), 10**7)
@@ -131,7 +132,7 @@ FIELDS: list[C.Field[TrexState]] = [
     C.Field("contracts_used", C.ListOf(CONTRACT), default=C.OMITTED),
     C.Field("contract", C.Nullable(CONTRACT, -1), default=-1),
     C.Field("hands", C.PerSeat(MASK), show=C.OWN),
-    C.Field("doubled", C.CardMap(TREX_PACK, C.Seat(), "seat"), default=()),
+    C.Field("doubled", CardMap(TREX_PACK, C.Seat(), "seat"), default=()),
     C.Field("doubling_turn", C.Int(0, 4), default=C.OMITTED),
     C.Field("trick", C.ListOf(C.Obj(seat=C.Seat(), card=CARD)), lambda s: trick_entries(s), default=_none),
     C.Field("trick_leader", C.Nullable(C.Seat(), -1), lambda s: trick_leader(s), default=C.OMITTED),

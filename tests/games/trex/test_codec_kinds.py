@@ -1,6 +1,6 @@
-"""The shared codec's card-keyed objects, numbered history entries and histories written
-with their earlier parts cached (engine/codec.py: ``CardMap``, ``NumberedHistory``,
-``CachedHistory``), on a small pack and verb table of their own."""
+"""Trex's own codec kinds (engine/games/trex/codec_kinds.py): card-keyed objects and the
+number a history entry may carry (``CardMap``, ``Numbered``), on a small pack and verb
+table of their own."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from engine.codec import CachedHistory, CardMap, Int, NumberedHistory, Pack, Seat, Verb, Verbs
+from engine.codec import History, Int, Pack, Seat, Verb, Verbs
+from engine.games.trex.codec_kinds import CardMap, Numbered
 from engine.protocol import InvalidState
 
 
@@ -28,7 +29,7 @@ VERBS = Verbs(
     ],
     verb_of=lambda action: "pass" if action == "pass" else "bid",
 )
-TRICKS = NumberedHistory(VERBS, "trick", 3, numbered=lambda action: action != "pass", what="a bid")
+TRICKS = History(VERBS, Numbered("trick", 3, numbered=lambda action: action != "pass", what="a bid"))
 
 
 def refusal(decode: Any, raw: Any) -> InvalidState:
@@ -72,25 +73,11 @@ def test_numbered_entries_refuse_a_number_out_of_range_or_on_the_wrong_action():
     assert refusal(decode, [{"seat": 0, "action": {"type": "pass"}, "turn": 1}]).field == "x[0]"
 
 
-class Match:
-    def __init__(self) -> None:
-        self.earlier = [(0, 5), (1, "pass")]
-        self.current = [(2, 7)]
-        self.history_json: list[Any] | None = None
-
-
-def test_a_cached_history_writes_the_earlier_parts_once():
-    history = CachedHistory(VERBS, earlier=lambda m: m.earlier, current=lambda m: m.current)
-    match, write = Match(), history.encoder()
-    first = write(match)
-    assert [e["seat"] for e in first] == [0, 1, 2]
-    match.earlier = []  # a cached part is not written again
-    assert write(match) == first
-    match.history_json = None
-    assert [e["seat"] for e in write(match)] == [2]
-
-
-def test_a_cached_history_shows_a_view_the_current_part_and_reads_like_a_history():
-    history = CachedHistory(VERBS, earlier=lambda m: m.earlier, current=lambda m: m.current)
-    assert history.encoder(view=True)(Match()) == [{"seat": 2, "action": {"type": "bid", "points": 7}}]
-    assert history.decoder()([{"seat": 1, "action": {"type": "pass"}}], "history", RULES) == [(1, "pass")]
+def test_a_numbered_entry_is_checked_when_its_action_was_read_before():
+    decode = TRICKS.decoder()
+    assert decode([{"seat": 1, "action": {"type": "pass"}}], "x", RULES) == [(1, "pass", 0)]  # now memoised
+    wrong = refusal(
+        decode, [{"seat": 1, "action": {"type": "pass"}}, {"seat": 0, "action": {"type": "pass"}, "trick": 1}]
+    )
+    assert (wrong.field, wrong.message) == ("x[1]", "x[1]: only a bid has a trick number")
+    assert refusal(decode, [{"seat": 0, "action": {"type": "pass"}, "trick": True}]).field == "x[0].trick"

@@ -1,5 +1,5 @@
-"""The shared codec's general kinds for lists and packs: a length cap, a multiset of
-cards, a value allowed only under some rules."""
+"""Marriage's own codec kinds (engine/games/marriage/codec_kinds.py): a length cap, a
+multiset of cards, a value allowed only under some rules."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine.codec import AtMost, Card, CardCounts, Cards, Pack, Widened
+from engine.codec import Card, Cards, Pack
+from engine.games.marriage.codec_kinds import AtMost, CardCounts, Widened
 from engine.protocol import InvalidState
 
 SMALL = Pack("Small", (0, 1, 2, 3))  # AS, AH, AD, AC

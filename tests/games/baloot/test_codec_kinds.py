@@ -1,5 +1,6 @@
-"""The shared codec's kinds for partial objects, whole-field refusals and flagged history
-entries (engine/codec.py: ``Partial``, ``Whole``, ``FlaggedHistory``)."""
+"""Baloot's own codec kinds (engine/games/baloot/codec_kinds.py): partial objects,
+whole-field refusals and the flag a history entry may carry (``Partial``, ``Whole``,
+``Flag``), on a small verb table of their own."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from engine.codec import Bool, FlaggedHistory, Int, ListOf, Partial, PerSide, Seat, Verb, Verbs, Whole
+from engine.codec import Bool, History, Int, ListOf, PerSide, Seat, Verb, Verbs
+from engine.games.baloot.codec_kinds import Flag, Partial, Whole
 from engine.protocol import InvalidState
 
 
@@ -25,7 +27,7 @@ VERBS = Verbs(
     ],
     verb_of=lambda action: "pass" if action in ("pass", "private pass") else "bid",
 )
-HISTORY = FlaggedHistory(VERBS, "private", {"pass": "private pass"})
+HISTORY = History(VERBS, Flag(VERBS.verb_of, "private", {"pass": "private pass"}))
 
 
 def refusal(decode, raw) -> InvalidState:
@@ -78,7 +80,7 @@ def test_a_flag_makes_an_entry_the_flagged_action_and_back():
         ({"seat": 4, "action": {"type": "pass"}}, "x[0].seat", "must be a whole number from 0 to 3"),
         ({"seat": 1, "action": {"type": "pass"}, "private": 1}, "x[0]", "private must be true or false"),
         ({"seat": 1, "action": {"type": "bid", "points": 3}, "private": True}, "x[0]", "only a pass can be"),
-        ({"seat": 1, "action": {"type": "bid"}}, "x[0]", "action: malformed action: bid needs a 'points'"),
+        ({"seat": 1, "action": {"type": "bid"}}, "x[0].action", "malformed action: bid needs a 'points'"),
     ],
 )
 def test_a_flagged_history_names_the_bad_entry(entry, field, message):
@@ -89,3 +91,12 @@ def test_a_flagged_history_names_the_bad_entry(entry, field, message):
 def test_a_flagged_history_schema_allows_the_flag():
     entry = HISTORY.schema()["items"]
     assert entry["properties"]["private"] == {"const": True} and entry["required"] == ["seat", "action"]
+
+
+def test_a_flag_is_checked_when_its_action_was_read_before():
+    decode = HISTORY.decoder()
+    assert decode([{"seat": 0, "action": {"type": "pass"}}], "x", RULES) == [(0, "pass")]  # now memoised
+    raw = [{"seat": 0, "action": {"type": "pass"}}, {"seat": 3, "action": {"type": "pass"}, "private": True}]
+    assert decode(raw, "x", RULES) == [(0, "pass"), (3, "private pass")]
+    error = refusal(decode, [{"seat": 1, "action": {"type": "pass"}, "private": "yes"}])
+    assert (error.field, error.message) == ("x[0]", "x[0]: private must be true or false")
