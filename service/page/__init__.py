@@ -92,6 +92,8 @@ TIMER_CHOICES = (0, 30, 60, 120)
 
 OPTION_WORDS = ("option:", "option_about:", "option_value:")
 """The keys of a game's words for its options: a name, what it does, a choice's words."""
+SETUP_ONLY = OPTION_WORDS[1:]
+"""Option words only the setup form shows (a table names a house rule by its name alone)."""
 
 
 def option_words(words: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
@@ -105,12 +107,19 @@ def option_words(words: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
 
 def page(template: str, status: int = 200, every_game_options: bool = False, **context: Any):
     """A page in the request's language (``?lang=``, the picker's cookie, Accept-Language).
-    Its script gets the page's words and its game's only, or with ``every_game_options``
-    (the setup form) the words of every game's options too."""
+    Its script gets the page's words and its game's only (less the options' descriptions
+    and choices, which the setup form alone shows), and with ``every_game_options`` (the
+    setup form) the words of every game's options."""
     language = i18n.page_language()
     words = i18n.page_words(language)
     script_words = option_words(words) if every_game_options else {}
-    script_words.update({key: words[key] for key in ("page", context.get("game")) if key in words})
+    if "page" in words:
+        script_words["page"] = words["page"]
+    game = context.get("game")
+    if game in words:
+        script_words[game] = {
+            key: text for key, text in words[game].items() if not key.startswith(SETUP_ONLY)
+        }
     context.update(
         lang=language,
         direction="rtl" if language in i18n.RIGHT_TO_LEFT else "ltr",
