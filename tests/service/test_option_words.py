@@ -59,13 +59,14 @@ def test_no_option_words_are_left_over(language: str, game_id: str) -> None:
 
 @pytest.mark.parametrize("language", i18n.LANGUAGES)
 def test_the_words_are_the_players_own_not_the_api_s(language: str) -> None:
-    """No description keeps a rule id (the form shows the API's beside it) and, but in
-    English, no entry is the raw option name or value."""
+    """No words keep a rule id (the form shows the API's beside them) or an API name with
+    its underscores and, but in English, no entry is the raw option name or value."""
     catalogue = i18n.page_catalogue(language)
     for game_id in GAME_IDS:
         for key in option_keys(game_id):
             words = catalogue[(game_id, key)]
             assert not RULE_ID.search(words), (language, game_id, key, words)
+            assert "_" not in words, (language, game_id, key, words)  # no API name or value
             raw = key.split(":")[-1]
             assert words != raw and words != raw.replace("_", " ") or language == "en" or raw == "kawesh", (
                 language,
