@@ -82,6 +82,7 @@ def setup(game_id: str | None = None):
         chosen=game_id or games[0]["id"],
         levels=LEVELS,
         timer_choices=TIMER_CHOICES,
+        every_game_options=True,
     )
 
 
@@ -89,16 +90,41 @@ TIMER_CHOICES = (0, 30, 60, 120)
 """The setup form's turn timers in seconds (0: none)."""
 
 
-def page(template: str, status: int = 200, **context: Any):
-    """A page in the request's language (``?lang=``, the picker's cookie, Accept-Language)."""
+OPTION_WORDS = ("option:", "option_about:", "option_value:")
+"""The keys of a game's words for its options: a name, what it does, a choice's words."""
+SETUP_ONLY = OPTION_WORDS[1:]
+"""Option words only the setup form shows (a table names a house rule by its name alone)."""
+
+
+def option_words(words: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+    """The words of every game's options, by game (the setup form shows any game's)."""
+    return {
+        game: {key: text for key, text in game_words.items() if key.startswith(OPTION_WORDS)}
+        for game, game_words in words.items()
+        if game != "page"
+    }
+
+
+def page(template: str, status: int = 200, every_game_options: bool = False, **context: Any):
+    """A page in the request's language (``?lang=``, the picker's cookie, Accept-Language).
+    Its script gets the page's words and its game's only (less the options' descriptions
+    and choices, which the setup form alone shows), and with ``every_game_options`` (the
+    setup form) the words of every game's options."""
     language = i18n.page_language()
     words = i18n.page_words(language)
+    script_words = option_words(words) if every_game_options else {}
+    if "page" in words:
+        script_words["page"] = words["page"]
+    game = context.get("game")
+    if game in words:
+        script_words[game] = {
+            key: text for key, text in words[game].items() if not key.startswith(SETUP_ONLY)
+        }
     context.update(
         lang=language,
         direction="rtl" if language in i18n.RIGHT_TO_LEFT else "ltr",
         words=words,
-        # the script gets the page's words and its game's only
-        script_words={key: words[key] for key in ("page", context.get("game")) if key in words},
+        script_words=script_words,
         languages=i18n.LANGUAGE_NAMES,
     )
     return render_template(template, **context), status

@@ -682,3 +682,38 @@ def test_spanish_and_nepali_tables(browser, server, axe_source, game, language, 
     assert page.evaluate("(key) => term(GAME, key)", key) == word
     check_axe(page, axe_source)
     watched.close()
+
+
+RULE_ID = re.compile(r"\b[RSE]\d+[a-z]?\b")  # a rule's number in docs/rules/<game>.md
+
+
+def test_the_arabic_setup_form_writes_every_game_s_options_in_arabic(browser, server, axe_source):
+    """Every game's options in Arabic: names, what they do and their choices, with no Latin
+    letter but the rule ids (R6, S5...) given as references; a chosen value is sent to the
+    API as the API's value; axe finds nothing; no console message."""
+    watched = Watched(browser, PHONE, ACCEPT["ar"])
+    page = watched.page
+    page.goto(f"{server}/play")
+    page.click("#options >> xpath=..")
+    games = page.eval_on_selector_all("#game option", "options => options.map((o) => o.value)")
+    assert sorted(games) == ["baloot", "marriage", "porrazo", "ronda", "trex"]
+    for game in games:
+        page.select_option("#game", game)
+        labels = page.locator("#options label.option")
+        expected = len(json.loads(urllib.request.urlopen(f"{server}/v1/games/{game}").read())["options"])
+        assert labels.count() == expected
+        for text in labels.all_text_contents():
+            left = RULE_ID.sub("", text)
+            assert not re.search("[A-Za-z]", left), (game, text)
+        check_axe(page, axe_source)
+    page.select_option("#game", "baloot")
+    assert page.locator("[data-option-label=hokm_rounding] .rules").text_content() == "(S2, S5)"
+    rounding = page.locator("[data-option=hokm_rounding]")
+    assert rounding.locator("option:checked").text_content() == "الفريق المحسوب فقط"
+    rounding.select_option("both_sides")
+    assert rounding.locator("option:checked").text_content() == "الطرفان"
+    with page.expect_request(lambda request: request.url.endswith("/v1/sessions")) as created:
+        page.click("#start")
+    assert created.value.post_data_json["options"]["hokm_rounding"] == "both_sides"
+    page.wait_for_selector("#invitations:not([hidden])")
+    watched.close()

@@ -40,7 +40,7 @@ function optionInput(option) {
   }
   if (option.type === "choice") {
     const select = el("select", { name, "data-option": option.name, "data-type": typeof option.default },
-      ...option.choices.map((c) => el("option", { value: c }, String(c))));
+      ...option.choices.map((c) => el("option", { value: c }, choiceWords(option, c))));
     select.value = String(option.default);
     return select;
   }
@@ -50,11 +50,30 @@ function optionInput(option) {
   return el("input", attrs);
 }
 
+/* An option's words in the page's language (option:<name>, option_about:<name>,
+   option_value:<name>:<value>); the value sent stays the API's. The raw name or value only
+   if a catalogue lacks the word (tests/service/test_option_words.py says none does). */
+function optionWord(kind, option, fallback) { return term(gameSelect.value, kind + option.name, {}, fallback); }
+
+function choiceWords(option, value) {
+  if (typeof value === "number") return num(value);
+  return term(gameSelect.value, `option_value:${option.name}:${value}`, {}, String(value));
+}
+
+/* The rules an option changes (R6, S5, E2...), named in its API description: a reference
+   to docs/rules/<game>.md, the same in every language. */
+const RULE_ID = /\b[RSE]\d+[a-z]?\b/g;
+function ruleIds(description) { return [...new Set((description || "").match(RULE_ID) || [])]; }
+
 function fillOptions() {
   const box = document.getElementById("options");
-  box.replaceChildren(...chosenGame().options.map((option) =>
-    el("label", { class: "option" }, el("bdi", {}, option.name.replaceAll("_", " ")), " ", optionInput(option),
-      el("small", { lang: "en", dir: "ltr" }, option.description || ""))));
+  box.replaceChildren(...chosenGame().options.map((option) => {
+    const rules = ruleIds(option.description);
+    const about = el("small", {}, optionWord("option_about:", option, option.description || ""));
+    if (rules.length) about.append(" ", el("bdi", { dir: "ltr", class: "rules" }, `(${rules.join(", ")})`));
+    return el("label", { class: "option", "data-option-label": option.name },
+      el("bdi", {}, optionWord("option:", option, option.name.replaceAll("_", " "))), " ", optionInput(option), about);
+  }));
 }
 
 function readOptions() {
