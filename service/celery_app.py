@@ -1,6 +1,7 @@
-"""Celery on Redis: ``celery_init_app(app)`` and the worker entry point (the worker's top
-layer: it builds the Flask app and starts the sweepers; the queues, routes and time limits
-the domain needs are in :mod:`service.queues`).
+"""Celery on Redis: ``make_celery(config)`` and the worker entry point (the worker's top
+layer: it builds its :class:`~service.runtime.Runtime` from the settings, with no Flask
+app, and starts the sweepers; the queues, routes and time limits the domain needs are in
+:mod:`service.queues`). Each task finds the runtime on its Celery app (service/tasks.py).
 
     celery -A service.celery_app worker -Q sessions,timers --concurrency 2      # interactive
     celery -A service.celery_app worker -Q search --concurrency 1               # long searches
@@ -30,11 +31,11 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Mapping
 from typing import Any
 
-from celery import Celery, Task  # type: ignore[import-untyped]  # celery ships no type information
+from celery import Celery  # type: ignore[import-untyped]  # celery ships no type information
 from celery.signals import worker_init, worker_ready, worker_shutdown  # type: ignore[import-untyped]  # celery ships no type information
-from flask import Flask
 
 from service.queues import (  # the routes and limits the domain uses live below the worker app
     ALL_QUEUES,
@@ -70,7 +71,7 @@ def sentinel_broker(url: str) -> tuple[str, dict[str, Any]]:
     return hosts, options
 
 
-def celery_config(config: dict[str, Any]) -> dict[str, Any]:
+def celery_config(config: Mapping[str, Any]) -> dict[str, Any]:
     """Celery settings derived from the app's settings (one key: ``CELERY``)."""
     from service.redis_conn import SENTINEL_SCHEME
 
@@ -114,19 +115,17 @@ def celery_config(config: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def celery_init_app(app: Flask) -> Celery:
-    """Flask's pattern: a task base class that runs inside the app context."""
+def make_celery(config: Mapping[str, Any]) -> Celery:
+    """A Celery app by the settings ``config``, with the process's Runtime on it (the
+    tasks' settings, Redis and the app to send their next tasks with): plain tasks, no
+    Flask app context around them."""
+    from service.runtime import Runtime
+    from service.tasks import RUNTIME_ATTRIBUTE
 
-    class FlaskTask(Task):
-        def __call__(self, *args: Any, **kwargs: Any) -> Any:
-            with app.app_context():
-                return self.run(*args, **kwargs)
-
-    app.config["CELERY"] = celery_config(app.config)
-    celery = Celery(app.name, task_cls=FlaskTask)
-    celery.config_from_object(app.config["CELERY"])
+    celery = Celery("service")
+    celery.config_from_object(celery_config(config))
     celery.set_default()
-    app.extensions["celery"] = celery
+    setattr(celery, RUNTIME_ATTRIBUTE, Runtime.from_config(config, celery))
     return celery
 
 
@@ -136,19 +135,27 @@ _worker_celery: Celery | None = None
 
 
 def _make_worker_app() -> Celery:
+    """The worker's Celery app: its settings read once from the environment (no Flask)."""
     global _worker_celery
     if _worker_celery is None:
-        from service import create_app
+        from service import logs
+        from service.settings import Settings
 
-        flask_app = create_app()
-        _worker_celery = flask_app.extensions["celery"]
-        _worker_celery.flask_app = flask_app  # type: ignore[attr-defined]
+        settings = Settings()
+        logs.configure(settings.LOG_LEVEL)
+        _worker_celery = make_celery(settings.as_config())
     return _worker_celery
+
+
+def worker_config() -> Mapping[str, Any]:
+    from service.tasks import runtime_of_app
+
+    return runtime_of_app(_make_worker_app()).config
 
 
 def __getattr__(name: str) -> Any:
     # ``celery -A service.celery_app`` looks up ``app`` / ``celery`` here; building the
-    # Flask app lazily keeps ``import service.celery_app`` free of side effects.
+    # app lazily keeps ``import service.celery_app`` free of side effects.
     if name in ("app", "celery"):
         return _make_worker_app()
     raise AttributeError(name)
@@ -200,8 +207,7 @@ def _start_heartbeat(sender: Any = None, **_: Any) -> None:
     /readyz wants a recent one."""
     from service.redis_conn import Keys, connect
 
-    celery = _make_worker_app()
-    config = celery.flask_app.config  # type: ignore[attr-defined]
+    config = worker_config()
     url = config.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
     keys = Keys(config.get("KEY_PREFIX", "majlis"))
     hostname = heartbeat_name(getattr(sender, "hostname", None), os.getpid())
@@ -240,7 +246,7 @@ def _start_sweepers(sender: Any = None, **_: Any) -> None:
     from service.timers import Sweeper
 
     celery = _make_worker_app()
-    config = celery.flask_app.config  # type: ignore[attr-defined]
+    config = worker_config()
     url = config.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
     queues = consumed_queues(sender)
     prefix = config.get("KEY_PREFIX", "majlis")

@@ -10,6 +10,7 @@ import pytest
 
 from service import sessions as S
 from service.page import hold as page_hold
+from service.runtime import RUNTIME_EXTENSION
 from tests.integration.conftest import assert_error
 
 pytestmark = pytest.mark.integration
@@ -70,7 +71,7 @@ def test_bots_wait_for_a_held_seat_to_dismiss_the_deal_summary(client, app):
     assert client.post(f"/play/api/sessions/{session_id}/hold", headers=auth(tokens[0])).status_code == 200
     play_first_legal(client, session_id, tokens, until_deal=2)
     with app.app_context():
-        store = S.store()
+        store = S.SessionStore(app.extensions[RUNTIME_EXTENSION])
         session = store.load(session_id)
         left = page_hold.wait_left(store, session)
         assert 0 < left <= page_hold.MOST_SECONDS  # deal 1's summary is not dismissed yet
@@ -89,7 +90,7 @@ def test_a_session_no_page_holds_never_waits(client, app):
     session_id, tokens = new_ronda(client)
     play_first_legal(client, session_id, tokens, until_deal=2)
     with app.app_context():
-        store = S.store()
+        store = S.SessionStore(app.extensions[RUNTIME_EXTENSION])
         assert page_hold.wait_left(store, store.load(session_id)) == 0
 
 
