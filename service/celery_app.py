@@ -32,7 +32,7 @@ import os
 import threading
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from celery import Celery  # type: ignore[import-untyped]  # celery ships no type information
 from celery.signals import worker_init, worker_ready, worker_shutdown  # type: ignore[import-untyped]  # celery ships no type information
@@ -46,6 +46,9 @@ from service.queues import (  # the routes and limits the domain uses live below
     time_limits,
     visibility_timeout,
 )
+
+if TYPE_CHECKING:
+    from service.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +75,7 @@ def sentinel_broker(url: str) -> tuple[str, dict[str, Any]]:
 
 
 def celery_config(config: Mapping[str, Any]) -> dict[str, Any]:
-    """Celery settings derived from the app's settings (one key: ``CELERY``)."""
+    """Celery settings derived from the service's settings (service/settings.py)."""
     from service.redis_conn import SENTINEL_SCHEME
 
     url = config.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
@@ -147,10 +150,11 @@ def _make_worker_app() -> Celery:
     return _worker_celery
 
 
-def worker_config() -> Mapping[str, Any]:
+def worker_runtime() -> Runtime:
+    """The worker's Runtime: its settings, Redis and Celery app (what its tasks are given)."""
     from service.tasks import runtime_of_app
 
-    return runtime_of_app(_make_worker_app()).config
+    return runtime_of_app(_make_worker_app())
 
 
 def __getattr__(name: str) -> Any:
@@ -205,11 +209,11 @@ def heartbeat_name(hostname: str | None, pid: int) -> str:
 def _start_heartbeat(sender: Any = None, **_: Any) -> None:
     """The worker's main process writes ``hostname -> time`` into Redis every few seconds;
     /readyz wants a recent one."""
-    from service.redis_conn import Keys, connect
+    from service.redis_conn import connect
 
-    config = worker_config()
+    runtime = worker_runtime()
+    config, keys = runtime.config, runtime.keys
     url = config.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
-    keys = Keys(config.get("KEY_PREFIX", "majlis"))
     hostname = heartbeat_name(getattr(sender, "hostname", None), os.getpid())
     period = float(config.get("WORKER_HEARTBEAT", 5.0))
 
@@ -242,24 +246,21 @@ def _start_sweepers(sender: Any = None, **_: Any) -> None:
     """The main process of a worker that serves the timers queue sends the turn timers
     that ran out to it; one that serves the webhooks queue sends again the deliveries
     parked by a circuit breaker whose cool-down has passed."""
-    from service.redis_conn import Keys, connect
+    from service.redis_conn import connect
     from service.timers import Sweeper
 
-    celery = _make_worker_app()
-    config = worker_config()
+    runtime = worker_runtime()
+    config = runtime.config
     url = config.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
     queues = consumed_queues(sender)
-    prefix = config.get("KEY_PREFIX", "majlis")
     if TIMERS_QUEUE in queues:
 
         def send(session_id: str, version: int) -> None:
-            celery.send_task(
-                "majlis.session_turn_timeout", (session_id, version), **ROUTES["majlis.session_turn_timeout"]
-            )
+            runtime.send_task("majlis.session_turn_timeout", (session_id, version))
 
         sweeper = Sweeper(
             connect(url, 1.0),
-            Keys(prefix).turn_timers(),
+            runtime.keys.turn_timers(),
             send,
             float(config.get("TURN_TIMER_SWEEP", 0.2)),
             float(config.get("TURN_TIMER_LEASE", 20.0)),
@@ -268,15 +269,15 @@ def _start_sweepers(sender: Any = None, **_: Any) -> None:
         )
         _sweepers.append(sweeper.start())
     if WEBHOOKS_QUEUE in queues:
-        _sweepers.append(ParkedSweeper(connect(url, 1.0), prefix, celery).start())
+        _sweepers.append(ParkedSweeper(connect(url, 1.0), runtime).start())
 
 
 class ParkedSweeper:
     """The delivery pool's thread that queues again the parked deliveries of destinations
     whose breaker cool-down has passed (every second)."""
 
-    def __init__(self, client: Any, prefix: str, celery: Celery, period: float = 1.0) -> None:
-        self.client, self.prefix, self.celery, self.period = client, prefix, celery, period
+    def __init__(self, client: Any, runtime: Runtime, period: float = 1.0) -> None:
+        self.client, self.runtime, self.period = client, runtime, period
         self.stopped = threading.Event()
 
     def start(self) -> ParkedSweeper:
@@ -287,16 +288,14 @@ class ParkedSweeper:
         self.stopped.set()
 
     def send(self, session_id: str, version: int, body: dict[str, Any]) -> None:
-        self.celery.send_task(
-            "majlis.webhook_delivery", (session_id, version, body), **ROUTES["majlis.webhook_delivery"]
-        )
+        self.runtime.send_task("majlis.webhook_delivery", (session_id, version, body))
 
     def run(self) -> None:
         from service.webhooks import release_parked
 
         while not self.stopped.is_set():
             try:
-                released = release_parked(self.client, self.prefix, self.send, time.time())
+                released = release_parked(self.client, self.runtime.keys.prefix, self.send, time.time())
                 if released:
                     log.info("webhooks: %d parked deliveries queued again", released)
             except Exception as error:  # Redis down: try again at the next sweep

@@ -121,7 +121,8 @@ def domain_headers(error: DomainError) -> dict[str, str]:
 def domain_to_api(error: DomainError) -> ApiError:
     """The HTTP answer of a domain refusal: its status and headers, its code, message and
     details as they are."""
-    api = ApiError(domain_status(type(error)), error.code, error.message, error.details, domain_headers(error))
+    status, headers = domain_status(type(error)), domain_headers(error)
+    api = ApiError(status, error.code, error.message, error.details, headers)
     api.__cause__ = error.__cause__
     return api
 

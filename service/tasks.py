@@ -20,6 +20,8 @@ import logging
 import os
 import random
 import time
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from celery import shared_task  # type: ignore[import-untyped]  # celery ships no type information
@@ -166,27 +168,18 @@ def search_part(self: Any, job_id: str, part: int, payload: dict[str, Any]) -> N
 
 def run_search_part(runtime: Runtime, job_id: str, part: int, payload: dict[str, Any]) -> None:
     store = job_store(runtime)
-    progress = begin_part(runtime, store, job_id, part, "running this search")
-    if progress is None:
+    ran = run_part(
+        runtime,
+        store,
+        job_id,
+        part,
+        "running this search",
+        "search",
+        partial(compute_part, runtime.config, payload, part),
+    )
+    if ran is None:
         return
-    try:
-        stats = compute_part(runtime.config, payload, part, progress)
-    except SoftTimeLimitExceeded:
-        fail_job(runtime, store, job_id, "the search ran past its time limit")
-        return
-    except (EngineError, UnknownGame, ValueError) as error:
-        fail_job(runtime, store, job_id, getattr(error, "message", None) or str(error))
-        return
-    except Exception as error:  # never leave a job pending forever
-        log.exception("search part failed")
-        fail_job(runtime, store, job_id, f"internal error: {type(error).__name__}")
-        return
-    progress.report(iterations_of(stats))
-    done = store.finish_part(job_id, part, stats)
-    if done < 0:
-        return
-    count(runtime, "search_iterations", iterations_of(stats))
-    if done == int(payload.get("parts", 1)):
+    if record_part(runtime, store, job_id, part, *ran) == int(payload.get("parts", 1)):
         result = merged_result(payload, store.parts(job_id))
         if store.complete(job_id, result):
             count(runtime, "jobs_done")
@@ -218,24 +211,18 @@ def run_session_job(
     jobs = job_store(runtime)
     job_id = order.job
     assert job_id is not None, "a bot-move job's order names its job (sessions.start_bot_job)"
-    progress = begin_part(runtime, jobs, job_id, 0, "running this bot")
-    if progress is None:
+    ran = run_part(
+        runtime,
+        jobs,
+        job_id,
+        0,
+        "running this bot",
+        "search",
+        partial(sessions.bot_job_turn, store, session_id, order),
+    )
+    if ran is None:
         return
-    try:
-        answer = sessions.bot_job_turn(store, session_id, order, progress)
-    except DomainError as error:  # the session moved on, the seat was claimed, expired
-        fail_job(runtime, jobs, job_id, f"{error.code}: {error.message}")
-        return
-    except SoftTimeLimitExceeded:
-        fail_job(runtime, jobs, job_id, "the search ran past its time limit")
-        return
-    except (EngineError, ValueError) as error:
-        fail_job(runtime, jobs, job_id, getattr(error, "message", None) or str(error))
-        return
-    except Exception as error:  # never leave a job pending forever
-        log.exception("session bot job failed")
-        fail_job(runtime, jobs, job_id, f"internal error: {type(error).__name__}")
-        return
+    progress, answer = ran
     progress.report(iterations_of(answer) or progress.iterations)  # no stats for another's seat
     jobs.finish_part(job_id, 0, answer)
     if jobs.complete(job_id, answer):
@@ -257,6 +244,50 @@ def play_timeout(runtime: Runtime, session_id: str, version: int) -> None:
     except (EngineError, ValueError):  # it would fail again: never retried
         log.exception("turn timeout of session %s failed", session_id)
         store.drop_timer(session_id, version)
+
+
+def run_part(
+    runtime: Runtime,
+    store: JobStore,
+    job_id: str,
+    part: int,
+    doing: str,
+    what: str,
+    compute: Callable[[Progress], dict[str, Any]],
+) -> tuple[Progress, dict[str, Any]] | None:
+    """Run part ``part`` of ``job_id`` (``compute``, given the part's progress reporter as
+    its ``should_stop``): (the reporter, the part's answer), or None when it must not run
+    (:func:`begin_part`) or failed, the job then failed saying why: a refusal of the domain
+    (the session moved on, the seat was claimed, it expired), the ``what``'s time limit, an
+    engine error, or any other error (logged; never a job left pending forever)."""
+    progress = begin_part(runtime, store, job_id, part, doing)
+    if progress is None:
+        return None
+    try:
+        return progress, compute(progress)
+    except DomainError as error:
+        why = f"{error.code}: {error.message}"
+    except SoftTimeLimitExceeded:
+        why = f"the {what} ran past its time limit"
+    except (EngineError, UnknownGame, ValueError) as error:
+        why = getattr(error, "message", None) or str(error)
+    except Exception as error:
+        log.exception("%s: part %s of job %s failed", doing, part, job_id)
+        why = f"internal error: {type(error).__name__}"
+    fail_job(runtime, store, job_id, why)
+    return None
+
+
+def record_part(
+    runtime: Runtime, store: JobStore, job_id: str, part: int, progress: Progress, answer: dict[str, Any]
+) -> int:
+    """Keep a searching part's answer and count its iterations; how many parts of the job
+    are done (-1: the job ended meanwhile, e.g. it expired or was failed)."""
+    progress.report(iterations_of(answer))
+    done = store.finish_part(job_id, part, answer)
+    if done >= 0:
+        count(runtime, "search_iterations", iterations_of(answer))
+    return done
 
 
 def begin_part(runtime: Runtime, store: JobStore, job_id: str, part: int, doing: str) -> Progress | None:
@@ -304,27 +335,15 @@ def review_part(self: Any, job_id: str, part: int, payload: dict[str, Any]) -> N
 
 def run_review_part(runtime: Runtime, job_id: str, part: int, payload: dict[str, Any]) -> None:
     store = job_store(runtime)
-    progress = begin_part(runtime, store, job_id, part, "reviewing this decision")
-    if progress is None:
+
+    def compute(progress: Progress) -> dict[str, Any]:
+        return review.review_position(get_game(payload["game"]), payload, runtime.config, progress)
+
+    ran = run_part(runtime, store, job_id, part, "reviewing this decision", "review", compute)
+    if ran is None:
         return
-    try:
-        decision = review.review_position(get_game(payload["game"]), payload, runtime.config, progress)
-    except SoftTimeLimitExceeded:
-        fail_job(runtime, store, job_id, "the review ran past its time limit")
-        return
-    except (EngineError, UnknownGame, ValueError) as error:
-        fail_job(runtime, store, job_id, getattr(error, "message", None) or str(error))
-        return
-    except Exception as error:  # never leave a job pending forever
-        log.exception("review part failed")
-        fail_job(runtime, store, job_id, f"internal error: {type(error).__name__}")
-        return
-    progress.report(iterations_of(decision))
-    done = store.finish_part(job_id, part, decision)
-    if done < 0:
-        return
-    count(runtime, "search_iterations", iterations_of(decision))
-    if done == int(store.raw(job_id).get("parts", 0)):
+    done = record_part(runtime, store, job_id, part, *ran)
+    if done >= 0 and done == int(store.raw(job_id).get("parts", 0)):
         meta = review.meta_of(store, job_id)
         if review.finish(runtime, job_id, review.merge(meta, store.parts(job_id)), meta):
             count(runtime, "jobs_done")

@@ -17,9 +17,9 @@ HTTP = ("service.api", "service.page")
 ENTRY = {"service", "service.wsgi", "service.run", "service.celery_app"}
 """The processes' entry points, which put the layers together: the app factory (it
 registers the blueprints and installs Celery), gunicorn's module, the launcher, and the
-worker app (``celery -A service.celery_app``: it builds the Flask app and starts the
-sweepers). The app factory and the worker app name each other (each process starts from
-one of them); nothing below them imports either."""
+worker app (``celery -A service.celery_app``: it builds its runtime from the settings, with
+no Flask app, and starts the sweepers). The app factory uses the worker app's
+``make_celery``; nothing below them imports either."""
 
 
 def module_name(path: Path) -> str:
