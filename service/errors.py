@@ -55,6 +55,7 @@ from service.domain_errors import (
     StorageFull,
     Unavailable,
 )
+from service.quotas import refusal_headers
 
 log = logging.getLogger(__name__)
 
@@ -106,16 +107,9 @@ def domain_headers(error: DomainError) -> dict[str, str]:
     """Retry-After of a refusal that passes with time; a quota's RateLimit-* too."""
     if error.retry_after is None:
         return {}
-    headers = {"Retry-After": str(error.retry_after)}
     if isinstance(error, QuotaExceeded):
-        headers.update(
-            {
-                "RateLimit-Limit": str(error.limit),
-                "RateLimit-Remaining": "0",
-                "RateLimit-Reset": str(error.retry_after),
-            }
-        )
-    return headers
+        return refusal_headers(error.limit, error.retry_after)
+    return {"Retry-After": str(error.retry_after)}
 
 
 def domain_to_api(error: DomainError) -> ApiError:

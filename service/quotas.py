@@ -129,12 +129,17 @@ class Refusal:
     reset: int
 
     def headers(self) -> dict[str, str]:
-        return {
-            "Retry-After": str(self.reset),
-            "RateLimit-Limit": str(self.limit),
-            "RateLimit-Remaining": "0",
-            "RateLimit-Reset": str(self.reset),
-        }
+        return refusal_headers(self.limit, self.reset)
+
+
+def refusal_headers(limit: int, reset: int) -> dict[str, str]:
+    """The headers of a quota's refusal (service/errors.py adds them to the 429)."""
+    return {
+        "Retry-After": str(reset),
+        "RateLimit-Limit": str(limit),
+        "RateLimit-Remaining": "0",
+        "RateLimit-Reset": str(reset),
+    }
 
 
 def reset_seconds(until: float, now: float) -> int:

@@ -133,11 +133,10 @@ def test_a_bot_move_for_a_seat_no_longer_a_bot_seat_is_refused_in_the_atomic_wri
     created = create(client, seed=94)
     sid = created["id"]
     seat, action = first_legal(redis_client, prefix, sid)
-    with app.app_context():
-        store = S.SessionStore(app.extensions[RUNTIME_EXTENSION])
-        session = store.load(sid)
-        with pytest.raises(SeatClaimed) as refused:
-            store.apply(session, seat, action, 0, by="bot", must_be_bot=True)
+    store = S.SessionStore(app.extensions[RUNTIME_EXTENSION])
+    session = store.load(sid)
+    with pytest.raises(SeatClaimed) as refused:
+        store.apply(session, seat, action, 0, by="bot", must_be_bot=True)
     assert (domain_status(SeatClaimed), refused.value.code) == (409, "seat_claimed")
     assert version_of(redis_client, prefix, sid) == 0
     assert redis_client.llen(Keys(prefix).session_log(sid)) == 0
@@ -280,16 +279,15 @@ def test_a_hand_over_goes_on_from_the_session_as_it_is_after_it(app, redis_clien
     created = create(client, seed=99, options=LONG_MATCH)
     sid, tokens = created["id"], created["tokens"]
     seat, action = first_legal(redis_client, prefix, sid)
-    with app.app_context():
-        store = S.SessionStore(app.extensions[RUNTIME_EXTENSION])
-        loaded = store.load(sid)  # the other seat's claim loads the session ...
-        moved = client.post(  # ... a move lands meanwhile ...
-            f"/v1/sessions/{sid}/moves",
-            json={"action": action, "expected_version": 0},
-            headers=auth(tokens[seat]),
-        )
-        assert moved.status_code == 200
-        after = store.set_seat(loaded, 1 - seat, {"type": "bot", "level": "random"})  # ... and writes
+    store = S.SessionStore(app.extensions[RUNTIME_EXTENSION])
+    loaded = store.load(sid)  # the other seat's claim loads the session ...
+    moved = client.post(  # ... a move lands meanwhile ...
+        f"/v1/sessions/{sid}/moves",
+        json={"action": action, "expected_version": 0},
+        headers=auth(tokens[seat]),
+    )
+    assert moved.status_code == 200
+    after = store.set_seat(loaded, 1 - seat, {"type": "bot", "level": "random"})  # ... and writes
     game, state = full_state(redis_client, prefix, sid)
     assert after.version == 2 and after.seats[1 - seat]["type"] == "bot"
     assert game.to_json(after.state) == game.to_json(state)
