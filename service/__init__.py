@@ -29,7 +29,7 @@ def create_app(settings: Settings | None = None) -> Flask:
 
     settings = settings or Settings()
     app = Flask(__name__)
-    app.config.update(settings.as_flask_config())
+    app.config.update(settings.as_config())
     app.config.update(
         API_TITLE=API_TITLE,
         API_VERSION=API_VERSION,
@@ -70,13 +70,17 @@ def create_app(settings: Settings | None = None) -> Flask:
 
 
 def _init_extensions(app: Flask) -> None:
-    """Redis, Celery, JSON logs with request ids, metrics, CORS, API keys and the ops endpoints.
+    """The runtime (Redis, Celery), JSON logs with request ids, metrics, CORS, API keys and the ops endpoints.
     Nothing here connects to Redis: the stateless endpoints work without it."""
-    from service import cors, ops, ratelimit, redis_conn
-    from service.celery_app import celery_init_app
+    from service import cors, ops, ratelimit
+    from service.celery_app import make_celery
+    from service.runtime import RUNTIME_EXTENSION
+    from service.tasks import runtime_of_app
 
-    redis_conn.init_app(app)
-    celery_init_app(app)
+    celery = make_celery(app.config)
+    app.extensions["celery"] = celery
+    # the domain's settings, Redis and Celery: the blueprints hand it to the domain
+    app.extensions[RUNTIME_EXTENSION] = runtime_of_app(celery)
     ops.init_app(app)
     cors.init_app(app)  # before the API-key check: a preflight carries no key
     ratelimit.init_app(app)

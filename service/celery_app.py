@@ -1,6 +1,7 @@
-"""Celery on Redis: ``celery_init_app(app)`` and the worker entry point (the worker's top
-layer: it builds the Flask app and starts the sweepers; the queues, routes and time limits
-the domain needs are in :mod:`service.queues`).
+"""Celery on Redis: ``make_celery(config)`` and the worker entry point (the worker's top
+layer: it builds its :class:`~service.runtime.Runtime` from the settings, with no Flask
+app, and starts the sweepers; the queues, routes and time limits the domain needs are in
+:mod:`service.queues`). Each task finds the runtime on its Celery app (service/tasks.py).
 
     celery -A service.celery_app worker -Q sessions,timers --concurrency 2      # interactive
     celery -A service.celery_app worker -Q search --concurrency 1               # long searches
@@ -30,11 +31,11 @@ import logging
 import os
 import threading
 import time
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from celery import Celery, Task  # type: ignore[import-untyped]  # celery ships no type information
+from celery import Celery  # type: ignore[import-untyped]  # celery ships no type information
 from celery.signals import worker_init, worker_ready, worker_shutdown  # type: ignore[import-untyped]  # celery ships no type information
-from flask import Flask
 
 from service.queues import (  # the routes and limits the domain uses live below the worker app
     ALL_QUEUES,
@@ -45,6 +46,9 @@ from service.queues import (  # the routes and limits the domain uses live below
     time_limits,
     visibility_timeout,
 )
+
+if TYPE_CHECKING:
+    from service.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +74,8 @@ def sentinel_broker(url: str) -> tuple[str, dict[str, Any]]:
     return hosts, options
 
 
-def celery_config(config: dict[str, Any]) -> dict[str, Any]:
-    """Celery settings derived from the app's settings (one key: ``CELERY``)."""
+def celery_config(config: Mapping[str, Any]) -> dict[str, Any]:
+    """Celery settings derived from the service's settings (service/settings.py)."""
     from service.redis_conn import SENTINEL_SCHEME
 
     url = config.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
@@ -114,19 +118,17 @@ def celery_config(config: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def celery_init_app(app: Flask) -> Celery:
-    """Flask's pattern: a task base class that runs inside the app context."""
+def make_celery(config: Mapping[str, Any]) -> Celery:
+    """A Celery app by the settings ``config``, with the process's Runtime on it (the
+    tasks' settings, Redis and the app to send their next tasks with): plain tasks, no
+    Flask app context around them."""
+    from service.runtime import Runtime
+    from service.tasks import RUNTIME_ATTRIBUTE
 
-    class FlaskTask(Task):
-        def __call__(self, *args: Any, **kwargs: Any) -> Any:
-            with app.app_context():
-                return self.run(*args, **kwargs)
-
-    app.config["CELERY"] = celery_config(app.config)
-    celery = Celery(app.name, task_cls=FlaskTask)
-    celery.config_from_object(app.config["CELERY"])
+    celery = Celery("service")
+    celery.config_from_object(celery_config(config))
     celery.set_default()
-    app.extensions["celery"] = celery
+    setattr(celery, RUNTIME_ATTRIBUTE, Runtime.from_config(config, celery))
     return celery
 
 
@@ -136,19 +138,28 @@ _worker_celery: Celery | None = None
 
 
 def _make_worker_app() -> Celery:
+    """The worker's Celery app: its settings read once from the environment (no Flask)."""
     global _worker_celery
     if _worker_celery is None:
-        from service import create_app
+        from service import logs
+        from service.settings import Settings
 
-        flask_app = create_app()
-        _worker_celery = flask_app.extensions["celery"]
-        _worker_celery.flask_app = flask_app  # type: ignore[attr-defined]
+        settings = Settings()
+        logs.configure(settings.LOG_LEVEL)
+        _worker_celery = make_celery(settings.as_config())
     return _worker_celery
+
+
+def worker_runtime() -> Runtime:
+    """The worker's Runtime: its settings, Redis and Celery app (what its tasks are given)."""
+    from service.tasks import runtime_of_app
+
+    return runtime_of_app(_make_worker_app())
 
 
 def __getattr__(name: str) -> Any:
     # ``celery -A service.celery_app`` looks up ``app`` / ``celery`` here; building the
-    # Flask app lazily keeps ``import service.celery_app`` free of side effects.
+    # app lazily keeps ``import service.celery_app`` free of side effects.
     if name in ("app", "celery"):
         return _make_worker_app()
     raise AttributeError(name)
@@ -198,12 +209,11 @@ def heartbeat_name(hostname: str | None, pid: int) -> str:
 def _start_heartbeat(sender: Any = None, **_: Any) -> None:
     """The worker's main process writes ``hostname -> time`` into Redis every few seconds;
     /readyz wants a recent one."""
-    from service.redis_conn import Keys, connect
+    from service.redis_conn import connect
 
-    celery = _make_worker_app()
-    config = celery.flask_app.config  # type: ignore[attr-defined]
+    runtime = worker_runtime()
+    config, keys = runtime.config, runtime.keys
     url = config.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
-    keys = Keys(config.get("KEY_PREFIX", "majlis"))
     hostname = heartbeat_name(getattr(sender, "hostname", None), os.getpid())
     period = float(config.get("WORKER_HEARTBEAT", 5.0))
 
@@ -236,24 +246,21 @@ def _start_sweepers(sender: Any = None, **_: Any) -> None:
     """The main process of a worker that serves the timers queue sends the turn timers
     that ran out to it; one that serves the webhooks queue sends again the deliveries
     parked by a circuit breaker whose cool-down has passed."""
-    from service.redis_conn import Keys, connect
+    from service.redis_conn import connect
     from service.timers import Sweeper
 
-    celery = _make_worker_app()
-    config = celery.flask_app.config  # type: ignore[attr-defined]
+    runtime = worker_runtime()
+    config = runtime.config
     url = config.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
     queues = consumed_queues(sender)
-    prefix = config.get("KEY_PREFIX", "majlis")
     if TIMERS_QUEUE in queues:
 
         def send(session_id: str, version: int) -> None:
-            celery.send_task(
-                "majlis.session_turn_timeout", (session_id, version), **ROUTES["majlis.session_turn_timeout"]
-            )
+            runtime.send_task("majlis.session_turn_timeout", (session_id, version))
 
         sweeper = Sweeper(
             connect(url, 1.0),
-            Keys(prefix).turn_timers(),
+            runtime.keys.turn_timers(),
             send,
             float(config.get("TURN_TIMER_SWEEP", 0.2)),
             float(config.get("TURN_TIMER_LEASE", 20.0)),
@@ -262,15 +269,15 @@ def _start_sweepers(sender: Any = None, **_: Any) -> None:
         )
         _sweepers.append(sweeper.start())
     if WEBHOOKS_QUEUE in queues:
-        _sweepers.append(ParkedSweeper(connect(url, 1.0), prefix, celery).start())
+        _sweepers.append(ParkedSweeper(connect(url, 1.0), runtime).start())
 
 
 class ParkedSweeper:
     """The delivery pool's thread that queues again the parked deliveries of destinations
     whose breaker cool-down has passed (every second)."""
 
-    def __init__(self, client: Any, prefix: str, celery: Celery, period: float = 1.0) -> None:
-        self.client, self.prefix, self.celery, self.period = client, prefix, celery, period
+    def __init__(self, client: Any, runtime: Runtime, period: float = 1.0) -> None:
+        self.client, self.runtime, self.period = client, runtime, period
         self.stopped = threading.Event()
 
     def start(self) -> ParkedSweeper:
@@ -281,16 +288,14 @@ class ParkedSweeper:
         self.stopped.set()
 
     def send(self, session_id: str, version: int, body: dict[str, Any]) -> None:
-        self.celery.send_task(
-            "majlis.webhook_delivery", (session_id, version, body), **ROUTES["majlis.webhook_delivery"]
-        )
+        self.runtime.send_task("majlis.webhook_delivery", (session_id, version, body))
 
     def run(self) -> None:
         from service.webhooks import release_parked
 
         while not self.stopped.is_set():
             try:
-                released = release_parked(self.client, self.prefix, self.send, time.time())
+                released = release_parked(self.client, self.runtime.keys.prefix, self.send, time.time())
                 if released:
                     log.info("webhooks: %d parked deliveries queued again", released)
             except Exception as error:  # Redis down: try again at the next sweep

@@ -16,8 +16,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from service.dispatch import send_task
-
 MOST_SECONDS = 120.0
 """The longest the bots wait for a deal-end summary to be dismissed."""
 
@@ -74,5 +72,5 @@ def defer_bot(sessions: Any, session: Any) -> bool:
     left = wait_left(sessions, session)
     if left <= 0:
         return False
-    send_task("majlis.session_bot_turn", (session.id, session.version), countdown=left)
+    sessions.runtime.send_task("majlis.session_bot_turn", (session.id, session.version), countdown=left)
     return True

@@ -30,6 +30,7 @@ import html
 import logging
 from typing import Any
 
+import redis
 from flask import Flask, current_app, g, has_request_context, jsonify, request
 from werkzeug.exceptions import HTTPException
 
@@ -44,10 +45,81 @@ from engine.protocol import (
 )
 from service import i18n
 from service.domain_errors import (
-    ApiError as ApiError,  # defined without Flask beside the domain's refusals; answered here
+    DomainError,
+    Invalid,
+    NotFound,
+    QuotaExceeded,
+    SeatClaimed,
+    SessionEnded,
+    StaleVersion,
+    StorageFull,
+    Unavailable,
 )
+from service.quotas import refusal_headers
 
 log = logging.getLogger(__name__)
+
+
+class ApiError(Exception):
+    """An error answered with ``status`` and ``code``: the HTTP layer raises it for a
+    request's own mistakes; the domain raises its :class:`DomainError`s, answered through
+    :func:`domain_to_api`."""
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        details: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details or {}
+        self.headers = headers or {}  # e.g. Retry-After and RateLimit-* of a refusal
+
+
+DOMAIN_STATUS: tuple[tuple[type[DomainError], int], ...] = (
+    (NotFound, 404),  # unknown session or job
+    (StaleVersion, 409),
+    (SessionEnded, 409),
+    (SeatClaimed, 409),
+    (Invalid, 422),  # too many decisions, a callback_url refused
+    (QuotaExceeded, 429),
+    (Unavailable, 503),  # Redis or the broker down, a full stream server
+    (StorageFull, 507),
+)
+"""The HTTP status of each kind of domain refusal (the first class it is an instance of)."""
+
+
+def domain_status(refusal: type[DomainError]) -> int:
+    """The HTTP status of a kind of domain refusal (500 for one not in DOMAIN_STATUS:
+    tests/clients/test_errors.py finds every refusal's status)."""
+    for kind, status in DOMAIN_STATUS:
+        if issubclass(refusal, kind):
+            return status
+    return 500
+
+
+def domain_headers(error: DomainError) -> dict[str, str]:
+    """Retry-After of a refusal that passes with time; a quota's RateLimit-* too."""
+    if error.retry_after is None:
+        return {}
+    if isinstance(error, QuotaExceeded):
+        return refusal_headers(error.limit, error.retry_after)
+    return {"Retry-After": str(error.retry_after)}
+
+
+def domain_to_api(error: DomainError) -> ApiError:
+    """The HTTP answer of a domain refusal: its status and headers, its code, message and
+    details as they are."""
+    status, headers = domain_status(type(error)), domain_headers(error)
+    api = ApiError(status, error.code, error.message, error.details, headers)
+    api.__cause__ = error.__cause__
+    return api
+
 
 PROBLEM_JSON = "application/problem+json"
 PROBLEM_TYPES = "/problems/"
@@ -291,6 +363,15 @@ def init_app(app: Flask) -> None:
             # raised with the broker's error as its cause: its text stays in the log
             return data_store_error(error.__cause__)  # type: ignore[arg-type]
         return error_response(error.status, error.code, error.message, error.details, error.headers)
+
+    @app.errorhandler(DomainError)
+    def _domain_error(error: DomainError):
+        return _api_error(domain_to_api(error))
+
+    @app.errorhandler(redis.exceptions.RedisError)
+    def _redis_down(error: Exception):
+        # never the error's text: it may name keys (data_store_error)
+        return data_store_error(error)
 
     @app.errorhandler(EngineError)
     def _engine_error(error: EngineError):

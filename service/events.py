@@ -1,4 +1,6 @@
-"""The event stream of a session (``GET /v1/sessions/{id}/events``, Server-Sent Events).
+"""The event stream of a session (``GET /v1/sessions/{id}/events``, Server-Sent Events):
+what a stream sends and the hub that wakes it. The HTTP answer that carries it (and the
+redirect to the stream server) is service/api/streams.py.
 
 Every version change of a session (a move, a leave or claim) is announced on its Redis
 pub/sub channel with only the new version (:func:`service.sessions.announce`). A stream
@@ -34,35 +36,15 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import redis
-from flask import Flask, Response, current_app, request
 
 from service import quotas, timers
 from service import sessions as S
-from service.errors import ApiError
-
-WILDCARD_HOSTS = ("0.0.0.0", "::")
-
-
-def public_stream_base() -> str | None:
-    """Where clients reach this deployment's stream server (``STREAM_URL``), or None when
-    this process serves streams itself. A stream server listening on every interface
-    (``0.0.0.0``, ``::``) is named by the host this request came to, so that a client on
-    another machine is not sent to 0.0.0.0."""
-    base = current_app.config.get("STREAM_URL")
-    if not base:
-        return None
-    parts = urlsplit(base.rstrip("/"))
-    if parts.hostname in WILDCARD_HOSTS:
-        host = urlsplit(f"//{request.host}").hostname or "localhost"
-        host = f"[{host}]" if ":" in host else host
-        parts = parts._replace(netloc=f"{host}:{parts.port}" if parts.port else host)
-    return urlunsplit(parts)
-
+from service.domain_errors import NotFound, StreamsFull, UnknownSession
+from service.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -170,17 +152,17 @@ class Hub:
             event.set()
 
 
-def hub(app: Flask, store: S.SessionStore) -> Hub:
-    """This process's hub (one per app and process: a forked child starts its own)."""
+def hub(runtime: Runtime, store: S.SessionStore) -> Hub:
+    """This process's hub (one per runtime and process: a forked child starts its own)."""
     key = f"majlis_events_hub:{os.getpid()}"
-    found = app.extensions.get(key)
+    found = runtime.local.get(key)
     if found is None:
         with HUB_LOCK:
-            found = app.extensions.get(key)
+            found = runtime.local.get(key)
             if found is None:
                 pattern = S.events_channel(store.keys, "0" * 32).replace("0" * 32, "*")
-                heartbeat = float(app.config.get("STREAM_HEARTBEAT", 10.0))
-                found = app.extensions[key] = Hub(store.r, pattern, heartbeat)
+                heartbeat = float(runtime.config.get("STREAM_HEARTBEAT", 10.0))
+                found = runtime.local[key] = Hub(store.r, pattern, heartbeat)
     return found
 
 
@@ -190,49 +172,27 @@ LEASE_SECONDS = 60.0
 """A stream's quota lease (service/quotas.py): renewed by its hub every third of it."""
 
 
-def parse_last_event_id(raw: str | None) -> int | None:
-    """The version a reconnecting client last got (``Last-Event-ID``); None if absent."""
-    if raw is None or not raw.strip():
-        return None
-    try:
-        version = int(raw.strip())
-    except ValueError:
-        version = -1
-    if version < 0:
-        raise ApiError(
-            422,
-            "invalid_request",
-            "Last-Event-ID must be a session version (the id of an event)",
-            {"field": "Last-Event-ID"},
-        )
-    return version
-
-
-def stream_response(
-    store: S.SessionStore, session: S.Session, seat: int | None, since: int | None
-) -> Response:
-    """The stream's answer, once it has its place: one of this process's
-    STREAM_MAX_CONNECTIONS (else 503 ``streams_full``) and within its token's, session's
-    and address's stream quotas (else 429 ``quota_exceeded``). Both are given back when
-    the stream ends (the client left: noticed at the next heartbeat at the latest)."""
-    config = current_app.config
+def open_stream(
+    store: S.SessionStore, session: S.Session, seat: int | None, since: int | None, token: str, address: str
+) -> tuple[SessionStream, list[Callable[[], None]]]:
+    """A stream of ``session`` for ``token`` (``seat``; None: a spectator) from
+    ``address``, once it has its place: one of this process's STREAM_MAX_CONNECTIONS (else
+    StreamsFull) and within its token's, session's and address's stream quotas (else
+    QuotaExceeded). With what to call when it ends (the client left: noticed at the next
+    heartbeat at the latest), which gives both back."""
+    config = store.settings
     heartbeat = float(config.get("STREAM_HEARTBEAT", 10.0))
-    events = hub(current_app._get_current_object(), store)  # type: ignore[attr-defined]
+    events = hub(store.runtime, store)
     place = StreamPlace(events, int(config.get("STREAM_MAX_CONNECTIONS", 10_000)))
     place.take()
     try:
         with events.reads:  # the Redis side of many streams opening at once takes turns
-            lease = StreamLease.take(events, store, session.id)
+            lease = StreamLease.take(events, store, session.id, token, address)
     except BaseException:
         place.give_back()
         raise
     stream = SessionStream(store, session, seat, since, heartbeat, events, lease)
-    response = Response(stream.lines(), mimetype="text/event-stream")
-    response.call_on_close(place.give_back)
-    response.call_on_close(lease.drop)
-    response.headers["Cache-Control"] = "no-cache"
-    response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
-    return response
+    return stream, [place.give_back, lease.drop]
 
 
 STREAMS_FULL_RETRY = 5
@@ -251,13 +211,7 @@ class StreamPlace:
     def take(self) -> None:
         with self.hub.lock:
             if self.most > 0 and self.hub.open_streams >= self.most:
-                raise ApiError(
-                    503,
-                    "streams_full",
-                    f"this stream server holds as many streams as it allows ({self.most})",
-                    {"retry_after": STREAMS_FULL_RETRY},
-                    {"Retry-After": str(STREAMS_FULL_RETRY)},
-                )
+                raise StreamsFull(self.most, STREAMS_FULL_RETRY)
             self.hub.open_streams += 1
             self.held = True
 
@@ -281,11 +235,12 @@ class StreamLease:
             hub.leases[holder] = self
 
     @classmethod
-    def take(cls, hub: Hub, store: S.SessionStore, session_id: str) -> StreamLease:
-        config = current_app.config
+    def take(cls, hub: Hub, store: S.SessionStore, session_id: str, token: str, address: str) -> StreamLease:
+        """The lease of a stream of ``session_id`` for ``token`` (the seat's or spectator's)
+        from ``address``; QuotaExceeded when one of the three is full."""
+        config = store.settings
         counts = quotas.Quotas(store.r, store.keys)
-        token = S.token_digest(request.headers.get("Authorization", "").partition(" ")[2].strip())
-        address = request.remote_addr or "unknown"
+        token = S.token_digest(token)
         sets = [
             ("streams-per-token", ("token", token), "QUOTA_STREAMS_PER_TOKEN"),
             ("streams-per-session", ("session", session_id), "QUOTA_STREAMS_PER_SESSION"),
@@ -357,7 +312,7 @@ class SessionStream:
                 try:
                     with self.hub.reads:
                         caught_up = list(self.hello() if self.sent < 0 else self.catch_up())
-                except ApiError:  # the session expired
+                except NotFound:  # the session expired
                     yield sse("gone", {"id": self.session.id})
                     return
                 except redis.RedisError as error:  # Redis restarting: try again at the next beat
@@ -393,7 +348,7 @@ class SessionStream:
         for _ in range(10):  # a change may land while we read: look again, a few times
             raw = self.store.r.hget(self.store.keys.session(self.session.id), "version")
             if raw is None:
-                raise ApiError(404, "unknown_session", "the session expired")
+                raise UnknownSession(self.session.id)
             version = int(raw)
             for entry in self.store.log(self.session, self.seat, self.read):
                 self.read += 1

@@ -29,6 +29,7 @@ import redis
 
 from service.queues import time_limits, visibility_timeout
 from service.redis_conn import Keys
+from service.runtime import Runtime
 
 STATUSES = ("pending", "queued", "running", "done", "failed")
 """``queued``: shown for a job whose worker was lost, waiting to run again (see
@@ -217,3 +218,8 @@ class JobStore:
 
     def raw(self, job_id: str) -> dict[str, str]:
         return cast("dict[str, str]", self.r.hgetall(self.keys.job(job_id)))  # decode_responses: str
+
+
+def job_store(runtime: Runtime) -> JobStore:
+    """The jobs of ``runtime``'s Redis, kept JOB_TTL seconds."""
+    return JobStore(runtime.redis(), runtime.keys, int(runtime.config["JOB_TTL"]))

@@ -39,10 +39,10 @@ class RedisCollector:
         self.app = app
 
     def collect(self):  # type: ignore[no-untyped-def]
-        from service.redis_conn import EXTENSION
+        from service.runtime import RUNTIME_EXTENSION
 
-        ext = self.app.extensions.get(EXTENSION) or {}
-        client, keys = ext.get("client"), ext.get("keys")
+        runtime = self.app.extensions.get(RUNTIME_EXTENSION)
+        client, keys = (runtime.client, runtime.keys) if runtime else (None, None)
         up = GaugeMetricFamily("majlis_redis_up", "1 when Redis answers")
         if client is None:
             up.add_metric([], 0)

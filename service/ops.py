@@ -12,7 +12,8 @@ from flask import Blueprint, Flask, current_app, g, request
 from ai import build_info
 from service import logs, metrics
 from service.errors import error_response, is_out_of_memory
-from service.redis_conn import EXTENSION, is_nearly_full
+from service.redis_conn import is_nearly_full
+from service.runtime import RUNTIME_EXTENSION
 
 FULL = 0.98
 """/readyz says Redis is full from this fraction of its maxmemory on: there, with
@@ -28,8 +29,8 @@ def readiness() -> tuple[bool, str, dict]:
     take a write (a Redis at its maxmemory refuses writes: every move would fail), and a
     worker must have reported lately. The words never quote a Redis error (its text may
     name keys): that goes to the log."""
-    ext = current_app.extensions[EXTENSION]
-    client, keys = ext["client"], ext["keys"]
+    runtime = current_app.extensions[RUNTIME_EXTENSION]
+    client, keys = runtime.client, runtime.keys
     checks: dict = {"redis": "down", "workers": 0}
     if client is None:
         return False, "Redis is not configured: set REDIS_URL (python -m service.run starts one)", checks

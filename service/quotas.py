@@ -13,23 +13,27 @@ count, each one small Redis structure per client (docs/deploy.md, "Fair use and 
   and removes itself when it ends, and a holder that died (a killed process) drops out
   when its lease runs out, so a crash never leaks a count for long.
 
-Over a quota the answer is 429 ``quota_exceeded`` (:class:`QuotaExceeded`) with
-``Retry-After`` and ``RateLimit-Limit`` / ``RateLimit-Remaining`` / ``RateLimit-Reset``
-(seconds until a unit should be free again). The arithmetic is pure (:func:`refusal`);
-the scripts only count."""
+Over a quota the domain raises :class:`~service.domain_errors.QuotaExceeded`, which
+service/errors.py answers with 429 ``quota_exceeded``, ``Retry-After`` and
+``RateLimit-Limit`` / ``RateLimit-Remaining`` / ``RateLimit-Reset`` (seconds until a unit
+should be free again). The arithmetic is pure (:func:`window_refusal`, ...); the scripts
+only count. Which client a request is (its key or address) is the HTTP layer's to say
+(service/api/common.py, ``quota_client``): here it is a string given in."""
 
 from __future__ import annotations
 
 import math
 import time
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import redis
-from flask import current_app, g, has_request_context, request
 
-from service.errors import ApiError
+from service.domain_errors import QuotaExceeded
 from service.redis_conn import Keys
+from service.runtime import Runtime
 
 # KEYS: the lease sets of one holder (e.g. a stream's token, session and address).
 # ARGV: now, holder, lease end, then one limit per key (0: no limit).
@@ -125,25 +129,17 @@ class Refusal:
     reset: int
 
     def headers(self) -> dict[str, str]:
-        return {
-            "Retry-After": str(self.reset),
-            "RateLimit-Limit": str(self.limit),
-            "RateLimit-Remaining": "0",
-            "RateLimit-Reset": str(self.reset),
-        }
+        return refusal_headers(self.limit, self.reset)
 
 
-class QuotaExceeded(ApiError):
-    """429 ``quota_exceeded``: the quota's name, limit and retry_after as members."""
-
-    def __init__(self, refusal: Refusal, what: str) -> None:
-        super().__init__(
-            429,
-            "quota_exceeded",
-            f"over this client's quota of {refusal.limit} {what}: retry in {refusal.reset} s",
-            {"quota": refusal.quota, "limit": refusal.limit, "retry_after": refusal.reset},
-            refusal.headers(),
-        )
+def refusal_headers(limit: int, reset: int) -> dict[str, str]:
+    """The headers of a quota's refusal (service/errors.py adds them to the 429)."""
+    return {
+        "Retry-After": str(reset),
+        "RateLimit-Limit": str(limit),
+        "RateLimit-Remaining": "0",
+        "RateLimit-Reset": str(reset),
+    }
 
 
 def reset_seconds(until: float, now: float) -> int:
@@ -290,32 +286,21 @@ def count_timed_session(
     return quotas.add_live("timed", client, session_id, limit, "session", keep)
 
 
-# --------------------------------------------------------------------------- in a request
+# --------------------------------------------------------------------------- a client's new things
 
 
-def current() -> Quotas:
-    from service.redis_conn import get_redis, keys
-
-    return Quotas(get_redis(), keys())
+def current(runtime: Runtime) -> Quotas:
+    return Quotas(runtime.redis(), runtime.keys)
 
 
-def client_id() -> str:
-    """The client a request counts against: its API key (when keys are on), else its
-    address. Behind a proxy the address is the proxy's unless it is set to pass it on."""
-    key = g.get("api_key_digest") if has_request_context() else None
-    if key:
-        return f"key:{key}"
-    return f"addr:{request.remote_addr or 'unknown'}"
-
-
-def limit(name: str) -> int:
-    return int(current_app.config[name])
+def limit(config: Mapping[str, Any], name: str) -> int:
+    return int(config[name])
 
 
 def require(refusal: Refusal | None, what: str) -> None:
-    """Raise the 429 of ``refusal``, if any."""
+    """Raise QuotaExceeded for ``refusal`` (``what``: the quota in words), if any."""
     if refusal is not None:
-        raise QuotaExceeded(refusal, what)
+        raise QuotaExceeded(refusal.quota, refusal.limit, refusal.reset, what)
 
 
 def new_holder() -> str:
@@ -336,36 +321,37 @@ def session_quotas(timed: bool, webhook: bool) -> list[tuple[str, str, str]]:
     return [quota for quota in SESSION_QUOTAS if applies[quota[0]]]
 
 
-def check_new_session(timed: bool, webhook: bool) -> None:
-    """429 before a session is made: its client holds its limit of live (timed, webhook)
-    sessions, or has made its limit this hour (this one counted in the hour)."""
-    quotas, who = current(), client_id()
-    keep = 2 * limit("SESSION_TTL")
+def check_new_session(runtime: Runtime, who: str, timed: bool, webhook: bool) -> None:
+    """QuotaExceeded before a session is made: client ``who`` holds its limit of live
+    (timed, webhook) sessions, or has made its limit this hour (this one counted in the hour)."""
+    quotas, config = current(runtime), runtime.config
+    keep = 2 * limit(config, "SESSION_TTL")
     for quota, setting, words in session_quotas(timed, webhook):
-        require(quotas.add_live(quota, who, "", limit(setting), "session", keep, add=False), words)
-    hourly = quotas.count_window("sessions-per-hour", who, limit("QUOTA_SESSIONS_PER_HOUR"), 3600)
+        require(quotas.add_live(quota, who, "", limit(config, setting), "session", keep, add=False), words)
+    hourly = quotas.count_window("sessions-per-hour", who, limit(config, "QUOTA_SESSIONS_PER_HOUR"), 3600)
     require(hourly, "sessions created per hour")
 
 
-def count_new_session(session_id: str, timed: bool, webhook: bool) -> None:
-    """Count a session just made in its client's live sets (checked by
+def count_new_session(runtime: Runtime, who: str, session_id: str, timed: bool, webhook: bool) -> None:
+    """Count a session just made in client ``who``'s live sets (checked by
     :func:`check_new_session`: two creations at once may pass one over, never more)."""
-    quotas, who = current(), client_id()
-    keep = 2 * limit("SESSION_TTL")
+    quotas = current(runtime)
+    keep = 2 * limit(runtime.config, "SESSION_TTL")
     for quota, _setting, _words in session_quotas(timed, webhook):
         quotas.add_live(quota, who, session_id, 0, "session", keep)
 
 
-def check_job(kind: str) -> str:
-    """Before a job is queued: 429 when the client has its limit of ``kind`` jobs
-    (``reviews`` or ``jobs``) pending or running. The quota's name, for :func:`count_job`."""
+def check_job(runtime: Runtime, who: str, kind: str) -> str:
+    """Before a job is queued: QuotaExceeded when client ``who`` has its limit of ``kind``
+    jobs (``reviews`` or ``jobs``) pending or running. The quota's name, for :func:`count_job`."""
     setting = "QUOTA_REVIEWS" if kind == "reviews" else "QUOTA_JOBS"
     words = "reviews in flight" if kind == "reviews" else "bot jobs in flight"
-    keep = int(current_app.config["JOB_TTL"]) + 60
-    require(current().add_live(kind, client_id(), "", limit(setting), "job", keep, add=False), words)
+    keep = int(runtime.config["JOB_TTL"]) + 60
+    most = limit(runtime.config, setting)
+    require(current(runtime).add_live(kind, who, "", most, "job", keep, add=False), words)
     return kind
 
 
-def count_job(kind: str, job_id: str) -> None:
-    keep = int(current_app.config["JOB_TTL"]) + 60
-    current().add_live(kind, client_id(), job_id, 0, "job", keep)
+def count_job(runtime: Runtime, who: str, kind: str, job_id: str) -> None:
+    keep = int(runtime.config["JOB_TTL"]) + 60
+    current(runtime).add_live(kind, who, job_id, 0, "job", keep)

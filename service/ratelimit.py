@@ -18,7 +18,7 @@ from flask import Flask, current_app, g, request
 from service import keys as api_keys
 from service import quotas
 from service.errors import error_response
-from service.redis_conn import get_redis, keys
+from service.runtime import RUNTIME_EXTENSION
 
 # Hooks for the turn timers (service/quotas.py): a timed session counts against its
 # client's quota; a session the service ends itself stops counting.
@@ -42,8 +42,9 @@ def check_key():  # -> response or None
     key = request.headers.get("X-API-Key", "")
     if not key:
         return error_response(401, "unauthorized", "an API key is required: send it in the X-API-Key header")
-    client = get_redis()
-    found = api_keys.lookup(client, keys(), key)
+    runtime = current_app.extensions[RUNTIME_EXTENSION]
+    client, keys = runtime.redis(), runtime.keys
+    found = api_keys.lookup(client, keys, key)
     if found is None:
         return error_response(401, "unauthorized", "this API key is not valid (unknown or revoked)")
     d, record = found
@@ -54,8 +55,8 @@ def check_key():  # -> response or None
     now = time.time()
     window = int(now // width)
     pipe = client.pipeline()
-    pipe.incr(keys().rate(d, window))
-    pipe.expire(keys().rate(d, window), width + 1)
+    pipe.incr(keys.rate(d, window))
+    pipe.expire(keys.rate(d, window), width + 1)
     used = int(pipe.execute()[0])
     g.rate = (limit, max(0, limit - used), max(1, math.ceil((window + 1) * width - now)))
     if used > limit:

@@ -23,12 +23,9 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlencode
 
 import redis
-from flask import Flask, current_app
 from redis.sentinel import Sentinel, SentinelConnectionPool
 
-from service.errors import ApiError
-
-EXTENSION = "majlis_redis"
+from service.domain_errors import NotFound
 
 
 def connect(url: str, timeout: float = 1.0, max_connections: int | None = None) -> redis.Redis:
@@ -276,45 +273,8 @@ def issued_id(value: str, code: str, what: str) -> str:
     (no such session or job can exist)."""
     if not ISSUED_ID.fullmatch(value):
         shown = value if len(value) <= 64 else value[:64] + "..."
-        raise ApiError(404, code, f"no {what} {shown!r} (unknown, or expired)")
+        raise NotFound(code, f"no {what} {shown!r} (unknown, or expired)")
     return value
-
-
-class RedisUnavailable(ApiError):
-    """503 for a deployment without Redis: ``why`` is the operator's own setting, no
-    internal text."""
-
-    def __init__(self, why: str) -> None:
-        super().__init__(
-            503, "unavailable", f"Redis is unreachable: {why}", {"dependency": "redis"}, {"Retry-After": "5"}
-        )
-
-
-def init_app(app: Flask) -> None:
-    """Attach a (lazy) client and the 503 answer for a Redis that is down."""
-    url = app.config.get("REDIS_URL")
-    streams = os.environ.get("MAJLIS_STREAM_SERVER", "") in ("1", "true", "yes", "on")
-    most = STREAM_SERVER_CONNECTIONS if streams else None
-    client = connect(url, app.config.get("REDIS_TIMEOUT", 1.0), most) if url else None
-    app.extensions[EXTENSION] = {"client": client, "keys": Keys(app.config.get("KEY_PREFIX", "majlis"))}
-
-    @app.errorhandler(redis.exceptions.RedisError)
-    def _redis_down(error: Exception):
-        # never the error's text: it may name keys (service/errors.py, data_store_error)
-        from service.errors import data_store_error
-
-        return data_store_error(error)
-
-
-def get_redis() -> redis.Redis:
-    client = current_app.extensions[EXTENSION]["client"]
-    if client is None:
-        raise RedisUnavailable("no REDIS_URL is set (python -m service.run starts an embedded Redis)")
-    return client
-
-
-def keys() -> Keys:
-    return current_app.extensions[EXTENSION]["keys"]
 
 
 def broker_survives_out_of_memory() -> None:
@@ -365,27 +325,6 @@ def is_nearly_full(used: int, most: int, high_water: float) -> bool:
     return most > 0 and used >= high_water * most
 
 
-STORAGE_RETRY = 30
-"""Retry-After of a refusal for want of Redis memory (keys expire, or an operator acts)."""
-
-
-def check_room() -> None:
-    """507 ``storage_full`` (Retry-After) before a new session or job when Redis is
-    nearly full (MAJLIS_REDIS_HIGH_WATER of its maxmemory): what is already in it keeps
-    working, and Redis never reaches the point where it refuses their moves."""
-    ext = current_app.extensions[EXTENSION]
-    gauge = ext.setdefault("gauge", MemoryGauge())
-    used, most = gauge.read(get_redis())
-    if is_nearly_full(used, most, float(current_app.config.get("REDIS_HIGH_WATER", 0.9))):
-        raise ApiError(
-            507,
-            "storage_full",
-            "the service is short of storage: no new sessions or jobs for now",
-            {"retry_after": STORAGE_RETRY},
-            {"Retry-After": str(STORAGE_RETRY)},
-        )
-
-
 # --------------------------------------------------------------------------- embedded server
 
 
@@ -429,7 +368,7 @@ class EmbeddedRedis:
         self.port = port or free_port()
         # a cap (e.g. "512mb"): past it Redis refuses writes (noeviction: never drops a
         # session or a queued task to make room); the service stops admitting new work
-        # before (check_room)
+        # before (Runtime.check_room, service/runtime.py)
         self.maxmemory = maxmemory
         self._own_dir = directory is None
         self.directory = directory or tempfile.mkdtemp(prefix="majlis-redis-")

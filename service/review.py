@@ -39,11 +39,11 @@ from kombu.exceptions import OperationalError
 
 from ai.bots import Budget, best_action, search_root
 from engine.protocol import EngineError, Game, IllegalAction
-from service.dispatch import JSON_SAFE_INT, send_task
+from service.dispatch import JSON_SAFE_INT
 from service.domain_errors import QueueUnreachable, TooManyDecisions
-from service.jobs import JobStore
+from service.jobs import JobStore, job_store
 from service.redaction import redact
-from service.redis_conn import get_redis, keys
+from service.runtime import Runtime
 
 MISTAKE_LOSS = 0.2
 """A loss (in the search's reward, 0 to 1) from which a decision is a clear mistake."""
@@ -190,42 +190,38 @@ def merge(meta: dict[str, Any], decisions: list[dict[str, Any]]) -> dict[str, An
     }
 
 
-def reviews_key(session_id: str) -> str:
-    return keys().session(session_id) + ":reviews"
+def reviews_key(runtime: Runtime, session_id: str) -> str:
+    return runtime.keys.session(session_id) + ":reviews"
 
 
-def keep(meta: dict[str, Any], review: dict[str, Any], session_ttl: int) -> None:
-    """Keep a finished session review with the session (expiring with it; ``session_ttl``
+def keep(runtime: Runtime, meta: dict[str, Any], review: dict[str, Any]) -> None:
+    """Keep a finished session review with the session (expiring with it; SESSION_TTL
     when the session has no TTL left)."""
     session_id = meta.get("session")
     if not session_id:
         return
-    r = get_redis()
-    key = reviews_key(session_id)
-    ttl = r.ttl(keys().session(session_id))
+    r = runtime.redis()
+    key = reviews_key(runtime, session_id)
+    ttl = r.ttl(runtime.keys.session(session_id))
     pipe = r.pipeline()
     pipe.hset(key, meta["scope"], json.dumps(review))
-    pipe.expire(key, ttl if ttl and ttl > 0 else session_ttl)
+    pipe.expire(key, ttl if ttl and ttl > 0 else int(runtime.config["SESSION_TTL"]))
     pipe.execute()
 
 
-def kept(session_id: str, scope: str) -> dict[str, Any] | None:
-    raw = get_redis().hget(reviews_key(session_id), scope)
+def kept(runtime: Runtime, session_id: str, scope: str) -> dict[str, Any] | None:
+    raw = runtime.redis().hget(reviews_key(runtime, session_id), scope)
     return None if raw is None else json.loads(raw)
 
 
-def finish(
-    store: JobStore, job_id: str, review: dict[str, Any], meta: dict[str, Any], session_ttl: int
-) -> bool:
+def finish(runtime: Runtime, job_id: str, review: dict[str, Any], meta: dict[str, Any]) -> bool:
     """Keep the review with its session and complete the job; the asker's answer hides
     what the asker may not see (``meta["hidden"]``)."""
-    keep(meta, review, session_ttl)
-    return store.complete(job_id, {"review": redact(review, set(meta.get("hidden", [])))})
+    keep(runtime, meta, review)
+    return job_store(runtime).complete(job_id, {"review": redact(review, set(meta.get("hidden", [])))})
 
 
-def start(
-    store: JobStore, game: Game, positions: list[Position], meta: dict[str, Any], session_ttl: int
-) -> dict[str, Any]:
+def start(runtime: Runtime, game: Game, positions: list[Position], meta: dict[str, Any]) -> dict[str, Any]:
     """Record the review job and queue one part per decision; the job reference ({id,
     status}: the HTTP layer adds its URL and answers 202).
 
@@ -234,9 +230,10 @@ def start(
     if len(positions) > MAX_DECISIONS:
         raise TooManyDecisions(MAX_DECISIONS, len(positions))
     job_id = uuid.uuid4().hex
+    store = job_store(runtime)
     store.create(job_id, {"review": meta}, len(positions))
     if not positions:
-        finish(store, job_id, merge(meta, []), meta, session_ttl)
+        finish(runtime, job_id, merge(meta, []), meta)
         return {"id": job_id, "status": "done"}
     try:
         for part, position in enumerate(positions):
@@ -249,7 +246,7 @@ def start(
                 "iterations": meta["iterations"],
                 "seed": (meta["seed"] + position.n * SEED_STRIDE) % JSON_SAFE_INT,
             }
-            send_task("majlis.review_part", (job_id, part, payload), task_id=f"{job_id}.{part}")
+            runtime.send_task("majlis.review_part", (job_id, part, payload), task_id=f"{job_id}.{part}")
     except OperationalError as error:
         store.fail(job_id, "the job queue is unreachable")
         raise QueueUnreachable(f"the job queue (Redis) is unreachable: {error}") from error

@@ -52,7 +52,6 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any, cast
 
 import redis
-from flask import current_app
 from kombu.exceptions import OperationalError
 from redis.typing import EncodableT, FieldT
 
@@ -61,7 +60,7 @@ from engine import get_game
 from engine.items import keyed_events
 from engine.protocol import Game, IllegalAction
 from service import deal_hold, quotas, webhooks
-from service.dispatch import new_seed, send_task
+from service.dispatch import new_seed
 from service.domain_errors import (
     SESSION_MOVED_ON,
     QueueUnreachable,
@@ -70,13 +69,11 @@ from service.domain_errors import (
     StaleVersion,
     UnknownSession,
 )
-from service.domain_errors import (
-    ApiError as ApiError,  # re-exported: a caller catches any refusal as S.ApiError
-)
-from service.jobs import JobStore
+from service.jobs import job_store
 from service.queues import search_queue
 from service.redaction import hidden_from_seat, hidden_from_spectators, redact
-from service.redis_conn import Keys, get_redis, keys, replicated
+from service.redis_conn import Keys, replicated
+from service.runtime import Runtime
 from service.timers import (
     RESET_TIMER,
     Deadline,
@@ -210,16 +207,18 @@ def deadline_args(deadline: Deadline | None) -> list[str]:
 
 
 class SessionStore:
-    """The sessions in Redis, and the settings their bots and timers play by (the app's
-    configuration: ``SILENT_SESSION_SECONDS``, ``BOT_MAX_ITERATIONS``, ``SESSION_BOT_MS``,
-    ``BOT_MAX_MS``, ``TURN_TIMER_LEASE``, ``ASYNC_ITERATIONS``, ``ASYNC_MS``), given by
-    whoever builds the store (:func:`store` for the app's), never read from Flask here."""
+    """The sessions in ``runtime``'s Redis, and the settings their bots and timers play by
+    (``SESSION_TTL``, ``SILENT_SESSION_SECONDS``, ``BOT_MAX_ITERATIONS``, ``SESSION_BOT_MS``,
+    ``BOT_MAX_MS``, ``TURN_TIMER_LEASE``, ``ASYNC_ITERATIONS``, ``ASYNC_MS``): the runtime is
+    given by whoever builds the store (the HTTP layer, a worker's task), never looked up."""
 
-    def __init__(self, client: redis.Redis, keys: Keys, ttl: int, settings: Mapping[str, Any]) -> None:
+    def __init__(self, runtime: Runtime) -> None:
+        client = runtime.redis()
+        self.runtime = runtime
         self.r = client
-        self.keys = keys
-        self.ttl = ttl
-        self.settings = settings
+        self.keys = runtime.keys
+        self.ttl = int(runtime.config["SESSION_TTL"])
+        self.settings: Mapping[str, Any] = runtime.config
         self._apply = client.register_script(_APPLY)
         self._set_seat = client.register_script(_SET_SEAT)
         self._end = client.register_script(_END)
@@ -386,7 +385,7 @@ class SessionStore:
         if by == "human":
             self.seen_human(session.id, now)
         announce(self, session.id, version)
-        queue_move_webhook(session, entry)
+        queue_move_webhook(self.runtime, session, entry)
         return nxt, events, version
 
     def _write_move(
@@ -501,14 +500,14 @@ def check_written(
         raise SeatClaimed(seat, version)
 
 
-def queue_move_webhook(session: Session, entry: dict[str, Any]) -> None:
+def queue_move_webhook(runtime: Runtime, session: Session, entry: dict[str, Any]) -> None:
     """Webhooks: the move as a spectator sees it, POSTed by the workers."""
     if not session.callback_url:
         return
     body = webhooks.public_body(session.id, entry)
     if session.turn_timer is not None:
         body["turn_deadline"] = entry.get("turn_deadline")
-    webhooks.queue_webhooks(session.id, session.callback_url, body)
+    webhooks.queue_webhooks(runtime, session.id, session.callback_url, body)
 
 
 def compact_json(value: Any) -> str:
@@ -626,13 +625,6 @@ def release_quota(sessions: SessionStore, session_id: str) -> None:
         log.warning("could not release the quota of ended session %s", session_id)
 
 
-def store() -> SessionStore:
-    """The app's store: its Redis client, keys and settings (the one read of the Flask
-    app in this module; a worker's task runs inside its app's context)."""
-    config = current_app.config
-    return SessionStore(get_redis(), keys(), int(config["SESSION_TTL"]), config)
-
-
 def public_events(session: Session, events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
     """``events`` as ``seat`` may see them (None: a spectator)."""
     return redact(events, hidden_from_seat(session.game, session.state, seat))
@@ -665,13 +657,13 @@ class BotOrder:
         return cls(**dict(data, budget=None if budget is None else Budget(**budget)))
 
 
-def schedule_bot(session: Session) -> bool:
+def schedule_bot(sessions: SessionStore, session: Session) -> bool:
     """Queue the bot seat to act, if any (the worker plays it). True if queued."""
     to_act = session.game.to_act(session.state)
     if not session.is_bot(to_act) or not session.game.legal_actions(session.state):
         return False
     try:
-        send_task("majlis.session_bot_turn", (session.id, session.version))
+        sessions.runtime.send_task("majlis.session_bot_turn", (session.id, session.version))
     except OperationalError:
         log.warning("could not queue the bot turn of session %s", session.id)
         return False
@@ -744,13 +736,12 @@ def play_bot(
     return answer
 
 
-def start_bot_job(
-    session: Session, order: BotOrder, jobs: JobStore, settings: Mapping[str, Any]
-) -> dict[str, Any]:
-    """Queue ``order`` on the workers as a job recorded in ``jobs`` (``settings``: the
-    app's, for the size of a search that goes to the interactive pool); the job reference
-    ({id, status}: the HTTP layer adds its URL and answers 202). ``GET /v1/jobs/{id}``
-    then gives what :func:`play_bot` answers, or why it failed."""
+def start_bot_job(sessions: SessionStore, session: Session, order: BotOrder) -> dict[str, Any]:
+    """Queue ``order`` on the workers as a job (the store's settings size the search that
+    goes to the interactive pool); the job reference ({id, status}: the HTTP layer adds
+    its URL and answers 202). ``GET /v1/jobs/{id}`` then gives what :func:`play_bot`
+    answers, or why it failed."""
+    jobs = job_store(sessions.runtime)
     job_id = uuid.uuid4().hex
     order = replace(order, job=job_id)
     jobs.create(job_id, {"session": session.id, **order.to_json()}, 1)
@@ -758,11 +749,13 @@ def start_bot_job(
         # a search as long as a stateless job's goes on their queue, not ahead of the
         # quick turns of every session's bot seats; one a request could have searched
         # inline goes to the interactive pool
-        send_task(
+        sessions.runtime.send_task(
             "majlis.session_bot_turn",
             (session.id, order.version, order.to_json()),
             task_id=job_id,
-            queue=search_queue({"level": order.level, "budget": order.to_json()["budget"]}, settings),
+            queue=search_queue(
+                {"level": order.level, "budget": order.to_json()["budget"]}, sessions.settings
+            ),
         )
     except OperationalError as error:
         jobs.fail(job_id, "the job queue is unreachable")
@@ -770,11 +763,9 @@ def start_bot_job(
     return {"id": job_id, "status": "pending"}
 
 
-def bot_turn(session_id: str, version: int, sessions: SessionStore | None = None) -> None:
+def bot_turn(sessions: SessionStore, session_id: str, version: int) -> None:
     """Worker side: the session's own turn of the bot seat to act at ``version`` (nothing
-    if the session moved on or that seat was claimed back); then queue the next bot.
-    ``sessions``: the store (None: the app's)."""
-    sessions = sessions or store()
+    if the session moved on or that seat was claimed back); then queue the next bot."""
     try:
         session = sessions.load(session_id)
     except UnknownSession:
@@ -792,30 +783,27 @@ def bot_turn(session_id: str, version: int, sessions: SessionStore | None = None
         play_bot(sessions, session, order, float(sessions.settings["SESSION_BOT_MS"]))
     except SESSION_MOVED_ON:
         return  # moved on, or claimed back, while the bot searched
-    schedule_bot(session)
+    schedule_bot(sessions, session)
 
 
 def bot_job_turn(
-    session_id: str, order: BotOrder, should_stop: Callable[[], bool], sessions: SessionStore | None = None
+    sessions: SessionStore, session_id: str, order: BotOrder, should_stop: Callable[[], bool]
 ) -> dict[str, Any]:
     """Worker side of a bot-move job: play ``order``, queue the next bot; the job's answer.
     Raises UnknownSession (expired), one of SESSION_MOVED_ON (moved on, claimed back)
-    or an engine error. ``sessions``: the store (None: the app's)."""
-    sessions = sessions or store()
+    or an engine error."""
     session = sessions.load(session_id)
     answer = play_bot(sessions, session, order, float(sessions.settings["BOT_MAX_MS"]), should_stop)
-    schedule_bot(session)
+    schedule_bot(sessions, session)
     return answer
 
 
-def timeout_turn(session_id: str, version: int, sessions: SessionStore | None = None) -> None:
+def timeout_turn(sessions: SessionStore, session_id: str, version: int) -> None:
     """Worker side: the turn timer of ``session_id`` set at ``version`` ran out. If the
     session is still at that version, a bot (the timer's level) plays the seat's move,
     logged ``"by": "timer"``, and with ``on_timeout`` "seat" keeps the seat until its
     person claims it back; then the next bot is queued. Otherwise the session moved on
-    (a move in time, a hand-over) and the timer is dropped. ``sessions``: the store
-    (None: the app's)."""
-    sessions = sessions or store()
+    (a move in time, a hand-over) and the timer is dropped."""
     try:
         session = sessions.load(session_id)
     except UnknownSession:  # expired
@@ -840,4 +828,4 @@ def timeout_turn(session_id: str, version: int, sessions: SessionStore | None = 
     except (UnknownSession, *SESSION_MOVED_ON):  # expired, or moved on while the bot searched
         sessions.drop_timer(session_id, version)
         return
-    schedule_bot(session)
+    schedule_bot(sessions, session)

@@ -200,7 +200,9 @@ class Settings:
         self.LOG_LEVEL: str = _env("MAJLIS_LOG_LEVEL", "INFO")
         self.LOG_REQUESTS: bool = _env("MAJLIS_LOG_REQUESTS", True, bool)
 
-    def as_flask_config(self) -> dict[str, Any]:
+    def as_config(self) -> dict[str, Any]:
+        """The settings as a mapping of their names (the Flask app's config holds them too;
+        service/runtime.py gives them to the domain)."""
         return {k: v for k, v in vars(self).items() if k.isupper()}
 
 

@@ -6,7 +6,13 @@ asked by a seat's token (see :mod:`service.sessions`); ``session_turn_timeout`` 
 for a person whose turn timer ran out (sent by the workers' sweep: :mod:`service.timers`);
 ``webhook_delivery`` POSTs a session's move to its callback (:mod:`service.webhooks`);
 ``review_part`` searches one decision of a match review (:mod:`service.review`). None
-waits on another task."""
+waits on another task.
+
+No task needs a Flask app: each finds its process's :class:`~service.runtime.Runtime`
+(settings, Redis, the Celery app to send with) on its Celery app (:func:`runtime_of`, put
+there by service/celery_app.py) and hands it to a body function that takes it as an
+argument (``play_bot_turn``, ``play_timeout``, ``run_search_part``, ...), which a test may
+call directly."""
 
 from __future__ import annotations
 
@@ -14,21 +20,22 @@ import logging
 import os
 import random
 import time
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from celery import shared_task  # type: ignore[import-untyped]  # celery ships no type information
 from celery.exceptions import SoftTimeLimitExceeded  # type: ignore[import-untyped]  # celery ships no type information
-from flask import current_app
 
 from ai.bots import Budget, best_action, decide, merge_root_stats, search_root
 from engine import UnknownGame, get_game
 from engine.protocol import EngineError
 from service import review, sessions, webhooks
 from service.dispatch import JSON_SAFE_INT
-from service.domain_errors import ApiError
-from service.jobs import REPORT_EVERY, JobStore
+from service.domain_errors import DomainError
+from service.jobs import REPORT_EVERY, JobStore, job_store
 from service.queues import ROUTES
-from service.redis_conn import get_redis, keys
+from service.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -36,14 +43,24 @@ PART_SEED_STRIDE = 1_000_003
 """Part ``i`` of a job searches with seed ``seed + i * stride`` (different, reproducible)."""
 
 
-def job_store() -> JobStore:
-    return JobStore(get_redis(), keys(), int(current_app.config["JOB_TTL"]))
+RUNTIME_ATTRIBUTE = "majlis_runtime"
+"""The attribute of a Celery app that holds its process's Runtime (service/celery_app.py)."""
 
 
-def count(name: str, amount: int = 1) -> None:
+def runtime_of_app(celery: Any) -> Runtime:
+    """The Runtime a Celery app holds (service/celery_app.py, ``make_celery``)."""
+    return getattr(celery, RUNTIME_ATTRIBUTE)
+
+
+def runtime_of(task: Any) -> Runtime:
+    """The Runtime of the Celery app running ``task`` (a bound task's ``self``)."""
+    return runtime_of_app(task.app)
+
+
+def count(runtime: Runtime, name: str, amount: int = 1) -> None:
     """Cluster-wide counters for /metrics (jobs by outcome, search iterations)."""
     try:
-        get_redis().hincrby(keys().counters(), name, amount)
+        runtime.redis().hincrby(runtime.keys.counters(), name, amount)
     except Exception:  # metrics never break a job
         log.warning("could not count %s", name)
 
@@ -99,9 +116,9 @@ def part_budget(payload: dict[str, Any]) -> Budget:
     return Budget(iterations=iterations, ms=budget.get("ms"), cpu=bool(budget.get("cpu", False)))
 
 
-def compute_part(payload: dict[str, Any], part: int, should_stop) -> dict[str, Any]:
-    """One part's answer: a whole decision for a one-part job, root statistics otherwise."""
-    config = current_app.config
+def compute_part(config: Any, payload: dict[str, Any], part: int, should_stop) -> dict[str, Any]:
+    """One part's answer (within the settings ``config``): a whole decision for a one-part
+    job, root statistics otherwise."""
     game = get_game(payload["game"])
     view = payload["view"]
     parts = int(payload.get("parts", 1))
@@ -146,35 +163,26 @@ def merged_result(payload: dict[str, Any], parts: list[dict[str, Any]]) -> dict[
 @shared_task(name="majlis.search_part", bind=True)
 def search_part(self: Any, job_id: str, part: int, payload: dict[str, Any]) -> None:
     """Run part ``part`` of job ``job_id`` and, if it is the last part to finish, merge."""
-    config = current_app.config
-    store = job_store()
-    progress = begin_part(store, job_id, part, config, "running this search")
-    if progress is None:
+    run_search_part(runtime_of(self), job_id, part, payload)
+
+
+def run_search_part(runtime: Runtime, job_id: str, part: int, payload: dict[str, Any]) -> None:
+    store = job_store(runtime)
+    ran = run_part(
+        runtime,
+        store,
+        job_id,
+        part,
+        "running this search",
+        "search",
+        partial(compute_part, runtime.config, payload, part),
+    )
+    if ran is None:
         return
-    try:
-        stats = compute_part(payload, part, progress)
-    except SoftTimeLimitExceeded:
-        if store.fail(job_id, "the search ran past its time limit"):
-            count("jobs_failed")
-        return
-    except (EngineError, UnknownGame, ValueError) as error:
-        if store.fail(job_id, getattr(error, "message", None) or str(error)):
-            count("jobs_failed")
-        return
-    except Exception as error:  # never leave a job pending forever
-        log.exception("search part failed")
-        if store.fail(job_id, f"internal error: {type(error).__name__}"):
-            count("jobs_failed")
-        return
-    progress.report(iterations_of(stats))
-    done = store.finish_part(job_id, part, stats)
-    if done < 0:
-        return
-    count("search_iterations", iterations_of(stats))
-    if done == int(payload.get("parts", 1)):
+    if record_part(runtime, store, job_id, part, *ran) == int(payload.get("parts", 1)):
         result = merged_result(payload, store.parts(job_id))
         if store.complete(job_id, result):
-            count("jobs_done")
+            count(runtime, "jobs_done")
 
 
 @shared_task(name="majlis.session_bot_turn", bind=True)
@@ -182,69 +190,122 @@ def session_bot_turn(self: Any, session_id: str, version: int, order: dict[str, 
     """A bot's turn in session ``session_id`` at ``version``: the session's own bot seat
     to act (no ``order``; a no-op if the session moved on), or a bot-move job asked by a
     seat's token (``order``: a :class:`service.sessions.BotOrder` as JSON)."""
+    play_bot_turn(runtime_of(self), session_id, version, order)
+
+
+def play_bot_turn(
+    runtime: Runtime, session_id: str, version: int, order: dict[str, Any] | None = None
+) -> None:
+    """The body of ``session_bot_turn``: what it does, given the process's runtime."""
+    store = sessions.SessionStore(runtime)
     if order is None:
-        sessions.bot_turn(session_id, version)
+        sessions.bot_turn(store, session_id, version)
     else:
-        run_session_job(session_id, sessions.BotOrder.from_json(order))
+        run_session_job(runtime, store, session_id, sessions.BotOrder.from_json(order))
 
 
-def run_session_job(session_id: str, order: sessions.BotOrder) -> None:
+def run_session_job(
+    runtime: Runtime, store: sessions.SessionStore, session_id: str, order: sessions.BotOrder
+) -> None:
     """Play a session bot-move job and record its answer (or why it failed) under the job id."""
-    config = current_app.config
-    store = job_store()
+    jobs = job_store(runtime)
     job_id = order.job
     assert job_id is not None, "a bot-move job's order names its job (sessions.start_bot_job)"
-    progress = begin_part(store, job_id, 0, config, "running this bot")
-    if progress is None:
+    ran = run_part(
+        runtime,
+        jobs,
+        job_id,
+        0,
+        "running this bot",
+        "search",
+        partial(sessions.bot_job_turn, store, session_id, order),
+    )
+    if ran is None:
         return
-    try:
-        answer = sessions.bot_job_turn(session_id, order, progress)
-    except ApiError as error:  # the session moved on, the seat was claimed, expired
-        fail_job(store, job_id, f"{error.code}: {error.message}")
-        return
-    except SoftTimeLimitExceeded:
-        fail_job(store, job_id, "the search ran past its time limit")
-        return
-    except (EngineError, ValueError) as error:
-        fail_job(store, job_id, getattr(error, "message", None) or str(error))
-        return
-    except Exception as error:  # never leave a job pending forever
-        log.exception("session bot job failed")
-        fail_job(store, job_id, f"internal error: {type(error).__name__}")
-        return
+    progress, answer = ran
     progress.report(iterations_of(answer) or progress.iterations)  # no stats for another's seat
-    store.finish_part(job_id, 0, answer)
-    if store.complete(job_id, answer):
-        count("jobs_done")
+    jobs.finish_part(job_id, 0, answer)
+    if jobs.complete(job_id, answer):
+        count(runtime, "jobs_done")
 
 
 @shared_task(name="majlis.session_turn_timeout", bind=True)
 def session_turn_timeout(self: Any, session_id: str, version: int) -> None:
     """The turn timer of session ``session_id`` set at ``version`` ran out: a bot plays
     that seat's move, if the session is still at that version (else a no-op)."""
+    play_timeout(runtime_of(self), session_id, version)
+
+
+def play_timeout(runtime: Runtime, session_id: str, version: int) -> None:
+    """The body of ``session_turn_timeout``, given the process's runtime."""
+    store = sessions.SessionStore(runtime)
     try:
-        sessions.timeout_turn(session_id, version)
+        sessions.timeout_turn(store, session_id, version)
     except (EngineError, ValueError):  # it would fail again: never retried
         log.exception("turn timeout of session %s failed", session_id)
-        sessions.store().drop_timer(session_id, version)
+        store.drop_timer(session_id, version)
 
 
-def begin_part(store: JobStore, job_id: str, part: int, config: Any, doing: str) -> Progress | None:
+def run_part(
+    runtime: Runtime,
+    store: JobStore,
+    job_id: str,
+    part: int,
+    doing: str,
+    what: str,
+    compute: Callable[[Progress], dict[str, Any]],
+) -> tuple[Progress, dict[str, Any]] | None:
+    """Run part ``part`` of ``job_id`` (``compute``, given the part's progress reporter as
+    its ``should_stop``): (the reporter, the part's answer), or None when it must not run
+    (:func:`begin_part`) or failed, the job then failed saying why: a refusal of the domain
+    (the session moved on, the seat was claimed, it expired), the ``what``'s time limit, an
+    engine error, or any other error (logged; never a job left pending forever)."""
+    progress = begin_part(runtime, store, job_id, part, doing)
+    if progress is None:
+        return None
+    try:
+        return progress, compute(progress)
+    except DomainError as error:
+        why = f"{error.code}: {error.message}"
+    except SoftTimeLimitExceeded:
+        why = f"the {what} ran past its time limit"
+    except (EngineError, UnknownGame, ValueError) as error:
+        why = getattr(error, "message", None) or str(error)
+    except Exception as error:
+        log.exception("%s: part %s of job %s failed", doing, part, job_id)
+        why = f"internal error: {type(error).__name__}"
+    fail_job(runtime, store, job_id, why)
+    return None
+
+
+def record_part(
+    runtime: Runtime, store: JobStore, job_id: str, part: int, progress: Progress, answer: dict[str, Any]
+) -> int:
+    """Keep a searching part's answer and count its iterations; how many parts of the job
+    are done (-1: the job ended meanwhile, e.g. it expired or was failed)."""
+    progress.report(iterations_of(answer))
+    done = store.finish_part(job_id, part, answer)
+    if done >= 0:
+        count(runtime, "search_iterations", iterations_of(answer))
+    return done
+
+
+def begin_part(runtime: Runtime, store: JobStore, job_id: str, part: int, doing: str) -> Progress | None:
     """Mark part ``part`` of ``job_id`` started by this process; its progress reporter, or
     None when it must not run: the job expired or ended already (a redelivered task), or
     the workers ``doing`` it died too often (the job is failed, saying so)."""
     attempt = store.start_part(job_id, part, os.getpid())
     if attempt < 0:
         return None
-    if attempt > int(config["JOB_MAX_ATTEMPTS"]):
-        fail_job(store, job_id, f"the worker {doing} died {attempt - 1} times")
+    if attempt > int(runtime.config["JOB_MAX_ATTEMPTS"]):
+        fail_job(runtime, store, job_id, f"the worker {doing} died {attempt - 1} times")
         return None
-    return Progress(store, job_id, part, search_deadline(config))
+    return Progress(store, job_id, part, search_deadline(runtime.config))
 
 
-def fail_job(store: JobStore, job_id: str, why: str) -> None:
+def fail_job(runtime: Runtime, store: JobStore, job_id: str, why: str) -> None:
     if store.fail(job_id, why):
-        count("jobs_failed")
+        count(runtime, "jobs_failed")
 
 
 # --------------------------------------------------------------------------- webhooks, review
@@ -255,7 +316,7 @@ def webhook_delivery(self: Any, session_id: str, version: int, body: dict[str, A
     """POST one move of session ``session_id`` to its callback (see :mod:`service.webhooks`);
     on failure, the same task again after a back-off (the attempts are counted in Redis).
     Queued anew rather than ``self.retry``: the failed attempt has logged its one line."""
-    retry_in = webhooks.deliver(session_id, version, body, current_app.config)
+    retry_in = webhooks.deliver(runtime_of(self), session_id, version, body)
     if retry_in is not None:
         webhook_delivery.apply_async(
             (session_id, version, body),
@@ -269,30 +330,20 @@ def webhook_delivery(self: Any, session_id: str, version: int, body: dict[str, A
 def review_part(self: Any, job_id: str, part: int, payload: dict[str, Any]) -> None:
     """Search one decision of review job ``job_id`` again (see :mod:`service.review`); the
     part that finishes last merges the review, keeps it with its session and completes the job."""
-    config = current_app.config
-    store = job_store()
-    progress = begin_part(store, job_id, part, config, "reviewing this decision")
-    if progress is None:
+    run_review_part(runtime_of(self), job_id, part, payload)
+
+
+def run_review_part(runtime: Runtime, job_id: str, part: int, payload: dict[str, Any]) -> None:
+    store = job_store(runtime)
+
+    def compute(progress: Progress) -> dict[str, Any]:
+        return review.review_position(get_game(payload["game"]), payload, runtime.config, progress)
+
+    ran = run_part(runtime, store, job_id, part, "reviewing this decision", "review", compute)
+    if ran is None:
         return
-    try:
-        decision = review.review_position(get_game(payload["game"]), payload, config, progress)
-    except SoftTimeLimitExceeded:
-        fail_job(store, job_id, "the review ran past its time limit")
-        return
-    except (EngineError, UnknownGame, ValueError) as error:
-        fail_job(store, job_id, getattr(error, "message", None) or str(error))
-        return
-    except Exception as error:  # never leave a job pending forever
-        log.exception("review part failed")
-        fail_job(store, job_id, f"internal error: {type(error).__name__}")
-        return
-    progress.report(iterations_of(decision))
-    done = store.finish_part(job_id, part, decision)
-    if done < 0:
-        return
-    count("search_iterations", iterations_of(decision))
-    if done == int(store.raw(job_id).get("parts", 0)):
+    done = record_part(runtime, store, job_id, part, *ran)
+    if done >= 0 and done == int(store.raw(job_id).get("parts", 0)):
         meta = review.meta_of(store, job_id)
-        session_ttl = int(config["SESSION_TTL"])
-        if review.finish(store, job_id, review.merge(meta, store.parts(job_id)), meta, session_ttl):
-            count("jobs_done")
+        if review.finish(runtime, job_id, review.merge(meta, store.parts(job_id)), meta):
+            count(runtime, "jobs_done")

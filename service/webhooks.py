@@ -63,17 +63,15 @@ import secrets
 import socket
 import ssl
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 from urllib.parse import urlsplit
 
 from kombu.exceptions import OperationalError
 
-from service.dispatch import send_task
 from service.domain_errors import InvalidCallback
 from service.queues import visibility_timeout
-from service.redis_conn import get_redis, keys
+from service.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -309,14 +307,14 @@ def public_body(session_id: str, entry: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def queue_webhooks(session_id: str, callback_url: str | None, body: dict[str, Any]) -> None:
+def queue_webhooks(runtime: Runtime, session_id: str, callback_url: str | None, body: dict[str, Any]) -> None:
     """Queue the delivery of ``body`` (a move) if the session has a callback. A queue that
     cannot be reached loses this delivery (logged): the move itself stands."""
     if not callback_url:
         return
     version = body["version"]
     try:
-        send_task(
+        runtime.send_task(
             "majlis.webhook_delivery", (session_id, version, body), task_id=delivery_key(session_id, version)
         )
     except OperationalError:
@@ -331,14 +329,16 @@ def delivery_key(session_id: str, version: int) -> str:
 # --------------------------------------------------------------------------- delivering
 
 
-def records_key(session_id: str) -> str:
-    return keys().session(session_id) + ":webhooks"
+def records_key(runtime: Runtime, session_id: str) -> str:
+    return runtime.keys.session(session_id) + ":webhooks"
 
 
-def deliveries(session_id: str) -> dict[int, dict[str, Any]]:
+def deliveries(runtime: Runtime, session_id: str) -> dict[int, dict[str, Any]]:
     """Per version: attempts, status (pending, parked, delivered, failed) and last_status
     (the receiver's HTTP status, or why the attempt failed)."""
-    raw = cast("dict[str, str]", get_redis().hgetall(records_key(session_id)))  # decode_responses: str
+    raw = cast(
+        "dict[str, str]", runtime.redis().hgetall(records_key(runtime, session_id))
+    )  # decode_responses
     out: dict[int, dict[str, Any]] = {}
     for field, value in raw.items():
         version, _, name = field.partition(":")
@@ -457,28 +457,28 @@ def destination(url: str) -> str:
     return f"{parts.scheme}://{(parts.hostname or '').lower()}:{port}"
 
 
-def breaker_key(dest: str) -> str:
-    return f"{keys().prefix}:webhooks:breaker:{hashlib.sha256(dest.encode()).hexdigest()[:32]}"
+def breaker_key(prefix: str, dest: str) -> str:
+    return f"{prefix}:webhooks:breaker:{hashlib.sha256(dest.encode()).hexdigest()[:32]}"
 
 
-def parked_key(dest: str) -> str:
-    return breaker_key(dest) + ":parked"
+def parked_key(prefix: str, dest: str) -> str:
+    return breaker_key(prefix, dest) + ":parked"
 
 
-def parked_set() -> str:
+def parked_set(prefix: str) -> str:
     """The destinations with parked deliveries: ``dest`` by the time their breaker reopens."""
-    return f"{keys().prefix}:webhooks:parked"
+    return f"{prefix}:webhooks:parked"
 
 
-def breaker_open_until(dest: str) -> float:
+def breaker_open_until(runtime: Runtime, dest: str) -> float:
     """When the breaker of ``dest`` lets deliveries through again (0: it is closed)."""
-    return float(get_redis().hget(breaker_key(dest), "open_until") or 0)
+    return float(runtime.redis().hget(breaker_key(runtime.keys.prefix, dest), "open_until") or 0)
 
 
-def breaker_failed(dest: str, config: Any, now: float) -> float:
+def breaker_failed(runtime: Runtime, dest: str, now: float) -> float:
     """Count a failed attempt to ``dest``; the time its breaker opens until (0: still closed)."""
-    r = get_redis()
-    key = breaker_key(dest)
+    r, config = runtime.redis(), runtime.config
+    key = breaker_key(runtime.keys.prefix, dest)
     failures = int(r.hincrby(key, "failures", 1))
     cooldown = float(config["WEBHOOK_BREAKER_COOLDOWN"])
     r.expire(key, int(cooldown) + 3600)
@@ -489,18 +489,21 @@ def breaker_failed(dest: str, config: Any, now: float) -> float:
     return until
 
 
-def breaker_succeeded(dest: str) -> None:
-    get_redis().delete(breaker_key(dest))
+def breaker_succeeded(runtime: Runtime, dest: str) -> None:
+    runtime.redis().delete(breaker_key(runtime.keys.prefix, dest))
 
 
-def park(dest: str, session_id: str, version: int, body: dict[str, Any], until: float, ttl: int) -> None:
-    """Keep a delivery for ``dest`` until its breaker lets it through (after ``until``)."""
-    r = get_redis()
-    pipe = r.pipeline()
-    pipe.rpush(parked_key(dest), json.dumps([dest, session_id, version, body]))
-    pipe.expire(parked_key(dest), ttl)
-    pipe.zadd(parked_set(), {dest: until})
-    pipe.hset(records_key(session_id), f"{version}:status", PARKED)
+def park(
+    runtime: Runtime, dest: str, session_id: str, version: int, body: dict[str, Any], until: float
+) -> None:
+    """Keep a delivery for ``dest`` until its breaker lets it through (after ``until``);
+    at most as long as a session lives."""
+    prefix = runtime.keys.prefix
+    pipe = runtime.redis().pipeline()
+    pipe.rpush(parked_key(prefix, dest), json.dumps([dest, session_id, version, body]))
+    pipe.expire(parked_key(prefix, dest), int(runtime.config["SESSION_TTL"]))
+    pipe.zadd(parked_set(prefix), {dest: until})
+    pipe.hset(records_key(runtime, session_id), f"{version}:status", PARKED)
     pipe.execute()
 
 
@@ -519,10 +522,10 @@ return due
 def release_parked(client: Any, prefix: str, send: Any, now: float, most: int = 100) -> int:
     """Queue again the parked deliveries of every destination whose cool-down has passed
     (``send(session_id, version, body)``); how many. Run by the delivery pool's sweeper."""
-    parked = f"{prefix}:webhooks:parked"
+    parked = parked_set(prefix)
     sent = 0
     for dest in client.register_script(_DUE_DESTINATIONS)(keys=[parked], args=[f"{now:.3f}", 2, 20]):
-        key = f"{prefix}:webhooks:breaker:{hashlib.sha256(dest.encode()).hexdigest()[:32]}:parked"
+        key = parked_key(prefix, dest)
         for _ in range(most):
             raw = client.lpop(key)
             if raw is None:
@@ -537,24 +540,24 @@ def release_parked(client: Any, prefix: str, send: Any, now: float, most: int = 
 # --------------------------------------------------------------------------- one attempt
 
 
-def deliver(session_id: str, version: int, body: dict[str, Any], config: Mapping[str, Any]) -> float | None:
-    """One attempt at delivering ``body`` by the settings ``config`` (the app's); seconds
-    to wait before the next attempt, or None when done (delivered, out of attempts,
-    parked, already settled, refused, or the session expired)."""
-    r = get_redis()
+def deliver(runtime: Runtime, session_id: str, version: int, body: dict[str, Any]) -> float | None:
+    """One attempt at delivering ``body`` by the runtime's settings; seconds to wait
+    before the next attempt, or None when done (delivered, out of attempts, parked,
+    already settled, refused, or the session expired)."""
+    r, config = runtime.redis(), runtime.config
     url, secret = cast(
-        "list[str | None]", r.hmget(keys().session(session_id), "callback_url", "webhook_secret")
+        "list[str | None]", r.hmget(runtime.keys.session(session_id), "callback_url", "webhook_secret")
     )
     if not url or not secret:
         return None  # expired
-    records = records_key(session_id)
+    records = records_key(runtime, session_id)
     if r.hget(records, f"{version}:status") in (DELIVERED, FAILED):
         return None  # a redelivered task: this delivery was already settled
     dest = destination(url)
     now = time.time()
-    open_until = breaker_open_until(dest)
+    open_until = breaker_open_until(runtime, dest)
     if open_until > now:
-        park(dest, session_id, version, body, open_until, int(config["SESSION_TTL"]))
+        park(runtime, dest, session_id, version, body, open_until)
         return None
     attempt = int(r.hincrby(records, f"{version}:attempts", 1))
     r.hset(records, f"{version}:status", "pending")
@@ -578,10 +581,10 @@ def deliver(session_id: str, version: int, body: dict[str, Any], config: Mapping
         status, outcome = 0, f"error: {error}"[:200]
     if 200 <= status < 300:
         r.hset(records, mapping={f"{version}:status": DELIVERED, f"{version}:last_status": outcome})
-        breaker_succeeded(dest)
+        breaker_succeeded(runtime, dest)
         return None
     attempts = int(config["WEBHOOK_ATTEMPTS"])
-    reopened = breaker_failed(dest, config, time.time())
+    reopened = breaker_failed(runtime, dest, time.time())
     if attempt >= attempts:
         r.hset(records, mapping={f"{version}:status": FAILED, f"{version}:last_status": outcome})
         log.warning(
@@ -603,7 +606,7 @@ def deliver(session_id: str, version: int, body: dict[str, Any], config: Mapping
         f"{dest} parked until its breaker closes" if reopened else f"next in {wait:g} s",
     )
     if reopened:
-        park(dest, session_id, version, body, reopened, int(config["SESSION_TTL"]))
+        park(runtime, dest, session_id, version, body, reopened)
         return None
     return wait
 

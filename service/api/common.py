@@ -5,11 +5,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from flask import current_app, g, has_request_context, request
 from flask_smorest import Blueprint  # type: ignore[import-untyped]  # flask-smorest ships no type information
 
 from engine import get_game
 from engine.protocol import Game, InvalidState
+from service import sessions as S
 from service.errors import PROBLEM_JSON, ApiError
+from service.jobs import JobStore
+from service.jobs import job_store as jobs_of
+from service.runtime import RUNTIME_EXTENSION, Runtime
 
 ERROR_RESPONSES = {
     400: "invalid JSON (code invalid_json)",
@@ -84,3 +89,29 @@ def require_seat_in_range(game: Game, state, seat: int) -> None:
         raise ApiError(
             422, "wrong_seat", f"seat {seat} is not at this table (seats 0..{players - 1})", {"field": "seat"}
         )
+
+
+# --------------------------------------------------------------------------- the domain's runtime
+
+
+def runtime() -> Runtime:
+    """The app's Runtime (service/runtime.py): what the blueprints hand the domain."""
+    return current_app.extensions[RUNTIME_EXTENSION]
+
+
+def session_store() -> S.SessionStore:
+    return S.SessionStore(runtime())
+
+
+def job_store() -> JobStore:
+    return jobs_of(runtime())
+
+
+def quota_client() -> str:
+    """The client a request counts against (service/quotas.py): its API key (when keys
+    are on), else its address. Behind a proxy the address is the proxy's unless it is set
+    to pass it on (MAJLIS_PROXY_HOPS)."""
+    key = g.get("api_key_digest") if has_request_context() else None
+    if key:
+        return f"key:{key}"
+    return f"addr:{request.remote_addr or 'unknown'}"

@@ -29,7 +29,7 @@ from engine.protocol import Game
 from service import i18n, quotas
 from service.api.blueprint import Blueprint
 from service.api.bots import inline_slots, seat_view
-from service.api.common import document_errors, load_game, state_for_view
+from service.api.common import document_errors, load_game, quota_client, runtime, state_for_view
 from service.api.schemas import (
     ActionField,
     BotMoveRequest,
@@ -39,7 +39,6 @@ from service.api.schemas import (
     Strict,
 )
 from service.errors import ApiError
-from service.redis_conn import EXTENSION
 
 log = logging.getLogger(__name__)
 
@@ -145,11 +144,11 @@ def hint_lease(ms: float) -> Iterator[None]:
     end, or by itself a few seconds after the search's longest time if this process
     dies). Without Redis (stateless use on its own) there is nothing to count."""
     most = int(current_app.config["QUOTA_HINTS"])
-    if not most or current_app.extensions[EXTENSION]["client"] is None:
+    if not most or runtime().client is None:
         yield
         return
-    counts = quotas.current()
-    key = counts.key("hints", quotas.client_id())
+    counts = quotas.current(runtime())
+    key = counts.key("hints", quota_client())
     holder = quotas.new_holder()
     refusal = counts.take_lease([("hints", key, most)], holder, ms / 1000.0 + 5.0)
     quotas.require(refusal, "hints searching at once")

@@ -13,19 +13,13 @@ from kombu.exceptions import OperationalError
 from ai.bots import Budget
 from service import quotas
 from service.api.blueprint import Blueprint
-from service.api.common import document_errors
+from service.api.common import document_errors, job_store, quota_client, runtime
 from service.api.session_schemas import JobSchema
-from service.dispatch import send_task
 from service.errors import ApiError, job_problem
-from service.jobs import JobStore, lost_after
+from service.jobs import lost_after
 from service.queues import search_queue
-from service.redis_conn import check_room, get_redis, keys
 
 blp = Blueprint("jobs", __name__, url_prefix="/v1/jobs", description="Bot searches running as jobs")
-
-
-def store() -> JobStore:
-    return JobStore(get_redis(), keys(), int(current_app.config["JOB_TTL"]))
 
 
 def job_url(job_id: str) -> str:
@@ -73,18 +67,20 @@ def start_search(payload: dict[str, Any], parts: int) -> dict[str, Any]:
     """Record a job and queue its ``parts`` tasks; the job reference answered with 202.
 
     ``payload``: game, view, seat, level, budget ({iterations, ms}), seed (plain JSON)."""
-    check_room()  # 507 while Redis is nearly full
-    kind = quotas.check_job("jobs")
+    runtime().check_room()  # 507 while Redis is nearly full
+    kind = quotas.check_job(runtime(), quota_client(), "jobs")
     job_id = uuid.uuid4().hex
     payload = dict(payload, parts=parts)
-    store().create(job_id, payload, parts)
+    job_store().create(job_id, payload, parts)
     queue = search_queue(payload, current_app.config)  # a small search: the interactive pool
-    quotas.count_job(kind, job_id)
+    quotas.count_job(runtime(), quota_client(), kind, job_id)
     try:
         for part in range(parts):
-            send_task("majlis.search_part", (job_id, part, payload), task_id=f"{job_id}.{part}", queue=queue)
+            runtime().send_task(
+                "majlis.search_part", (job_id, part, payload), task_id=f"{job_id}.{part}", queue=queue
+            )
     except OperationalError as error:
-        store().fail(job_id, "the job queue is unreachable")
+        job_store().fail(job_id, "the job queue is unreachable")
         # the broker's text names its keys: service/errors.py answers without it
         raise ApiError(503, "unavailable", "the job queue is unreachable", {"dependency": "redis"}) from error
     return {"id": job_id, "status": "pending", "url": job_url(job_id)}
@@ -110,7 +106,7 @@ class Job(MethodView):
         config = current_app.config
         # Keys: 404 for an id never issued
         stall = float(config["JOB_STALL_SECONDS"])
-        job = store().get(job_id, lost_after(config), int(config["BOT_MAX_ITERATIONS"]), stall)
+        job = job_store().get(job_id, lost_after(config), int(config["BOT_MAX_ITERATIONS"]), stall)
         if job is None:
             raise ApiError(404, "unknown_job", f"no job {job_id!r} (unknown, or expired)")
         job["url"] = job_url(job_id)

@@ -19,9 +19,15 @@ from service import quotas
 from service import review as R
 from service import sessions as S
 from service.api.blueprint import Blueprint
-from service.api.common import document_errors, load_game, require_seat_in_range
+from service.api.common import (
+    document_errors,
+    load_game,
+    quota_client,
+    require_seat_in_range,
+    runtime,
+    session_store,
+)
 from service.api.jobs import accepted, review_seconds, with_url
-from service.api.jobs import store as job_store
 from service.api.session_schemas import (
     GameReviewRequest,
     JobAccepted,
@@ -32,7 +38,6 @@ from service.api.session_schemas import (
 from service.api.sessions import authorised
 from service.errors import ApiError
 from service.redaction import redact
-from service.redis_conn import check_room
 
 blp = Blueprint(
     "review", __name__, url_prefix="/v1", description="Match review: each decision searched again"
@@ -47,10 +52,10 @@ def iterations(asked: int | None) -> int:
 def start_review(game: Any, positions: list[R.Position], meta: dict[str, Any]):
     """Queue the review job; the 202 answer, with its Location and Retry-After. 429 when
     the client has its reviews in flight already, 507 while Redis is nearly full."""
-    check_room()
-    kind = quotas.check_job("reviews")
-    job = with_url(R.start(job_store(), game, positions, meta, int(current_app.config["SESSION_TTL"])))
-    quotas.count_job(kind, job["id"])
+    runtime().check_room()
+    kind = quotas.check_job(runtime(), quota_client(), "reviews")
+    job = with_url(R.start(runtime(), game, positions, meta))
+    quotas.count_job(runtime(), quota_client(), kind, job["id"])
     return accepted(job, review_seconds(len(positions), meta["iterations"]))
 
 
@@ -98,9 +103,9 @@ class SessionReview(MethodView):
         _store, session, token_seat = authorised(session_id)
         scope, seats = scope_of(session, token_seat, body["seat"], body["all_seats"])
         game = session.game
-        log = S.store().log(session, token_seat)
+        log = session_store().log(session, token_seat)
         moves = [(entry["seat"], entry["action"]) for entry in log]
-        positions, _final = R.replay(game, S.store().initial_state(session), moves, set(seats))
+        positions, _final = R.replay(game, session_store().initial_state(session), moves, set(seats))
         meta: dict[str, Any] = {
             "game": game.id,
             "session": session.id,
@@ -122,7 +127,7 @@ class SessionReview(MethodView):
         404 `unknown_review` until a review of that scope has finished. The latest one is kept."""
         _store, session, token_seat = authorised(session_id)
         scope, _seats = scope_of(session, token_seat, query["seat"], query["all_seats"])
-        review = R.kept(session.id, scope)
+        review = R.kept(runtime(), session.id, scope)
         if review is None:
             raise ApiError(
                 404, "unknown_review", f"no finished review of {scope!r} in this session", {"scope": scope}

@@ -34,10 +34,9 @@ from service import quotas, webhooks
 from service import sessions as S
 from service.api.blueprint import Blueprint
 from service.api.bots import inline_slots, is_short, real_budget
-from service.api.common import document_errors
+from service.api.common import document_errors, quota_client, runtime, session_store
 from service.api.hints import HintOptions, HintResponse, hint, labelled
 from service.api.jobs import accepted, search_seconds, with_url
-from service.api.jobs import store as job_store
 from service.api.session_schemas import (
     JobAccepted,
     LogSchema,
@@ -49,11 +48,11 @@ from service.api.session_schemas import (
     SessionSchema,
     SpectatorCreated,
 )
+from service.api.streams import parse_last_event_id, public_stream_base, stream_response
 from service.dispatch import new_seed
 from service.domain_errors import StaleVersion
 from service.errors import ApiError
-from service.events import parse_last_event_id, public_stream_base, stream_response
-from service.redis_conn import check_room, issued_id
+from service.redis_conn import issued_id
 from service.timers import TurnTimer, shown
 
 log = logging.getLogger(__name__)
@@ -76,7 +75,7 @@ def bearer_token() -> str:
 def viewer(session_id: str) -> tuple[S.SessionStore, S.Session, int | None]:
     """The session and the token's seat; None for a spectator token (401 for neither)."""
     token = bearer_token()
-    store = S.store()
+    store = session_store()
     session = store.load(session_id)
     seat = session.seat_of(token)
     if seat is None and not session.is_spectator(token):
@@ -119,7 +118,7 @@ def release_finished(session: S.Session) -> None:
     """A finished match no longer counts against its client's live-session quotas (it is
     kept, readable, until it expires): marked whenever an answer shows it finished."""
     try:
-        quotas.session_ended(S.store().r, S.store().keys, session.id)
+        quotas.session_ended(runtime().redis(), runtime().keys, session.id)
     except redis.RedisError as error:  # a full Redis: it stays counted until it expires
         log.warning("finished session %s not released: %s", session.id, error)
 
@@ -171,13 +170,17 @@ class Sessions(MethodView):
             url = webhooks.check_callback_url(body["callback_url"], allow_private, allow_loopback)
             webhook = {"callback_url": url, "webhook_secret": webhooks.new_secret()}
         timer = turn_timer(body["turn_timer"])
-        check_room()  # 507 while Redis is nearly full
-        quotas.check_new_session(timed=timer is not None, webhook=webhook is not None)
-        store = S.store()
+        runtime().check_room()  # 507 while Redis is nearly full
+        quotas.check_new_session(
+            runtime(), quota_client(), timed=timer is not None, webhook=webhook is not None
+        )
+        store = session_store()
         session_id, tokens = store.create(game, state, seats, webhook, timer)
-        quotas.count_new_session(session_id, timed=timer is not None, webhook=webhook is not None)
+        quotas.count_new_session(
+            runtime(), quota_client(), session_id, timed=timer is not None, webhook=webhook is not None
+        )
         session = store.load(session_id)
-        S.schedule_bot(session)
+        S.schedule_bot(store, session)
         return {
             "id": session_id,
             "game": game.id,
@@ -238,7 +241,7 @@ class Moves(MethodView):
         if body["seat"] is not None and body["seat"] != seat:
             raise ApiError(403, "forbidden", f"this token plays seat {seat}, not seat {body['seat']}")
         _state, events, _version = store.apply(session, seat, body["action"], body["expected_version"])
-        S.schedule_bot(session)
+        S.schedule_bot(store, session)
         out = summary(session, seat)
         out["events"] = S.public_events(session, events, seat)
         return out
@@ -296,7 +299,7 @@ class BotMove(MethodView):
         finally:
             if slots is not None:
                 slots.release()
-        S.schedule_bot(session)
+        S.schedule_bot(store, session)
         out = summary(session, seat)  # its seat is the token's, as in every session answer
         out.update(action=answer["action"], events=answer["events"])
         if "stats" in answer:
@@ -306,10 +309,10 @@ class BotMove(MethodView):
 
 def start_bot_job(session: S.Session, order: S.BotOrder) -> dict[str, Any]:
     """A bot-move job, within the client's bot jobs in flight and Redis's room."""
-    check_room()
-    kind = quotas.check_job("jobs")
-    job = with_url(S.start_bot_job(session, order, job_store(), current_app.config))
-    quotas.count_job(kind, job["id"])
+    runtime().check_room()
+    kind = quotas.check_job(runtime(), quota_client(), "jobs")
+    job = with_url(S.start_bot_job(session_store(), session, order))
+    quotas.count_job(runtime(), quota_client(), kind, job["id"])
     return job
 
 
@@ -337,7 +340,7 @@ class Leave(MethodView):
         The session's version moves (a client's pending `expected_version` gets 409)."""
         store, session, seat = authorised(session_id)
         session = store.set_seat(session, seat, {"type": "bot", "level": body["level"]})
-        S.schedule_bot(session)
+        S.schedule_bot(store, session)
         return summary(session, seat)
 
 
@@ -352,7 +355,7 @@ class Claim(MethodView):
         store, session, seat = authorised(session_id)
         human = {"type": "human", "level": session.seats[seat].get("level", "normal")}
         session = store.set_seat(session, seat, human)
-        S.schedule_bot(session)  # the version moved: the bot to act (if any) needs a new turn
+        S.schedule_bot(store, session)  # the version moved: the bot to act (if any) needs a new turn
         return summary(session, seat)
 
 
@@ -415,7 +418,7 @@ class Spectators(MethodView):
         most = int(current_app.config["QUOTA_SPECTATORS"])
         if most and len(session.spectator_digests) >= most:
             refusal = quotas.Refusal("spectators", most, len(session.spectator_digests), quotas.MAX_RESET)
-            raise quotas.QuotaExceeded(refusal, "spectators per session")
+            quotas.require(refusal, "spectators per session")
         token = store.add_spectator(session)
         return {
             "id": session.id,

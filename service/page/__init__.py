@@ -39,10 +39,12 @@ from service import deal_hold as page_hold
 from service import i18n
 from service import sessions as S
 from service.api.blueprint import json_body
+from service.api.common import session_store
 from service.api.hints import labelled
 from service.api.sessions import authorised, viewer
+from service.api.streams import public_stream_base
+from service.domain_errors import NotFound
 from service.errors import ApiError
-from service.events import public_stream_base
 from service.redaction import hidden_from_spectators, redact
 from service.redis_conn import ISSUED_ID
 
@@ -136,11 +138,9 @@ def known_session(session_id: str) -> Any | None:
     if not ISSUED_ID.fullmatch(session_id):
         return None
     try:
-        return S.store().load(session_id)
-    except ApiError as error:
-        if error.status == 404:
-            return None
-        raise
+        return session_store().load(session_id)
+    except NotFound:
+        return None
 
 
 def not_found_page():
@@ -325,7 +325,7 @@ def summaries_read(session_id: str):
     deals = deals_acknowledged()
     store, session, seat = authorised(session_id)
     page_hold.ack(store, session, seat, deals)
-    S.schedule_bot(store.load(session_id))
+    S.schedule_bot(store, store.load(session_id))
     return {"seat": seat, "deals": deals}
 
 

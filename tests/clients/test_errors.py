@@ -11,7 +11,8 @@ from majlis_client import errors as E
 from majlis_client.errors import ERROR_CLASSES, STATUS_CLASSES, error_from_response
 
 from engine.protocol import BadAction, IllegalAction, InvalidSetup, InvalidState, NotYourTurn
-from service.errors import HTTP_CODES, engine_error_to_api, legacy, problem
+from service import domain_errors
+from service.errors import HTTP_CODES, domain_status, engine_error_to_api, legacy, problem
 from tests.clients.conftest import ROOT
 
 
@@ -36,11 +37,14 @@ def answered_codes() -> list[tuple[int, str]]:
     pairs = set(HTTP_CODES.items())
     for path in [*(ROOT / "service").rglob("*.py"), ROOT / "deploy" / "gunicorn.conf.py"]:
         source = path.read_text()
-        # service/domain_errors.py declares the domain's refusals as super().__init__(status, code, ...)
-        found = re.findall(
-            r'(?:ApiError|error_response|super\(\).__init__)\(\s*(\d{3}),\s*"([a-z_]+)"', source
-        )
+        found = re.findall(r'(?:ApiError|error_response)\(\s*(\d{3}),\s*"([a-z_]+)"', source)
         pairs |= {(int(status), code) for status, code in found}
+    # service/domain_errors.py declares each refusal's code (super().__init__(code, ...));
+    # service/errors.py gives each kind its status
+    for chunk in (ROOT / "service" / "domain_errors.py").read_text().split("\nclass ")[1:]:
+        name = chunk.split("(", 1)[0]
+        for code in re.findall(r'super\(\).__init__\(\s*"([a-z_]+)"', chunk):
+            pairs.add((domain_status(getattr(domain_errors, name)), code))
     for error in (
         BadAction("x"),
         IllegalAction("x", rule="R1"),

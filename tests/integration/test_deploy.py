@@ -134,7 +134,7 @@ def test_compose_sentinel_variant_points_every_service_at_the_sentinels(monkeypa
         settings = sentinel_settings(monkeypatch, env)
         target = parse_sentinel_url(settings.REDIS_URL)
         assert target.master == env["MAJLIS_REDIS_SENTINEL_MASTER"] and target.wait_replicas == 1
-        celery = celery_config(settings.as_flask_config())
+        celery = celery_config(settings.as_config())
         assert celery["broker_url"].startswith("sentinel://sentinel-1:26379/0;")
         assert celery["broker_transport_options"]["master_name"] == target.master
     monitor = services["sentinel-1"]["entrypoint"][-1]

@@ -10,6 +10,7 @@ import pytest
 
 from service import sessions as S
 from service.page import hold as page_hold
+from service.runtime import RUNTIME_EXTENSION
 from tests.integration.conftest import assert_error
 
 pytestmark = pytest.mark.integration
@@ -69,28 +70,26 @@ def test_bots_wait_for_a_held_seat_to_dismiss_the_deal_summary(client, app):
     session_id, tokens = new_ronda(client)
     assert client.post(f"/play/api/sessions/{session_id}/hold", headers=auth(tokens[0])).status_code == 200
     play_first_legal(client, session_id, tokens, until_deal=2)
-    with app.app_context():
-        store = S.store()
-        session = store.load(session_id)
-        left = page_hold.wait_left(store, session)
-        assert 0 < left <= page_hold.MOST_SECONDS  # deal 1's summary is not dismissed yet
-        since = float(store.r.hget(page_hold.key(store, session_id), "since:1"))
-        assert page_hold.wait_left(store, session, now=since + page_hold.MOST_SECONDS + 1) == 0  # bounded
-        ack = f"/play/api/sessions/{session_id}/ack"
-        answer = client.post(ack, json={"deals": 1}, headers=auth(tokens[0]))
-        assert answer.status_code == 200 and answer.get_json() == {"seat": 0, "deals": 1}
-        assert page_hold.wait_left(store, session) == 0
-        # an older acknowledgement never takes it back
-        client.post(ack, json={"deals": 0}, headers=auth(tokens[0]))
-        assert page_hold.wait_left(store, session) == 0
+    store = S.SessionStore(app.extensions[RUNTIME_EXTENSION])
+    session = store.load(session_id)
+    left = page_hold.wait_left(store, session)
+    assert 0 < left <= page_hold.MOST_SECONDS  # deal 1's summary is not dismissed yet
+    since = float(store.r.hget(page_hold.key(store, session_id), "since:1"))
+    assert page_hold.wait_left(store, session, now=since + page_hold.MOST_SECONDS + 1) == 0  # bounded
+    ack = f"/play/api/sessions/{session_id}/ack"
+    answer = client.post(ack, json={"deals": 1}, headers=auth(tokens[0]))
+    assert answer.status_code == 200 and answer.get_json() == {"seat": 0, "deals": 1}
+    assert page_hold.wait_left(store, session) == 0
+    # an older acknowledgement never takes it back
+    client.post(ack, json={"deals": 0}, headers=auth(tokens[0]))
+    assert page_hold.wait_left(store, session) == 0
 
 
 def test_a_session_no_page_holds_never_waits(client, app):
     session_id, tokens = new_ronda(client)
     play_first_legal(client, session_id, tokens, until_deal=2)
-    with app.app_context():
-        store = S.store()
-        assert page_hold.wait_left(store, store.load(session_id)) == 0
+    store = S.SessionStore(app.extensions[RUNTIME_EXTENSION])
+    assert page_hold.wait_left(store, store.load(session_id)) == 0
 
 
 @pytest.mark.parametrize("body", [None, {}, {"deals": "1"}, {"deals": -1}, {"deals": True}, [1]])

@@ -12,7 +12,10 @@ import pytest
 
 from engine import get_game
 from service import sessions as S
+from service.domain_errors import SeatClaimed
+from service.errors import domain_status
 from service.redis_conn import Keys
+from service.runtime import RUNTIME_EXTENSION
 from tests.integration.conftest import GAME, assert_error, wait_for
 from tests.integration.test_sessions import LONG_MATCH, auth, create, first_legal, full_state, walk_strings
 
@@ -130,12 +133,11 @@ def test_a_bot_move_for_a_seat_no_longer_a_bot_seat_is_refused_in_the_atomic_wri
     created = create(client, seed=94)
     sid = created["id"]
     seat, action = first_legal(redis_client, prefix, sid)
-    with app.app_context():
-        store = S.store()
-        session = store.load(sid)
-        with pytest.raises(S.ApiError) as refused:
-            store.apply(session, seat, action, 0, by="bot", must_be_bot=True)
-    assert (refused.value.status, refused.value.code) == (409, "seat_claimed")
+    store = S.SessionStore(app.extensions[RUNTIME_EXTENSION])
+    session = store.load(sid)
+    with pytest.raises(SeatClaimed) as refused:
+        store.apply(session, seat, action, 0, by="bot", must_be_bot=True)
+    assert (domain_status(SeatClaimed), refused.value.code) == (409, "seat_claimed")
     assert version_of(redis_client, prefix, sid) == 0
     assert redis_client.llen(Keys(prefix).session_log(sid)) == 0
 
@@ -277,16 +279,15 @@ def test_a_hand_over_goes_on_from_the_session_as_it_is_after_it(app, redis_clien
     created = create(client, seed=99, options=LONG_MATCH)
     sid, tokens = created["id"], created["tokens"]
     seat, action = first_legal(redis_client, prefix, sid)
-    with app.app_context():
-        store = S.store()
-        loaded = store.load(sid)  # the other seat's claim loads the session ...
-        moved = client.post(  # ... a move lands meanwhile ...
-            f"/v1/sessions/{sid}/moves",
-            json={"action": action, "expected_version": 0},
-            headers=auth(tokens[seat]),
-        )
-        assert moved.status_code == 200
-        after = store.set_seat(loaded, 1 - seat, {"type": "bot", "level": "random"})  # ... and writes
+    store = S.SessionStore(app.extensions[RUNTIME_EXTENSION])
+    loaded = store.load(sid)  # the other seat's claim loads the session ...
+    moved = client.post(  # ... a move lands meanwhile ...
+        f"/v1/sessions/{sid}/moves",
+        json={"action": action, "expected_version": 0},
+        headers=auth(tokens[seat]),
+    )
+    assert moved.status_code == 200
+    after = store.set_seat(loaded, 1 - seat, {"type": "bot", "level": "random"})  # ... and writes
     game, state = full_state(redis_client, prefix, sid)
     assert after.version == 2 and after.seats[1 - seat]["type"] == "bot"
     assert game.to_json(after.state) == game.to_json(state)

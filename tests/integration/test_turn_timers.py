@@ -15,6 +15,7 @@ from majlis_client import Client
 from service import create_app
 from service import sessions as S
 from service.redis_conn import EmbeddedRedis, Keys, connect
+from service.runtime import RUNTIME_EXTENSION
 from service.timers import claim_due, timer_member
 from tests.clients.conftest import FlaskTransport
 from tests.integration.conftest import GAME, IntegrationSettings, Worker, assert_error, wait_for
@@ -148,8 +149,7 @@ def test_a_person_who_moves_in_time_is_not_played_for(app, client, tables, redis
     timers = redis_client.zrange(Keys(prefix).turn_timers(), 0, -1)
     assert [m for m in timers if m.startswith(sid)] == [timer_member(sid, version)]
     # a timer of a version gone is a no-op, even when a worker runs it late
-    with app.app_context():
-        S.timeout_turn(sid, version - 1)
+    S.timeout_turn(S.SessionStore(app.extensions[RUNTIME_EXTENSION]), sid, version - 1)
     assert session(client, sid, tokens[0])["version"] == version
 
 

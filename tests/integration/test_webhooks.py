@@ -20,6 +20,7 @@ import pytest
 from engine import get_game
 from service import create_app
 from service.redis_conn import EmbeddedRedis, Keys, connect
+from service.runtime import RUNTIME_EXTENSION
 from service.webhooks import deliveries
 from tests.integration.conftest import GAME, IntegrationSettings, Worker, assert_error, wait_for
 from tests.problems import extensions
@@ -121,6 +122,11 @@ def receiver():
     server.close()
 
 
+def records(app, session_id: str) -> dict:
+    """The delivery records of a session, read with the app's runtime (no app context)."""
+    return deliveries(app.extensions[RUNTIME_EXTENSION], session_id)
+
+
 def kill_tree(pid: int) -> None:
     """SIGKILL a process and its children (the worker's pool processes), by PID."""
     try:
@@ -205,9 +211,8 @@ def test_a_failing_receiver_is_retried_until_it_answers_and_the_attempts_are_cou
     sid = created["id"]
     receiver.fail_next(2, 500)
     [version] = play_first_legal(hook_client, r, own_prefix, created)
-    with hook_app.app_context():
-        record = wait_for(lambda: deliveries(sid).get(version, {}).get("status") == "delivered", timeout=30)
-        record = deliveries(sid)[version]
+    wait_for(lambda: records(hook_app, sid).get(version, {}).get("status") == "delivered", timeout=30)
+    record = records(hook_app, sid)[version]
     got = receiver.of(sid)
     assert [g["headers"]["Majlis-Attempt"] for g in got] == ["1", "2", "3"]
     assert {g["headers"]["Majlis-Delivery"] for g in got} == {f"{sid}:{version}"}
@@ -223,9 +228,8 @@ def test_a_receiver_that_never_answers_2xx_is_given_up_after_the_attempts(
     sid = created["id"]
     receiver.fail_next(4, 503)
     [version] = play_first_legal(hook_client, r, own_prefix, created)
-    with hook_app.app_context():
-        wait_for(lambda: deliveries(sid).get(version, {}).get("status") == "failed", timeout=30)
-        assert deliveries(sid)[version] == {"attempts": 4, "status": "failed", "last_status": "503"}
+    wait_for(lambda: records(hook_app, sid).get(version, {}).get("status") == "failed", timeout=30)
+    assert records(hook_app, sid)[version] == {"attempts": 4, "status": "failed", "last_status": "503"}
     assert len(receiver.of(sid)) == 4
 
 
@@ -236,8 +240,7 @@ def test_no_duplicate_delivery_after_the_worker_is_killed_and_restarted(
     created = create(hook_client, receiver.url)
     sid = created["id"]
     versions = play_first_legal(hook_client, r, own_prefix, created, times=3)
-    with hook_app.app_context():
-        wait_for(lambda: all(deliveries(sid).get(v, {}).get("status") == "delivered" for v in versions))
+    wait_for(lambda: all(records(hook_app, sid).get(v, {}).get("status") == "delivered" for v in versions))
     assert len(receiver.of(sid)) == 3
     # the whole worker dies (SIGKILL: no clean shutdown, nothing acknowledged on the way out)
     old = hook_worker["worker"]
@@ -260,12 +263,11 @@ def test_no_duplicate_delivery_after_the_worker_is_killed_and_restarted(
         )
     # a new move after the restart is delivered: the redelivered tasks ran before it
     [later] = play_first_legal(hook_client, r, own_prefix, created)
-    with hook_app.app_context():
-        wait_for(lambda: deliveries(sid).get(later, {}).get("status") == "delivered", timeout=30)
-        records = deliveries(sid)
+    wait_for(lambda: records(hook_app, sid).get(later, {}).get("status") == "delivered", timeout=30)
+    seen = records(hook_app, sid)
     keys = [g["headers"]["Majlis-Delivery"] for g in receiver.of(sid)]
     assert sorted(keys) == sorted(f"{sid}:{v}" for v in [*versions, later]), keys
-    assert all(records[v]["attempts"] == 1 for v in versions)
+    assert all(seen[v]["attempts"] == 1 for v in versions)
 
 
 def restart_worker(holder, url, prefix, log_path, **env) -> None:
@@ -287,13 +289,11 @@ def test_a_retry_pending_when_its_worker_is_killed_is_delivered_once_by_the_next
     sid = created["id"]
     receiver.fail_next(1, 500)
     [version] = play_first_legal(hook_client, r, own_prefix, created)
-    with hook_app.app_context():
-        wait_for(lambda: deliveries(sid).get(version, {}).get("last_status") == "500", interval=0.05)
+    wait_for(lambda: records(hook_app, sid).get(version, {}).get("last_status") == "500", interval=0.05)
     restart_worker(hook_worker, own_redis, own_prefix, tmp_path / "next.log")
-    with hook_app.app_context():
-        wait_for(lambda: deliveries(sid)[version]["status"] == "delivered", timeout=40)
-        time.sleep(1.0)  # nothing else comes
-        assert deliveries(sid)[version] == {"attempts": 2, "status": "delivered", "last_status": "200"}
+    wait_for(lambda: records(hook_app, sid)[version]["status"] == "delivered", timeout=40)
+    time.sleep(1.0)  # nothing else comes
+    assert records(hook_app, sid)[version] == {"attempts": 2, "status": "delivered", "last_status": "200"}
     assert [g["headers"]["Majlis-Attempt"] for g in receiver.of(sid)] == ["1", "2"]
 
 

@@ -111,14 +111,15 @@ def test_out_of_memory_is_recognised_raised_or_wrapped():
 
 
 def test_the_client_is_its_address_or_behind_proxies_the_forwarded_one():
-    from service import create_app, quotas
+    from service import create_app
+    from service.api.common import quota_client
     from service.settings import TestSettings
 
     def client_seen(hops: int) -> str:
         settings = TestSettings()
         settings.PROXY_HOPS = hops
         app = create_app(settings)
-        app.add_url_rule("/whoami", "whoami", lambda: {"client": quotas.client_id()})
+        app.add_url_rule("/whoami", "whoami", lambda: {"client": quota_client()})
         forwarded = {"X-Forwarded-For": "203.0.113.7"}
         return app.test_client().get("/whoami", headers=forwarded).get_json()["client"]
 

@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from service.errors import ApiError
+from service.domain_errors import NotFound
+from service.errors import domain_status
 from service.redis_conn import Keys
 from tests.problems import extensions
 from tests.service.conftest import assert_error
@@ -109,9 +110,9 @@ def test_a_json_subtype_is_json(client):
 def test_keys_refuse_an_id_the_service_never_issued(name, code, bad):
     """A session id from the URL reached a Redis key unchecked: ``<id>:log`` named the
     session's log list, and its HGETALL answered 503 "WRONGTYPE"."""
-    with pytest.raises(ApiError) as raised:
+    with pytest.raises(NotFound) as raised:
         getattr(Keys("p"), name)(bad)
-    assert raised.value.status == 404 and raised.value.code == code
+    assert domain_status(type(raised.value)) == 404 and raised.value.code == code
 
 
 def test_keys_of_issued_ids():

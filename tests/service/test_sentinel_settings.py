@@ -29,7 +29,7 @@ def test_without_sentinels_the_url_is_used_as_is(monkeypatch):
     settings = settings_with(monkeypatch, REDIS_URL="redis://10.0.0.5:6379/2")
     assert settings.REDIS_URL == "redis://10.0.0.5:6379/2"
     assert settings.REDIS_WAIT_REPLICAS == 0
-    config = celery_config(settings.as_flask_config())
+    config = celery_config(settings.as_config())
     assert config["broker_url"] == config["result_backend"] == "redis://10.0.0.5:6379/2"
     assert "master_name" not in config["broker_transport_options"]
 
@@ -64,7 +64,7 @@ def test_celery_uses_the_sentinel_transport_for_broker_and_results(monkeypatch):
         MAJLIS_REDIS_SENTINEL_PASSWORD="sent",
         MAJLIS_REDIS_DB="1",
     )
-    config = celery_config(settings.as_flask_config())
+    config = celery_config(settings.as_config())
     expected = "sentinel://:secret@s1:26379/1;sentinel://:secret@s2:26380/1"
     assert config["broker_url"] == config["result_backend"] == expected
     options = config["broker_transport_options"]

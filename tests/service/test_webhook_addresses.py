@@ -10,7 +10,8 @@ import time
 import pytest
 
 from bench.fair_use import Receiver
-from service.errors import ApiError
+from service.domain_errors import InvalidCallback
+from service.errors import domain_status
 from service.webhooks import (
     AddressPolicy,
     DeliveryError,
@@ -73,9 +74,9 @@ REFUSED = [
 
 @pytest.mark.parametrize("url", REFUSED)
 def test_every_non_public_address_form_is_refused_at_creation(url):
-    with pytest.raises(ApiError) as raised:
+    with pytest.raises(InvalidCallback) as raised:
         check_callback_url(url, allow_private=False, allow_loopback=False)
-    assert raised.value.status == 422 and raised.value.code == "invalid_callback"
+    assert domain_status(type(raised.value)) == 422 and raised.value.code == "invalid_callback"
     assert raised.value.details == {"field": "callback_url"}
 
 
@@ -106,7 +107,7 @@ def test_the_development_setting_lets_loopback_through(url):
 
 @pytest.mark.parametrize("url", ["http://10.0.0.1/", "http://169.254.169.254/", "http://[fd00::1]/"])
 def test_the_development_setting_lets_only_loopback_through(url):
-    with pytest.raises(ApiError):
+    with pytest.raises(InvalidCallback):
         check_callback_url(url, allow_private=False, allow_loopback=True)
 
 
@@ -126,9 +127,9 @@ def test_the_development_setting_lets_only_loopback_through(url):
     ],
 )
 def test_malformed_callback_urls_are_refused_naming_the_field(url):
-    with pytest.raises(ApiError) as raised:
+    with pytest.raises(InvalidCallback) as raised:
         check_callback_url(url, allow_private=True, allow_loopback=True)
-    assert raised.value.status == 422 and raised.value.details == {"field": "callback_url"}
+    assert domain_status(type(raised.value)) == 422 and raised.value.details == {"field": "callback_url"}
 
 
 def test_odd_ipv4_spellings_are_read_as_the_resolver_reads_them():
