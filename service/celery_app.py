@@ -22,7 +22,8 @@ since its delivery; then the next sweep of any live worker (every
 ``BROKER_RESTORE_INTERVAL`` seconds) puts it back at the head of its queue. Tasks take
 plain JSON and write their results to Redis under the job id, which makes a redelivered
 task idempotent. Each worker's main process also sweeps the sessions' turn timers
-(:mod:`service.timers`) and queues a task for each one that ran out."""
+(:mod:`service.timers`) and queues a task for each one that ran out, and the bot turns
+that waited too long for a task that was lost (:mod:`service.bot_turns`)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ from service.queues import (  # the routes and limits the domain uses live below
     ALL_QUEUES,
     ROUTES,
     SEARCH_QUEUE,
+    SESSIONS_QUEUE,
     TIMERS_QUEUE,
     WEBHOOKS_QUEUE,
     time_limits,
@@ -234,8 +236,9 @@ def consumed_queues(sender: Any) -> set[str]:
 @worker_ready.connect
 def _start_sweepers(sender: Any = None, **_: Any) -> None:
     """The main process of a worker that serves the timers queue sends the turn timers
-    that ran out to it; one that serves the webhooks queue sends again the deliveries
-    parked by a circuit breaker whose cool-down has passed."""
+    that ran out to it; one that serves the sessions queue sends again the bot turns that
+    waited too long (service/bot_turns.py); one that serves the webhooks queue sends again
+    the deliveries parked by a circuit breaker whose cool-down has passed."""
     from service.redis_conn import Keys, connect
     from service.timers import Sweeper
 
@@ -261,6 +264,24 @@ def _start_sweepers(sender: Any = None, **_: Any) -> None:
             queue=TIMERS_QUEUE,
         )
         _sweepers.append(sweeper.start())
+    if SESSIONS_QUEUE in queues:  # bot turns whose task was lost: sent again
+
+        def send_turn(session_id: str, version: int) -> None:
+            celery.send_task(
+                "majlis.session_bot_turn", (session_id, version), **ROUTES["majlis.session_bot_turn"]
+            )
+
+        turns = Sweeper(
+            connect(url, 1.0),
+            Keys(prefix).bot_turns(),
+            send_turn,
+            float(config.get("BOT_TURN_SWEEP", 1.0)),
+            float(config.get("BOT_TURN_LEASE", 20.0)),
+            backlog=int(config.get("BOT_TURN_BACKLOG", 8)),
+            queue=SESSIONS_QUEUE,
+            what="bot turn",
+        )
+        _sweepers.append(turns.start())
     if WEBHOOKS_QUEUE in queues:
         _sweepers.append(ParkedSweeper(connect(url, 1.0), prefix, celery).start())
 

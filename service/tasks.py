@@ -183,7 +183,7 @@ def session_bot_turn(self: Any, session_id: str, version: int, order: dict[str, 
     to act (no ``order``; a no-op if the session moved on), or a bot-move job asked by a
     seat's token (``order``: a :class:`service.sessions.BotOrder` as JSON)."""
     if order is None:
-        sessions.bot_turn(session_id, version)
+        sessions.bot_turn(session_id, version, holder=self.request.id)
     else:
         run_session_job(session_id, sessions.BotOrder.from_json(order))
 
