@@ -9,8 +9,9 @@ and calls a run good when it meets every target of the issue: the person's move 
 150 ms, the bot's move p95 <= 1.5 s, the event delivery lag p99 <= 250 ms, no request
 given up and every session's checks clean (its log replays, no move lost, streams and
 webhooks complete, no session stuck at a bot seat). The search doubles the tables from
-``--start`` until a run fails (or ``--most``), then bisects between the last good and the
-first failed count until they are ``--step`` apart (at least 5 % of the count); then
+``--start`` until a run fails (or ``--most``; halves them if ``--start`` fails), then
+bisects between the last good and the first failed count until they are ``--step``
+apart (at least 5 % of the count); then
 runs the largest good count again until it has ``--repeat`` runs in all, and reports
 the medians of its figures. Each run's load average (``os.getloadavg``, as ``uptime``
 shows it) before and after is printed beside its figures: on a shared machine a run can
@@ -123,6 +124,12 @@ def search(args: argparse.Namespace, runs: list[dict[str, Any]]) -> int:
         else:
             worst = tables
             break
+    while best == 0 and worst is not None and worst > 1:  # --start failed: halving
+        tables = worst // 2
+        if good(tables):
+            best = tables
+        else:
+            worst = tables
     if best == 0:
         return 0
     if worst is None:

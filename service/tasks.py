@@ -254,14 +254,26 @@ def fail_job(store: JobStore, job_id: str, why: str) -> None:
 def webhook_delivery(self: Any, session_id: str, version: int, body: dict[str, Any]) -> None:
     """POST one move of session ``session_id`` to its callback (see :mod:`service.webhooks`);
     on failure, the same task again after a back-off (the attempts are counted in Redis).
-    Queued anew rather than ``self.retry``: the failed attempt has logged its one line."""
-    retry_in = webhooks.deliver(session_id, version, body, current_app.config)
+    Queued anew rather than ``self.retry``: the failed attempt has logged its one line.
+    While Redis does not answer, the task waits for it rather than fail (a failed task's
+    message is dropped: that delivery would be lost)."""
+    config = current_app.config
+    key = webhooks.delivery_key(session_id, version)
+    wait = webhooks.outage_wait(config)
+    # Redis paused or failing over: wait for it (a failed task would drop its message)
+    retry_in = webhooks.through_outage(
+        lambda: webhooks.deliver(session_id, version, body, config), wait, f"webhook {key}"
+    )
     if retry_in is not None:
-        webhook_delivery.apply_async(
-            (session_id, version, body),
-            countdown=retry_in,
-            task_id=webhooks.delivery_key(session_id, version),
-            **ROUTES["majlis.webhook_delivery"],
+        webhooks.through_outage(
+            lambda: webhook_delivery.apply_async(
+                (session_id, version, body),
+                countdown=retry_in,
+                task_id=key,
+                **ROUTES["majlis.webhook_delivery"],
+            ),
+            wait,
+            f"webhook {key}",
         )
 
 

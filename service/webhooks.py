@@ -25,8 +25,12 @@ status) before the POST, and a delivery recorded ``delivered`` (or ``failed``: o
 attempts) is never POSTed again: a task redelivered after its worker was killed finds the
 record and stops. The one window left is a worker killed between a 2xx answer and that
 record: the receiver may then get the same ``Majlis-Delivery`` twice, and should ignore
-the second. Deliveries of different moves may arrive out of order (retries, several
-workers): the body's ``version`` orders them.
+the second. Redis not answering (paused, or failing over to a replica) never loses a
+delivery: the task waits for it (:func:`through_outage`, at most ``outage_wait``), before
+the POST (then it tries the delivery again) and after it (then it writes the record
+again, never POSTs twice), instead of failing, which would drop its message. Deliveries
+of different moves may arrive out of order (retries, several workers): the body's
+``version`` orders them.
 
 A circuit breaker per destination (scheme, host, port), kept in Redis: after
 ``WEBHOOK_BREAKER_FAILURES`` failed attempts in a row to one destination it opens for
@@ -68,6 +72,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 from urllib.parse import urlsplit
 
+import redis
 from kombu.exceptions import OperationalError
 
 from service.dispatch import send_task
@@ -83,6 +88,8 @@ ATTEMPT_HEADER = "Majlis-Attempt"
 MAX_URL_LENGTH = 2048
 
 DELIVERED, FAILED, PARKED = "delivered", "failed", "parked"
+QUEUE_WAIT = 2.0
+"""Seconds a move's request tries to queue its webhook while the broker does not answer."""
 
 
 def new_secret() -> str:
@@ -311,15 +318,19 @@ def public_body(session_id: str, entry: dict[str, Any]) -> dict[str, Any]:
 
 def queue_webhooks(session_id: str, callback_url: str | None, body: dict[str, Any]) -> None:
     """Queue the delivery of ``body`` (a move) if the session has a callback. A queue that
-    cannot be reached loses this delivery (logged): the move itself stands."""
+    cannot be reached for ``QUEUE_WAIT`` seconds loses this delivery (logged): the move
+    itself stands."""
     if not callback_url:
         return
     version = body["version"]
-    try:
-        send_task(
-            "majlis.webhook_delivery", (session_id, version, body), task_id=delivery_key(session_id, version)
+    key = delivery_key(session_id, version)
+    try:  # a broker connection broken by a failover fails its first publish: try again
+        through_outage(
+            lambda: send_task("majlis.webhook_delivery", (session_id, version, body), task_id=key),
+            QUEUE_WAIT,
+            f"webhook {key}",
         )
-    except OperationalError:
+    except (OperationalError, redis.RedisError):
         log.warning("could not queue the webhook of session %s version %s", session_id, version)
 
 
@@ -537,10 +548,33 @@ def release_parked(client: Any, prefix: str, send: Any, now: float, most: int = 
 # --------------------------------------------------------------------------- one attempt
 
 
+def outage_wait(config: Mapping[str, Any]) -> float:
+    """Seconds a delivery task waits for Redis to answer again (a Sentinel failover takes
+    about down-after + a second or two): at most 30, and 5 under the broker's visibility
+    timeout (a task that held its message longer would be handed to a second worker)."""
+    return max(1.0, min(30.0, visibility_timeout(config) - 5.0))
+
+
+def through_outage(call: Any, wait: float, what: str) -> Any:
+    """``call()``, tried again every second while Redis (or the broker on it) does not
+    answer, for at most ``wait`` seconds; then its error is raised."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            return call()
+        except (redis.RedisError, OperationalError) as error:
+            if time.monotonic() > deadline:
+                raise
+            log.warning("%s: Redis does not answer (%s); trying again in 1 s", what, error)
+            time.sleep(1.0)
+
+
 def deliver(session_id: str, version: int, body: dict[str, Any], config: Mapping[str, Any]) -> float | None:
     """One attempt at delivering ``body`` by the settings ``config`` (the app's); seconds
     to wait before the next attempt, or None when done (delivered, out of attempts,
-    parked, already settled, refused, or the session expired)."""
+    parked, already settled, refused, or the session expired). Redis failing before the
+    POST raises (the caller tries again: :func:`through_outage`); after it, the record is
+    written through the outage (the POST is never made twice for one attempt)."""
     r = get_redis()
     url, secret = cast(
         "list[str | None]", r.hmget(keys().session(session_id), "callback_url", "webhook_secret")
@@ -576,6 +610,32 @@ def deliver(session_id: str, version: int, body: dict[str, Any], config: Mapping
         return None
     except DeliveryError as error:
         status, outcome = 0, f"error: {error}"[:200]
+    key = delivery_key(session_id, version)
+
+    def settle() -> float | None:
+        return after_attempt(r, records, session_id, version, body, config, dest, attempt, status, outcome)
+
+    try:
+        return cast("float | None", through_outage(settle, outage_wait(config), f"webhook {key}"))
+    except (redis.RedisError, OperationalError) as error:  # POSTed: not tried again
+        log.warning("webhook %s: its outcome (%s) not recorded: %s", key, outcome, error)
+        return None
+
+
+def after_attempt(
+    r: Any,
+    records: str,
+    session_id: str,
+    version: int,
+    body: dict[str, Any],
+    config: Mapping[str, Any],
+    dest: str,
+    attempt: int,
+    status: int,
+    outcome: str,
+) -> float | None:
+    """Record an attempt's outcome (and the breaker's); seconds before the next attempt,
+    or None when done."""
     if 200 <= status < 300:
         r.hset(records, mapping={f"{version}:status": DELIVERED, f"{version}:last_status": outcome})
         breaker_succeeded(dest)
