@@ -606,7 +606,8 @@ class Load:
                         table.version, table.to_act = answer["version"], answer["to_act"]
                         table.finished = answer["finished"]
                 continue
-            let_timer_play = table.timed and self.rng.random() < 0.1
+            # a timed table's first turn, then one in ten: the timer plays (every run has some)
+            let_timer_play = table.timed and (not table.let_run or self.rng.random() < 0.1)
             if let_timer_play:
                 table.let_run.append(table.version)
             await asyncio.sleep(self.rng.uniform(pace_lo, pace_hi) + (pace_hi + 3 if let_timer_play else 0))
@@ -681,9 +682,22 @@ class Load:
         for t in self.tables:
             t.finished = True
         await asyncio.gather(*streams)
+        await self.settle_webhooks(15.0)
         for server in (*lbs, hooks):
             server.close()
         return {"elapsed": elapsed, "faults": fault_log, "cpu_seconds": cpu}
+
+    async def settle_webhooks(self, most: float) -> None:
+        """The receiver stays open until every webhook table's deliveries up to what its
+        stream heard have come (retries back off 0.5, 1, 2, 4 s), ``most`` seconds at most."""
+        deadline = time.monotonic() + most
+        while time.monotonic() < deadline:
+            wanted = (
+                f"{t.id}:{v}" for t in self.tables if t.webhook for v in range(1, (t.streamed or [0])[-1] + 1)
+            )
+            if all(key in self.stats.webhooks for key in wanted):
+                return
+            await asyncio.sleep(0.2)
 
     async def wait_ready(self) -> None:
         """Every API answers /readyz, counting every worker process of every node."""
@@ -883,7 +897,12 @@ def check_sessions(cluster: Cluster, tables: list[Table], stats: Stats) -> dict[
         if t.webhook:
             missing = [v for v in range(1, heard + 1) if f"{t.id}:{v}" not in stats.webhooks]
             webhook_missing += len(missing)
-            missing_keys += [f"{t.id}:{v} (by {log[v - 1].get('by')})" for v in missing[:3]]
+            # traced: the delivery's own record (attempts, status, last answer), or none:
+            # no delivery worker ever took it (never queued, or its task lost)
+            records = client.hgetall(keys.session(t.id) + ":webhooks")
+            missing_keys += [
+                f"{t.id}:{v} (by {log[v - 1].get('by')}; {record_of(records, v)})" for v in missing[:3]
+            ]
         if t.timed:
             found = check_timers(t, log, time.time())
             timers["due_fired"] += len(found["fired"])
@@ -912,6 +931,25 @@ def check_sessions(cluster: Cluster, tables: list[Table], stats: Stats) -> dict[
         "stalled_at_a_bot_seat": stalled,
         "problems": problems,
     }
+
+
+def sent_again(workdir: Path) -> list[str]:
+    """The bot turns the workers' sweep sent again (service/bot_turns.py logs each one:
+    a task lost, or only slower than the grace), from the worker nodes' logs."""
+    import re
+
+    found: list[str] = []
+    for path in sorted(workdir.glob("node*.log")):
+        for line in path.read_text(errors="replace").splitlines():
+            if "bot turns sent again" in line:
+                found += re.findall(r"[0-9a-f]{32}:[0-9]+", line)
+    return found
+
+
+def record_of(records: dict[str, str], version: int) -> str:
+    """A delivery's record (service/webhooks.py: attempts, status, last_status) as text."""
+    found = [f"{k.split(':', 1)[1]}={v}" for k, v in records.items() if k.startswith(f"{version}:")]
+    return "record: " + ", ".join(found) if found else "no record: no delivery worker took it"
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -989,8 +1027,8 @@ def main(argv: list[str] | None = None) -> int:
         before = redis_figures(cluster.client())
         ran = asyncio.run(load.run(tables, args.seconds, faults))
         after = redis_figures(cluster.client())
-        time.sleep(5)  # the last webhook retries (0.5, 1, 2, 4 s apart)
         checks = check_sessions(cluster, load.tables, stats)
+        checks["bot_turns_sent_again"] = sent_again(workdir)
         minutes = ran["elapsed"] / 60
         report = {
             "processes": {"api": apis, "stream": streams, "worker_nodes": workers, "tables": tables},
