@@ -284,6 +284,33 @@ def _start_sweepers(sender: Any = None, **_: Any) -> None:
         _sweepers.append(turns.start())
     if WEBHOOKS_QUEUE in queues:
         _sweepers.append(ParkedSweeper(connect(url, 1.0), prefix, celery).start())
+        _sweepers.append(outbox_sweeper(connect(url, 1.0), Keys(prefix), celery, config).start())
+
+
+def outbox_sweeper(client: Any, keys: Any, celery: Celery, config: Any) -> Any:
+    """The delivery pool's thread that queues again the webhooks of the outbox whose time
+    has passed: a delivery whose task (or whose request's publish) was lost
+    (service/webhooks.py, "Outbox")."""
+    from service.timers import Sweeper
+    from service.webhooks import body_again, delivery_key
+
+    def send_again(session_id: str, version: int) -> None:
+        body = body_again(client, keys.session(session_id), keys.session_log(session_id), session_id, version)
+        if body is None:  # the session expired
+            client.zrem(keys.webhook_outbox(), delivery_key(session_id, version))
+            return
+        celery.send_task(
+            "majlis.webhook_delivery",
+            (session_id, version, body),
+            task_id=delivery_key(session_id, version),
+            **ROUTES["majlis.webhook_delivery"],
+        )
+
+    # a lease past one attempt's deadline: a delivery sent again is not sent a third time
+    # while it runs (its attempt pushes its time on anyway)
+    lease = float(config.get("WEBHOOK_TIMEOUT", 5.0)) + float(config.get("WEBHOOK_OUTBOX_GRACE", 15.0))
+    return Sweeper(client, keys.webhook_outbox(), send_again, 2.0, lease, backlog=100, queue=WEBHOOKS_QUEUE,
+                   what="webhook")  # fmt: skip
 
 
 class ParkedSweeper:

@@ -91,12 +91,15 @@ log = logging.getLogger(__name__)
 
 SPECTATOR_FIELD = "spectator:"
 
-# KEYS: session hash, log list, counters hash, turn timers set, bot turns set. ARGV:
+# KEYS: session hash, log list, counters hash, turn timers set, bot turns set, webhook
+# outbox. ARGV:
 # expected version, state json, log entry json, ttl, now, the seat that moves, the type
 # ('bot', 'human') that seat must still have ('' for no check), the session id, the next
 # turn's deadline json and time ('' for none), the seat's new spec ('' to keep it: a
-# timed-out seat handed to a bot), and when the bot to act next should have played (''
-# when no bot is to act: service/bot_turns.py). Returns {1, new version} | {0, current version} | {-1, 0} |
+# timed-out seat handed to a bot), when the bot to act next should have played (''
+# when no bot is to act: service/bot_turns.py), and, for a session with a callback, when
+# its webhook should have been settled by ('' for none: KEYS[6] the webhook outbox,
+# service/webhooks.py). Returns {1, new version} | {0, current version} | {-1, 0} |
 # {-2, current version} (-2: that seat changed hands).
 _APPLY = (
     RESET_TIMER
@@ -115,6 +118,7 @@ redis.call('HSET', KEYS[1], 'version', nv, 'state', ARGV[2], 'updated', ARGV[5])
 if ARGV[11] ~= '' then redis.call('HSET', KEYS[1], 'seat:' .. ARGV[6], ARGV[11]) end
 reset_timer(4, ARGV[8], v, nv, ARGV[9], ARGV[10])
 reset_bot_turn(5, ARGV[8], v, nv, ARGV[12])
+if ARGV[13] ~= '' then redis.call('ZADD', KEYS[6], ARGV[13], ARGV[8] .. ':' .. nv) end
 redis.call('RPUSH', KEYS[2], ARGV[3])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
@@ -405,8 +409,11 @@ class SessionStore:
         entry = log_entry(game, nxt, seat, by, action_out, expected_version + 1, events, deadline, now)
         must_be = "bot" if must_be_bot else "human" if by == "timer" else ""
         bot_at = self.bot_turn_at(game, nxt, seats, now)
+        outbox_at = ""
+        if session.callback_url:  # settled by its delivery, else sent again (webhooks, "Outbox")
+            outbox_at = f"{now + float(self.settings.get('WEBHOOK_OUTBOX_GRACE', 15.0)):.3f}"
         ok, version = self._write_move(
-            session.id, game, nxt, entry, now, must_be, deadline, hand_over, bot_at
+            session.id, game, nxt, entry, now, must_be, deadline, hand_over, bot_at, outbox_at
         )
         check_written(ok, version, session.id, seat, expected_version, must_be)
         replicated(self.r)  # issue 35: on a replica before it is answered or announced (WAIT)
@@ -429,10 +436,12 @@ class SessionStore:
         deadline: Deadline | None,
         hand_over: dict[str, Any] | None,
         bot_at: str = "",
+        outbox_at: str = "",
     ) -> tuple[int, int]:
         """The atomic write of the move ``entry`` (``_APPLY``), if the session is still at
         the version before it: (outcome, version) as the script returns them. ``bot_at``:
-        the next bot turn's score ('' for none: :meth:`bot_turn_at`)."""
+        the next bot turn's score ('' for none: :meth:`bot_turn_at`); ``outbox_at``: the
+        webhook outbox's score ('' for a session without a callback)."""
         ok, version = self._apply(
             keys=[
                 self.keys.session(session_id),
@@ -440,6 +449,7 @@ class SessionStore:
                 self.keys.counters(),
                 self.keys.turn_timers(),
                 self.keys.bot_turns(),
+                self.keys.webhook_outbox(),
             ],
             args=[
                 entry["version"] - 1,  # the version the move was made for
@@ -453,6 +463,7 @@ class SessionStore:
                 *deadline_args(deadline),
                 "" if hand_over is None else json.dumps(hand_over),
                 bot_at,
+                outbox_at,
             ],
         )
         return int(ok), int(version)

@@ -148,6 +148,10 @@ class Settings:
         # deliveries for the cool-down (seconds); then they are sent again.
         self.WEBHOOK_BREAKER_FAILURES: int = _env("MAJLIS_WEBHOOK_BREAKER_FAILURES", 5, int)
         self.WEBHOOK_BREAKER_COOLDOWN: float = _env("MAJLIS_WEBHOOK_BREAKER_COOLDOWN", 60.0, float)
+        # Outbox: a move's delivery not settled this long (seconds) after the move, or after
+        # its last attempt began, was lost (its task, or its request's publish): the
+        # delivery pool sends it again.
+        self.WEBHOOK_OUTBOX_GRACE: float = _env("MAJLIS_WEBHOOK_OUTBOX_GRACE", 15.0, float)
         # Callback addresses: only public ones by default. ALLOW_LOOPBACK: loopback too
         # (``python -m service.run`` with its embedded Redis turns it on, for local
         # development, and logs it); ALLOW_PRIVATE: any address (a private network's own

@@ -228,5 +228,5 @@ class Sweeper:
             except Exception as error:  # the lease runs out and it is claimed again
                 log.warning("%s %s not sent: %s", self.what, raw, error)
         if sent and self.what != "turn timer":
-            log.warning("%ss sent again (no task had played them in time): %s", self.what, ", ".join(due))
+            log.warning("%ss sent again (no task had settled them in time): %s", self.what, ", ".join(due))
         return sent

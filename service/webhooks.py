@@ -32,6 +32,17 @@ again, never POSTs twice), instead of failing, which would drop its message. Del
 of different moves may arrive out of order (retries, several workers): the body's
 ``version`` orders them.
 
+Outbox: a move's webhook is queued by the request after the move is written; that
+publish can be lost (the API process killed between the two, the primary killed before
+it replicated the task's push). So the move's own script also puts ``<session>:<version>``
+in the webhook outbox (``Keys.webhook_outbox``, covered by the move's ``WAIT``), scored
+``WEBHOOK_OUTBOX_GRACE`` seconds on; each attempt pushes it on again (past its deadline,
+or its back-off, or its destination's cool-down), and a delivery settled (delivered,
+failed, refused, expired) removes it. The delivery pool sweeps the outbox (the turn
+timers' :class:`service.timers.Sweeper`) and queues again a delivery still there when its
+time has passed, its body rebuilt from the move's log entry (:func:`body_again`); a
+delivery already settled is never POSTed again.
+
 A circuit breaker per destination (scheme, host, port), kept in Redis: after
 ``WEBHOOK_BREAKER_FAILURES`` failed attempts in a row to one destination it opens for
 ``WEBHOOK_BREAKER_COOLDOWN`` seconds. Meanwhile that destination's deliveries are parked
@@ -548,6 +559,36 @@ def release_parked(client: Any, prefix: str, send: Any, now: float, most: int = 
 # --------------------------------------------------------------------------- one attempt
 
 
+def outbox_member(session_id: str, version: int) -> str:
+    return f"{session_id}:{version}"
+
+
+def outbox_later(session_id: str, version: int, at: float) -> None:
+    """The delivery is in hand until ``at``: no sweep sends it again before then."""
+    get_redis().zadd(keys().webhook_outbox(), {outbox_member(session_id, version): f"{at:.3f}"}, xx=True)
+
+
+def outbox_done(session_id: str, version: int) -> None:
+    """The delivery is settled: out of the outbox."""
+    get_redis().zrem(keys().webhook_outbox(), outbox_member(session_id, version))
+
+
+def body_again(
+    client: Any, session_key: str, log_key: str, session_id: str, version: int
+) -> dict[str, Any] | None:
+    """The body :func:`service.sessions.queue_move_webhook` queued for that move, rebuilt
+    from its log entry (None: the session expired)."""
+    raw = client.lindex(log_key, version - 1)
+    timed = client.hexists(session_key, "turn_timer")
+    if raw is None:
+        return None
+    entry = json.loads(raw)
+    body = public_body(session_id, entry)
+    if timed:
+        body["turn_deadline"] = entry.get("turn_deadline")
+    return body
+
+
 def outage_wait(config: Mapping[str, Any]) -> float:
     """Seconds a delivery task waits for Redis to answer again (a Sentinel failover takes
     about down-after + a second or two): at most 30, and 5 under the broker's visibility
@@ -580,16 +621,21 @@ def deliver(session_id: str, version: int, body: dict[str, Any], config: Mapping
         "list[str | None]", r.hmget(keys().session(session_id), "callback_url", "webhook_secret")
     )
     if not url or not secret:
+        outbox_done(session_id, version)
         return None  # expired
     records = records_key(session_id)
     if r.hget(records, f"{version}:status") in (DELIVERED, FAILED):
+        outbox_done(session_id, version)
         return None  # a redelivered task: this delivery was already settled
     dest = destination(url)
     now = time.time()
+    grace = float(config.get("WEBHOOK_OUTBOX_GRACE", 15.0))
     open_until = breaker_open_until(dest)
     if open_until > now:
         park(dest, session_id, version, body, open_until, int(config["SESSION_TTL"]))
+        outbox_later(session_id, version, open_until + grace)
         return None
+    outbox_later(session_id, version, now + float(config["WEBHOOK_TIMEOUT"]) + grace)
     attempt = int(r.hincrby(records, f"{version}:attempts", 1))
     r.hset(records, f"{version}:status", "pending")
     r.expire(records, int(config["SESSION_TTL"]))
@@ -606,6 +652,7 @@ def deliver(session_id: str, version: int, body: dict[str, Any], config: Mapping
         outcome = str(status)
     except Refused as error:
         r.hset(records, mapping={f"{version}:status": FAILED, f"{version}:last_status": f"refused: {error}"})
+        outbox_done(session_id, version)
         log.warning("webhook %s refused: %s", delivery_key(session_id, version), error)
         return None
     except DeliveryError as error:
@@ -638,12 +685,14 @@ def after_attempt(
     or None when done."""
     if 200 <= status < 300:
         r.hset(records, mapping={f"{version}:status": DELIVERED, f"{version}:last_status": outcome})
+        outbox_done(session_id, version)
         breaker_succeeded(dest)
         return None
     attempts = int(config["WEBHOOK_ATTEMPTS"])
     reopened = breaker_failed(dest, config, time.time())
     if attempt >= attempts:
         r.hset(records, mapping={f"{version}:status": FAILED, f"{version}:last_status": outcome})
+        outbox_done(session_id, version)
         log.warning(
             "webhook %s attempt %d/%d failed (%s): given up",
             delivery_key(session_id, version),
@@ -662,9 +711,12 @@ def after_attempt(
         outcome,
         f"{dest} parked until its breaker closes" if reopened else f"next in {wait:g} s",
     )
+    grace = float(config.get("WEBHOOK_OUTBOX_GRACE", 15.0))
     if reopened:
         park(dest, session_id, version, body, reopened, int(config["SESSION_TTL"]))
+        outbox_later(session_id, version, reopened + grace)
         return None
+    outbox_later(session_id, version, time.time() + wait + grace)
     return wait
 
 

@@ -16,13 +16,16 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from service import create_app, tasks, webhooks
-from service.redis_conn import EmbeddedRedis
-from tests.integration.conftest import GAME, IntegrationSettings
+from service.queues import WEBHOOKS_QUEUE
+from service.redis_conn import EmbeddedRedis, Keys, connect
+from tests.integration.conftest import GAME, IntegrationSettings, Worker, wait_for
 from tests.integration.test_sessions import auth
 
 pytestmark = pytest.mark.integration
 
 PAUSE = 2.5  # seconds; the app's Redis timeout is 1 s: several calls fail meanwhile
+PREFIX = f"majlis-outage-{uuid.uuid4().hex[:8]}"
+OUTBOX_GRACE = 1.0
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +39,7 @@ def server():
 
 @pytest.fixture(scope="module")
 def app(server):
-    return create_app(IntegrationSettings(server.url, f"majlis-outage-{uuid.uuid4().hex[:8]}"))
+    return create_app(IntegrationSettings(server.url, PREFIX, WEBHOOK_OUTBOX_GRACE=OUTBOX_GRACE))
 
 
 def pause(server, seconds: float = PAUSE) -> threading.Thread:
@@ -136,4 +139,31 @@ def test_redis_paused_between_the_post_and_its_record_never_posts_twice(app, ser
         assert receiver.keys == [f"{sid}:1"]  # one POST: the record was written after the pause
         assert record(app, sid)["status"] == "delivered" and record(app, sid)["attempts"] == 1
     finally:
+        receiver.close()
+
+
+@pytest.mark.timeout(120)
+def test_a_lost_delivery_task_is_sent_again_from_the_outbox_and_delivered_once(app, server, tmp_path):
+    receiver = Receiver()
+    worker = None
+    try:
+        client = connect(server.url, 2.0)
+        client.delete(WEBHOOKS_QUEUE)  # the other tests' tasks (delivered here by hand)
+        sid, _body = moved_session(app, receiver)  # its request queued the delivery ...
+        assert client.llen(WEBHOOKS_QUEUE) == 1
+        client.delete(WEBHOOKS_QUEUE)  # ... and the task is lost before any worker took it
+        outbox = Keys(PREFIX).webhook_outbox()
+        assert client.zscore(outbox, f"{sid}:1") is not None  # written with the move
+        worker = Worker(server.url, PREFIX, tmp_path / "worker.log", concurrency=1,
+                        MAJLIS_WEBHOOK_OUTBOX_GRACE=str(OUTBOX_GRACE))  # fmt: skip
+        worker.wait_ready()
+        wait_for(lambda: receiver.keys, 30)
+        time.sleep(OUTBOX_GRACE + 5)  # a second sweep would have sent it again by now
+        assert receiver.keys == [f"{sid}:1"]  # delivered once, rebuilt from the log
+        assert record(app, sid)["status"] == "delivered"
+        assert client.zrange(outbox, 0, -1) == []  # settled: out of the outbox
+        assert f"{sid}:1" in worker.log_path.read_text()  # the sweep's line names it
+    finally:
+        if worker is not None:
+            worker.stop()
         receiver.close()
