@@ -92,14 +92,13 @@ log = logging.getLogger(__name__)
 SPECTATOR_FIELD = "spectator:"
 
 # KEYS: session hash, log list, counters hash, turn timers set, bot turns set, webhook
-# outbox. ARGV:
-# expected version, state json, log entry json, ttl, now, the seat that moves, the type
-# ('bot', 'human') that seat must still have ('' for no check), the session id, the next
-# turn's deadline json and time ('' for none), the seat's new spec ('' to keep it: a
-# timed-out seat handed to a bot), when the bot to act next should have played (''
-# when no bot is to act: service/bot_turns.py), and, for a session with a callback, when
-# its webhook should have been settled by ('' for none: KEYS[6] the webhook outbox,
-# service/webhooks.py). Returns {1, new version} | {0, current version} | {-1, 0} |
+# outbox. ARGV: expected version, state json, log entry json, ttl, now, the seat that
+# moves, the type ('bot', 'human') that seat must still have ('' for no check), the
+# session id, the next turn's deadline json and time ('' for none), the seat's new spec
+# ('' to keep it: a timed-out seat handed to a bot), when the bot to act next should have
+# played ('' when no bot is to act: service/bot_turns.py), and, for a session with a
+# callback, when its webhook should have been settled by ('' for none: the webhook
+# outbox, service/webhooks.py). Returns {1, new version} | {0, current version} | {-1, 0} |
 # {-2, current version} (-2: that seat changed hands).
 _APPLY = (
     RESET_TIMER
