@@ -442,6 +442,8 @@ class Table:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     answered_at: dict[int, float] = field(default_factory=dict)
     event_at: dict[int, float] = field(default_factory=dict)
+    first_deadline: float | None = None  # a timed table's first turn's (the create's answer)
+    let_run: list[int] = field(default_factory=list)  # versions whose timer the person let run out
 
 
 class Load:
@@ -511,6 +513,8 @@ class Load:
             raise RuntimeError(f"create: {status} {answer}")
         table = Table(answer["id"], answer["tokens"][0], 0, webhook, timed)
         table.to_act, table.version = answer["to_act"], answer["version"]
+        if answer.get("turn_deadline"):
+            table.first_deadline = float(answer["turn_deadline"]["at"])
         return table
 
     async def stream(self, table: Table, spectator: str = "") -> None:
@@ -602,7 +606,10 @@ class Load:
                         table.version, table.to_act = answer["version"], answer["to_act"]
                         table.finished = answer["finished"]
                 continue
-            let_timer_play = table.timed and self.rng.random() < 0.1
+            # a timed table's first turn, then one in ten: the timer plays (every run has some)
+            let_timer_play = table.timed and (not table.let_run or self.rng.random() < 0.1)
+            if let_timer_play:
+                table.let_run.append(table.version)
             await asyncio.sleep(self.rng.uniform(pace_lo, pace_hi) + (pace_hi + 3 if let_timer_play else 0))
             status, seen = await self.call("get", "GET", f"/v1/sessions/{table.id}", token=table.token)
             if seen["to_act"] != table.seat or not seen["legal_actions"]:
@@ -675,9 +682,22 @@ class Load:
         for t in self.tables:
             t.finished = True
         await asyncio.gather(*streams)
+        await self.settle_webhooks(15.0)
         for server in (*lbs, hooks):
             server.close()
         return {"elapsed": elapsed, "faults": fault_log, "cpu_seconds": cpu}
+
+    async def settle_webhooks(self, most: float) -> None:
+        """The receiver stays open until every webhook table's deliveries up to what its
+        stream heard have come (retries back off 0.5, 1, 2, 4 s), ``most`` seconds at most."""
+        deadline = time.monotonic() + most
+        while time.monotonic() < deadline:
+            wanted = (
+                f"{t.id}:{v}" for t in self.tables if t.webhook for v in range(1, (t.streamed or [0])[-1] + 1)
+            )
+            if all(key in self.stats.webhooks for key in wanted):
+                return
+            await asyncio.sleep(0.2)
 
     async def wait_ready(self) -> None:
         """Every API answers /readyz, counting every worker process of every node."""
@@ -781,6 +801,53 @@ class Load:
 
 # --------------------------------------------------------------------------- the checks
 
+TIMER_LATE = 25.0
+"""A due timer not played this long after its deadline is missing: the lease after which
+a timer whose task was lost is claimed again (20 s) and a few seconds."""
+
+
+def check_timers(t: Table, log: list[dict[str, Any]], now: float) -> dict[str, Any]:
+    """Every due timer of a timed table, counted: for each version that started a
+    person's turn with a deadline (the create's, or a log entry's ``turn_deadline``),
+    the timer moves made at the next version: exactly one when the person had not moved
+    first; none early (before the deadline); none missing (a deadline past by
+    ``TIMER_LATE`` with no move, or a person's move that late with no timer move)."""
+    deadlines: dict[int, float] = {}
+    if t.first_deadline is not None:
+        deadlines[0] = t.first_deadline
+    for e in log:
+        if e.get("turn_deadline"):
+            deadlines[e["version"]] = float(e["turn_deadline"]["at"])
+    fired: dict[int, int] = {}  # version -> timer moves made for its deadline
+    beaten = pending = 0
+    missing: list[str] = []
+    early: list[str] = []
+    for version, at in sorted(deadlines.items()):
+        made = [e for e in log if e["version"] == version + 1]
+        timer_moves = sum(e["by"] == "timer" for e in made)
+        if timer_moves:
+            fired[version] = timer_moves
+            if min(e["at"] for e in made) / 1000 < at - 0.01:
+                early.append(f"{t.id}:{version} ({at - made[0]['at'] / 1000:.2f} s early)")
+        elif made and made[0]["at"] / 1000 <= at + TIMER_LATE:
+            beaten += 1  # the person moved first (in time, or before a late timer)
+        elif made or now - at > TIMER_LATE:
+            missing.append(f"{t.id}:{version} (deadline {now - at:.0f} s ago)")
+        else:
+            pending += 1
+    unexplained = [
+        f"{t.id}:{e['version'] - 1}" for e in log if e["by"] == "timer" and e["version"] - 1 not in deadlines
+    ]
+    return {
+        "fired": fired,
+        "beaten": beaten,
+        "pending": pending,
+        "missing": missing,
+        "early": early + [f"{m} (no deadline)" for m in unexplained],
+        "let_run": len(t.let_run),
+        "let_run_fired": sum(v in fired for v in t.let_run),
+    }
+
 
 def check_sessions(cluster: Cluster, tables: list[Table], stats: Stats) -> dict[str, Any]:
     """Every session against Redis (read through the Sentinels: the current primary)."""
@@ -792,6 +859,9 @@ def check_sessions(cluster: Cluster, tables: list[Table], stats: Stats) -> dict[
     client = cluster.client()
     problems: list[str] = []
     moves = timer_moves = webhook_missing = 0
+    timers: dict[str, Any] = {"due_fired": 0, "fired_more_than_once": [], "beaten_by_the_person": 0,
+                              "pending_at_the_check": 0, "missing": [], "early": [], "let_run": 0,
+                              "let_run_fired": 0}  # fmt: skip
     session_bytes = 0
     stalled: list[str] = []
     missing_keys: list[str] = []
@@ -827,7 +897,22 @@ def check_sessions(cluster: Cluster, tables: list[Table], stats: Stats) -> dict[
         if t.webhook:
             missing = [v for v in range(1, heard + 1) if f"{t.id}:{v}" not in stats.webhooks]
             webhook_missing += len(missing)
-            missing_keys += [f"{t.id}:{v} (by {log[v - 1].get('by')})" for v in missing[:3]]
+            # traced: the delivery's own record (attempts, status, last answer), or none:
+            # no delivery worker ever took it (never queued, or its task lost)
+            records = client.hgetall(keys.session(t.id) + ":webhooks")
+            missing_keys += [
+                f"{t.id}:{v} (by {log[v - 1].get('by')}; {record_of(records, v)})" for v in missing[:3]
+            ]
+        if t.timed:
+            found = check_timers(t, log, time.time())
+            timers["due_fired"] += len(found["fired"])
+            timers["fired_more_than_once"] += [f"{t.id}:{v}" for v, n in found["fired"].items() if n != 1]
+            timers["beaten_by_the_person"] += found["beaten"]
+            timers["pending_at_the_check"] += found["pending"]
+            timers["missing"] += found["missing"]
+            timers["early"] += found["early"]
+            timers["let_run"] += found["let_run"]
+            timers["let_run_fired"] += found["let_run_fired"]
         last_at = float(log[-1].get("at", 0)) / 1000 if log else time.time()
         if game.to_act(state) == 1 and time.time() - last_at > 15:
             stalled.append(t.id)  # the bot's turn, and nothing happened for 15 s
@@ -837,6 +922,7 @@ def check_sessions(cluster: Cluster, tables: list[Table], stats: Stats) -> dict[
         "logged_moves": moves,
         "session_bytes_mean": round(session_bytes / max(1, len(tables))),  # MEMORY USAGE of its two keys
         "timer_moves": timer_moves,
+        "timers": timers,
         "acknowledged_moves": sum(len(t.acked) for t in tables),
         "webhook_deliveries": len(stats.webhooks),
         "webhook_missing": webhook_missing,
@@ -845,6 +931,25 @@ def check_sessions(cluster: Cluster, tables: list[Table], stats: Stats) -> dict[
         "stalled_at_a_bot_seat": stalled,
         "problems": problems,
     }
+
+
+def sent_again(workdir: Path) -> list[str]:
+    """The bot turns the workers' sweep sent again (service/bot_turns.py logs each one:
+    a task lost, or only slower than the grace), from the worker nodes' logs."""
+    import re
+
+    found: list[str] = []
+    for path in sorted(workdir.glob("node*.log")):
+        for line in path.read_text(errors="replace").splitlines():
+            if "bot turns sent again" in line:
+                found += re.findall(r"[0-9a-f]{32}:[0-9]+", line)
+    return found
+
+
+def record_of(records: dict[str, str], version: int) -> str:
+    """A delivery's record (service/webhooks.py: attempts, status, last_status) as text."""
+    found = [f"{k.split(':', 1)[1]}={v}" for k, v in records.items() if k.startswith(f"{version}:")]
+    return "record: " + ", ".join(found) if found else "no record: no delivery worker took it"
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -922,8 +1027,8 @@ def main(argv: list[str] | None = None) -> int:
         before = redis_figures(cluster.client())
         ran = asyncio.run(load.run(tables, args.seconds, faults))
         after = redis_figures(cluster.client())
-        time.sleep(5)  # the last webhook retries (0.5, 1, 2, 4 s apart)
         checks = check_sessions(cluster, load.tables, stats)
+        checks["bot_turns_sent_again"] = sent_again(workdir)
         minutes = ran["elapsed"] / 60
         report = {
             "processes": {"api": apis, "stream": streams, "worker_nodes": workers, "tables": tables},
@@ -956,11 +1061,17 @@ def main(argv: list[str] | None = None) -> int:
             "wall_seconds": round(time.monotonic() - started, 1),
             "load": os.getloadavg(),
         }
+        timers = checks["timers"]
         ok = (
             not checks["problems"]
             and not stats.failed
             and checks["webhook_missing"] == 0
+            and checks["webhook_duplicates"] == 0
             and not checks["stalled_at_a_bot_seat"]
+            and not timers["missing"]
+            and not timers["early"]
+            and not timers["fired_more_than_once"]
+            and timers["due_fired"] == checks["timer_moves"]
         )
     except KeyboardInterrupt:
         print("interrupted", flush=True)

@@ -23,7 +23,8 @@ since its delivery; then the next sweep of any live worker (every
 ``BROKER_RESTORE_INTERVAL`` seconds) puts it back at the head of its queue. Tasks take
 plain JSON and write their results to Redis under the job id, which makes a redelivered
 task idempotent. Each worker's main process also sweeps the sessions' turn timers
-(:mod:`service.timers`) and queues a task for each one that ran out."""
+(:mod:`service.timers`) and queues a task for each one that ran out, and the bot turns
+that waited too long for a task that was lost (:mod:`service.bot_turns`)."""
 
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ from service.queues import (  # the routes and limits the domain uses live below
     ALL_QUEUES,
     ROUTES,
     SEARCH_QUEUE,
+    SESSIONS_QUEUE,
     TIMERS_QUEUE,
     WEBHOOKS_QUEUE,
     time_limits,
@@ -244,8 +246,9 @@ def consumed_queues(sender: Any) -> set[str]:
 @worker_ready.connect
 def _start_sweepers(sender: Any = None, **_: Any) -> None:
     """The main process of a worker that serves the timers queue sends the turn timers
-    that ran out to it; one that serves the webhooks queue sends again the deliveries
-    parked by a circuit breaker whose cool-down has passed."""
+    that ran out to it; one that serves the sessions queue sends again the bot turns that
+    waited too long (service/bot_turns.py); one that serves the webhooks queue sends again
+    the deliveries parked by a circuit breaker whose cool-down has passed."""
     from service.redis_conn import connect
     from service.timers import Sweeper
 
@@ -268,8 +271,50 @@ def _start_sweepers(sender: Any = None, **_: Any) -> None:
             queue=TIMERS_QUEUE,
         )
         _sweepers.append(sweeper.start())
+    if SESSIONS_QUEUE in queues:  # bot turns whose task was lost: sent again
+
+        def send_turn(session_id: str, version: int) -> None:
+            runtime.send_task("majlis.session_bot_turn", (session_id, version))
+
+        turns = Sweeper(
+            connect(url, 1.0),
+            runtime.keys.bot_turns(),
+            send_turn,
+            float(config.get("BOT_TURN_SWEEP", 1.0)),
+            float(config.get("BOT_TURN_LEASE", 20.0)),
+            backlog=int(config.get("BOT_TURN_BACKLOG", 8)),
+            queue=SESSIONS_QUEUE,
+            what="bot turn",
+        )
+        _sweepers.append(turns.start())
     if WEBHOOKS_QUEUE in queues:
         _sweepers.append(ParkedSweeper(connect(url, 1.0), runtime).start())
+        _sweepers.append(outbox_sweeper(connect(url, 1.0), runtime).start())
+
+
+def outbox_sweeper(client: Any, runtime: Runtime) -> Any:
+    """The delivery pool's thread that queues again the webhooks of the outbox whose time
+    has passed: a delivery whose task (or whose request's publish) was lost
+    (service/webhooks.py, "Outbox")."""
+    from service.timers import Sweeper
+    from service.webhooks import body_again, delivery_key
+
+    keys, config = runtime.keys, runtime.config
+
+    def send_again(session_id: str, version: int) -> None:
+        body = body_again(client, keys.session(session_id), keys.session_log(session_id), session_id, version)
+        if body is None:  # the session expired
+            client.zrem(keys.webhook_outbox(), delivery_key(session_id, version))
+            return
+        runtime.send_task(
+            "majlis.webhook_delivery", (session_id, version, body), task_id=delivery_key(session_id, version)
+        )
+
+    # a lease past one attempt's deadline: a delivery sent again is not sent a third time
+    # while it runs (its attempt pushes its time on anyway)
+    lease = float(config.get("WEBHOOK_TIMEOUT", 5.0)) + float(config.get("WEBHOOK_OUTBOX_GRACE", 15.0))
+    return Sweeper(client, keys.webhook_outbox(), send_again, 2.0, lease, backlog=100, queue=WEBHOOKS_QUEUE,
+                   what="webhook")  # fmt: skip
 
 
 class ParkedSweeper:

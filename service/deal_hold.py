@@ -16,6 +16,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from service.bot_turns import postpone
+
 MOST_SECONDS = 120.0
 """The longest the bots wait for a deal-end summary to be dismissed."""
 
@@ -73,4 +75,7 @@ def defer_bot(sessions: Any, session: Any) -> bool:
     if left <= 0:
         return False
     sessions.runtime.send_task("majlis.session_bot_turn", (session.id, session.version), countdown=left)
+    # no sweep of lost bot turns sends it before then (service/bot_turns.py)
+    grace = float(sessions.settings.get("BOT_TURN_GRACE", 5.0))
+    postpone(sessions.r, sessions.keys.bot_turns(), session.id, session.version, time.time() + left + grace)
     return True

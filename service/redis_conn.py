@@ -263,6 +263,16 @@ class Keys:
         """Sorted set: ``<session id>:<version>`` by the Unix time its turn runs out."""
         return f"{self.prefix}:turn-timers"
 
+    def webhook_outbox(self) -> str:
+        """Sorted set: ``<session id>:<version>`` of each move whose webhook is not settled
+        yet, by when a sweep should send it again (service/webhooks.py, "Outbox")."""
+        return f"{self.prefix}:webhook-outbox"
+
+    def bot_turns(self) -> str:
+        """Sorted set: ``<session id>:<version>`` of each version waiting for a bot, by the
+        Unix time it should have been played by (service/bot_turns.py)."""
+        return f"{self.prefix}:bot-turns"
+
 
 ISSUED_ID = re.compile(r"[0-9a-f]{32}")
 """The form of every session and job id: ``uuid.uuid4().hex``."""

@@ -60,6 +60,7 @@ from engine import get_game
 from engine.items import keyed_events
 from engine.protocol import Game, IllegalAction
 from service import deal_hold, quotas, webhooks
+from service.bot_turns import RESET_BOT_TURN, claim_turn, due_at, forget, turn_member
 from service.dispatch import new_seed
 from service.domain_errors import (
     SESSION_MOVED_ON,
@@ -88,14 +89,18 @@ log = logging.getLogger(__name__)
 
 SPECTATOR_FIELD = "spectator:"
 
-# KEYS: session hash, log list, counters hash, turn timers set. ARGV: expected version,
-# state json, log entry json, ttl, now, the seat that moves, the type ('bot', 'human')
-# that seat must still have ('' for no check), the session id, the next turn's deadline
-# json and time ('' for none), and the seat's new spec ('' to keep it: a timed-out seat
-# handed to a bot). Returns {1, new version} | {0, current version} | {-1, 0} |
+# KEYS: session hash, log list, counters hash, turn timers set, bot turns set, webhook
+# outbox. ARGV: expected version, state json, log entry json, ttl, now, the seat that
+# moves, the type ('bot', 'human') that seat must still have ('' for no check), the
+# session id, the next turn's deadline json and time ('' for none), the seat's new spec
+# ('' to keep it: a timed-out seat handed to a bot), when the bot to act next should have
+# played ('' when no bot is to act: service/bot_turns.py), and, for a session with a
+# callback, when its webhook should have been settled by ('' for none: the webhook
+# outbox, service/webhooks.py). Returns {1, new version} | {0, current version} | {-1, 0} |
 # {-2, current version} (-2: that seat changed hands).
 _APPLY = (
     RESET_TIMER
+    + RESET_BOT_TURN
     + """
 local v = redis.call('HGET', KEYS[1], 'version')
 if not v then return {-1, 0} end
@@ -109,6 +114,8 @@ local nv = tonumber(v) + 1
 redis.call('HSET', KEYS[1], 'version', nv, 'state', ARGV[2], 'updated', ARGV[5])
 if ARGV[11] ~= '' then redis.call('HSET', KEYS[1], 'seat:' .. ARGV[6], ARGV[11]) end
 reset_timer(4, ARGV[8], v, nv, ARGV[9], ARGV[10])
+reset_bot_turn(5, ARGV[8], v, nv, ARGV[12])
+if ARGV[13] ~= '' then redis.call('ZADD', KEYS[6], ARGV[13], ARGV[8] .. ':' .. nv) end
 redis.call('RPUSH', KEYS[2], ARGV[3])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
@@ -117,13 +124,15 @@ return {1, nv}
 """
 )
 
-# KEYS: session hash, log list, turn timers set. ARGV: expected version, seat, seat spec
-# json, ttl, now, session id, the turn's deadline json and time ('' for none). Hands the
+# KEYS: session hash, log list, turn timers set, bot turns set. ARGV: expected version,
+# seat, seat spec json, ttl, now, session id, the turn's deadline json and time ('' for
+# none), the bot turn's time ('' for none: as in _APPLY). Hands the
 # seat over and bumps the version (a bot turn searched from the old version can no
 # longer apply), if the session is still at the expected version (the turn's deadline
 # depends on whose turn it is). Returns as _APPLY: {1, new} | {0, current} | {-1, 0}.
 _SET_SEAT = (
     RESET_TIMER
+    + RESET_BOT_TURN
     + """
 local v = redis.call('HGET', KEYS[1], 'version')
 if not v then return {-1, 0} end
@@ -132,6 +141,7 @@ if tonumber(v) ~= tonumber(ARGV[1]) then return {0, tonumber(v)} end
 local nv = tonumber(v) + 1
 redis.call('HSET', KEYS[1], 'seat:' .. ARGV[2], ARGV[3], 'version', nv, 'updated', ARGV[5])
 reset_timer(3, ARGV[6], v, nv, ARGV[7], ARGV[8])
+reset_bot_turn(4, ARGV[6], v, nv, ARGV[9])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 return {1, nv}
@@ -139,9 +149,10 @@ return {1, nv}
 )
 SET_SEAT_TRIES = 20  # moves landing between a hand-over's load and its write: load again
 
-# KEYS: session hash, turn timers set. ARGV: expected version, the ended record json, the
-# session id. Ends the session at that version (bumped, so no bot or timer task of the
-# old version applies) and drops its timer. Returns {1, new} | {0, current} | {-1, 0}.
+# KEYS: session hash, turn timers set, bot turns set. ARGV: expected version, the ended
+# record json, the session id. Ends the session at that version (bumped, so no bot or
+# timer task of the old version applies) and drops its timer and bot turn.
+# Returns {1, new} | {0, current} | {-1, 0}.
 _END = """
 local v = redis.call('HGET', KEYS[1], 'version')
 if not v then return {-1, 0} end
@@ -152,8 +163,16 @@ local nv = tonumber(v) + 1
 redis.call('HSET', KEYS[1], 'version', nv, 'ended', ARGV[2])
 redis.call('HDEL', KEYS[1], 'turn_deadline')
 redis.call('ZREM', KEYS[2], ARGV[3] .. ':' .. v)
+redis.call('ZREM', KEYS[3], ARGV[3] .. ':' .. v)
 return {1, nv}
 """
+
+
+def waits_for_bot(game: Game, state: Any, seats: list[dict[str, Any]]) -> bool:
+    """A bot seat is to act in ``state`` with ``seats`` and has a move to make (a bot
+    turn is queued for it: :func:`schedule_bot`)."""
+    to_act = game.to_act(state)
+    return to_act is not None and seats[to_act].get("type") == "bot" and bool(game.legal_actions(state))
 
 
 def token_digest(token: str) -> str:
@@ -223,6 +242,12 @@ class SessionStore:
         self._set_seat = client.register_script(_SET_SEAT)
         self._end = client.register_script(_END)
 
+    def bot_turn_at(self, game: Game, state: Any, seats: list[dict[str, Any]], now: float) -> str:
+        """The bot turns set's score of a version with ``state`` and ``seats`` ('' when no
+        bot is to act): service/bot_turns.py."""
+        grace = float(self.settings.get("BOT_TURN_GRACE", 5.0))
+        return due_at(waits_for_bot(game, state, seats), now, grace)
+
     def create(
         self,
         game: Game,
@@ -260,6 +285,9 @@ class SessionStore:
             if deadline is not None:
                 record["turn_deadline"] = json.dumps(deadline.to_json())
                 pipe.zadd(self.keys.turn_timers(), {timer_member(session_id, 0): deadline.at})
+        bot_at = self.bot_turn_at(game, state, seats, time.time())
+        if bot_at:  # the first seat to act is a bot's
+            pipe.zadd(self.keys.bot_turns(), {turn_member(session_id, 0): bot_at})
         pipe.hset(key, mapping=cast("dict[FieldT, EncodableT]", record))
         pipe.expire(key, self.ttl)
         pipe.execute()
@@ -326,6 +354,7 @@ class SessionStore:
                     self.keys.session(session.id),
                     self.keys.session_log(session.id),
                     self.keys.turn_timers(),
+                    self.keys.bot_turns(),
                 ],
                 args=[
                     session.version,
@@ -335,6 +364,7 @@ class SessionStore:
                     f"{now:.3f}",
                     session.id,
                     *deadline_args(deadline),
+                    self.bot_turn_at(session.game, session.state, seats, now),
                 ],
             )
             if ok == -1:
@@ -377,7 +407,13 @@ class SessionStore:
         deadline = session.deadline_after(nxt, seats, now)
         entry = log_entry(game, nxt, seat, by, action_out, expected_version + 1, events, deadline, now)
         must_be = "bot" if must_be_bot else "human" if by == "timer" else ""
-        ok, version = self._write_move(session.id, game, nxt, entry, now, must_be, deadline, hand_over)
+        bot_at = self.bot_turn_at(game, nxt, seats, now)
+        outbox_at = ""
+        if session.callback_url:  # settled by its delivery, else sent again (webhooks, "Outbox")
+            outbox_at = f"{now + float(self.settings.get('WEBHOOK_OUTBOX_GRACE', 15.0)):.3f}"
+        ok, version = self._write_move(
+            session.id, game, nxt, entry, now, must_be, deadline, hand_over, bot_at, outbox_at
+        )
         check_written(ok, version, session.id, seat, expected_version, must_be)
         replicated(self.r)  # issue 35: on a replica before it is answered or announced (WAIT)
         session.state, session.version = nxt, version
@@ -398,15 +434,21 @@ class SessionStore:
         must_be: str,
         deadline: Deadline | None,
         hand_over: dict[str, Any] | None,
+        bot_at: str = "",
+        outbox_at: str = "",
     ) -> tuple[int, int]:
         """The atomic write of the move ``entry`` (``_APPLY``), if the session is still at
-        the version before it: (outcome, version) as the script returns them."""
+        the version before it: (outcome, version) as the script returns them. ``bot_at``:
+        the next bot turn's score ('' for none: :meth:`bot_turn_at`); ``outbox_at``: the
+        webhook outbox's score ('' for a session without a callback)."""
         ok, version = self._apply(
             keys=[
                 self.keys.session(session_id),
                 self.keys.session_log(session_id),
                 self.keys.counters(),
                 self.keys.turn_timers(),
+                self.keys.bot_turns(),
+                self.keys.webhook_outbox(),
             ],
             args=[
                 entry["version"] - 1,  # the version the move was made for
@@ -419,6 +461,8 @@ class SessionStore:
                 session_id,
                 *deadline_args(deadline),
                 "" if hand_over is None else json.dumps(hand_over),
+                bot_at,
+                outbox_at,
             ],
         )
         return int(ok), int(version)
@@ -435,7 +479,7 @@ class SessionStore:
         False if it moved on (or ended) meanwhile."""
         record = {"reason": reason, "message": message, "at": round(time.time(), 3)}
         ok, version = self._end(
-            keys=[self.keys.session(session.id), self.keys.turn_timers()],
+            keys=[self.keys.session(session.id), self.keys.turn_timers(), self.keys.bot_turns()],
             args=[session.version, json.dumps(record), session.id],
         )
         if ok != 1:
@@ -659,8 +703,7 @@ class BotOrder:
 
 def schedule_bot(sessions: SessionStore, session: Session) -> bool:
     """Queue the bot seat to act, if any (the worker plays it). True if queued."""
-    to_act = session.game.to_act(session.state)
-    if not session.is_bot(to_act) or not session.game.legal_actions(session.state):
+    if not waits_for_bot(session.game, session.state, session.seats):
         return False
     try:
         sessions.runtime.send_task("majlis.session_bot_turn", (session.id, session.version))
@@ -763,12 +806,15 @@ def start_bot_job(sessions: SessionStore, session: Session, order: BotOrder) -> 
     return {"id": job_id, "status": "pending"}
 
 
-def bot_turn(sessions: SessionStore, session_id: str, version: int) -> None:
+def bot_turn(sessions: SessionStore, session_id: str, version: int, holder: str | None = None) -> None:
     """Worker side: the session's own turn of the bot seat to act at ``version`` (nothing
-    if the session moved on or that seat was claimed back); then queue the next bot."""
+    if the session moved on or that seat was claimed back, or if another task holds this
+    turn's one-time claim: service/bot_turns.py); then queue the next bot. ``holder``: the
+    task's id (None: one of its own)."""
     try:
         session = sessions.load(session_id)
     except UnknownSession:
+        forget(sessions.r, sessions.keys.bot_turns(), session_id, version)
         return  # expired
     seat = session.game.to_act(session.state)
     if session.version != version or seat is None or not session.is_bot(seat):
@@ -777,6 +823,11 @@ def bot_turn(sessions: SessionStore, session_id: str, version: int) -> None:
         return
     if deal_hold.defer_bot(sessions, session):
         return  # the table page shows a deal's summary: this turn is queued again
+    lease = float(sessions.settings.get("BOT_TURN_LEASE", 20.0))
+    turns = sessions.keys.bot_turns()
+    if not claim_turn(sessions.r, turns, session_id, version, holder or uuid.uuid4().hex, lease):
+        log.info("bot turn %s:%s already taken: not played again", session_id, version)
+        return
     level = session.seats[seat].get("level", "normal")
     order = BotOrder(seat, version, level, LEVEL_BUDGETS.get(level), new_seed())
     try:

@@ -110,6 +110,14 @@ class Settings:
         self.TURN_SECONDS_MAX: int = _env("MAJLIS_TURN_SECONDS_MAX", 6 * 3600, int)
         self.TURN_TIMER_SWEEP: float = _env("MAJLIS_TURN_TIMER_SWEEP", 0.2, float)
         self.TURN_TIMER_LEASE: float = _env("MAJLIS_TURN_TIMER_LEASE", 20.0, float)
+        # Bot turns (service/bot_turns.py): a version waiting for a bot this long (seconds)
+        # with no task playing it has its bot turn sent again (a lost task); how often each
+        # interactive worker looks; how long a task that took a turn has before it may be
+        # sent again; the most tasks waiting on the interactive queue for a turn to be sent.
+        self.BOT_TURN_GRACE: float = _env("MAJLIS_BOT_TURN_GRACE", 5.0, float)
+        self.BOT_TURN_SWEEP: float = _env("MAJLIS_BOT_TURN_SWEEP", 1.0, float)
+        self.BOT_TURN_LEASE: float = _env("MAJLIS_BOT_TURN_LEASE", 20.0, float)
+        self.BOT_TURN_BACKLOG: int = _env("MAJLIS_BOT_TURN_BACKLOG", 8, int)
         # Session event streams (SSE): a comment line and a look at the version this often
         # (seconds). STREAM_URL: where this deployment serves them (the stream server of
         # ``python -m service.run``); when set, the API answers an events request with a
@@ -140,6 +148,10 @@ class Settings:
         # deliveries for the cool-down (seconds); then they are sent again.
         self.WEBHOOK_BREAKER_FAILURES: int = _env("MAJLIS_WEBHOOK_BREAKER_FAILURES", 5, int)
         self.WEBHOOK_BREAKER_COOLDOWN: float = _env("MAJLIS_WEBHOOK_BREAKER_COOLDOWN", 60.0, float)
+        # Outbox: a move's delivery not settled this long (seconds) after the move, or after
+        # its last attempt began, was lost (its task, or its request's publish): the
+        # delivery pool sends it again.
+        self.WEBHOOK_OUTBOX_GRACE: float = _env("MAJLIS_WEBHOOK_OUTBOX_GRACE", 15.0, float)
         # Callback addresses: only public ones by default. ALLOW_LOOPBACK: loopback too
         # (``python -m service.run`` with its embedded Redis turns it on, for local
         # development, and logs it); ALLOW_PRIVATE: any address (a private network's own

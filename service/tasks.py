@@ -34,7 +34,6 @@ from service import review, sessions, webhooks
 from service.dispatch import JSON_SAFE_INT
 from service.domain_errors import DomainError
 from service.jobs import REPORT_EVERY, JobStore, job_store
-from service.queues import ROUTES
 from service.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -190,16 +189,21 @@ def session_bot_turn(self: Any, session_id: str, version: int, order: dict[str, 
     """A bot's turn in session ``session_id`` at ``version``: the session's own bot seat
     to act (no ``order``; a no-op if the session moved on), or a bot-move job asked by a
     seat's token (``order``: a :class:`service.sessions.BotOrder` as JSON)."""
-    play_bot_turn(runtime_of(self), session_id, version, order)
+    play_bot_turn(runtime_of(self), session_id, version, order, holder=self.request.id)
 
 
 def play_bot_turn(
-    runtime: Runtime, session_id: str, version: int, order: dict[str, Any] | None = None
+    runtime: Runtime,
+    session_id: str,
+    version: int,
+    order: dict[str, Any] | None = None,
+    holder: str | None = None,
 ) -> None:
-    """The body of ``session_bot_turn``: what it does, given the process's runtime."""
+    """The body of ``session_bot_turn``: what it does, given the process's runtime
+    (``holder``: the task's id, which holds the turn's one-time claim)."""
     store = sessions.SessionStore(runtime)
     if order is None:
-        sessions.bot_turn(store, session_id, version)
+        sessions.bot_turn(store, session_id, version, holder=holder)
     else:
         run_session_job(runtime, store, session_id, sessions.BotOrder.from_json(order))
 
@@ -315,14 +319,28 @@ def fail_job(runtime: Runtime, store: JobStore, job_id: str, why: str) -> None:
 def webhook_delivery(self: Any, session_id: str, version: int, body: dict[str, Any]) -> None:
     """POST one move of session ``session_id`` to its callback (see :mod:`service.webhooks`);
     on failure, the same task again after a back-off (the attempts are counted in Redis).
-    Queued anew rather than ``self.retry``: the failed attempt has logged its one line."""
-    retry_in = webhooks.deliver(runtime_of(self), session_id, version, body)
+    Queued anew rather than ``self.retry``: the failed attempt has logged its one line.
+    While Redis does not answer, the task waits for it rather than fail (a failed task's
+    message is dropped: that delivery would be lost)."""
+    deliver_webhook(runtime_of(self), session_id, version, body)
+
+
+def deliver_webhook(runtime: Runtime, session_id: str, version: int, body: dict[str, Any]) -> None:
+    """The body of ``webhook_delivery``: one attempt, and the next queued after its
+    back-off, each through a Redis outage."""
+    key = webhooks.delivery_key(session_id, version)
+    wait = webhooks.outage_wait(runtime.config)
+    # Redis paused or failing over: wait for it (a failed task would drop its message)
+    retry_in = webhooks.through_outage(
+        lambda: webhooks.deliver(runtime, session_id, version, body), wait, f"webhook {key}"
+    )
     if retry_in is not None:
-        webhook_delivery.apply_async(
-            (session_id, version, body),
-            countdown=retry_in,
-            task_id=webhooks.delivery_key(session_id, version),
-            **ROUTES["majlis.webhook_delivery"],
+        webhooks.through_outage(
+            lambda: runtime.send_task(
+                "majlis.webhook_delivery", (session_id, version, body), countdown=retry_in, task_id=key
+            ),
+            wait,
+            f"webhook {key}",
         )
 
 

@@ -177,7 +177,9 @@ def is_silent(human_seen: float | None, now: float, silent_seconds: float) -> bo
 
 class Sweeper:
     """A worker's thread that sends a ``session_turn_timeout`` task for each timer due:
-    ``send(session_id, version)``. Redis down: it tries again at the next sweep."""
+    ``send(session_id, version)``. Redis down: it tries again at the next sweep. The same
+    sweep sends again the bot turns that waited too long (service/bot_turns.py: ``what``
+    names the set in the thread's name and its log lines)."""
 
     def __init__(
         self,
@@ -188,12 +190,15 @@ class Sweeper:
         lease: float,
         backlog: int = 100,
         queue: str | None = None,
+        what: str = "turn timer",
     ) -> None:
         self.client, self.key, self.send = client, key, send
         self.period, self.lease = period, lease
         self.backlog, self.queue = backlog, queue
+        self.what = what
         self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self.run, name="majlis-turn-timers", daemon=True)
+        name = "majlis-" + what.replace(" ", "-") + "s"
+        self.thread = threading.Thread(target=self.run, name=name, daemon=True)
 
     def start(self) -> Sweeper:
         self.thread.start()
@@ -213,7 +218,7 @@ class Sweeper:
             waiting = int(self.client.llen(self.queue)) if self.queue else 0
             due = claim_due(self.client, self.key, time.time(), self.lease, self.backlog - waiting)
         except redis.RedisError as error:
-            log.warning("turn timers: %s", error)
+            log.warning("%ss: %s", self.what, error)
             return 0
         sent = 0
         for raw in due:
@@ -221,5 +226,7 @@ class Sweeper:
                 self.send(*parse_member(raw))
                 sent += 1
             except Exception as error:  # the lease runs out and it is claimed again
-                log.warning("turn timer %s not sent: %s", raw, error)
+                log.warning("%s %s not sent: %s", self.what, raw, error)
+        if sent and self.what != "turn timer":
+            log.warning("%ss sent again (no task had settled them in time): %s", self.what, ", ".join(due))
         return sent

@@ -25,8 +25,23 @@ status) before the POST, and a delivery recorded ``delivered`` (or ``failed``: o
 attempts) is never POSTed again: a task redelivered after its worker was killed finds the
 record and stops. The one window left is a worker killed between a 2xx answer and that
 record: the receiver may then get the same ``Majlis-Delivery`` twice, and should ignore
-the second. Deliveries of different moves may arrive out of order (retries, several
-workers): the body's ``version`` orders them.
+the second. Redis not answering (paused, or failing over to a replica) never loses a
+delivery: the task waits for it (:func:`through_outage`, at most ``outage_wait``), before
+the POST (then it tries the delivery again) and after it (then it writes the record
+again, never POSTs twice), instead of failing, which would drop its message. Deliveries
+of different moves may arrive out of order (retries, several workers): the body's
+``version`` orders them.
+
+Outbox: a move's webhook is queued by the request after the move is written; that
+publish can be lost (the API process killed between the two, the primary killed before
+it replicated the task's push). So the move's own script also puts ``<session>:<version>``
+in the webhook outbox (``Keys.webhook_outbox``, covered by the move's ``WAIT``), scored
+``WEBHOOK_OUTBOX_GRACE`` seconds on; each attempt pushes it on again (past its deadline,
+or its back-off, or its destination's cool-down), and a delivery settled (delivered,
+failed, refused, expired) removes it. The delivery pool sweeps the outbox (the turn
+timers' :class:`service.timers.Sweeper`) and queues again a delivery still there when its
+time has passed, its body rebuilt from the move's log entry (:func:`body_again`); a
+delivery already settled is never POSTed again.
 
 A circuit breaker per destination (scheme, host, port), kept in Redis: after
 ``WEBHOOK_BREAKER_FAILURES`` failed attempts in a row to one destination it opens for
@@ -63,10 +78,12 @@ import secrets
 import socket
 import ssl
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 from urllib.parse import urlsplit
 
+import redis
 from kombu.exceptions import OperationalError
 
 from service.domain_errors import InvalidCallback
@@ -81,6 +98,8 @@ ATTEMPT_HEADER = "Majlis-Attempt"
 MAX_URL_LENGTH = 2048
 
 DELIVERED, FAILED, PARKED = "delivered", "failed", "parked"
+QUEUE_WAIT = 2.0
+"""Seconds a move's request tries to queue its webhook while the broker does not answer."""
 
 
 def new_secret() -> str:
@@ -309,15 +328,19 @@ def public_body(session_id: str, entry: dict[str, Any]) -> dict[str, Any]:
 
 def queue_webhooks(runtime: Runtime, session_id: str, callback_url: str | None, body: dict[str, Any]) -> None:
     """Queue the delivery of ``body`` (a move) if the session has a callback. A queue that
-    cannot be reached loses this delivery (logged): the move itself stands."""
+    cannot be reached for ``QUEUE_WAIT`` seconds loses this delivery (logged): the move
+    itself stands."""
     if not callback_url:
         return
     version = body["version"]
-    try:
-        runtime.send_task(
-            "majlis.webhook_delivery", (session_id, version, body), task_id=delivery_key(session_id, version)
+    key = delivery_key(session_id, version)
+    try:  # a broker connection broken by a failover fails its first publish: try again
+        through_outage(
+            lambda: runtime.send_task("majlis.webhook_delivery", (session_id, version, body), task_id=key),
+            QUEUE_WAIT,
+            f"webhook {key}",
         )
-    except OperationalError:
+    except (OperationalError, redis.RedisError):
         log.warning("could not queue the webhook of session %s version %s", session_id, version)
 
 
@@ -540,25 +563,85 @@ def release_parked(client: Any, prefix: str, send: Any, now: float, most: int = 
 # --------------------------------------------------------------------------- one attempt
 
 
+def outbox_member(session_id: str, version: int) -> str:
+    return f"{session_id}:{version}"
+
+
+def outbox_later(runtime: Runtime, session_id: str, version: int, at: float) -> None:
+    """The delivery is in hand until ``at``: no sweep sends it again before then."""
+    runtime.redis().zadd(
+        runtime.keys.webhook_outbox(), {outbox_member(session_id, version): f"{at:.3f}"}, xx=True
+    )
+
+
+def outbox_done(runtime: Runtime, session_id: str, version: int) -> None:
+    """The delivery is settled: out of the outbox."""
+    runtime.redis().zrem(runtime.keys.webhook_outbox(), outbox_member(session_id, version))
+
+
+def body_again(
+    client: Any, session_key: str, log_key: str, session_id: str, version: int
+) -> dict[str, Any] | None:
+    """The body :func:`service.sessions.queue_move_webhook` queued for that move, rebuilt
+    from its log entry (None: the session expired)."""
+    raw = client.lindex(log_key, version - 1)
+    timed = client.hexists(session_key, "turn_timer")
+    if raw is None:
+        return None
+    entry = json.loads(raw)
+    body = public_body(session_id, entry)
+    if timed:
+        body["turn_deadline"] = entry.get("turn_deadline")
+    return body
+
+
+def outage_wait(config: Mapping[str, Any]) -> float:
+    """Seconds a delivery task waits for Redis to answer again (a Sentinel failover takes
+    about down-after + a second or two): at most 30, and 5 under the broker's visibility
+    timeout (a task that held its message longer would be handed to a second worker)."""
+    return max(1.0, min(30.0, visibility_timeout(config) - 5.0))
+
+
+def through_outage(call: Any, wait: float, what: str) -> Any:
+    """``call()``, tried again every second while Redis (or the broker on it) does not
+    answer, for at most ``wait`` seconds; then its error is raised."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            return call()
+        except (redis.RedisError, OperationalError) as error:
+            if time.monotonic() > deadline:
+                raise
+            log.warning("%s: Redis does not answer (%s); trying again in 1 s", what, error)
+            time.sleep(1.0)
+
+
 def deliver(runtime: Runtime, session_id: str, version: int, body: dict[str, Any]) -> float | None:
     """One attempt at delivering ``body`` by the runtime's settings; seconds to wait
     before the next attempt, or None when done (delivered, out of attempts, parked,
-    already settled, refused, or the session expired)."""
+    already settled, refused, or the session expired). Redis failing before the POST
+    raises (the caller tries again: :func:`through_outage`); after it, the record is
+    written through the outage (the POST is never made twice for one attempt)."""
     r, config = runtime.redis(), runtime.config
     url, secret = cast(
         "list[str | None]", r.hmget(runtime.keys.session(session_id), "callback_url", "webhook_secret")
     )
     if not url or not secret:
+        outbox_done(runtime, session_id, version)
         return None  # expired
     records = records_key(runtime, session_id)
     if r.hget(records, f"{version}:status") in (DELIVERED, FAILED):
+        outbox_done(runtime, session_id, version)
         return None  # a redelivered task: this delivery was already settled
     dest = destination(url)
     now = time.time()
+    grace = float(config.get("WEBHOOK_OUTBOX_GRACE", 15.0))
     open_until = breaker_open_until(runtime, dest)
     if open_until > now:
         park(runtime, dest, session_id, version, body, open_until)
+        outbox_later(runtime, session_id, version, open_until + grace)
         return None
+    outbox_later(runtime, session_id, version, now + float(config["WEBHOOK_TIMEOUT"]) + grace)
     attempt = int(r.hincrby(records, f"{version}:attempts", 1))
     r.hset(records, f"{version}:status", "pending")
     r.expire(records, int(config["SESSION_TTL"]))
@@ -575,18 +658,47 @@ def deliver(runtime: Runtime, session_id: str, version: int, body: dict[str, Any
         outcome = str(status)
     except Refused as error:
         r.hset(records, mapping={f"{version}:status": FAILED, f"{version}:last_status": f"refused: {error}"})
+        outbox_done(runtime, session_id, version)
         log.warning("webhook %s refused: %s", delivery_key(session_id, version), error)
         return None
     except DeliveryError as error:
         status, outcome = 0, f"error: {error}"[:200]
+    key = delivery_key(session_id, version)
+
+    def settle() -> float | None:
+        return after_attempt(runtime, records, session_id, version, body, dest, attempt, status, outcome)
+
+    try:
+        return cast("float | None", through_outage(settle, outage_wait(config), f"webhook {key}"))
+    except (redis.RedisError, OperationalError) as error:  # POSTed: not tried again
+        log.warning("webhook %s: its outcome (%s) not recorded: %s", key, outcome, error)
+        return None
+
+
+def after_attempt(
+    runtime: Runtime,
+    records: str,
+    session_id: str,
+    version: int,
+    body: dict[str, Any],
+    dest: str,
+    attempt: int,
+    status: int,
+    outcome: str,
+) -> float | None:
+    """Record an attempt's outcome (and the breaker's); seconds before the next attempt,
+    or None when done."""
+    r, config = runtime.redis(), runtime.config
     if 200 <= status < 300:
         r.hset(records, mapping={f"{version}:status": DELIVERED, f"{version}:last_status": outcome})
+        outbox_done(runtime, session_id, version)
         breaker_succeeded(runtime, dest)
         return None
     attempts = int(config["WEBHOOK_ATTEMPTS"])
     reopened = breaker_failed(runtime, dest, time.time())
     if attempt >= attempts:
         r.hset(records, mapping={f"{version}:status": FAILED, f"{version}:last_status": outcome})
+        outbox_done(runtime, session_id, version)
         log.warning(
             "webhook %s attempt %d/%d failed (%s): given up",
             delivery_key(session_id, version),
@@ -605,9 +717,12 @@ def deliver(runtime: Runtime, session_id: str, version: int, body: dict[str, Any
         outcome,
         f"{dest} parked until its breaker closes" if reopened else f"next in {wait:g} s",
     )
+    grace = float(config.get("WEBHOOK_OUTBOX_GRACE", 15.0))
     if reopened:
         park(runtime, dest, session_id, version, body, reopened)
+        outbox_later(runtime, session_id, version, reopened + grace)
         return None
+    outbox_later(runtime, session_id, version, time.time() + wait + grace)
     return wait
 
 

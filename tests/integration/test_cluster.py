@@ -79,5 +79,18 @@ def test_every_webhook_was_delivered_and_none_twice(report):
 
 
 @pytest.mark.timeout(360)
+def test_every_due_turn_timer_made_exactly_one_move_none_early_none_missing(report):
+    timers, checks = report["checks"]["timers"], report["checks"]
+    # per (session, version) whose deadline passed with the person silent: the timer
+    # moves at the next version, counted; each timed table lets its first turn run out
+    assert timers["due_fired"] >= 2 and timers["let_run"] >= 2
+    assert timers["fired_more_than_once"] == []
+    assert timers["missing"] == [] and timers["early"] == []
+    assert timers["due_fired"] == checks["timer_moves"]  # no timer move without its due timer
+
+
+@pytest.mark.timeout(360)
 def test_no_session_waits_for_a_bot_that_never_moves(report):
+    # a bot turn whose task was lost (a worker node killed, the primary killed before it
+    # replicated the task) is sent again by the workers' sweep (service/bot_turns.py)
     assert report["checks"]["stalled_at_a_bot_seat"] == []
