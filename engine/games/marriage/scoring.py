@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Final
 
 from engine.protocol import JSON, ScoreReport
 
@@ -26,6 +27,20 @@ from .tables import (
     XX,
 )
 
+MOST_COUNTED: Final = 64
+"""More than any hand holds of one card (a hand has 21 cards or 22)."""
+TUNNELA_ITEMS: Final = {
+    key: tuple(ITEMS.text(key, card=code) for code in ALL_CODES)
+    for key in ("tunnela", "tunnela_ordinary_joker", "tunnela_kept")
+}
+COUNTED_ITEMS: Final = {
+    key: tuple(ITEMS.text(key, n=n) for n in range(MOST_COUNTED))
+    for key in ("marriages", "tiplu", "poplu", "jhiplu", "alter", "man")
+}
+"""The maal's items, written once by card number or by count (the search counts a maal in
+every playout, and a template filled each time would cost a Python call in the compiled
+build's hot loop)."""
+
 
 def maal(
     holding: Sequence[int],
@@ -45,9 +60,9 @@ def maal(
         elif c == fam.alter and alter_points:
             optional.append((c, TUNNELA_JOKER))
         elif c in fam.ordinary:
-            fixed.append((ITEMS.text("tunnela_ordinary_joker", card=ALL_CODES[c]), TUNNELA_JOKER))
+            fixed.append((TUNNELA_ITEMS["tunnela_ordinary_joker"][c], TUNNELA_JOKER))
         else:
-            fixed.append((ITEMS.text("tunnela", card=ALL_CODES[c]), TUNNELA_ORDINARY))
+            fixed.append((TUNNELA_ITEMS["tunnela"][c], TUNNELA_ORDINARY))
     best = -1
     best_items: list[tuple[str, int]] = []
     for mask in range(1 << len(optional)):
@@ -60,7 +75,7 @@ def maal(
         items = list(fixed)
         for i, (c, value) in enumerate(optional):
             if mask >> i & 1:
-                items.append((ITEMS.text("tunnela_kept", card=ALL_CODES[c]), value))
+                items.append((TUNNELA_ITEMS["tunnela_kept"][c], value))
                 if c == fam.poplu:
                     p -= 3
                 elif c == fam.jhiplu:
@@ -70,17 +85,17 @@ def maal(
         for m in range(min(t, p, j, 2) + 1):
             cand = list(items)
             if m:
-                cand.append((ITEMS.text("marriages", n=m), MARRIAGE_VALUE[m]))
+                cand.append((COUNTED_ITEMS["marriages"][m], MARRIAGE_VALUE[m]))
             if t - m:
-                cand.append((ITEMS.text("tiplu", n=t - m), TIPLU_VALUE[min(t - m, 2)]))
+                cand.append((COUNTED_ITEMS["tiplu"][t - m], TIPLU_VALUE[min(t - m, 2)]))
             if p - m:
-                cand.append((ITEMS.text("poplu", n=p - m), POPLU_VALUE[min(p - m, 3)]))
+                cand.append((COUNTED_ITEMS["poplu"][p - m], POPLU_VALUE[min(p - m, 3)]))
             if j - m:
-                cand.append((ITEMS.text("jhiplu", n=j - m), POPLU_VALUE[min(j - m, 3)]))
+                cand.append((COUNTED_ITEMS["jhiplu"][j - m], POPLU_VALUE[min(j - m, 3)]))
             if alter_points and al:
-                cand.append((ITEMS.text("alter", n=al), al * alter_points))
+                cand.append((COUNTED_ITEMS["alter"][al], al * alter_points))
             if holding[XX] and man_points:
-                cand.append((ITEMS.text("man", n=holding[XX]), holding[XX] * man_points))
+                cand.append((COUNTED_ITEMS["man"][holding[XX]], holding[XX] * man_points))
             total = sum(v for _, v in cand)
             if total > best:
                 best, best_items = total, cand

@@ -33,6 +33,14 @@ OUTCOME_SCALE: Final = 12.0
 
 # --------------------------------------------------------------------------- point values
 
+COMBINATION_ITEMS: Final = tuple(
+    tuple(ITEMS.text("combination", combo=name, seat=seat) for seat in range(8)) for name in COMBO_NAMES
+)
+"""R22's item by combination kind and seat (8 players at most); with R24's, written once
+(the search scores them in every playout, and a template filled each time would cost a
+Python call in the compiled build's hot loop)."""
+CARD_COUNT_ITEM: Final = ITEMS.text("card_count")
+
 
 def place_points(a: int, b: int, c: int, d: int) -> int:
     """5.6: the best place score of the tendido A B C D over its eight readable sequences."""
@@ -154,7 +162,7 @@ def settlement(st: PState, events: Events) -> bool:
         return False
     side = best[1]
     items: list[Item] = [
-        (side, combo_value(kind, rank), ITEMS.text("combination", combo=COMBO_NAMES[kind], seat=h), "R22")
+        (side, combo_value(kind, rank), COMBINATION_ITEMS[kind][h], "R22")
         for s, kind, rank, h in entries
         if s == side
     ]
@@ -190,7 +198,7 @@ def card_count(st: PState, events: Events) -> bool:
     points = count_points(counts)
     for side in range(len(points)):
         if points[side]:
-            if award(st, side, [(side, points[side], ITEMS.text("card_count"), "R24")], events):
+            if award(st, side, [(side, points[side], CARD_COUNT_ITEM, "R24")], events):
                 return True
     return False
 

@@ -43,7 +43,13 @@ from engine.sampling import shuffle
 MISSA_ITEM: Final = ITEMS.text("missa")
 ESTE_ITEM: Final = ITEMS.text("este")
 CHAIN_ITEM_TEXTS: Final = tuple(ITEMS.text(key) if key else "" for key in CHAIN_ITEMS)
-"""R21, R23, R24: the play's items, written once (the search scores them in every playout)."""
+DECLARATIONS_ITEM: Final = ITEMS.text("declarations")
+UNCONTESTED_ITEM: Final = ITEMS.text("declarations_uncontested")
+WITHDRAWN_ITEM: Final = ITEMS.text("provisional_award_withdrawn")
+CARD_POINTS_ITEMS: Final = tuple(ITEMS.text("card_points", count=count) for count in range(41))
+"""R15, R17, R21, R23, R24, R28: the items the search scores in every playout, written once
+(a template filled per playout would cost a Python call in the compiled build's hot loop);
+R28's by the count of cards taken (40 at most)."""
 
 _CARDS: Final[dict[int, list[int]]] = {}
 """``cards_of``'s memo (Final, as every table the rules read per move: a C static when compiled)."""
@@ -387,7 +393,7 @@ def r15_settle_at_once(s: RondaState, events: Events) -> None:
     points = sum(s.o.values[decl[seat]] for seat in v)
     s.prov_side = side
     s.prov_pts = points
-    award(s, side, points, ITEMS.text("declarations_uncontested"), "R15", events)
+    award(s, side, points, UNCONTESTED_ITEM, "R15", events)
     r32_match_over(s, events)
 
 
@@ -411,7 +417,7 @@ def r17_settle_hand(s: RondaState, events: Events) -> None:
         top_sides = {seat % ns for seat in top}
         if len(top_sides) == 1:
             total = sum(values[s.decl[seat]] for seat in genuine)
-            awards.append((top_sides.pop(), total, ITEMS.text("declarations"), "R17"))
+            awards.append((top_sides.pop(), total, DECLARATIONS_ITEM, "R17"))
         else:
             for seat in top:
                 item = ITEMS.text("equal_top_declaration", declared=COMBO_NAMES[s.decl[seat]], seat=seat)
@@ -420,7 +426,7 @@ def r17_settle_hand(s: RondaState, events: Events) -> None:
         if len(awards) == 1 and awards[0][:2] == (s.prov_side, s.prov_pts):
             awards = []  # steps 1-2 cancel exactly
         else:
-            batch.append((s.prov_side, -s.prov_pts, ITEMS.text("provisional_award_withdrawn"), "R17"))
+            batch.append((s.prov_side, -s.prov_pts, WITHDRAWN_ITEM, "R17"))
         s.prov_side = -1
         s.prov_pts = 0
     batch += awards
@@ -594,7 +600,7 @@ def r27_end_of_deal(s: RondaState, events: Events) -> None:
     for side in range(ns):
         count = s.piles[side].bit_count()
         if count > threshold:
-            award(s, side, count - threshold, ITEMS.text("card_points", count=count), "R28", events)
+            award(s, side, count - threshold, CARD_POINTS_ITEMS[count], "R28", events)
             scored = True
     if events is not None:
         events.append({"type": "deal_over", "deal_no": s.deal_no, "scores": s.scores[:]})

@@ -61,6 +61,26 @@ def score_points(
         events.append(event)
 
 
+DIAMOND_ITEMS: Final = tuple(ITEMS.text("diamonds" if n > 1 else "diamond", n=n) for n in range(14))
+"""S3's item for ``n`` diamonds in one trick (index ``n``)."""
+PENALTY_CARD_ITEMS: Final = tuple(ITEMS.text("penalty_card", card=code) for code in CODES)
+DOUBLED_ITEMS: Final = {
+    key: tuple(ITEMS.text(key, card=code) for code in CODES)
+    for key in (
+        "doubled",
+        "doubled_taken_by_other",
+        "doubled_taken_by_doubler",
+        "doubled_leader_bonus",
+        "doubled_led_and_taken",
+        "doubled_next_seat_bonus",
+    )
+}
+FINISHED_TEXTS: Final = tuple(ITEMS.text(key) for key in FINISHED_ITEMS)
+"""Items the search scores in every playout, written once from their templates (a
+template filled per trick would cost a Python call in the compiled build's hot loop):
+indexed by card number, or by count."""
+
+
 def score_trick(s: TrexState, tmask: int, w: int, leader: int, events: Events) -> None:
     """S1-S5, S7: the penalties of one trick won by ``w`` and led by ``leader``."""
     c = s.contract
@@ -72,14 +92,14 @@ def score_trick(s: TrexState, tmask: int, w: int, leader: int, events: Events) -
         return
     if pen & DIAMOND_MASK and (c == DIAMONDS or c == COMPLEX):
         n = (pen & DIAMOND_MASK).bit_count()
-        score_points(s, w, -opts.dv * n, ITEMS.text("diamonds" if n > 1 else "diamond", n=n), "S3", events)
+        score_points(s, w, -opts.dv * n, DIAMOND_ITEMS[n], "S3", events)
     pen &= DOUBLABLE_MASK[c]  # the single-valued cards: KH and queens (a queen is not a diamond here)
     if not pen:
         return
     single = pen & ~s.dbl_mask
     if single:
         for card in cards_of(single):
-            item = ITEMS.text("penalty_card", card=CODES[card])
+            item = PENALTY_CARD_ITEMS[card]
             score_points(s, w, -SINGLE_VALUE[card], item, "S1" if card == KH else "S2", events)
     doubled = pen & s.dbl_mask
     if doubled:
@@ -98,37 +118,36 @@ def score_doubled(s: TrexState, card: int, d: int, w: int, leader: int, events: 
     """S5: a doubled card of single value v, doubled by ``d``, won by ``w``, trick led by
     ``leader``; with the house rules of section 11 (an item they change names the option)."""
     v = SINGLE_VALUE[card]
-    code = CODES[card]
     o = s.opts
     if w != d:
         if o.other_gain:
-            score_points(s, w, -2 * v, ITEMS.text("doubled", card=code), "S5", events)
-            score_points(s, d, v, ITEMS.text("doubled_taken_by_other", card=code), "S5", events)
+            score_points(s, w, -2 * v, DOUBLED_ITEMS["doubled"][card], "S5", events)
+            score_points(s, d, v, DOUBLED_ITEMS["doubled_taken_by_other"][card], "S5", events)
         else:
-            score_points(s, w, -2 * v, ITEMS.text("doubled", card=code), "S5", events, OTHER_NO_GAIN)
+            score_points(s, w, -2 * v, DOUBLED_ITEMS["doubled"][card], "S5", events, OTHER_NO_GAIN)
     elif not o.leader_bonus:  # self_capture_scoring: single_penalty
-        score_points(s, d, -v, ITEMS.text("doubled_taken_by_doubler", card=code), "S5", events)
+        score_points(s, d, -v, DOUBLED_ITEMS["doubled_taken_by_doubler"][card], "S5", events)
     elif leader != d:
         if o.leader_gain:
-            score_points(s, d, -2 * v, ITEMS.text("doubled_taken_by_doubler", card=code), "S5", events)
-            score_points(s, leader, v, ITEMS.text("doubled_leader_bonus", card=code), "S5", events)
+            score_points(s, d, -2 * v, DOUBLED_ITEMS["doubled_taken_by_doubler"][card], "S5", events)
+            score_points(s, leader, v, DOUBLED_ITEMS["doubled_leader_bonus"][card], "S5", events)
         else:
-            item = ITEMS.text("doubled_taken_by_doubler", card=code)
+            item = DOUBLED_ITEMS["doubled_taken_by_doubler"][card]
             score_points(s, d, -2 * v, item, "S5", events, AFTER_NO_GAIN)
     elif o.own_lead == 0:
-        score_points(s, d, -v, ITEMS.text("doubled_taken_by_doubler", card=code), "S5", events)
+        score_points(s, d, -v, DOUBLED_ITEMS["doubled_taken_by_doubler"][card], "S5", events)
     else:
-        item = ITEMS.text("doubled_led_and_taken", card=code)
+        item = DOUBLED_ITEMS["doubled_led_and_taken"][card]
         score_points(s, d, -2 * v, item, "S5", events, OWN_LEAD_TAG)
         if o.own_lead == 2:  # double_penalty_opponent_gains
-            item = ITEMS.text("doubled_next_seat_bonus", card=code)
+            item = DOUBLED_ITEMS["doubled_next_seat_bonus"][card]
             score_points(s, (d + 1) & 3, v, item, "S5", events, OWN_LEAD_TAG)
 
 
 def score_finish_order(s: TrexState, events: Events) -> None:
     """S6: the Trex bonuses by finishing position, once all four seats are in ``finish_order``."""
     for pos, seat in enumerate(s.finish_order):
-        score_points(s, seat, TREX_BONUS[pos], ITEMS.text(FINISHED_ITEMS[pos]), "S6", events)
+        score_points(s, seat, TREX_BONUS[pos], FINISHED_TEXTS[pos], "S6", events)
 
 
 def penalty_value(s: TrexState, taken: int) -> int:
