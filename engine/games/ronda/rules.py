@@ -47,9 +47,25 @@ DECLARATIONS_ITEM: Final = ITEMS.text("declarations")
 UNCONTESTED_ITEM: Final = ITEMS.text("declarations_uncontested")
 WITHDRAWN_ITEM: Final = ITEMS.text("provisional_award_withdrawn")
 CARD_POINTS_ITEMS: Final = tuple(ITEMS.text("card_points", count=count) for count in range(41))
-"""R15, R17, R21, R23, R24, R28: the items the search scores in every playout, written once
-(a template filled per playout would cost a Python call in the compiled build's hot loop);
-R28's by the count of cards taken (40 at most)."""
+CHALLENGED_ITEMS: Final = tuple(
+    tuple(ITEMS.text("false_declaration_challenged", declared=name, seat=seat) for seat in range(4))
+    for name in COMBO_NAMES
+)
+EQUAL_TOP_ITEMS: Final = tuple(
+    tuple(ITEMS.text("equal_top_declaration", declared=name, seat=seat) for seat in range(4))
+    for name in COMBO_NAMES
+)
+FALSE_ITEMS: Final = tuple(
+    tuple(
+        tuple(ITEMS.text("false_declaration", seat=seat, declared=said, held=held) for held in COMBO_NAMES)
+        for said in COMBO_NAMES
+    )
+    for seat in range(4)
+)
+"""R13, R15, R17, R18, R21, R23, R24, R28: the items the search scores in every playout,
+written once (a template filled per playout would cost a Python call in the compiled
+build's hot loop): R28's by the count of cards taken (40 at most), the declarations' by
+combination and seat (4 seats at most)."""
 
 _CARDS: Final[dict[int, list[int]]] = {}
 """``cards_of``'s memo (Final, as every table the rules read per move: a C static when compiled)."""
@@ -358,7 +374,7 @@ def r13_challenge(s: RondaState, target: int, events: Events) -> None:
     pen = max(PENALTY[said], PENALTY[held])
     for side in range(s.nsides):
         if side != tside:
-            item = ITEMS.text("false_declaration_challenged", declared=COMBO_NAMES[said], seat=target)
+            item = CHALLENGED_ITEMS[said][target]
             award(s, side, pen, item, "R13", events)
     if r32_match_over(s, events):
         return
@@ -420,7 +436,7 @@ def r17_settle_hand(s: RondaState, events: Events) -> None:
             awards.append((top_sides.pop(), total, DECLARATIONS_ITEM, "R17"))
         else:
             for seat in top:
-                item = ITEMS.text("equal_top_declaration", declared=COMBO_NAMES[s.decl[seat]], seat=seat)
+                item = EQUAL_TOP_ITEMS[s.decl[seat]][seat]
                 awards.append((seat % ns, values[s.decl[seat]], item, "R17"))
     if s.prov_side >= 0:
         if len(awards) == 1 and awards[0][:2] == (s.prov_side, s.prov_pts):
@@ -435,9 +451,7 @@ def r17_settle_hand(s: RondaState, events: Events) -> None:
         if s.withdrawn >> seat & 1 or said < 0 or said == held[seat][0]:
             continue
         pen = max(PENALTY[said], PENALTY[held[seat][0]])
-        what = ITEMS.text(
-            "false_declaration", seat=seat, declared=COMBO_NAMES[said], held=COMBO_NAMES[held[seat][0]]
-        )
+        what = FALSE_ITEMS[seat][said][held[seat][0]]
         for side in range(ns):
             if side != seat % ns:
                 batch.append((side, pen, what, "R18"))
