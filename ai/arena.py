@@ -43,7 +43,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ai.bots import LEVELS, Budget, Decision, decide
 from engine import get_game
@@ -69,6 +69,9 @@ def bot_decide(
         return openspiel_bot.decide(game, view, budget=budget, seed=seed)
     return decide(game, view, level=level, budget=budget, seed=seed)
 
+
+Task = TypeVar("Task")
+"""What names a match to play: its index in the arena, a pairing and an index in a ladder."""
 
 Decider = Callable[[Game[Any], Any, int, str, "Budget | None", int], Decision]
 """``(game, state, seat, level, budget, seed)`` -> the move of ``seat``'s bot. The arena's
@@ -98,6 +101,12 @@ class MatchResult:
     """Search iterations of A's and of B's seats over the match."""
     searches: tuple[int, int] = (0, 0)
     """Decisions of A's and of B's seats that ran a search (more than 0 iterations)."""
+    side_decisions: tuple[int, int] = (0, 0)
+    """Decisions of A's and of B's seats."""
+    cpu_seconds: tuple[float, float] = field(default=(0.0, 0.0), compare=False)
+    """CPU seconds of A's and of B's decisions, measured in the deciding process
+    (``time.process_time`` around each decision), so other processes on a busy host do not
+    count. Not compared: two plays of a match are equal when their moves are."""
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -190,6 +199,8 @@ def play_match(
     decisions = 0
     iterations = [0, 0]
     searches = [0, 0]
+    side_decisions = [0, 0]
+    cpu_seconds = [0.0, 0.0]
     for step_no in range(max_steps):
         seat = game.to_act(state)
         if seat is None:
@@ -197,8 +208,11 @@ def play_match(
         side = 0 if seat in a_seats else 1
         decider = decide_a if side == 0 else fair_decider
         level = (level_a, level_b)[side]
+        cpu_before = time.process_time()
         decision = decider(game, state, seat, level, budget, start.decision_seed(step_no))
+        cpu_seconds[side] += time.process_time() - cpu_before
         decisions += 1
+        side_decisions[side] += 1
         if decision.stats.get("iterations"):
             iterations[side] += decision.stats["iterations"]
             searches[side] += 1
@@ -222,6 +236,8 @@ def play_match(
         decisions=decisions,
         iterations=(iterations[0], iterations[1]),
         searches=(searches[0], searches[1]),
+        side_decisions=(side_decisions[0], side_decisions[1]),
+        cpu_seconds=(cpu_seconds[0], cpu_seconds[1]),
     )
 
 
@@ -315,31 +331,26 @@ def _leave_stops_to_the_parent() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def play_series(play: Callable[[int], MatchResult], indices: Sequence[int], jobs: int, label: str) -> Tally:
+def play_in_order(
+    play: Callable[[Task], MatchResult],
+    indices: Sequence[Task],
+    jobs: int,
+    on_result: Callable[[MatchResult], None],
+) -> bool:
     """Play the matches ``indices`` with ``play`` (picklable when ``jobs`` > 1: the matches
-    then run in that many worker processes, with the same results), a progress line on
-    stderr after each. Ctrl-C (SIGINT) or ``kill`` (SIGTERM) stops the run: the tally then
-    holds the matches finished in order before it and says ``stopped``, so a long run cut
-    short still reports its points and iterations."""
-    tally = Tally()
-    total = len(indices)
-    started = time.perf_counter()
+    then run in that many worker processes, with the same results) and hand each result to
+    ``on_result`` in the order of ``indices``. Ctrl-C (SIGINT) or ``kill`` (SIGTERM) stops
+    the run: returns True if it was stopped, after the results finished in order before the
+    stop were handed on."""
+    stopped = False
     previous = signal.signal(signal.SIGTERM, _stop)
     pool = multiprocessing.Pool(jobs, initializer=_leave_stops_to_the_parent) if jobs > 1 else None
     results = pool.imap(play, indices) if pool is not None else map(play, indices)
     try:
         for result in results:
-            tally.add(result)
-            low, high = wilson(tally.wins, tally.matches)
-            print(
-                f"\r{label}: {tally.matches}/{total} matches, A {tally.wins / tally.matches:.1%} "
-                f"[{low:.1%}, {high:.1%}], {time.perf_counter() - started:.0f}s",
-                end="",
-                file=sys.stderr,
-                flush=True,
-            )
+            on_result(result)
     except KeyboardInterrupt:
-        tally.stopped = True
+        stopped = True
         if pool is not None:
             pool.terminate()
     finally:
@@ -347,6 +358,29 @@ def play_series(play: Callable[[int], MatchResult], indices: Sequence[int], jobs
     if pool is not None:
         pool.close()
         pool.join()
+    return stopped
+
+
+def play_series(play: Callable[[int], MatchResult], indices: Sequence[int], jobs: int, label: str) -> Tally:
+    """Play the matches ``indices`` (:func:`play_in_order`), a progress line on stderr after
+    each. A stopped run's tally holds the matches finished in order before the stop and
+    says ``stopped``, so a long run cut short still reports its points and iterations."""
+    tally = Tally()
+    total = len(indices)
+    started = time.perf_counter()
+
+    def add(result: MatchResult) -> None:
+        tally.add(result)
+        low, high = wilson(tally.wins, tally.matches)
+        print(
+            f"\r{label}: {tally.matches}/{total} matches, A {tally.wins / tally.matches:.1%} "
+            f"[{low:.1%}, {high:.1%}], {time.perf_counter() - started:.0f}s",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    tally.stopped = play_in_order(play, indices, jobs, add)
     print(" (stopped)" if tally.stopped else "", file=sys.stderr)
     return tally
 
