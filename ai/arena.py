@@ -54,6 +54,13 @@ OPENSPIEL_LEVEL = "openspiel-ismcts"
 
 ARENA_LEVELS = (*LEVELS, OPENSPIEL_LEVEL)
 
+OFFLINE_MAX_MS = 600_000.0
+"""The wall-time bound of an arena bot's search (10 min). The service bounds a search's
+wall time (``decide``'s ``max_ms``, 10 s by default) to protect itself; offline, that bound
+would cut a level's search short on a busy host (at load 13, nice 19, hard's 20,000
+iterations stopped at ~5,000), so a match would measure the host's load. Here a level
+stops at its own budget: its iterations, or its cap of the searching thread's CPU time."""
+
 INTERRUPTED = 130
 """The exit status of a run stopped by Ctrl-C or ``kill`` (128 + SIGINT, as a shell gives for
 Ctrl-C), after its report."""
@@ -67,7 +74,7 @@ def bot_decide(
         from ai import openspiel_bot
 
         return openspiel_bot.decide(game, view, budget=budget, seed=seed)
-    return decide(game, view, level=level, budget=budget, seed=seed)
+    return decide(game, view, level=level, budget=budget, seed=seed, max_ms=OFFLINE_MAX_MS)
 
 
 Task = TypeVar("Task")
@@ -103,6 +110,8 @@ class MatchResult:
     """Decisions of A's and of B's seats that ran a search (more than 0 iterations)."""
     side_decisions: tuple[int, int] = (0, 0)
     """Decisions of A's and of B's seats."""
+    cut_short: tuple[int, int] = (0, 0)
+    """Searches of A's and of B's seats that a cap stopped before their iterations."""
     cpu_seconds: tuple[float, float] = field(default=(0.0, 0.0), compare=False)
     """CPU seconds of A's and of B's decisions, measured in the deciding process
     (``time.process_time`` around each decision), so other processes on a busy host do not
@@ -200,6 +209,7 @@ def play_match(
     iterations = [0, 0]
     searches = [0, 0]
     side_decisions = [0, 0]
+    cut_short = [0, 0]
     cpu_seconds = [0.0, 0.0]
     for step_no in range(max_steps):
         seat = game.to_act(state)
@@ -216,6 +226,7 @@ def play_match(
         if decision.stats.get("iterations"):
             iterations[side] += decision.stats["iterations"]
             searches[side] += 1
+            cut_short[side] += bool(decision.stats.get("cut_short"))
         game.step(state, decision.action)
     else:
         raise RuntimeError(f"match {index} did not end in {max_steps} steps")
@@ -237,6 +248,7 @@ def play_match(
         iterations=(iterations[0], iterations[1]),
         searches=(searches[0], searches[1]),
         side_decisions=(side_decisions[0], side_decisions[1]),
+        cut_short=(cut_short[0], cut_short[1]),
         cpu_seconds=(cpu_seconds[0], cpu_seconds[1]),
     )
 
@@ -279,6 +291,9 @@ class Tally:
     decisions: int = 0
     iterations: list[int] = field(default_factory=lambda: [0, 0])
     searches: list[int] = field(default_factory=lambda: [0, 0])
+    side_decisions: list[int] = field(default_factory=lambda: [0, 0])
+    cut_short: list[int] = field(default_factory=lambda: [0, 0])
+    cpu_seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])
     stopped: bool = False
     """The run was stopped (Ctrl-C or ``kill``): the sums are those of the matches finished
     before it, the first ``matches`` of the run's range."""
@@ -294,6 +309,9 @@ class Tally:
         for side in (0, 1):
             self.iterations[side] += result.iterations[side]
             self.searches[side] += result.searches[side]
+            self.side_decisions[side] += result.side_decisions[side]
+            self.cut_short[side] += result.cut_short[side]
+            self.cpu_seconds[side] += result.cpu_seconds[side]
 
     def report(self, sides: int) -> list[str]:
         """A's win rate (Wilson interval), its pairwise rate with more than two sides,
@@ -313,8 +331,14 @@ class Tally:
         ]
         lines.append(
             f"iterations per search: A {per_search[0]:.0f} ({self.searches[0]} searches), "
-            f"B {per_search[1]:.0f} ({self.searches[1]} searches)"
+            f"B {per_search[1]:.0f} ({self.searches[1]} searches); cut short by a cap: "
+            f"A {self.cut_short[0]}, B {self.cut_short[1]}"
         )
+        per_decision = [
+            self.cpu_seconds[side] / self.side_decisions[side] if self.side_decisions[side] else 0.0
+            for side in (0, 1)
+        ]
+        lines.append(f"CPU seconds per decision: A {per_decision[0]:.4f}, B {per_decision[1]:.4f}")
         return lines
 
 

@@ -345,6 +345,7 @@ def pair_rows(played: Sequence[Played], levels: Sequence[str]) -> list[dict[str,
                 "opponent_points_per_deal": sum(p.points[0] for p in mine) / len(mine),
                 "points_per_deal_difference": diff,
                 "points_per_deal_difference_ci": [diff_lo, diff_hi],
+                "cpu_seconds_per_match": sum(sum(p.result.cpu_seconds) for p in mine) / len(mine),
             }
         )
     return rows
@@ -354,7 +355,15 @@ def level_rows(played: Sequence[Played], levels: Sequence[str]) -> dict[str, dic
     """Per level: matches, points per deal, decisions, CPU seconds per decision and
     iterations per searched decision, over every match it played."""
     sums = {
-        level: {"matches": 0, "points": 0.0, "decisions": 0, "cpu": 0.0, "iterations": 0, "searches": 0}
+        level: {
+            "matches": 0,
+            "points": 0.0,
+            "decisions": 0,
+            "cpu": 0.0,
+            "iterations": 0,
+            "searches": 0,
+            "cut_short": 0,
+        }
         for level in levels
     }
     for p in played:
@@ -367,6 +376,7 @@ def level_rows(played: Sequence[Played], levels: Sequence[str]) -> dict[str, dic
             s["cpu"] += r.cpu_seconds[side]
             s["iterations"] += r.iterations[side]
             s["searches"] += r.searches[side]
+            s["cut_short"] += r.cut_short[side]
     return {
         level: {
             "matches": s["matches"],
@@ -375,6 +385,8 @@ def level_rows(played: Sequence[Played], levels: Sequence[str]) -> dict[str, dic
             "cpu_seconds_per_decision": s["cpu"] / s["decisions"] if s["decisions"] else None,
             "cpu_seconds": s["cpu"],
             "iterations_per_search": s["iterations"] / s["searches"] if s["searches"] else 0.0,
+            "searches": s["searches"],
+            "searches_cut_short": s["cut_short"],
         }
         for level, s in sums.items()
     }
@@ -450,7 +462,7 @@ def text(doc: dict[str, Any]) -> str:
         "and from the fit's information",
         "",
         "| level | Elo | 95 % CI (bootstrap) | 95 % CI (information) | points per deal "
-        "| CPU s per decision | iterations per search |",
+        "| CPU s per decision | iterations per search (cut short) |",
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for level in doc["levels"]:
@@ -459,7 +471,8 @@ def text(doc: dict[str, Any]) -> str:
         lines.append(
             f"| {level} | {rating['elo']:+.0f} | {_interval(rating['bootstrap_ci'])} "
             f"| {_interval(rating['information_ci'])} | {_number(per['points_per_deal'], '.2f')} "
-            f"| {_number(per['cpu_seconds_per_decision'], '.4f')} | {per['iterations_per_search']:.0f} |"
+            f"| {_number(per['cpu_seconds_per_decision'], '.4f')} "
+            f"| {per['iterations_per_search']:.0f} ({per['searches_cut_short']} of {per['searches']}) |"
         )
     lines += [
         "",
@@ -474,8 +487,8 @@ def text(doc: dict[str, Any]) -> str:
     lines += [
         "",
         f"| x v y | matches | deals | x's {measure} | 95 % Wilson CI "
-        "| points per deal x / y | x - y, 95 % CI |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| points per deal x / y | x - y, 95 % CI | CPU s per match |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for row in doc["pairs"]:
         low, high = row["win_rate_ci"]
@@ -484,7 +497,8 @@ def text(doc: dict[str, Any]) -> str:
             f"| {row['level']} v {row['opponent']} | {row['matches']} | {row['deals']} "
             f"| {row['win_rate']:.3f} | [{low:.3f}, {high:.3f}] "
             f"| {row['points_per_deal']:.2f} / {row['opponent_points_per_deal']:.2f} "
-            f"| {row['points_per_deal_difference']:+.2f} [{d_low:+.2f}, {d_high:+.2f}] |"
+            f"| {row['points_per_deal_difference']:+.2f} [{d_low:+.2f}, {d_high:+.2f}] "
+            f"| {row['cpu_seconds_per_match']:.1f} |"
         )
     return "\n".join(lines)
 
