@@ -107,8 +107,8 @@ class Played:
 
     @property
     def points(self) -> tuple[float, float]:
-        """Points per deal of (low, high): in Trex, high's is the mean of its three seats
-        when it is B, and so on."""
+        """Points per deal of (low, high); a level with several seats as B (Trex) has the
+        mean of its seats'."""
         a, b = self.result.a_points, self.result.b_points
         return (b, a) if self.task.swapped else (a, b)
 
