@@ -43,7 +43,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ai.bots import LEVELS, Budget, Decision, decide
 from engine import get_game
@@ -53,6 +53,13 @@ OPENSPIEL_LEVEL = "openspiel-ismcts"
 """The outside opponent's level name (ai/openspiel_bot.py; imported only when used)."""
 
 ARENA_LEVELS = (*LEVELS, OPENSPIEL_LEVEL)
+
+OFFLINE_MAX_MS = 600_000.0
+"""The wall-time bound of an arena bot's search (10 min). The service bounds a search's
+wall time (``decide``'s ``max_ms``, 10 s by default) to protect itself; offline, that bound
+would cut a level's search short on a busy host (at load 13, nice 19, hard's 20,000
+iterations stopped at ~5,000), so a match would measure the host's load. Here a level
+stops at its own budget: its iterations, or its cap of the searching thread's CPU time."""
 
 INTERRUPTED = 130
 """The exit status of a run stopped by Ctrl-C or ``kill`` (128 + SIGINT, as a shell gives for
@@ -67,8 +74,11 @@ def bot_decide(
         from ai import openspiel_bot
 
         return openspiel_bot.decide(game, view, budget=budget, seed=seed)
-    return decide(game, view, level=level, budget=budget, seed=seed)
+    return decide(game, view, level=level, budget=budget, seed=seed, max_ms=OFFLINE_MAX_MS)
 
+
+Task = TypeVar("Task")
+"""What names a match to play: its index in the arena, a pairing and an index in a ladder."""
 
 Decider = Callable[[Game[Any], Any, int, str, "Budget | None", int], Decision]
 """``(game, state, seat, level, budget, seed)`` -> the move of ``seat``'s bot. The arena's
@@ -98,6 +108,14 @@ class MatchResult:
     """Search iterations of A's and of B's seats over the match."""
     searches: tuple[int, int] = (0, 0)
     """Decisions of A's and of B's seats that ran a search (more than 0 iterations)."""
+    side_decisions: tuple[int, int] = (0, 0)
+    """Decisions of A's and of B's seats."""
+    cut_short: tuple[int, int] = (0, 0)
+    """Searches of A's and of B's seats that a cap stopped before their iterations."""
+    cpu_seconds: tuple[float, float] = field(default=(0.0, 0.0), compare=False)
+    """CPU seconds of A's and of B's decisions, measured in the deciding process
+    (``time.process_time`` around each decision), so other processes on a busy host do not
+    count. Not compared: two plays of a match are equal when their moves are."""
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -190,6 +208,9 @@ def play_match(
     decisions = 0
     iterations = [0, 0]
     searches = [0, 0]
+    side_decisions = [0, 0]
+    cut_short = [0, 0]
+    cpu_seconds = [0.0, 0.0]
     for step_no in range(max_steps):
         seat = game.to_act(state)
         if seat is None:
@@ -197,11 +218,15 @@ def play_match(
         side = 0 if seat in a_seats else 1
         decider = decide_a if side == 0 else fair_decider
         level = (level_a, level_b)[side]
+        cpu_before = time.process_time()
         decision = decider(game, state, seat, level, budget, start.decision_seed(step_no))
+        cpu_seconds[side] += time.process_time() - cpu_before
         decisions += 1
+        side_decisions[side] += 1
         if decision.stats.get("iterations"):
             iterations[side] += decision.stats["iterations"]
             searches[side] += 1
+            cut_short[side] += bool(decision.stats.get("cut_short"))
         game.step(state, decision.action)
     else:
         raise RuntimeError(f"match {index} did not end in {max_steps} steps")
@@ -222,6 +247,9 @@ def play_match(
         decisions=decisions,
         iterations=(iterations[0], iterations[1]),
         searches=(searches[0], searches[1]),
+        side_decisions=(side_decisions[0], side_decisions[1]),
+        cut_short=(cut_short[0], cut_short[1]),
+        cpu_seconds=(cpu_seconds[0], cpu_seconds[1]),
     )
 
 
@@ -263,6 +291,9 @@ class Tally:
     decisions: int = 0
     iterations: list[int] = field(default_factory=lambda: [0, 0])
     searches: list[int] = field(default_factory=lambda: [0, 0])
+    side_decisions: list[int] = field(default_factory=lambda: [0, 0])
+    cut_short: list[int] = field(default_factory=lambda: [0, 0])
+    cpu_seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])
     stopped: bool = False
     """The run was stopped (Ctrl-C or ``kill``): the sums are those of the matches finished
     before it, the first ``matches`` of the run's range."""
@@ -278,6 +309,9 @@ class Tally:
         for side in (0, 1):
             self.iterations[side] += result.iterations[side]
             self.searches[side] += result.searches[side]
+            self.side_decisions[side] += result.side_decisions[side]
+            self.cut_short[side] += result.cut_short[side]
+            self.cpu_seconds[side] += result.cpu_seconds[side]
 
     def report(self, sides: int) -> list[str]:
         """A's win rate (Wilson interval), its pairwise rate with more than two sides,
@@ -297,8 +331,14 @@ class Tally:
         ]
         lines.append(
             f"iterations per search: A {per_search[0]:.0f} ({self.searches[0]} searches), "
-            f"B {per_search[1]:.0f} ({self.searches[1]} searches)"
+            f"B {per_search[1]:.0f} ({self.searches[1]} searches); cut short by a cap: "
+            f"A {self.cut_short[0]}, B {self.cut_short[1]}"
         )
+        per_decision = [
+            self.cpu_seconds[side] / self.side_decisions[side] if self.side_decisions[side] else 0.0
+            for side in (0, 1)
+        ]
+        lines.append(f"CPU seconds per decision: A {per_decision[0]:.4f}, B {per_decision[1]:.4f}")
         return lines
 
 
@@ -315,31 +355,26 @@ def _leave_stops_to_the_parent() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def play_series(play: Callable[[int], MatchResult], indices: Sequence[int], jobs: int, label: str) -> Tally:
+def play_in_order(
+    play: Callable[[Task], MatchResult],
+    indices: Sequence[Task],
+    jobs: int,
+    on_result: Callable[[MatchResult], None],
+) -> bool:
     """Play the matches ``indices`` with ``play`` (picklable when ``jobs`` > 1: the matches
-    then run in that many worker processes, with the same results), a progress line on
-    stderr after each. Ctrl-C (SIGINT) or ``kill`` (SIGTERM) stops the run: the tally then
-    holds the matches finished in order before it and says ``stopped``, so a long run cut
-    short still reports its points and iterations."""
-    tally = Tally()
-    total = len(indices)
-    started = time.perf_counter()
+    then run in that many worker processes, with the same results) and hand each result to
+    ``on_result`` in the order of ``indices``. Ctrl-C (SIGINT) or ``kill`` (SIGTERM) stops
+    the run: returns True if it was stopped, after the results finished in order before the
+    stop were handed on."""
+    stopped = False
     previous = signal.signal(signal.SIGTERM, _stop)
     pool = multiprocessing.Pool(jobs, initializer=_leave_stops_to_the_parent) if jobs > 1 else None
     results = pool.imap(play, indices) if pool is not None else map(play, indices)
     try:
         for result in results:
-            tally.add(result)
-            low, high = wilson(tally.wins, tally.matches)
-            print(
-                f"\r{label}: {tally.matches}/{total} matches, A {tally.wins / tally.matches:.1%} "
-                f"[{low:.1%}, {high:.1%}], {time.perf_counter() - started:.0f}s",
-                end="",
-                file=sys.stderr,
-                flush=True,
-            )
+            on_result(result)
     except KeyboardInterrupt:
-        tally.stopped = True
+        stopped = True
         if pool is not None:
             pool.terminate()
     finally:
@@ -347,6 +382,29 @@ def play_series(play: Callable[[int], MatchResult], indices: Sequence[int], jobs
     if pool is not None:
         pool.close()
         pool.join()
+    return stopped
+
+
+def play_series(play: Callable[[int], MatchResult], indices: Sequence[int], jobs: int, label: str) -> Tally:
+    """Play the matches ``indices`` (:func:`play_in_order`), a progress line on stderr after
+    each. A stopped run's tally holds the matches finished in order before the stop and
+    says ``stopped``, so a long run cut short still reports its points and iterations."""
+    tally = Tally()
+    total = len(indices)
+    started = time.perf_counter()
+
+    def add(result: MatchResult) -> None:
+        tally.add(result)
+        low, high = wilson(tally.wins, tally.matches)
+        print(
+            f"\r{label}: {tally.matches}/{total} matches, A {tally.wins / tally.matches:.1%} "
+            f"[{low:.1%}, {high:.1%}], {time.perf_counter() - started:.0f}s",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    tally.stopped = play_in_order(play, indices, jobs, add)
     print(" (stopped)" if tally.stopped else "", file=sys.stderr)
     return tally
 

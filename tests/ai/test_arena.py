@@ -109,12 +109,16 @@ def test_side_a_decider_is_handed_the_true_state_and_the_seat_to_act() -> None:
 def test_tally_sums_the_matches_and_reports_the_rates() -> None:
     tally = Tally()
     for score in (1.0, 0.0, 0.5, 1.0):
-        tally.add(MatchResult(score, score, 2.0, 1.0, 1, 10, (100, 0), (2, 0)))
+        tally.add(MatchResult(score, score, 2.0, 1.0, 1, 10, (100, 0), (2, 0), (4, 6), (1, 0), (0.5, 0.03)))
     assert tally.matches == 4 and tally.wins == 2.5 and tally.deals == 4 and tally.decisions == 40
     lines = tally.report(sides=2)
     assert lines[0].startswith("A win rate 0.625")
     assert "points per deal: A 2.00, B 1.00" in lines
-    assert lines[-1] == "iterations per search: A 50 (8 searches), B 0 (0 searches)"
+    assert (
+        lines[-2]
+        == "iterations per search: A 50 (8 searches), B 0 (0 searches); cut short by a cap: A 4, B 0"
+    )
+    assert lines[-1] == "CPU seconds per decision: A 0.1250, B 0.0050"
     assert any(line.startswith("A pairwise rate 0.625") for line in tally.report(sides=4))
 
 
