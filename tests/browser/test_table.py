@@ -357,10 +357,12 @@ def test_a_whole_deal_at_the_table(browser, server, artefacts, axe_source, game,
     check_axe(page, axe_source)
 
     refused = hinted = shot = laid_out = challenged = ordered = False
+    seen: list[tuple[str, int]] = []  # (phase, number of legal moves) at each of my turns
     tabs: list[tuple[int, int]] = []  # Tab presses per move, and the most it may take (keyboard)
     for moves in range(MAX_MOVES):
         page.wait_for_function(READY, timeout=60_000)
         snapshot = page.evaluate(SNAPSHOT)
+        seen.append((snapshot["phase"], len(snapshot["legal"] or [])))
         if snapshot["summary"]:
             finish_the_deal(page, snapshot, axe_source, how)
             break
@@ -402,7 +404,9 @@ def test_a_whole_deal_at_the_table(browser, server, artefacts, axe_source, game,
         assert tabs and all(presses <= most for presses, most in tabs), tabs
     if how == "click":
         assert refused, "no unplayable card was tried"
-    assert hinted
+    # a hint is asked at my first turn with a choice; a deal that ended before I had one
+    # (a bot going out early) leaves nothing to hint: the turns say which it was
+    assert hinted or all(legal <= 1 for _phase, legal in seen), seen
     if size == PHONE and game in ("baloot", "trex"):
         assert laid_out
 
