@@ -55,7 +55,7 @@ from dataclasses import asdict, dataclass
 from itertools import combinations
 from typing import Any
 
-from ai.arena import INTERRUPTED, MatchResult, play_in_order, play_match, wilson
+from ai.arena import INTERRUPTED, MatchResult, _play_indexed, fair_decider, play_in_order, wilson
 from ai.bots import LEVELS, Budget
 from engine import get_game
 
@@ -128,15 +128,8 @@ def _play_task(
     task: Task,
 ) -> MatchResult:
     """The arena's match for ``task`` (module level: picklable for ``--jobs``)."""
-    return play_match(
-        get_game(game_id),
-        players=players,
-        options=options,
-        level_a=task.level_a,
-        level_b=task.level_b,
-        budget=budget,
-        seed=seed,
-        index=task.index,
+    return _play_indexed(
+        game_id, players, options, task.level_a, task.level_b, budget, seed, fair_decider, task.index
     )
 
 

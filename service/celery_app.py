@@ -250,46 +250,74 @@ def _start_sweepers(sender: Any = None, **_: Any) -> None:
     waited too long (service/bot_turns.py); one that serves the webhooks queue sends again
     the deliveries parked by a circuit breaker whose cool-down has passed."""
     from service.redis_conn import connect
-    from service.timers import Sweeper
 
     runtime = worker_runtime()
     config = runtime.config
     url = config.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
     queues = consumed_queues(sender)
-    if TIMERS_QUEUE in queues:
-
-        def send(session_id: str, version: int) -> None:
-            runtime.send_task("majlis.session_turn_timeout", (session_id, version))
-
-        sweeper = Sweeper(
-            connect(url, 1.0),
-            runtime.keys.turn_timers(),
-            send,
-            float(config.get("TURN_TIMER_SWEEP", 0.2)),
-            float(config.get("TURN_TIMER_LEASE", 20.0)),
-            backlog=int(config.get("TURN_TIMER_BACKLOG", 4)),
-            queue=TIMERS_QUEUE,
+    if TIMERS_QUEUE in queues:  # turn timers that ran out
+        _sweepers.append(
+            task_sweeper(
+                url,
+                runtime,
+                "majlis.session_turn_timeout",
+                runtime.keys.turn_timers(),
+                "TURN_TIMER",
+                (0.2, 20.0, 4),
+                TIMERS_QUEUE,
+                "turn timer",
+            )  # fmt: skip
         )
-        _sweepers.append(sweeper.start())
     if SESSIONS_QUEUE in queues:  # bot turns whose task was lost: sent again
-
-        def send_turn(session_id: str, version: int) -> None:
-            runtime.send_task("majlis.session_bot_turn", (session_id, version))
-
-        turns = Sweeper(
-            connect(url, 1.0),
-            runtime.keys.bot_turns(),
-            send_turn,
-            float(config.get("BOT_TURN_SWEEP", 1.0)),
-            float(config.get("BOT_TURN_LEASE", 20.0)),
-            backlog=int(config.get("BOT_TURN_BACKLOG", 8)),
-            queue=SESSIONS_QUEUE,
-            what="bot turn",
+        _sweepers.append(
+            task_sweeper(
+                url,
+                runtime,
+                "majlis.session_bot_turn",
+                runtime.keys.bot_turns(),
+                "BOT_TURN",
+                (1.0, 20.0, 8),
+                SESSIONS_QUEUE,
+                "bot turn",
+            )  # fmt: skip
         )
-        _sweepers.append(turns.start())
     if WEBHOOKS_QUEUE in queues:
         _sweepers.append(ParkedSweeper(connect(url, 1.0), runtime).start())
         _sweepers.append(outbox_sweeper(connect(url, 1.0), runtime).start())
+
+
+def task_sweeper(
+    url: str,
+    runtime: Runtime,
+    task: str,
+    key: str,
+    setting: str,
+    defaults: tuple[float, float, int],
+    queue: str,
+    what: str,
+) -> Any:
+    """A started thread that sends ``task`` for each ``(session, version)`` of the set
+    ``key`` whose time has passed, by the settings ``<setting>_SWEEP``, ``_LEASE`` and
+    ``_BACKLOG`` (``defaults`` where unset): the turn timers and the lost bot turns."""
+    from service.redis_conn import connect
+    from service.timers import Sweeper
+
+    config = runtime.config
+    sweep, lease, backlog = defaults
+
+    def send(session_id: str, version: int) -> None:
+        runtime.send_task(task, (session_id, version))
+
+    return Sweeper(
+        connect(url, 1.0),
+        key,
+        send,
+        float(config.get(f"{setting}_SWEEP", sweep)),
+        float(config.get(f"{setting}_LEASE", lease)),
+        backlog=int(config.get(f"{setting}_BACKLOG", backlog)),
+        queue=queue,
+        what=what,
+    ).start()
 
 
 def outbox_sweeper(client: Any, runtime: Runtime) -> Any:
