@@ -10,6 +10,10 @@ interleaved decision by decision so that both meet the same load:
 
 * ``level``: the level's budget (``ai.bots.LEVEL_BUDGETS``: 2,000 iterations, a time cap
   counted in the searching thread's CPU time, which the other processes do not use up);
+* ``session``: the level's budget within the bound of a session's bot turn on the
+  interactive pool (``SESSION_BOT_MS`` of wall time, service/queues.py ``bot_turn_bound``),
+  what a session's normal seat does (``level`` is bounded by the stateless API's
+  ``BOT_MAX_MS``, 10 s);
 * ``wall``: the former budget, 2,000 iterations or 200 ms of wall time, whichever first.
 
 It prints, per game and budget, the searched decisions, the share that did at least 95 %
@@ -31,6 +35,8 @@ from typing import Any
 from ai.bots import LEVEL_BUDGETS, Budget, decide
 from bench.normal_budget import searched_positions
 from engine import GAME_IDS, get_game
+from service.queues import bot_turn_bound
+from service.settings import Settings
 
 WALL_BUDGET = Budget(iterations=2_000, ms=200.0)
 """The normal level's budget before it counted CPU time: 2,000 iterations or 200 ms."""
@@ -43,10 +49,13 @@ def spin(stop_at: float) -> None:
         x = (x * 31 + 7) % 1_000_003
 
 
-def one_decision(game: Any, view: dict[str, Any], budget: Budget, seed: int) -> tuple[float, float, float]:
-    """(share of the budget's iterations done, wall ms, CPU ms) of one normal decision."""
+def one_decision(
+    game: Any, view: dict[str, Any], budget: Budget, max_ms: float, seed: int
+) -> tuple[float, float, float]:
+    """(share of the budget's iterations done, wall ms, CPU ms) of one normal decision
+    bounded by ``max_ms`` of wall time."""
     wall0, cpu0 = time.perf_counter(), time.thread_time()
-    decision = decide(game, view, level="normal", budget=budget, seed=seed)
+    decision = decide(game, view, level="normal", budget=budget, seed=seed, max_ms=max_ms)
     wall = (time.perf_counter() - wall0) * 1000.0
     cpu = (time.thread_time() - cpu0) * 1000.0
     wanted = budget.iterations or 1
@@ -55,12 +64,18 @@ def one_decision(game: Any, view: dict[str, Any], budget: Budget, seed: int) -> 
 
 def measure(game_id: str, deals: int, per_deal: int) -> dict[str, list[tuple[float, float, float]]]:
     game = get_game(game_id)
-    budgets = {"level": LEVEL_BUDGETS["normal"], "wall": WALL_BUDGET}
+    config = Settings().as_config()
+    level = LEVEL_BUDGETS["normal"]
+    budgets = {
+        "level": (level, float(config["BOT_MAX_MS"])),
+        "session": (level, bot_turn_bound("normal", config)),
+        "wall": (WALL_BUDGET, float(config["BOT_MAX_MS"])),
+    }
     rows: dict[str, list[tuple[float, float, float]]] = {name: [] for name in budgets}
     for step_no, state, seat in searched_positions(game, deals, per_deal):
         view = game.view(state, seat)
-        for name, budget in budgets.items():
-            rows[name].append(one_decision(game, view, budget, step_no))
+        for name, (budget, max_ms) in budgets.items():
+            rows[name].append(one_decision(game, view, budget, max_ms, step_no))
     return rows
 
 

@@ -14,6 +14,7 @@ as long as the session (the same TTL). Sessions no page holds are never touched.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from service.bot_turns import postpone
@@ -68,13 +69,14 @@ def wait_left(sessions: Any, session: Any, now: float | None = None) -> float:
     return min(MOST_SECONDS, max(0.0, float(raw[since_field]) + MOST_SECONDS - now))
 
 
-def defer_bot(sessions: Any, session: Any) -> bool:
+def defer_bot(sessions: Any, session: Any, send_again: Callable[[float], None]) -> bool:
     """Worker side, before a bot's turn: True when the bot must wait for a summary; its
-    turn is then queued again for when the wait runs out (an ack queues it sooner)."""
+    turn is then queued again by ``send_again(seconds)`` for when the wait runs out (an
+    ack queues it sooner)."""
     left = wait_left(sessions, session)
     if left <= 0:
         return False
-    sessions.runtime.send_task("majlis.session_bot_turn", (session.id, session.version), countdown=left)
+    send_again(left)
     # no sweep of lost bot turns sends it before then (service/bot_turns.py)
     grace = float(sessions.settings.get("BOT_TURN_GRACE", 5.0))
     postpone(sessions.r, sessions.keys.bot_turns(), session.id, session.version, time.time() + left + grace)

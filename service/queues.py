@@ -14,6 +14,11 @@ SESSIONS_QUEUE = "sessions"
 TIMERS_QUEUE = "timers"
 WEBHOOKS_QUEUE = "webhooks"
 ALL_QUEUES = (SESSIONS_QUEUE, TIMERS_QUEUE, SEARCH_QUEUE, WEBHOOKS_QUEUE)
+# The levels whose session turns the interactive pool plays (their budget costs well under
+# a second of CPU compiled); a session's seat of any other level (hard: 20,000 iterations)
+# plays its turns on the search pool, so that its seconds never hold up every table's
+# quick turns (issue 32: a session's hard seat was cut to the interactive bound before).
+INTERACTIVE_LEVELS = ("random", "easy", "normal")
 ROUTES = {
     "majlis.search_part": {"queue": SEARCH_QUEUE},
     "majlis.session_bot_turn": {"queue": SESSIONS_QUEUE},
@@ -40,6 +45,22 @@ def search_queue(payload: dict[str, Any], config: Mapping[str, Any]) -> str:
         and (ms is None or ms <= float(config["ASYNC_MS"]))
     )
     return SESSIONS_QUEUE if small else SEARCH_QUEUE
+
+
+def bot_turn_queue(level: str) -> str:
+    """The queue of a session's bot turn for a seat of ``level``."""
+    return SESSIONS_QUEUE if level in INTERACTIVE_LEVELS else SEARCH_QUEUE
+
+
+def bot_turn_bound(level: str, config: Mapping[str, Any]) -> float:
+    """The wall-clock bound (ms) of a session bot's search at ``level``: a bound that only
+    protects the pool that plays it (``SESSION_BOT_MS`` on the interactive pool,
+    ``BOT_MAX_MS`` on the search pool). The level's own budget (iterations, and a cap in
+    the searching thread's CPU time: ai.bots.LEVEL_BUDGETS) is what a loaded host still
+    completes; ``stats.cut_short`` says when a bound cut a search short."""
+    if bot_turn_queue(level) == SESSIONS_QUEUE:
+        return float(config["SESSION_BOT_MS"])
+    return float(config["BOT_MAX_MS"])
 
 
 def time_limits(config: Mapping[str, Any]) -> tuple[float, float]:

@@ -71,7 +71,7 @@ from service.domain_errors import (
     UnknownSession,
 )
 from service.jobs import job_store
-from service.queues import search_queue
+from service.queues import bot_turn_bound, bot_turn_queue, search_queue
 from service.redaction import hidden_from_seat, hidden_from_spectators, redact
 from service.redis_conn import Keys, replicated
 from service.runtime import Runtime
@@ -706,11 +706,22 @@ def schedule_bot(sessions: SessionStore, session: Session) -> bool:
     if not waits_for_bot(session.game, session.state, session.seats):
         return False
     try:
-        sessions.runtime.send_task("majlis.session_bot_turn", (session.id, session.version))
+        send_bot_turn(sessions, session)
     except OperationalError:
         log.warning("could not queue the bot turn of session %s", session.id)
         return False
     return True
+
+
+def send_bot_turn(sessions: SessionStore, session: Session, countdown: float | None = None) -> None:
+    """Queue the turn of the bot seat to act in ``session`` on its level's pool
+    (:func:`service.queues.bot_turn_queue`), ``countdown`` seconds on if given."""
+    seat = session.game.to_act(session.state)
+    level = session.seats[seat].get("level", "normal") if seat is not None else "normal"
+    options: dict[str, Any] = {"queue": bot_turn_queue(level)}
+    if countdown is not None:
+        options["countdown"] = countdown
+    sessions.runtime.send_task("majlis.session_bot_turn", (session.id, session.version), **options)
 
 
 def bot_decision(
@@ -821,7 +832,7 @@ def bot_turn(sessions: SessionStore, session_id: str, version: int, holder: str 
         return  # whatever changed the session queued what comes next
     if end_silent(sessions, session):
         return
-    if deal_hold.defer_bot(sessions, session):
+    if deal_hold.defer_bot(sessions, session, lambda left: send_bot_turn(sessions, session, countdown=left)):
         return  # the table page shows a deal's summary: this turn is queued again
     lease = float(sessions.settings.get("BOT_TURN_LEASE", 20.0))
     turns = sessions.keys.bot_turns()
@@ -831,7 +842,7 @@ def bot_turn(sessions: SessionStore, session_id: str, version: int, holder: str 
     level = session.seats[seat].get("level", "normal")
     order = BotOrder(seat, version, level, LEVEL_BUDGETS.get(level), new_seed())
     try:
-        play_bot(sessions, session, order, float(sessions.settings["SESSION_BOT_MS"]))
+        play_bot(sessions, session, order, bot_turn_bound(level, sessions.settings))
     except SESSION_MOVED_ON:
         return  # moved on, or claimed back, while the bot searched
     schedule_bot(sessions, session)
@@ -874,6 +885,8 @@ def timeout_turn(sessions: SessionStore, session_id: str, version: int) -> None:
     order = BotOrder(deadline.seat, version, timer.level, LEVEL_BUDGETS.get(timer.level), new_seed())
     hand_over = timer.bot_seat() if timer.on_timeout == "seat" else None
     try:
+        # the timers' pool plays every level within the interactive bound: a timer's
+        # move stands in for a person who is away, and must not hold that pool
         max_ms = float(sessions.settings["SESSION_BOT_MS"])
         play_bot(sessions, session, order, max_ms, by="timer", hand_over=hand_over)
     except (UnknownSession, *SESSION_MOVED_ON):  # expired, or moved on while the bot searched

@@ -101,8 +101,12 @@ class Settings:
         # 6 h (it was 24 h); a match ends, so a session's size and life are bounded by its
         # game's length plus this idle time.
         self.SESSION_TTL: int = _env("MAJLIS_SESSION_TTL", 6 * 3600, int)
-        # Budget cap of the bots that play a session's bot seats.
-        self.SESSION_BOT_MS: float = _env("MAJLIS_SESSION_BOT_MS", 500.0, float)
+        # The wall-clock bound (ms) of a bot turn on the interactive pool (a session's
+        # random, easy and normal seats; turn timers' moves): a bound that protects the
+        # pool, high enough that a loaded host still completes normal's 2,000 iterations
+        # (under 0.3 s of CPU compiled; its own CPU cap is 1 s). A session's hard seat plays
+        # on the search pool, bounded by BOT_MAX_MS (service/queues.py, bot_turn_bound).
+        self.SESSION_BOT_MS: float = _env("MAJLIS_SESSION_BOT_MS", 3_000.0, float)
         # Turn timers (a session's ``turn_timer``): the longest limit per move a session may
         # set (seconds); how often each worker looks for timers that ran out; and how long
         # a worker that took one has to play it before another worker takes it again.

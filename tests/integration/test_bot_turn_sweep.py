@@ -18,7 +18,7 @@ import pytest
 from service import create_app
 from service import sessions as S
 from service.bot_turns import claim_key, claim_turn, turn_member
-from service.queues import SESSIONS_QUEUE
+from service.queues import SEARCH_QUEUE, SESSIONS_QUEUE
 from service.redis_conn import EmbeddedRedis, Keys, connect
 from service.runtime import RUNTIME_EXTENSION
 from tests.integration.conftest import GAME, IntegrationSettings, Worker, wait_for
@@ -127,6 +127,24 @@ def test_a_bot_turn_is_claimed_by_one_task_and_its_redelivery_only(r, prefix):
     assert r.zscore(turns, turn_member("s1", 4)) > time.time() + 4
     assert r.zscore(turns, turn_member("s1", 5)) is None  # XX: a claim adds no member
     r.delete(turns, claim_key(turns, "s1", 4), claim_key(turns, "s1", 5))
+
+
+def test_a_hard_seats_turn_goes_to_the_search_pool_and_a_normal_seats_to_the_interactive_one(app, r):
+    # issue 32: a hard seat's search (20,000 iterations) must not be cut to the interactive
+    # pool's bound, nor hold that pool's workers; its task goes where long searches go
+    store = store_of(app)
+    pools = (("hard", SEARCH_QUEUE, SESSIONS_QUEUE), ("normal", SESSIONS_QUEUE, SEARCH_QUEUE))
+    for level, queue, other in pools:
+        game = S.get_game(GAME)
+        state = game.new_state(2, game.parse_options(LONG_MATCH, 2), 0, seed=11)  # the bot acts first
+        seats = [{"type": "human", "level": "normal"}, {"type": "bot", "level": level}]
+        sid, _tokens = store.create(game, state, seats)
+        assert game.to_act(state) == 1
+        assert S.schedule_bot(store, store.load(sid))
+        assert (r.llen(queue), r.llen(other)) == (1, 0), level
+        version = store.load(sid).version
+        r.zrem(store.keys.bot_turns(), turn_member(sid, version))  # no sweep sends it later
+        r.delete(queue, store.keys.session(sid), store.keys.session_log(sid))
 
 
 @pytest.mark.timeout(180)
