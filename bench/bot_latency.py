@@ -1,12 +1,13 @@
-"""The normal level's bot move at its default budget, end to end over HTTP, per game.
+"""A searching level's bot move at its default budget, end to end over HTTP, per game
+(``--level``: normal, the default, or hard).
 
 Starts the system the README's way (``python -m service.run``: its embedded Redis, a
 worker, the API's gunicorn and the stream server) on free loopback ports, with a data
 directory of its own, and waits for ``/readyz``. Then, for each game, at ``--positions``
 seeded positions (a few random steps into a deal, at a decision where the seat to act
 has a real choice: more than one legal action, and more than one that the game's policy
-lets the search consider, so the normal level searches), it asks for the normal level's
-move with no ``budget`` in the request (the level's default: 2,000 iterations or 200 ms),
+lets the search consider, so the normal level searches), it asks for the level's move
+with no ``budget`` in the request (the level's default: ai.bots.LEVEL_BUDGETS),
 one request at a time, on two routes:
 
 * ``stateless``: ``POST /v1/games/{game}/bot-move`` with the full ``state`` and the seat;
@@ -23,7 +24,7 @@ iterations searched, and the server-side ``elapsed_ms`` of the bot's decision, s
 the rest is HTTP, JSON, the view and the service), the 1-minute load average and the
 build the service runs (``/readyz``'s ``build``).
 
-    python bench/bot_latency.py [--games trex ronda] [--positions 10] [--runs 3]
+    python bench/bot_latency.py [--games trex ronda] [--positions 10] [--runs 3] [--level hard]
 """
 
 from __future__ import annotations
@@ -174,12 +175,12 @@ def timed(client: Client, path: str, body: dict[str, Any], token: str | None) ->
     return Sample(ms, stats.get("iterations"), stats.get("elapsed_ms"), job)
 
 
-def stateless(client: Client, game: Game[Any], pos: Position) -> Sample:
-    body = {"state": game.to_json(pos.state), "seat": pos.seat, "level": "normal", "seed": pos.seed}
+def stateless(client: Client, game: Game[Any], pos: Position, level: str) -> Sample:
+    body = {"state": game.to_json(pos.state), "seat": pos.seat, "level": level, "seed": pos.seed}
     return timed(client, f"/v1/games/{game.id}/bot-move", body, None)
 
 
-def session(client: Client, game: Game[Any], pos: Position) -> Sample:
+def session(client: Client, game: Game[Any], pos: Position, level: str) -> Sample:
     """A session created with the position's seed, brought to it move by move (not timed),
     then the timed bot-move for the seat to act with its own token."""
     created = client.ok("POST", "/v1/sessions", {"game": game.id, "players": pos.players, "seed": pos.seed})
@@ -189,7 +190,7 @@ def session(client: Client, game: Game[Any], pos: Position) -> Sample:
     shown = client.ok("GET", url, token=tokens[pos.seat])
     if shown["view"] != json.loads(json.dumps(game.view(pos.state, pos.seat))):
         raise RuntimeError(f"{game.id} seed {pos.seed}: the session's view differs from the position's")
-    body = {"level": "normal", "seed": pos.seed, "expected_version": len(pos.moves)}
+    body = {"level": level, "seed": pos.seed, "expected_version": len(pos.moves)}
     return timed(client, f"{url}/bot-move", body, tokens[pos.seat])
 
 
@@ -224,6 +225,7 @@ def main() -> int:
     parser.add_argument("--games", nargs="*", default=list(GAME_IDS))
     parser.add_argument("--positions", type=int, default=10, help="seeded positions per game")
     parser.add_argument("--runs", type=int, default=3, help="requests per position and route")
+    parser.add_argument("--level", default="normal", choices=["normal", "hard"], help="the level asked")
     args = parser.parse_args()
     games = [get_game(game_id) for game_id in args.games]
     with tempfile.TemporaryDirectory(prefix="majlis-latency-") as data_dir:
@@ -231,7 +233,8 @@ def main() -> int:
             client = Client(port)
             build = client.ok("GET", "/readyz")["build"]
             print(f"service.run on 127.0.0.1:{port}, build {build['mode']} ({build['reason']})")
-            print(f"normal level, default budget; {args.positions} positions x {args.runs} runs, per route")
+            asked = f"{args.positions} positions x {args.runs} runs, per route"
+            print(f"{args.level} level, default budget; {asked}")
             print(
                 f"{'game':9s} {'route':9s} {'n':>4s} {'p50 ms':>7s} {'p90 ms':>7s} {'max ms':>7s}"
                 f" {'search':>7s}  {'iterations':18s} {'202':>4s} {'load':>5s}"
@@ -242,7 +245,7 @@ def main() -> int:
                 for _ in range(args.runs):
                     for pos in found:
                         for route, ask in ROUTES.items():
-                            samples[route].append(ask(client, game, pos))
+                            samples[route].append(ask(client, game, pos, args.level))
                 for route in ROUTES:
                     print(report(game.id, route, samples[route]), flush=True)
     print("search: the median of the answers' stats.elapsed_ms (the bot's decision on the server)")

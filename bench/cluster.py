@@ -422,6 +422,7 @@ class Stats:
     reconnects: int = 0
     webhooks: dict[str, int] = field(default_factory=dict)  # idempotency key -> deliveries
     error_kinds: dict[str, int] = field(default_factory=dict)
+    webhook_settle_seconds: float | None = None  # from the load's end to the last delivery
 
     def count(self, what: str) -> None:
         self.requests[what] = self.requests.get(what, 0) + 1
@@ -682,7 +683,12 @@ class Load:
         for t in self.tables:
             t.finished = True
         await asyncio.gather(*streams)
-        await self.settle_webhooks(15.0)
+        # a delivery whose task was lost (a worker or the primary killed) is sent again by
+        # the outbox sweep after its grace (15 s) and a sweep (2 s); one whose sweep's send
+        # was lost too, after the sweep's lease (20 s) more: wait that long at most
+        settled = time.monotonic()
+        await self.settle_webhooks(40.0)
+        self.stats.webhook_settle_seconds = round(time.monotonic() - settled, 1)
         for server in (*lbs, hooks):
             server.close()
         return {"elapsed": elapsed, "faults": fault_log, "cpu_seconds": cpu}
@@ -722,7 +728,7 @@ class Load:
     # ---- faults
 
     async def faults(self, names: list[str], began: float, seconds: float) -> list[dict[str, Any]]:
-        done = []
+        done: list[dict[str, Any]] = []
         if not names:
             await asyncio.sleep(max(0.0, self.stop_at - time.monotonic()))
             return done
@@ -730,7 +736,8 @@ class Load:
         for i, name in enumerate(names, 1):
             await asyncio.sleep(max(0.0, began + gap * i - time.monotonic()))
             print(f"fault at {time.monotonic() - began:.0f} s: {name}", flush=True)
-            done.append({"fault": name, **await getattr(self, f"fault_{name}")()})
+            at = time.time()  # the wall clock, as the session log's "at" (to compare with it)
+            done.append({"fault": name, "at": round(at, 2), **await getattr(self, f"fault_{name}")()})
         await asyncio.sleep(max(0.0, self.stop_at - time.monotonic()))
         return done
 
@@ -901,7 +908,9 @@ def check_sessions(cluster: Cluster, tables: list[Table], stats: Stats) -> dict[
             # no delivery worker ever took it (never queued, or its task lost)
             records = client.hgetall(keys.session(t.id) + ":webhooks")
             missing_keys += [
-                f"{t.id}:{v} (by {log[v - 1].get('by')}; {record_of(records, v)})" for v in missing[:3]
+                f"{t.id}:{v} (by {log[v - 1].get('by')} at {float(log[v - 1].get('at', 0)) / 1000:.2f}; "
+                f"{record_of(records, v)})"
+                for v in missing[:3]
             ]
         if t.timed:
             found = check_timers(t, log, time.time())
@@ -944,6 +953,17 @@ def sent_again(workdir: Path) -> list[str]:
             if "bot turns sent again" in line:
                 found += re.findall(r"[0-9a-f]{32}:[0-9]+", line)
     return found
+
+
+def lines_naming(workdir: Path, keys: list[str], most: int = 20) -> list[str]:
+    """The service's log lines (every process's) that name one of ``keys`` (a delivery's
+    ``<session>:<version>``): what the workers said of a webhook found missing."""
+    found: list[str] = []
+    for path in sorted(workdir.glob("*.log")):
+        for line in path.read_text(errors="replace").splitlines():
+            if any(key in line for key in keys):
+                found.append(f"{path.stem}: {line[:300]}")
+    return found[:most]
 
 
 def record_of(records: dict[str, str], version: int) -> str:
@@ -1029,6 +1049,9 @@ def main(argv: list[str] | None = None) -> int:
         after = redis_figures(cluster.client())
         checks = check_sessions(cluster, load.tables, stats)
         checks["bot_turns_sent_again"] = sent_again(workdir)
+        missing = [k.split(" ")[0] for k in checks["webhook_missing_keys"]]
+        checks["webhook_missing_log"] = lines_naming(workdir, missing)
+        checks["webhook_settle_seconds"] = stats.webhook_settle_seconds
         minutes = ran["elapsed"] / 60
         report = {
             "processes": {"api": apis, "stream": streams, "worker_nodes": workers, "tables": tables},

@@ -207,6 +207,16 @@ class Sweeper:
     def stop(self) -> None:
         self.stopped.set()
 
+    def give_back(self, raw: str) -> None:
+        """A member whose send failed (the broker unreachable: a failover, a restart) is
+        due again at the next sweep, not a whole lease later (20 s: a webhook, a bot turn
+        or a timer would wait that long for nothing once the broker is back). If Redis
+        does not answer either, the lease runs out and it is claimed again."""
+        try:
+            self.client.zadd(self.key, {raw: time.time() + self.period}, xx=True)
+        except redis.RedisError as error:
+            log.warning("%s %s kept for its lease: %s", self.what, raw, error)
+
     def run(self) -> None:
         while not self.stopped.is_set():
             self.sweep()
@@ -225,8 +235,9 @@ class Sweeper:
             try:
                 self.send(*parse_member(raw))
                 sent += 1
-            except Exception as error:  # the lease runs out and it is claimed again
+            except Exception as error:
                 log.warning("%s %s not sent: %s", self.what, raw, error)
+                self.give_back(raw)
         if sent and self.what != "turn timer":
             log.warning("%ss sent again (no task had settled them in time): %s", self.what, ", ".join(due))
         return sent

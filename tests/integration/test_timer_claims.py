@@ -39,3 +39,27 @@ def test_the_sweeper_sends_no_more_than_the_backlog_has_room_for(client):
     client.delete(queue)
     assert sweeper.sweep() == 3 and [s for s, _ in sent[2:]] == ["s2", "s3", "s4"]
     client.delete(key)
+
+
+def test_a_member_whose_send_failed_is_due_again_at_the_next_sweep_not_a_lease_later(client):
+    # the broker unreachable (a failover): the send raises; the member must not wait out
+    # the 20 s lease its claim took, or a webhook, bot turn or timer comes 20 s late
+    key = f"test-timers-{uuid.uuid4().hex}"
+    client.zadd(key, {timer_member("s1", 3): time.time() - 1})
+    broker_up = False
+    sent: list[tuple[str, int]] = []
+
+    def send(session_id: str, version: int) -> None:
+        if not broker_up:
+            raise ConnectionError("the broker does not answer")
+        sent.append((session_id, version))
+
+    sweeper = Sweeper(client, key, send, 0.2, 20.0)
+    before = time.time()
+    assert sweeper.sweep() == 0 and sent == []
+    assert client.zscore(key, timer_member("s1", 3)) <= before + 1.0  # given back, not leased
+    broker_up = True
+    time.sleep(0.3)
+    assert sweeper.sweep() == 1 and sent == [("s1", 3)]
+    assert client.zscore(key, timer_member("s1", 3)) >= time.time() + 19  # now it holds its lease
+    client.delete(key)
