@@ -38,6 +38,7 @@ import functools
 import json
 import math
 import multiprocessing
+import os
 import signal
 import sys
 import time
@@ -355,6 +356,34 @@ def _leave_stops_to_the_parent() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+class StopBetweenMatches:
+    """Ctrl-C or ``kill`` noted by a flag and acted on between matches, in a run that plays
+    its matches in this process (``--jobs 1``). An exception raised by a signal handler
+    lands wherever the search happens to be, and inside the compiled (mypyc) search it
+    aborts the process (``fatal: out of memory``, exit 134) before any report: it ended
+    session 30's Marriage ladder. A second signal ends the process at once (no report)."""
+
+    def __init__(self) -> None:
+        self.asked = False
+        self.previous: dict[int, Any] = {}
+
+    def __enter__(self) -> StopBetweenMatches:
+        for stop in (signal.SIGINT, signal.SIGTERM):
+            self.previous[stop] = signal.signal(stop, self.note)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for stop, handler in self.previous.items():
+            signal.signal(stop, handler)
+
+    def note(self, signum: int, frame: object) -> None:
+        if self.asked:
+            print("\nstopped at once: no report", file=sys.stderr, flush=True)
+            os._exit(INTERRUPTED)
+        self.asked = True
+        print("\nstopping after the match being played (again: at once)", file=sys.stderr, flush=True)
+
+
 def play_in_order(
     play: Callable[[Task], MatchResult],
     indices: Sequence[Task],
@@ -365,23 +394,33 @@ def play_in_order(
     then run in that many worker processes, with the same results) and hand each result to
     ``on_result`` in the order of ``indices``. Ctrl-C (SIGINT) or ``kill`` (SIGTERM) stops
     the run: returns True if it was stopped, after the results finished in order before the
-    stop were handed on."""
+    stop were handed on. With ``jobs`` 1 the stop waits for the match being played
+    (:class:`StopBetweenMatches`); with more, the parent, which waits for its workers and
+    searches nothing, stops at once and ends them."""
+    if jobs <= 1:
+        with StopBetweenMatches() as stop:
+            for index in indices:
+                try:
+                    result = play(index)
+                except KeyboardInterrupt:  # raised by a caller's own code
+                    return True
+                on_result(result)
+                if stop.asked:
+                    return True
+        return False
     stopped = False
     previous = signal.signal(signal.SIGTERM, _stop)
-    pool = multiprocessing.Pool(jobs, initializer=_leave_stops_to_the_parent) if jobs > 1 else None
-    results = pool.imap(play, indices) if pool is not None else map(play, indices)
+    pool = multiprocessing.Pool(jobs, initializer=_leave_stops_to_the_parent)
     try:
-        for result in results:
+        for result in pool.imap(play, indices):
             on_result(result)
     except KeyboardInterrupt:
         stopped = True
-        if pool is not None:
-            pool.terminate()
+        pool.terminate()
     finally:
         signal.signal(signal.SIGTERM, previous)
-    if pool is not None:
-        pool.close()
-        pool.join()
+    pool.close()
+    pool.join()
     return stopped
 
 

@@ -13,7 +13,7 @@ interleaved decision by decision so that both meet the same load:
 * ``session``: the level's budget within the bound of a session's bot turn on the
   interactive pool (``SESSION_BOT_MS`` of wall time, service/queues.py ``bot_turn_bound``),
   what a session's normal seat does (``level`` is bounded by the stateless API's
-  ``BOT_MAX_MS``, 10 s);
+  ``BOT_MAX_MS``, 10 s); ``s-500ms``: the same within the former session bound, 500 ms;
 * ``wall``: the former budget, 2,000 iterations or 200 ms of wall time, whichever first.
 
 It prints, per game and budget, the searched decisions, the share that did at least 95 %
@@ -37,6 +37,9 @@ from bench.normal_budget import searched_positions
 from engine import GAME_IDS, get_game
 from service.queues import bot_turn_bound
 from service.settings import Settings
+
+FORMER_SESSION_BOUND = 500.0
+"""The bound of a session's bot turn until session 31 (``MAJLIS_SESSION_BOT_MS``'s old default)."""
 
 WALL_BUDGET = Budget(iterations=2_000, ms=200.0)
 """The normal level's budget before it counted CPU time: 2,000 iterations or 200 ms."""
@@ -69,6 +72,7 @@ def measure(game_id: str, deals: int, per_deal: int) -> dict[str, list[tuple[flo
     budgets = {
         "level": (level, float(config["BOT_MAX_MS"])),
         "session": (level, bot_turn_bound("normal", config)),
+        "s-500ms": (level, FORMER_SESSION_BOUND),
         "wall": (WALL_BUDGET, float(config["BOT_MAX_MS"])),
     }
     rows: dict[str, list[tuple[float, float, float]]] = {name: [] for name in budgets}
@@ -95,7 +99,7 @@ def main() -> int:
         time.sleep(1.0 if load else 0.0)
         print(f"load processes {args.load}, load average {os.getloadavg()[0]:.1f}, cores {os.cpu_count()}")
         print(
-            f"{'game':10s} {'budget':6s} {'decisions':>9s} {'>=95% its':>9s} {'iters p50':>9s} "
+            f"{'game':10s} {'budget':7s} {'decisions':>9s} {'>=95% its':>9s} {'iters p50':>9s} "
             f"{'wall ms p50':>11s} {'cpu ms p50':>10s}"
         )
         for game_id in args.games:
@@ -107,7 +111,7 @@ def main() -> int:
                 wall = statistics.median(w for _, w, _ in rows)
                 cpu = statistics.median(c for _, _, c in rows)
                 print(
-                    f"{game_id:10s} {name:6s} {len(rows):9d} {full:9.1%} {its:9.0f} {wall:11.1f} {cpu:10.1f}"
+                    f"{game_id:10s} {name:7s} {len(rows):9d} {full:9.1%} {its:9.0f} {wall:11.1f} {cpu:10.1f}"
                 )
         print(f"load average at the end {os.getloadavg()[0]:.1f}")
     finally:
