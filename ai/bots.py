@@ -72,6 +72,20 @@ LEVEL_BUDGETS: dict[str, Budget] = {
 }
 """The default budget of each searching level (an explicit budget replaces it)."""
 
+HARD_MEASURED_ABOVE_NORMAL = frozenset({"baloot"})
+"""The games where ``hard`` beat ``normal`` in the arena at fresh series (Baloot 0.662
+[0.546, 0.761] over 71 matches, 0.650 [0.553, 0.736] over 100). Elsewhere it did not
+(Porrazo 0.56, Ronda 0.54, Trex 0.52 pairwise, Marriage 0.52; docs/bots.md, "Hard v
+normal"): a level that does not beat the one below it is not offered as a higher level."""
+
+
+def offered_levels(game_id: str) -> tuple[str, ...]:
+    """The bot levels a table of ``game_id`` offers its players, weakest first, each one
+    measured above the one below it. Every level of :data:`LEVELS` is still accepted by a
+    request (``hard`` elsewhere is a longer search, for hints and analysis, not a stronger
+    opponent)."""
+    return LEVELS if game_id in HARD_MEASURED_ABOVE_NORMAL else tuple(lv for lv in LEVELS if lv != "hard")
+
 
 def level_sampler(game: Game[Any], view: dict[str, Any], level: str) -> Callable[[random.Random], Any]:
     """The worlds a bot of ``level`` searches: the game's inference's for a level that uses

@@ -8,6 +8,7 @@ from pathlib import Path
 from flask import Response, url_for
 from flask.views import MethodView
 
+from ai.bots import offered_levels
 from engine import all_games
 from engine.protocol import JSON, Game
 from service.api.blueprint import Blueprint
@@ -36,8 +37,10 @@ def rules_file(game: Game) -> Path:
 
 
 def with_rules_url(game: Game) -> JSON:
-    """The game's metadata, its ``rules`` field pointing at the rules this service serves."""
-    return {**game.metadata(), "rules": url_for("games.GameRules", game_id=game.id)}
+    """The game's metadata, its ``rules`` field pointing at the rules this service serves,
+    and the bot ``levels`` it offers (ai.bots.offered_levels)."""
+    rules = url_for("games.GameRules", game_id=game.id)
+    return {**game.metadata(), "rules": rules, "levels": list(offered_levels(game.id))}
 
 
 @blp.route("")

@@ -109,6 +109,13 @@ class GameSchema(Strict):
         metadata={"description": "action types and what they do"},
     )
     rules = fields.String(metadata={"description": "path of the rules reference (text/markdown)"})
+    levels = fields.List(
+        fields.String(),
+        metadata={
+            "description": "the bot levels this game offers players, weakest first, each measured "
+            "above the one below it (hard only where it beat normal); every level is accepted"
+        },
+    )
 
 
 class GameListSchema(Strict):

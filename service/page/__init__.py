@@ -32,7 +32,7 @@ from urllib.parse import quote
 from flask import Blueprint, abort, make_response, render_template, request
 from markupsafe import Markup
 
-from ai.bots import LEVEL_BUDGETS
+from ai.bots import offered_levels
 from engine import all_games
 from engine.items import keyed_events, keyed_report
 from service import deal_hold as page_hold
@@ -50,7 +50,11 @@ from service.redis_conn import ISSUED_ID
 
 bp = Blueprint("page", __name__, url_prefix="/play")
 
-LEVELS = ("easy", *LEVEL_BUDGETS)
+
+def page_levels() -> dict[str, list[str]]:
+    """The bot levels the setup form offers per game: the game's offered levels from easy
+    up (ai.bots.offered_levels; random is for tests and baselines, not for players)."""
+    return {game.id: [lv for lv in offered_levels(game.id) if lv != "random"] for game in all_games()}
 
 
 # what could end a <script> block or start markup, escaped as Flask's tojson does
@@ -82,7 +86,7 @@ def setup(game_id: str | None = None):
         "page/setup.html",
         games=games,
         chosen=game_id or games[0]["id"],
-        levels=LEVELS,
+        levels=page_levels(),
         timer_choices=TIMER_CHOICES,
         every_game_options=True,
     )

@@ -704,8 +704,11 @@ def test_the_arabic_setup_form_writes_every_game_s_options_in_arabic(browser, se
     for game in games:
         page.select_option("#game", game)
         labels = page.locator("#options label.option")
-        expected = len(json.loads(urllib.request.urlopen(f"{server}/v1/games/{game}").read())["options"])
-        assert labels.count() == expected
+        listed = json.loads(urllib.request.urlopen(f"{server}/v1/games/{game}").read())
+        assert labels.count() == len(listed["options"])
+        # a bot seat offers the game's own levels from easy up (hard only where it beat normal)
+        offered = page.eval_on_selector_all("[data-seat='1'] option", "all => all.map((o) => o.value)")
+        assert offered == [lv for lv in listed["levels"] if lv != "random"] + ["human"], game
         for text in labels.all_text_contents():
             left = RULE_ID.sub("", text)
             assert not re.search("[A-Za-z]", left), (game, text)

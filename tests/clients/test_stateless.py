@@ -44,4 +44,5 @@ def test_games_rules_and_answers_keep_unknown_fields(local):
     ronda = local.game("ronda")
     assert ronda == games["ronda"] and ronda.players == [2, 3, 4] and "play" in ronda.verbs
     assert ronda["rules"] == ronda.rules == "/v1/games/ronda/rules"  # the fallback reads the raw JSON
+    assert ronda.levels == ["random", "easy", "normal"] and games["baloot"].levels[-1] == "hard"
     assert local.rules("ronda").startswith("#")

@@ -2836,6 +2836,8 @@ export interface components {
         Game: {
             /** @example ronda */
             id?: string;
+            /** @description the bot levels this game offers players, weakest first, each measured above the one below it (hard only where it beat normal); every level is accepted */
+            levels?: string[];
             options?: components["schemas"]["Option"][];
             /** @description supported player counts */
             players?: number[];

@@ -5,7 +5,7 @@
 "use strict";
 
 const GAMES = JSON.parse(document.getElementById("games").textContent);
-const LEVELS = JSON.parse(document.getElementById("levels").textContent);
+const LEVELS = JSON.parse(document.getElementById("levels").textContent); // per game, from easy up
 const form = document.getElementById("setup");
 const gameSelect = document.getElementById("game");
 const playersSelect = document.getElementById("players");
@@ -24,7 +24,7 @@ function fillSeats() {
   box.replaceChildren(el("legend", {}, t("seats")), el("p", {}, `${t("seat_n", { n: 1 })}: ${t("you")}`));
   for (let seat = 1; seat < Number(playersSelect.value); seat++) {
     const select = el("select", { name: "seat" + seat, "data-seat": seat },
-      ...LEVELS.map((level) => el("option", { value: level }, t("bot_level", { level: t("level_" + level) }))),
+      ...LEVELS[gameSelect.value].map((level) => el("option", { value: level }, t("bot_level", { level: t("level_" + level) }))),
       el("option", { value: "human" }, t("human")));
     select.value = "easy";
     box.append(el("label", {}, t("seat_n", { n: seat + 1 }) + " ", select));

@@ -58,6 +58,7 @@ class GameInfo(Answer):
     options: list[JSON] = field(default_factory=list)  # name, type, default, choices or range
     verbs: dict[str, str] = field(default_factory=dict)  # action type -> one line
     rules: str = ""  # the path of the rules reference
+    levels: list[str] = field(default_factory=list)  # the bot levels offered, weakest first
     raw: JSON = field(default_factory=dict, repr=False)
 
 
