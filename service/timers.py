@@ -207,15 +207,15 @@ class Sweeper:
     def stop(self) -> None:
         self.stopped.set()
 
-    def give_back(self, raw: str) -> None:
-        """A member whose send failed (the broker unreachable: a failover, a restart) is
+    def give_back(self, members: list[str]) -> None:
+        """Members claimed but not sent (the broker unreachable: a failover, a restart) are
         due again at the next sweep, not a whole lease later (20 s: a webhook, a bot turn
         or a timer would wait that long for nothing once the broker is back). If Redis
-        does not answer either, the lease runs out and it is claimed again."""
+        does not answer either, the lease runs out and they are claimed again."""
         try:
-            self.client.zadd(self.key, {raw: time.time() + self.period}, xx=True)
+            self.client.zadd(self.key, {raw: time.time() + self.period for raw in members}, xx=True)
         except redis.RedisError as error:
-            log.warning("%s %s kept for its lease: %s", self.what, raw, error)
+            log.warning("%ss %s kept for their lease: %s", self.what, ", ".join(members), error)
 
     def run(self) -> None:
         while not self.stopped.is_set():
@@ -230,14 +230,16 @@ class Sweeper:
         except redis.RedisError as error:
             log.warning("%ss: %s", self.what, error)
             return 0
-        sent = 0
-        for raw in due:
+        sent: list[str] = []
+        for n, raw in enumerate(due):
             try:
                 self.send(*parse_member(raw))
-                sent += 1
+                sent.append(raw)
             except Exception as error:
+                # the broker did not take it: neither would it take the rest now
                 log.warning("%s %s not sent: %s", self.what, raw, error)
-                self.give_back(raw)
+                self.give_back(due[n:])
+                break
         if sent and self.what != "turn timer":
-            log.warning("%ss sent again (no task had settled them in time): %s", self.what, ", ".join(due))
-        return sent
+            log.warning("%ss sent again (no task had settled them in time): %s", self.what, ", ".join(sent))
+        return len(sent)

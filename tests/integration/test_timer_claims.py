@@ -45,11 +45,14 @@ def test_a_member_whose_send_failed_is_due_again_at_the_next_sweep_not_a_lease_l
     # the broker unreachable (a failover): the send raises; the member must not wait out
     # the 20 s lease its claim took, or a webhook, bot turn or timer comes 20 s late
     key = f"test-timers-{uuid.uuid4().hex}"
-    client.zadd(key, {timer_member("s1", 3): time.time() - 1})
+    members = [timer_member("s1", 3), timer_member("s2", 5), timer_member("s3", 7)]
+    client.zadd(key, {member: time.time() - 3 + n for n, member in enumerate(members)})
     broker_up = False
+    tried: list[tuple[str, int]] = []
     sent: list[tuple[str, int]] = []
 
     def send(session_id: str, version: int) -> None:
+        tried.append((session_id, version))
         if not broker_up:
             raise ConnectionError("the broker does not answer")
         sent.append((session_id, version))
@@ -57,9 +60,12 @@ def test_a_member_whose_send_failed_is_due_again_at_the_next_sweep_not_a_lease_l
     sweeper = Sweeper(client, key, send, 0.2, 20.0)
     before = time.time()
     assert sweeper.sweep() == 0 and sent == []
-    assert client.zscore(key, timer_member("s1", 3)) <= before + 1.0  # given back, not leased
+    assert tried == [("s1", 3)]  # the first failure ends the sweep: the rest would fail alike
+    for member in members:  # every one claimed is given back, due at the next sweep
+        assert client.zscore(key, member) <= before + 1.0
     broker_up = True
     time.sleep(0.3)
-    assert sweeper.sweep() == 1 and sent == [("s1", 3)]
-    assert client.zscore(key, timer_member("s1", 3)) >= time.time() + 19  # now it holds its lease
+    assert sweeper.sweep() == 3 and sent == [("s1", 3), ("s2", 5), ("s3", 7)]
+    for member in members:  # now each holds its lease
+        assert client.zscore(key, member) >= time.time() + 19
     client.delete(key)
