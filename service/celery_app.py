@@ -32,7 +32,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from celery import Celery  # type: ignore[import-untyped]  # celery ships no type information
@@ -269,21 +269,29 @@ def _start_sweepers(sender: Any = None, **_: Any) -> None:
             )  # fmt: skip
         )
     if SESSIONS_QUEUE in queues:  # bot turns whose task was lost: sent again
-        _sweepers.append(
-            task_sweeper(
-                url,
-                runtime,
-                "majlis.session_bot_turn",
-                runtime.keys.bot_turns(),
-                "BOT_TURN",
-                (1.0, 20.0, 8),
-                SESSIONS_QUEUE,
-                "bot turn",
-            )  # fmt: skip
-        )
+        _sweepers.append(bot_turn_sweeper(url, runtime))
     if WEBHOOKS_QUEUE in queues:
         _sweepers.append(ParkedSweeper(connect(url, 1.0), runtime).start())
         _sweepers.append(outbox_sweeper(connect(url, 1.0), runtime).start())
+
+
+def bot_turn_sweeper(url: str, runtime: Runtime) -> Any:
+    """A started thread that sends again the bot turns whose task was lost, each to its
+    seat's pool (a hard seat's to the search pool: :func:`service.queues.bot_turn_queue`)."""
+    from service.sessions import SessionStore, bot_turn_queue_of
+
+    store = SessionStore(runtime)
+    return task_sweeper(
+        url,
+        runtime,
+        "majlis.session_bot_turn",
+        runtime.keys.bot_turns(),
+        "BOT_TURN",
+        (1.0, 20.0, 8),
+        SESSIONS_QUEUE,
+        "bot turn",
+        route=lambda session_id: bot_turn_queue_of(store, session_id),
+    )  # fmt: skip
 
 
 def task_sweeper(
@@ -295,10 +303,13 @@ def task_sweeper(
     defaults: tuple[float, float, int],
     queue: str,
     what: str,
+    route: Callable[[str], str] | None = None,
 ) -> Any:
     """A started thread that sends ``task`` for each ``(session, version)`` of the set
     ``key`` whose time has passed, by the settings ``<setting>_SWEEP``, ``_LEASE`` and
-    ``_BACKLOG`` (``defaults`` where unset): the turn timers and the lost bot turns."""
+    ``_BACKLOG`` (``defaults`` where unset): the turn timers and the lost bot turns.
+    ``route(session_id)``: the queue to send it to (else the task's own); the backlog
+    counted is ``queue``'s."""
     from service.redis_conn import connect
     from service.timers import Sweeper
 
@@ -306,7 +317,8 @@ def task_sweeper(
     sweep, lease, backlog = defaults
 
     def send(session_id: str, version: int) -> None:
-        runtime.send_task(task, (session_id, version))
+        options = {"queue": route(session_id)} if route is not None else {}
+        runtime.send_task(task, (session_id, version), **options)
 
     return Sweeper(
         connect(url, 1.0),

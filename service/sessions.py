@@ -713,12 +713,27 @@ def schedule_bot(sessions: SessionStore, session: Session) -> bool:
     return True
 
 
+def level_to_act(session: Session) -> str:
+    """The level of the seat to act in ``session`` (a person's seat: its timer bot's
+    default, normal)."""
+    seat = session.game.to_act(session.state)
+    return session.seats[seat].get("level", "normal") if seat is not None else "normal"
+
+
+def bot_turn_queue_of(sessions: SessionStore, session_id: str) -> str:
+    """The queue of the bot turn of ``session_id`` now (the sweep of lost bot turns knows
+    only the session and version); an expired session's: the interactive one (its task
+    finds it gone)."""
+    try:
+        return bot_turn_queue(level_to_act(sessions.load(session_id)))
+    except UnknownSession:
+        return bot_turn_queue("normal")
+
+
 def send_bot_turn(sessions: SessionStore, session: Session, countdown: float | None = None) -> None:
     """Queue the turn of the bot seat to act in ``session`` on its level's pool
     (:func:`service.queues.bot_turn_queue`), ``countdown`` seconds on if given."""
-    seat = session.game.to_act(session.state)
-    level = session.seats[seat].get("level", "normal") if seat is not None else "normal"
-    options: dict[str, Any] = {"queue": bot_turn_queue(level)}
+    options: dict[str, Any] = {"queue": bot_turn_queue(level_to_act(session))}
     if countdown is not None:
         options["countdown"] = countdown
     sessions.runtime.send_task("majlis.session_bot_turn", (session.id, session.version), **options)

@@ -147,6 +147,25 @@ def test_a_hard_seats_turn_goes_to_the_search_pool_and_a_normal_seats_to_the_int
         r.delete(queue, store.keys.session(sid), store.keys.session_log(sid))
 
 
+def test_the_sweep_sends_a_lost_hard_turn_to_the_search_pool(app, r, redis_url):
+    from service.celery_app import bot_turn_sweeper
+
+    store = store_of(app)
+    game = S.get_game(GAME)
+    state = game.new_state(2, game.parse_options(LONG_MATCH, 2), 0, seed=11)  # the bot acts first
+    sid, _tokens = store.create(game, state, [{"type": "human"}, {"type": "bot", "level": "hard"}])
+    member = turn_member(sid, store.load(sid).version)
+    r.zadd(store.keys.bot_turns(), {member: time.time() - 1}, xx=True)  # its task lost: due now
+    sweeper = bot_turn_sweeper(redis_url, app.extensions[RUNTIME_EXTENSION])
+    try:
+        wait_for(lambda: r.llen(SEARCH_QUEUE) == 1, 10)
+    finally:
+        sweeper.stop()
+    assert r.llen(SESSIONS_QUEUE) == 0
+    r.zrem(store.keys.bot_turns(), member)
+    r.delete(SEARCH_QUEUE, store.keys.session(sid), store.keys.session_log(sid))
+
+
 @pytest.mark.timeout(180)
 def test_a_lost_bot_task_is_sent_again_by_the_sweep_and_played_once(
     app, r, redis_url, prefix, tmp_path_factory
