@@ -57,10 +57,12 @@ def bot_turn_bound(level: str, config: Mapping[str, Any]) -> float:
     protects the pool that plays it (``SESSION_BOT_MS`` on the interactive pool,
     ``BOT_MAX_MS`` on the search pool). The level's own budget (iterations, and a cap in
     the searching thread's CPU time: ai.bots.LEVEL_BUDGETS) is what a loaded host still
-    completes; ``stats.cut_short`` says when a bound cut a search short."""
-    if bot_turn_queue(level) == SESSIONS_QUEUE:
-        return float(config["SESSION_BOT_MS"])
-    return float(config["BOT_MAX_MS"])
+    completes; ``stats.cut_short`` says when a bound cut a search short. Either stays a
+    second inside the tasks' soft time limit, whose exception would land inside the
+    (compiled) search rather than let it answer."""
+    wanted = config["SESSION_BOT_MS"] if bot_turn_queue(level) == SESSIONS_QUEUE else config["BOT_MAX_MS"]
+    soft, _hard = time_limits(config)
+    return min(float(wanted), max(500.0, (soft - 1.0) * 1000.0))
 
 
 def time_limits(config: Mapping[str, Any]) -> tuple[float, float]:

@@ -902,7 +902,7 @@ def timeout_turn(sessions: SessionStore, session_id: str, version: int) -> None:
     try:
         # the timers' pool plays every level within the interactive bound: a timer's
         # move stands in for a person who is away, and must not hold that pool
-        max_ms = float(sessions.settings["SESSION_BOT_MS"])
+        max_ms = bot_turn_bound("normal", sessions.settings)
         play_bot(sessions, session, order, max_ms, by="timer", hand_over=hand_over)
     except (UnknownSession, *SESSION_MOVED_ON):  # expired, or moved on while the bot searched
         sessions.drop_timer(session_id, version)

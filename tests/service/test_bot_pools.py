@@ -30,3 +30,10 @@ def test_each_pool_bound_is_its_own_setting() -> None:
     assert bot_turn_bound("normal", config) == 123.0
     assert bot_turn_bound("easy", config) == 123.0
     assert bot_turn_bound("hard", config) == 4567.0
+
+
+def test_a_bound_stays_a_second_inside_the_tasks_soft_time_limit() -> None:
+    # the soft limit's exception would land inside the compiled search: the bound ends it first
+    config = {**Settings().as_config(), "SEARCH_SOFT_LIMIT": 5.0, "SEARCH_HARD_LIMIT": 8.0}
+    assert bot_turn_bound("hard", config) == 4000.0  # BOT_MAX_MS 10 s, cut to the limit
+    assert bot_turn_bound("normal", config) == 3000.0  # already inside it
