@@ -351,7 +351,7 @@ def with_natural_set(present: int) -> int:
     x2 = (present >> 2) & _SUIT0
     x3 = (present >> 3) & _SUIT0
     trips = (x0 & x1 & (x2 | x3)) | (x2 & x3 & (x0 | x1))  # ranks with 3+ suits
-    return (runs | runs << 4 | runs << 8 | qka | qka << 44 | qka << 48 | trips * 0xF) & present
+    return (runs | runs << 4 | runs << 8 | qka | qka << 44 | qka << 48 | every_suit(trips)) & present
 
 
 def with_partner(present: int) -> int:
@@ -364,7 +364,14 @@ def with_partner(present: int) -> int:
     pairs = (x0 | x1) & (x2 | x3) | (x0 & x1) | (x2 & x3)  # ranks with 2+ suits
     near = (p << 4) | (p >> 4) | (p << 8) | (p >> 8)
     near |= (p >> 44) & _ACES | (p >> 48) & _ACES | (p & _ACES) << 44 | (p & _ACES) << 48
-    return (near | pairs * 0xF) & p
+    return (near | every_suit(pairs)) & p
+
+
+def every_suit(ranks: int) -> int:
+    """The four suits' bits of each rank bit ``4r`` of ``ranks`` (``ranks * 0xF``, written
+    with shifts: compiled, a product above 2**31 leaves mypyc's fast path for a Python
+    int multiplication, which allocates and can run a signal handler mid-search)."""
+    return ranks | ranks << 1 | ranks << 2 | ranks << 3
 
 
 def cannot_finish(
