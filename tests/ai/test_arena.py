@@ -4,13 +4,12 @@ seating on the real games."""
 from __future__ import annotations
 
 import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from stopped_run import run_and_stop
 from toy import GAME, ToyGame
 
 from ai.arena import (
@@ -227,17 +226,10 @@ def test_a_signalled_run_reports_and_exits_130(tmp_path: Path, stop: signal.Sign
     processes or without."""
     command = [sys.executable, "-m", "ai.arena", "--game", "ronda", "--a", "easy", "--b", "random"]
     command += ["--matches", "2000", "--seed", "3", "--jobs", jobs]
-    err_path = tmp_path / "err"
-    with err_path.open("w") as err:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=err, text=True)
-        deadline = time.monotonic() + 60
-        while "matches, A" not in err_path.read_text() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        process.send_signal(stop)
-        out, _ = process.communicate(timeout=60)
-    assert process.returncode == 130
+    status, out, said = run_and_stop(command, tmp_path, stop, "matches, A")
+    assert status == 130
     assert "stopped: 0-" in out and "A win rate" in out
-    assert "Traceback" not in err_path.read_text()
+    assert "Traceback" not in said
 
 
 @pytest.mark.slow
@@ -252,17 +244,9 @@ def test_a_stop_in_the_middle_of_a_search_waits_for_the_match_and_reports(
     time, so the signal lands in the search."""
     command = [sys.executable, "-m", "ai.arena", "--game", "marriage", "--a", "normal", "--b", "easy"]
     command += ["--matches", "200", "--seed", "3", "--jobs", "1"]
-    err_path = tmp_path / "err"
-    with err_path.open("w") as err:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=err, text=True)
-        deadline = time.monotonic() + 120
-        while "matches, A" not in err_path.read_text() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(0.5)  # into the next match's searches
-        process.send_signal(stop)
-        out, _ = process.communicate(timeout=120)
-    said = err_path.read_text()
-    assert process.returncode == 130, said[-500:]
+    # half a second into the next match's searches
+    status, out, said = run_and_stop(command, tmp_path, stop, "matches, A", pause=0.5)
+    assert status == 130, said[-500:]
     assert "stopping after the match being played" in said and "fatal" not in said
     assert "stopped: 0-" in out and "A win rate" in out
 

@@ -7,14 +7,13 @@ import json
 import math
 import random
 import signal
-import subprocess
 import sys
-import time
 from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 import pytest
+from stopped_run import run_and_stop
 
 from ai.arena import MatchResult, play_match, start_match
 from ai.ladder import Played, Task, elo_with_intervals, fit_elo, main, measured, schedule
@@ -196,16 +195,9 @@ def test_a_stopped_ladder_reports_what_finished(tmp_path: Path, stop: signal.Sig
     finished before it, exit status 130."""
     command = [sys.executable, "-m", "ai.ladder", "--game", "ronda", "--levels", "random,easy"]
     command += ["--matches", "2000", "--seed", "3", "--jobs", jobs, "--json", "--bootstrap", "20"]
-    err_path = tmp_path / "err"
-    with err_path.open("w") as err:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=err, text=True)
-        deadline = time.monotonic() + 60
-        while "matches (deal" not in err_path.read_text() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        process.send_signal(stop)
-        out, _ = process.communicate(timeout=60)
-    assert process.returncode == 130
+    status, out, said = run_and_stop(command, tmp_path, stop, "matches (deal")
+    assert status == 130
     doc: dict[str, Any] = json.loads(out)
     assert doc["stopped"] and 1 <= doc["played"] < doc["scheduled"] == 2000
     assert doc["pairs"][0]["matches"] == doc["played"] and doc["elo"] is not None
-    assert "(stopped)" in err_path.read_text() and "Traceback" not in err_path.read_text()
+    assert "(stopped)" in said and "Traceback" not in said
