@@ -150,6 +150,20 @@ def mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, floa
     return (mean, max(0.0, mean - half), min(1.0, mean + half))
 
 
+def duplicate_interval(scores: Sequence[float], sides: int) -> tuple[int, float, float, float]:
+    """(complete groups, A's mean result, and its 95 % interval) over consecutive groups of
+    ``sides`` match results dealt alike: each group's mean is one observation, so the
+    interval counts the groups, not the matches, and the deal's luck, the same for both
+    within a group, drops out of its spread.
+
+    >>> duplicate_interval([1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0], 2)
+    (3, 0.5, 0.0, 1.0)
+    """
+    groups = [sum(scores[i : i + sides]) / sides for i in range(0, len(scores) - sides + 1, sides)]
+    mean, low, high = mean_interval(groups)
+    return len(groups), mean, low, high
+
+
 def pairwise_share(standings: Sequence[float], a_side: int) -> float:
     """The share of the other sides that side ``a_side`` finished ahead of (ties half).
 
@@ -175,14 +189,22 @@ class MatchStart:
 
 
 def start_match(
-    game: Game[Any], players: int, options: dict[str, Any] | None, seed: int, index: int
+    game: Game[Any],
+    players: int,
+    options: dict[str, Any] | None,
+    seed: int,
+    index: int,
+    duplicate: bool = False,
 ) -> MatchStart:
     """Match ``index`` of the series ``seed``. A's side turns every match and the first
     dealer every ``sides`` matches, so any ``sides * players`` consecutive matches give A's
     side each first dealer once. (Turned together, as before session 28, they kept A in the
-    same place: with two players A always dealt first.)"""
-    match_seed = seed * 1_000_003 + index
-    sides = len(game.score(game.new_state(players, options, 0, seed=match_seed)).sides)
+    same place: with two players A always dealt first.) ``duplicate``: each group of
+    ``sides`` consecutive matches (from a multiple of ``sides``) deals the same cards, the
+    group's first match's, so A holds each side's cards once (as duplicate bridge does):
+    the luck of the deal cancels within a group."""
+    sides = len(game.score(game.new_state(players, options, 0, seed=seed)).sides)
+    match_seed = seed * 1_000_003 + (index - index % sides if duplicate else index)
     dealer = (index // sides) % players
     state = game.new_state(players, options, dealer, seed=match_seed)
     return MatchStart(state, match_seed, index % sides)
@@ -200,10 +222,12 @@ def play_match(
     index: int,
     max_steps: int = 100_000,
     decide_a: Decider = fair_decider,
+    duplicate: bool = False,
 ) -> MatchResult:
     """Play match ``index`` of a series to its end and return A's result. Side A's moves
-    are ``decide_a``'s (by default, like B's, a bot that sees only its seat's view)."""
-    start = start_match(game, players, options, seed, index)
+    are ``decide_a``'s (by default, like B's, a bot that sees only its seat's view).
+    ``duplicate``: see :func:`start_match`."""
+    start = start_match(game, players, options, seed, index, duplicate)
     state, a_side = start.state, start.a_side
     a_seats = set(game.score(state).sides[a_side])
     decisions = 0
@@ -264,6 +288,7 @@ def _play_indexed(
     seed: int,
     decide_a: Decider,
     index: int,
+    duplicate: bool = False,
 ) -> MatchResult:
     """``play_match`` by game id (picklable, for the worker processes of ``--jobs``)."""
     return play_match(
@@ -276,6 +301,7 @@ def _play_indexed(
         seed=seed,
         index=index,
         decide_a=decide_a,
+        duplicate=duplicate,
     )
 
 
@@ -285,6 +311,8 @@ class Tally:
 
     matches: int = 0
     wins: float = 0.0
+    scores: list[float] = field(default_factory=list)
+    """A's result in each match, in the order of the series."""
     pairwise: list[float] = field(default_factory=list)
     a_points: float = 0.0
     b_points: float = 0.0
@@ -302,6 +330,7 @@ class Tally:
     def add(self, result: MatchResult) -> None:
         self.matches += 1
         self.wins += result.score
+        self.scores.append(result.score)
         self.pairwise.append(result.pairwise)
         self.a_points += result.a_points
         self.b_points += result.b_points
@@ -314,12 +343,20 @@ class Tally:
             self.cut_short[side] += result.cut_short[side]
             self.cpu_seconds[side] += result.cpu_seconds[side]
 
-    def report(self, sides: int) -> list[str]:
+    def report(self, sides: int, duplicate: bool = False) -> list[str]:
         """A's win rate (Wilson interval), its pairwise rate with more than two sides,
-        points per deal and iterations per search."""
+        points per deal and iterations per search. ``duplicate``: the win rate's interval
+        also over the groups of ``sides`` matches dealt alike (:func:`duplicate_interval`),
+        the one to read: the matches of a group are not independent."""
         n = self.matches
         low, high = wilson(self.wins, n)
         lines = [f"A win rate {self.wins / n:.3f}  95% CI [{low:.3f}, {high:.3f}]  (draws count half)"]
+        if duplicate:
+            groups, mean, low, high = duplicate_interval(self.scores, sides)
+            lines.append(
+                f"A duplicate win rate {mean:.3f}  95% CI [{low:.3f}, {high:.3f}]  "
+                f"(over {groups} groups of {sides} matches dealt alike)"
+            )
         if sides > 2:
             mean, low, high = mean_interval(self.pairwise)
             lines.append(f"  (A is one of {sides} sides: first place, chance {1 / sides:.3f})")
@@ -382,6 +419,20 @@ class StopBetweenMatches:
             os._exit(INTERRUPTED)
         self.asked = True
         print("\nstopping after the match being played (again: at once)", file=sys.stderr, flush=True)
+
+
+def table_of(args: argparse.Namespace) -> tuple[int, dict[str, Any], Budget | None, int]:
+    """(players, options, explicit budget or None, sides) named by a command line's
+    ``--game``, ``--players``, ``--options`` and ``--budget-*`` (the arena's and the
+    ladder's)."""
+    game = get_game(args.game)
+    players = args.players if args.players is not None else min(game.player_counts)
+    options = game.parse_options(json.loads(args.options) if args.options else None, players)
+    budget = None
+    if args.budget_iterations is not None or args.budget_ms is not None:
+        budget = Budget(iterations=args.budget_iterations, ms=args.budget_ms)
+    sides = len(game.score(game.new_state(players, options, 0, seed=0)).sides)
+    return players, options, budget, sides
 
 
 def play_in_order(
@@ -473,15 +524,18 @@ def main(
     parser.add_argument(
         "--jobs", type=int, default=1, help="matches played at once in worker processes (same results)"
     )
+    parser.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="each group of (sides) matches deals the same cards, A holding each side's once",
+    )
     args = parser.parse_args(argv)
 
-    game = get_game(args.game)
-    players = args.players if args.players is not None else min(game.player_counts)
-    options = game.parse_options(json.loads(args.options) if args.options else None, players)
-    budget = None
-    if args.budget_iterations is not None or args.budget_ms is not None:
-        budget = Budget(iterations=args.budget_iterations, ms=args.budget_ms)
-    sides = len(game.score(game.new_state(players, options, 0, seed=0)).sides)
+    players, options, budget, sides = table_of(args)
+    if args.duplicate and (args.first % sides or args.matches % sides):
+        parser.error(
+            f"--duplicate plays groups of {sides} matches: --first and --matches must be multiples of {sides}"
+        )
     started = time.perf_counter()
     play = functools.partial(
         _play_indexed,
@@ -493,6 +547,7 @@ def main(
         budget,
         args.seed,
         decide_a,
+        duplicate=args.duplicate,
     )
     indices = range(args.first, args.first + args.matches)
     tally = play_series(play, indices, args.jobs, f"{args.game} {args.a}{a_note} v {args.b}")
@@ -502,13 +557,14 @@ def main(
     if tally.stopped:
         done = f"{indices.start}-{indices.start + tally.matches - 1}" if tally.matches else "none"
         played = f"{played}, stopped: {done} played"
-    print(f"A = {args.a}{a_note}, B = {args.b}, budget {budget_text}, seed {args.seed}, {played}")
+    dealt = ", duplicate" if args.duplicate else ""
+    print(f"A = {args.a}{a_note}, B = {args.b}, budget {budget_text}, seed {args.seed}{dealt}, {played}")
     print(
         f"matches {tally.matches}, deals {tally.deals}, decisions {tally.decisions}, "
         f"{time.perf_counter() - started:.1f}s"
     )
     if tally.matches:
-        print("\n".join(tally.report(sides)))
+        print("\n".join(tally.report(sides, args.duplicate)))
     return INTERRUPTED if tally.stopped else 0
 
 

@@ -55,9 +55,8 @@ from dataclasses import asdict, dataclass
 from itertools import combinations
 from typing import Any
 
-from ai.arena import INTERRUPTED, MatchResult, _play_indexed, fair_decider, play_in_order, wilson
+from ai.arena import INTERRUPTED, MatchResult, _play_indexed, fair_decider, play_in_order, table_of, wilson
 from ai.bots import LEVELS, Budget
-from engine import get_game
 
 ELO_PER_NAT = 400 / math.log(10)
 """Elo points per unit of the Bradley-Terry log-strength (400 Elo = odds of 10 to 1)."""
@@ -539,13 +538,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     anchor = args.anchor or ("easy" if "easy" in levels else levels[0])
     if anchor not in levels:
         parser.error(f"--anchor {anchor} is not one of --levels")
-    game = get_game(args.game)
-    players = args.players if args.players is not None else min(game.player_counts)
-    options = game.parse_options(json.loads(args.options) if args.options else None, players)
-    budget = None
-    if args.budget_iterations is not None or args.budget_ms is not None:
-        budget = Budget(iterations=args.budget_iterations, ms=args.budget_ms)
-    sides = len(game.score(game.new_state(players, options, 0, seed=0)).sides)
+    players, options, budget, sides = table_of(args)
     tasks = schedule(levels, args.first, args.matches)
     play = functools.partial(_play_task, args.game, players, options, budget, args.seed)
     played: list[Played] = []

@@ -261,3 +261,45 @@ def test_cli_says_when_a_stop_came_before_any_match_ended(capsys: pytest.Capture
     assert main(args, decide_a=interrupt_at_once) == INTERRUPTED
     out, _ = capsys.readouterr()
     assert "matches 0-2, stopped: none played" in out and "A win rate" not in out
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("porrazo", 2), ("baloot", 4), ("trex", 4)])
+def test_duplicate_matches_deal_a_group_alike(game_id: str, players: int) -> None:
+    """With ``duplicate`` each group of ``sides`` matches starts from the same deal and the
+    same first dealer, A holding each side's cards once (its side turning within the
+    group); the next group deals anew. Without it every match deals its own cards."""
+    game = get_game(game_id)
+    options = game.parse_options(None, players)
+    sides = len(game.score(game.new_state(players, options, 0, seed=1)).sides)
+    indices = range(sides, 2 * sides)
+    group = [start_match(game, players, options, 9, index, duplicate=True) for index in indices]
+    assert len({str(game.to_json(s.state)) for s in group}) == 1
+    assert sorted(s.a_side for s in group) == list(range(sides))
+    next_group = start_match(game, players, options, 9, 2 * sides, duplicate=True)
+    assert game.to_json(next_group.state) != game.to_json(group[0].state)
+    plain = [start_match(game, players, options, 9, index) for index in indices]
+    assert len({str(game.to_json(s.state)) for s in plain}) == sides
+    # a group deals its first match's cards
+    assert game.to_json(plain[0].state) == game.to_json(group[0].state)
+
+
+def test_duplicate_interval_counts_groups() -> None:
+    from ai.arena import duplicate_interval
+
+    groups, mean, low, high = duplicate_interval([1.0, 0.0] * 20 + [1.0, 1.0] * 20, 2)
+    assert (groups, mean) == (40, 0.75)
+    assert 0.5 < low < mean < high < 1.0  # the 20 split groups are the spread, not 80 coin flips
+    assert duplicate_interval([1.0, 0.0, 1.0], 2)[0] == 1  # an unfinished group is not counted
+
+
+def test_cli_duplicate_reports_the_groups(capsys: pytest.CaptureFixture[str]) -> None:
+    from ai.arena import main
+
+    base = ["--game", "ronda", "--a", "easy", "--b", "random", "--seed", "2", "--duplicate"]
+    assert main(base + ["--matches", "4"]) == 0
+    out, _ = capsys.readouterr()
+    assert "seed 2, duplicate, matches 0-3" in out
+    assert "A duplicate win rate" in out and "over 2 groups of 2 matches" in out
+    with pytest.raises(SystemExit):
+        main(base + ["--matches", "3"])
+    assert "groups of 2 matches" in capsys.readouterr().err
