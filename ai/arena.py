@@ -150,6 +150,28 @@ def mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, floa
     return (mean, max(0.0, mean - half), min(1.0, mean + half))
 
 
+def spread_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
+    """The mean of ``values`` and its normal-approximation interval (95 % for z = 1.96),
+    unbounded (for points, which :func:`mean_interval` would clip to [0, 1]).
+
+    >>> tuple(round(x, 3) for x in spread_interval([3.0, -1.0] * 50))
+    (1.0, 0.606, 1.394)
+    """
+    n = len(values)
+    if n == 0:
+        return (0.0, -math.inf, math.inf)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else math.inf
+    half = z * math.sqrt(var / n)
+    return (mean, mean - half, mean + half)
+
+
+def group_means(values: Sequence[float], size: int) -> list[float]:
+    """The means of consecutive complete groups of ``size`` values (an unfinished last
+    group is left out)."""
+    return [sum(values[i : i + size]) / size for i in range(0, len(values) - size + 1, size)]
+
+
 def duplicate_interval(scores: Sequence[float], sides: int) -> tuple[int, float, float, float]:
     """(complete groups, A's mean result, and its 95 % interval) over consecutive groups of
     ``sides`` match results dealt alike: each group's mean is one observation, so the
@@ -159,7 +181,7 @@ def duplicate_interval(scores: Sequence[float], sides: int) -> tuple[int, float,
     >>> duplicate_interval([1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0], 2)
     (3, 0.5, 0.0, 1.0)
     """
-    groups = [sum(scores[i : i + sides]) / sides for i in range(0, len(scores) - sides + 1, sides)]
+    groups = group_means(scores, sides)
     mean, low, high = mean_interval(groups)
     return len(groups), mean, low, high
 
@@ -313,6 +335,8 @@ class Tally:
     wins: float = 0.0
     scores: list[float] = field(default_factory=list)
     """A's result in each match, in the order of the series."""
+    margins: list[float] = field(default_factory=list)
+    """A's points per deal minus B's in each match, in the order of the series."""
     pairwise: list[float] = field(default_factory=list)
     a_points: float = 0.0
     b_points: float = 0.0
@@ -331,6 +355,7 @@ class Tally:
         self.matches += 1
         self.wins += result.score
         self.scores.append(result.score)
+        self.margins.append(result.a_points - result.b_points)
         self.pairwise.append(result.pairwise)
         self.a_points += result.a_points
         self.b_points += result.b_points
@@ -364,6 +389,13 @@ class Tally:
                 f"A pairwise rate {mean:.3f}  95% CI [{low:.3f}, {high:.3f}]  (B sides A finished ahead of)"
             )
         lines.append(f"points per deal: A {self.a_points / n:.2f}, B {self.b_points / n:.2f}")
+        margin, low, high = spread_interval(self.margins)
+        lines.append(f"A - B points per deal {margin:+.2f}  95% CI [{low:+.2f}, {high:+.2f}]  (over matches)")
+        if duplicate:
+            margin, low, high = spread_interval(group_means(self.margins, sides))
+            lines.append(
+                f"A - B points per deal {margin:+.2f}  95% CI [{low:+.2f}, {high:+.2f}]  (over groups)"
+            )
         per_search = [
             self.iterations[side] / self.searches[side] if self.searches[side] else 0.0 for side in (0, 1)
         ]

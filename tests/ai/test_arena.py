@@ -303,3 +303,27 @@ def test_cli_duplicate_reports_the_groups(capsys: pytest.CaptureFixture[str]) ->
     with pytest.raises(SystemExit):
         main(base + ["--matches", "3"])
     assert "groups of 2 matches" in capsys.readouterr().err
+
+
+def test_the_arenas_docstring_examples() -> None:
+    """The examples in ai/arena.py's docstrings (the intervals) are tests too."""
+    import doctest
+
+    import ai.arena
+
+    result = doctest.testmod(ai.arena)
+    assert result.attempted >= 5 and result.failed == 0
+
+
+def test_the_report_gives_the_points_margin_over_matches_and_over_groups() -> None:
+    tally = Tally()
+    for margin in [4.0, -2.0, 6.0, 0.0]:
+        tally.add(
+            MatchResult(
+                score=float(margin > 0), pairwise=0.0, a_points=margin, b_points=0.0, deals=1, decisions=1
+            )
+        )
+    lines = "\n".join(tally.report(2, duplicate=True))
+    assert "A - B points per deal +2.00" in lines
+    assert "(over matches)" in lines and "(over groups)" in lines
+    assert "A duplicate win rate 0.500" in lines
