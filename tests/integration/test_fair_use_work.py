@@ -174,9 +174,16 @@ def test_a_malformed_answer_is_retried_five_times_as_documented_one_log_line_eac
         )
         assert record["attempts"] == "5" and "malformed" in record["last_status"], record
         assert len(receiver.deliveries(created["id"])) == 5
-        log = run.log()
-        for attempt in range(1, 6):
-            line = f"webhook {created['id']}:{version} attempt {attempt}/5 failed"
+        # the worker records the delivery failed, then logs its last attempt: the log is
+        # read once that line is in it (each earlier line came before the next attempt)
+        lines = [f"webhook {created['id']}:{version} attempt {attempt}/5 failed" for attempt in range(1, 6)]
+
+        def log_with_the_last_line():
+            text = run.log()
+            return text if lines[-1] in text else None
+
+        log = wait_for(log_with_the_last_line, timeout=30)
+        for line in lines:
             assert log.count(line) == 1, (line, log[-2000:])
         assert "Traceback" not in log
     finally:

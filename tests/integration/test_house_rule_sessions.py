@@ -8,7 +8,8 @@ option changes.
 
 Seat 0 is the test's human seat; it steers the deal towards the option where the game
 lets it (Trex: the owner of seed 6 holds KH, picks King of Hearts and doubles it, so the
-doubled KH is taken under one of the three S5 house rules)."""
+doubled KH is taken under one of the three S5 house rules; Ronda: seed 5 and seat 0's
+este-first play make an este in the first deal whatever the bot plays)."""
 
 from __future__ import annotations
 
@@ -39,10 +40,14 @@ def stored(redis_client, prefix: str, session_id: str, field: str = "state") -> 
     return json.loads(redis_client.hget(Keys(prefix).session(session_id), field))
 
 
-def prefer(*wanted: dict[str, Any]) -> Callable[[list[dict[str, Any]], random.Random], dict[str, Any]]:
+Policy = Callable[[list[dict[str, Any]], random.Random, Any], dict[str, Any]]
+"""Seat 0's choice among its legal actions (JSON), given a seeded generator and the state."""
+
+
+def prefer(*wanted: dict[str, Any]) -> Policy:
     """Seat 0's policy: the first of ``wanted`` that is legal, else a random legal action."""
 
-    def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    def choose(legal: list[dict[str, Any]], rng: random.Random, _state: Any) -> dict[str, Any]:
         for action in wanted:
             if action in legal:
                 return action
@@ -104,7 +109,7 @@ def play_first_deal(
         else:
             move = client.post(
                 f"/v1/sessions/{sid}/moves",
-                json={"action": choose(engine_legal, rng), "expected_version": summary["version"]},
+                json={"action": choose(engine_legal, rng, state), "expected_version": summary["version"]},
                 headers=auth(token),
             )
         assert move.status_code == 200, move.get_json()
@@ -182,13 +187,60 @@ def same_items(sheet: list[dict[str, Any]], replay: list[dict[str, Any]]) -> Non
         assert mine.get("options") == theirs.get("options"), (mine, theirs)
 
 
+RONDA = {"este_capturing_card": "stays_on_table", "chain_bonus_players": "any"}
+RONDA_SEED = 5
+
+
+def scores_este(events: list[dict[str, Any]]) -> bool:
+    return any(event.get("type") == "points" and event.get("rule") == "R21" for event in events)
+
+
+def este_first(legal: list[dict[str, Any]], _rng: random.Random, state: Any) -> dict[str, Any]:
+    """Seat 0's Ronda policy: a play the engine scores as an este (R21) when there is one;
+    else a pass (no declaration, so the bot has no one to challenge, and no challenge: a
+    challenge ends the match, R13); else its first legal play."""
+    ronda = get_game("ronda")
+    for action in legal:
+        _after, events = ronda.apply(state, 0, ronda.parse_action(state, action))
+        if scores_este(events):
+            return action
+    return next(action for action in legal if action["type"] in ("pass", "play"))
+
+
+def este_whatever_the_bot_plays(state: Any, seen: dict[str, bool]) -> bool:
+    """Every line of seat 1's play from ``state``, seat 0 playing :func:`este_first`,
+    scores an este before the first deal ends."""
+    ronda = get_game("ronda")
+    seat = ronda.to_act(state)
+    if seat is None or ronda.deal_no(state) > 1:
+        return False
+    key = json.dumps(ronda.to_json(state), sort_keys=True)
+    if key not in seen:
+        legal = [ronda.action_to_json(state, action) for action in ronda.legal_actions(state)]
+        choices = [este_first(legal, random.Random(0), state)] if seat == 0 else legal
+        seen[key] = all(
+            scores_este(events) or este_whatever_the_bot_plays(after, seen)
+            for after, events in (ronda.apply(state, seat, ronda.parse_action(state, a)) for a in choices)
+        )
+    return seen[key]
+
+
+def test_ronda_seed_makes_an_este_in_the_first_deal_whatever_the_bot_plays():
+    """The premise of the session test below, checked on the engine over every line of
+    the bot's play (a few dozen positions): seed 5's first hand and seat 0's este-first
+    play score an este in the first deal."""
+    ronda = get_game("ronda")
+    options = ronda.parse_options(RONDA, 2)
+    assert este_whatever_the_bot_plays(ronda.new_from_seed(2, options, 0, RONDA_SEED), {})
+
+
 def test_ronda_este_stays_on_table(client, redis_client, prefix):
     """R21 stays_on_table: every este item names the option (the capturing card stayed),
     nothing else does; two players, so `chain_bonus_players: any` names a claim if any.
-    Deals are played until one has an este (at most 4; most deals have one)."""
-    options = {"este_capturing_card": "stays_on_table", "chain_bonus_players": "any"}
+    Seed 5 and seat 0's este-first play make an este in the first deal whatever the
+    random bot plays (the test above)."""
     sid, token, game = play_first_deal(
-        client, redis_client, prefix, "ronda", 2, options, 5, "random", prefer(), deals=4
+        client, redis_client, prefix, "ronda", 2, RONDA, RONDA_SEED, "random", este_first
     )
     sheet_items(client, redis_client, prefix, sid, token, game)  # every deal's = the engine's
     items = [item for deal in sheet_deals(client, sid, token) for item in deal]
@@ -199,7 +251,7 @@ def test_ronda_este_stays_on_table(client, redis_client, prefix):
             assert "chain_bonus_players" in item["options"]
         else:
             assert "options" not in item, item
-    assert any(item["rule"] == "R21" for item in items), "no este in 4 deals"
+    assert any(item["rule"] == "R21" for item in items), "no este in the first deal"
 
 
 TREX_S5 = {
