@@ -5,6 +5,7 @@
     python -m ai.arena --game ronda --a normal --b easy --matches 200 --seed 1 --jobs 2
     python -m ai.arena --game ronda --a normal --b openspiel-ismcts --matches 60 --budget-ms 200
     python -m ai.arena --game marriage --a normal --b easy --matches 100 --seed 7 --first 100
+    python -m ai.arena --game porrazo --a hard --b normal --matches 150 --seed 8111 --jobs 2 --duplicate
 
 Seed ranges: match ``m`` of series ``--seed s`` deals from ``s * 1_000_003 + m`` (its decisions
 from that match seed too), and a run plays matches ``--first`` .. ``--first + --matches - 1``.
@@ -14,9 +15,12 @@ continues a series or splits it between processes.
 Bot A plays one side (the seats of ``sides[m % number_of_sides]`` in match ``m``), bot B
 every other seat; the first dealer is seat ``(m // number_of_sides) % players``, so A's side
 meets every first dealer in turn. Each bot sees only its seat's view. Prints the win rate of
-A with a 95% Wilson interval (a drawn match counts half), the points per deal of A and of B,
-and a progress line on stderr. Ctrl-C or ``kill`` (SIGINT, SIGTERM) stops a run: it reports the
-matches finished so far, says which, and exits with status 130.
+A with a 95% Wilson interval (a drawn match counts half), the points per deal of A and of B
+and A's margin with its interval, and a progress line on stderr. ``--duplicate`` deals each
+group of ``number_of_sides`` matches alike, A holding each side's cards once, and adds the
+intervals over the groups (:func:`start_match`, :func:`duplicate_interval`). Ctrl-C or
+``kill`` (SIGINT, SIGTERM) stops a run: it reports the matches finished so far, says which,
+and exits with status 130.
 
 With more than two sides (Trex, Marriage with 3-4 players: every seat for itself) A's win
 rate is the rate at which it finishes first against several B seats, whose chance level is
