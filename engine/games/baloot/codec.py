@@ -432,14 +432,16 @@ def build(values: dict[str, Any], opts: Opts, mode: str) -> State:
     for part in _PARTS:
         for key, value in (values[part] or {}).items():
             slot = _SLOT_OF.get(key)
+            if slot == "decided" and value is None:
+                # null only in another seat's view (R20); checked before it reaches the
+                # state, whose compiled class takes only a bool there (a TypeError, not a 422)
+                raise C.refuse("projects.declare_done", "must be true or false")
             if slot is not None:
                 setattr(st, slot, value)
     st.hands = list(values["hands"])
     st.stock = tuple(values.get("stock", ()))
     _copy_plays(st, values, layout)
     _copy_doubling_step(st, values, layout)
-    if st.decided is None:
-        raise C.refuse("projects.declare_done", "must be true or false")
     st.shown = [None if g is None else tuple(g) for g in st.shown]
     st.baloot = tuple(values["baloot"])
     return st

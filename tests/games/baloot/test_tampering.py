@@ -373,3 +373,15 @@ def test_every_state_the_worked_examples_reach_loads_back(example, monkeypatch):
     """The checks must not refuse a state the engine reaches: every state the worked
     examples build (from decks and layouts, and every action after) loads back."""
     worked_example_loads_back(GAME, lambda: worked.test_worked_example(example), monkeypatch)
+
+
+@pytest.mark.parametrize("phase", ["bidding", "play"])
+def test_a_state_whose_project_decision_is_null_is_refused(phase: str) -> None:
+    """``projects.declare_done`` is null only in another seat's view (R20); in a state it
+    is refused as invalid, naming the field (the compiled state class raised a TypeError,
+    a 500, before the check: found by the junk-state property test, seed 1967)."""
+    data = state_where(lambda d: d["phase"] == phase)
+    data["projects"]["declare_done"] = None
+    with pytest.raises(InvalidState) as refused:
+        GAME.from_json(data)
+    assert refused.value.field == "projects.declare_done"
