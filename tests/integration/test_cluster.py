@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.cluster import unexplained_duplicates
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -76,7 +78,12 @@ def test_every_webhook_was_delivered_and_none_twice(report):
     assert checks["webhook_deliveries"] > 0
     # the first three missing of each table, with their delivery records (bench/cluster.py)
     assert checks["webhook_missing"] == 0, (checks["webhook_missing_keys"], checks["webhook_missing_log"])
-    assert checks["webhook_duplicates"] == 0
+    # at least once: a key may come twice only as docs/api.md says, when a worker was killed
+    # or Redis stalled a delivery (the faults), and a receiver ignores a key it has seen
+    duplicates = checks["webhook_duplicate_keys"]
+    assert checks["webhook_duplicates"] == sum(len(arrivals) - 1 for arrivals in duplicates.values())
+    assert unexplained_duplicates(duplicates, report["faults"]) == [], (duplicates, report["faults"])
+    assert checks["webhook_duplicates"] <= 0.05 * checks["webhook_deliveries"], duplicates
 
 
 @pytest.mark.timeout(360)
@@ -95,3 +102,10 @@ def test_no_session_waits_for_a_bot_that_never_moves(report):
     # a bot turn whose task was lost (a worker node killed, the primary killed before it
     # replicated the task) is sent again by the workers' sweep (service/bot_turns.py)
     assert report["checks"]["stalled_at_a_bot_seat"] == []
+
+
+def test_a_duplicate_is_explained_only_by_a_fault_that_may_send_twice():
+    faults = [{"fault": "worker", "at": 1000.0}, {"fault": "stream", "at": 2000.0}]
+    keys = {"s:1": [1010.0, 1030.0], "s:2": [2000.5, 2001.0], "s:3": [1200.0, 1201.0]}
+    assert unexplained_duplicates(keys, faults) == ["s:2", "s:3"]
+    assert unexplained_duplicates({}, faults) == []
