@@ -336,7 +336,6 @@ class Tally:
     """The sums of a series' match results, for its report."""
 
     matches: int = 0
-    wins: float = 0.0
     scores: list[float] = field(default_factory=list)
     """A's result in each match, in the order of the series."""
     margins: list[float] = field(default_factory=list)
@@ -357,7 +356,6 @@ class Tally:
 
     def add(self, result: MatchResult) -> None:
         self.matches += 1
-        self.wins += result.score
         self.scores.append(result.score)
         self.margins.append(result.a_points - result.b_points)
         self.pairwise.append(result.pairwise)
@@ -371,6 +369,11 @@ class Tally:
             self.side_decisions[side] += result.side_decisions[side]
             self.cut_short[side] += result.cut_short[side]
             self.cpu_seconds[side] += result.cpu_seconds[side]
+
+    @property
+    def wins(self) -> float:
+        """A's wins, a draw counting half."""
+        return sum(self.scores)
 
     def report(self, sides: int, duplicate: bool = False) -> list[str]:
         """A's win rate (Wilson interval), its pairwise rate with more than two sides,

@@ -439,8 +439,8 @@ class Stats:
     failed: int = 0
     requests: dict[str, int] = field(default_factory=dict)
     reconnects: int = 0
-    webhooks: dict[str, int] = field(default_factory=dict)  # idempotency key -> deliveries
-    webhook_times: dict[str, list[float]] = field(default_factory=dict)  # key -> arrivals (wall clock)
+    # idempotency key -> its deliveries' arrivals (wall clock); more than one is a duplicate
+    webhook_times: dict[str, list[float]] = field(default_factory=dict)
     error_kinds: dict[str, int] = field(default_factory=dict)
     webhook_settle_seconds: float | None = None  # from the load's end to the last delivery
 
@@ -501,7 +501,6 @@ class Load:
                 }
                 await reader.readexactly(int(headers.get("content-length", 0)))
                 key = headers.get("majlis-delivery", "?")
-                self.stats.webhooks[key] = self.stats.webhooks.get(key, 0) + 1
                 self.stats.webhook_times.setdefault(key, []).append(round(time.time(), 2))
                 writer.write(b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
                 await writer.drain()
@@ -722,7 +721,7 @@ class Load:
             wanted = (
                 f"{t.id}:{v}" for t in self.tables if t.webhook for v in range(1, (t.streamed or [0])[-1] + 1)
             )
-            if all(key in self.stats.webhooks for key in wanted):
+            if all(key in self.stats.webhook_times for key in wanted):
                 return
             await asyncio.sleep(0.2)
 
@@ -923,7 +922,7 @@ def check_sessions(cluster: Cluster, tables: list[Table], stats: Stats) -> dict[
         if heard < max(t.acked, default=0):
             problems.append(f"{t.id}: stream ended at {heard}, before the acknowledged {max(t.acked)}")
         if t.webhook:
-            missing = [v for v in range(1, heard + 1) if f"{t.id}:{v}" not in stats.webhooks]
+            missing = [v for v in range(1, heard + 1) if f"{t.id}:{v}" not in stats.webhook_times]
             webhook_missing += len(missing)
             # traced: the delivery's own record (attempts, status, last answer), or none:
             # no delivery worker ever took it (never queued, or its task lost)
@@ -946,7 +945,7 @@ def check_sessions(cluster: Cluster, tables: list[Table], stats: Stats) -> dict[
         last_at = float(log[-1].get("at", 0)) / 1000 if log else time.time()
         if game.to_act(state) == 1 and time.time() - last_at > 15:
             stalled.append(t.id)  # the bot's turn, and nothing happened for 15 s
-    duplicates = sum(n - 1 for n in stats.webhooks.values() if n > 1)
+    duplicates = sum(len(arrivals) - 1 for arrivals in stats.webhook_times.values())
     return {
         "sessions": len(tables),
         "logged_moves": moves,
@@ -954,7 +953,7 @@ def check_sessions(cluster: Cluster, tables: list[Table], stats: Stats) -> dict[
         "timer_moves": timer_moves,
         "timers": timers,
         "acknowledged_moves": sum(len(t.acked) for t in tables),
-        "webhook_deliveries": len(stats.webhooks),
+        "webhook_deliveries": len(stats.webhook_times),
         "webhook_missing": webhook_missing,
         "webhook_duplicates": duplicates,
         # each key received more than once, with its arrivals (wall clock, as a fault's "at")
