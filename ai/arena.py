@@ -18,7 +18,8 @@ meets every first dealer in turn. Each bot sees only its seat's view. Prints the
 A with a 95% Wilson interval (a drawn match counts half), the points per deal of A and of B
 and A's margin with its interval, and a progress line on stderr. ``--duplicate`` deals each
 group of ``number_of_sides`` matches alike, A holding each side's cards once, and adds the
-intervals over the groups (:func:`start_match`, :func:`duplicate_interval`). Ctrl-C or
+intervals over the groups (the win rate's, the pairwise rate's with more than two sides,
+the margin's: :func:`start_match`, :func:`duplicate_interval`). Ctrl-C or
 ``kill`` (SIGINT, SIGTERM) stops a run: it reports the matches finished so far, says which,
 and exits with status 130.
 
@@ -395,6 +396,12 @@ class Tally:
             lines.append(
                 f"A pairwise rate {mean:.3f}  95% CI [{low:.3f}, {high:.3f}]  (B sides A finished ahead of)"
             )
+            if duplicate:  # the measure of a game of more than two sides (Trex), its deals' luck out
+                groups, mean, low, high = duplicate_interval(self.pairwise, sides)
+                lines.append(
+                    f"A duplicate pairwise rate {mean:.3f}  95% CI [{low:.3f}, {high:.3f}]  "
+                    f"(over {groups} groups of {sides} matches dealt alike)"
+                )
         lines.append(f"points per deal: A {self.a_points / n:.2f}, B {self.b_points / n:.2f}")
         margin, low, high = spread_interval(self.margins)
         lines.append(f"A - B points per deal {margin:+.2f}  95% CI [{low:+.2f}, {high:+.2f}]  (over matches)")

@@ -327,3 +327,14 @@ def test_the_report_gives_the_points_margin_over_matches_and_over_groups() -> No
     assert "A - B points per deal +2.00" in lines
     assert "(over matches)" in lines and "(over groups)" in lines
     assert "A duplicate win rate 0.500" in lines
+
+
+def test_with_more_than_two_sides_the_report_gives_the_pairwise_rate_over_groups() -> None:
+    # Trex's measure is the pairwise rate; dealt alike, a group's mean is one observation
+    tally = Tally()
+    for pairwise in [1.0, 2 / 3, 1 / 3, 0.0] + [1.0, 1.0, 2 / 3, 1 / 3]:
+        tally.add(MatchResult(score=0.0, pairwise=pairwise, a_points=0.0, b_points=0.0, deals=1, decisions=1))
+    lines = "\n".join(tally.report(4, duplicate=True))
+    assert "A duplicate pairwise rate 0.625" in lines and "over 2 groups of 4 matches" in lines
+    assert "duplicate pairwise" not in "\n".join(tally.report(4))
+    assert "duplicate pairwise" not in "\n".join(tally.report(2, duplicate=True))
