@@ -13,7 +13,7 @@ def test_every_game_offers_random_easy_and_normal_and_hard_only_where_it_beat_no
         assert offered[:3] == ("random", "easy", "normal")
         assert ("hard" in offered) == (game_id in HARD_MEASURED_ABOVE_NORMAL)
         assert [lv for lv in LEVELS if lv in offered] == list(offered)  # weakest first
-    assert HARD_MEASURED_ABOVE_NORMAL == {"baloot"}
+    assert HARD_MEASURED_ABOVE_NORMAL == {"baloot", "porrazo"}
 
 
 def test_the_games_list_and_each_game_say_their_levels(client):
@@ -21,6 +21,7 @@ def test_the_games_list_and_each_game_say_their_levels(client):
     assert listed == {game_id: list(offered_levels(game_id)) for game_id in GAME_IDS}
     assert client.get("/v1/games/ronda").get_json()["levels"] == ["random", "easy", "normal"]
     assert client.get("/v1/games/baloot").get_json()["levels"] == ["random", "easy", "normal", "hard"]
+    assert client.get("/v1/games/porrazo").get_json()["levels"] == ["random", "easy", "normal", "hard"]
 
 
 def test_hard_is_still_accepted_where_it_is_not_offered(client):

@@ -185,6 +185,7 @@ def test_script_json_cannot_end_its_script_block():
 def test_the_setup_form_offers_hard_only_where_it_beat_normal(client):
     # issue 32: a level that does not beat the one below it is not offered as a higher level
     levels = json.loads(script_block(client.get("/play").get_data(as_text=True), "levels"))
-    assert levels["baloot"] == ["easy", "normal", "hard"]
-    for game in ("ronda", "trex", "porrazo", "marriage"):
+    for game in ("baloot", "porrazo"):
+        assert levels[game] == ["easy", "normal", "hard"], game
+    for game in ("ronda", "trex", "marriage"):
         assert levels[game] == ["easy", "normal"], game
