@@ -945,7 +945,6 @@ def check_sessions(cluster: Cluster, tables: list[Table], stats: Stats) -> dict[
         last_at = float(log[-1].get("at", 0)) / 1000 if log else time.time()
         if game.to_act(state) == 1 and time.time() - last_at > 15:
             stalled.append(t.id)  # the bot's turn, and nothing happened for 15 s
-    duplicates = sum(len(arrivals) - 1 for arrivals in stats.webhook_times.values())
     return {
         "sessions": len(tables),
         "logged_moves": moves,
@@ -955,7 +954,6 @@ def check_sessions(cluster: Cluster, tables: list[Table], stats: Stats) -> dict[
         "acknowledged_moves": sum(len(t.acked) for t in tables),
         "webhook_deliveries": len(stats.webhook_times),
         "webhook_missing": webhook_missing,
-        "webhook_duplicates": duplicates,
         # each key received more than once, with its arrivals (wall clock, as a fault's "at")
         "webhook_duplicate_keys": {k: v for k, v in stats.webhook_times.items() if len(v) > 1},
         "webhook_missing_keys": missing_keys,
