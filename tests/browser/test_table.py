@@ -408,7 +408,9 @@ def test_a_whole_deal_at_the_table(browser, server, artefacts, axe_source, game,
     # (a bot going out early) leaves nothing to hint: the turns say which it was
     assert hinted or all(legal <= 1 for _phase, legal in seen), seen
     if size == PHONE and game in ("baloot", "trex"):
-        assert laid_out
+        # checked at my first turn of card play; a Baloot deal thrown in when all pass
+        # twice (R7) ends in the bidding, before any: the turns say which it was
+        assert laid_out or all(phase not in ("play", "tricks", "layout") for phase, _legal in seen), seen
 
     # the score sheet lists the finished deal; both sizes pass the accessibility check
     page.click("#sheet-box summary")
