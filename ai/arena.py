@@ -6,6 +6,7 @@
     python -m ai.arena --game ronda --a normal --b openspiel-ismcts --matches 60 --budget-ms 200
     python -m ai.arena --game marriage --a normal --b easy --matches 100 --seed 7 --first 100
     python -m ai.arena --game porrazo --a hard --b normal --matches 150 --seed 8111 --jobs 2 --duplicate
+    python -m ai.arena --game ronda --a hard --b normal --matches 150 --seed 1 --record ronda-1.jsonl
 
 Seed ranges: match ``m`` of series ``--seed s`` deals from ``s * 1_000_003 + m`` (its decisions
 from that match seed too), and a run plays matches ``--first`` .. ``--first + --matches - 1``.
@@ -22,6 +23,12 @@ intervals over the groups (the win rate's, the pairwise rate's with more than tw
 the margin's: :func:`start_match`, :func:`duplicate_interval`). Ctrl-C or
 ``kill`` (SIGINT, SIGTERM) stops a run: it reports the matches finished so far, says which,
 and exits with status 130.
+
+``--record FILE`` keeps each finished match in FILE (a JSON line), so a series longer than
+one sitting is played in several runs: the same command again plays only the matches of its
+range the record lacks (from where the last run stopped) and reports the whole range. A
+record holds one series, played by one code: a run of another series or of changed rules or
+bots (:func:`code_fingerprint`) refuses it.
 
 With more than two sides (Trex, Marriage with 3-4 players: every seat for itself) A's win
 rate is the rate at which it finishes first against several B seats, whose chance level is
@@ -40,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import hashlib
 import json
 import math
 import multiprocessing
@@ -48,7 +56,8 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, TypeVar
 
 from ai.bots import LEVELS, Budget, Decision, decide
@@ -521,15 +530,29 @@ def play_in_order(
     return stopped
 
 
-def play_series(play: Callable[[int], MatchResult], indices: Sequence[int], jobs: int, label: str) -> Tally:
+def play_series(
+    play: Callable[[int], MatchResult],
+    indices: Sequence[int],
+    jobs: int,
+    label: str,
+    earlier: Sequence[MatchResult] = (),
+    keep: Callable[[int, MatchResult], None] | None = None,
+) -> Tally:
     """Play the matches ``indices`` (:func:`play_in_order`), a progress line on stderr after
     each. A stopped run's tally holds the matches finished in order before the stop and
-    says ``stopped``, so a long run cut short still reports its points and iterations."""
+    says ``stopped``, so a long run cut short still reports its points and iterations.
+    ``earlier``: the series' matches played before ``indices`` (read from a record), which
+    the tally starts with; ``keep(index, result)`` is told each match as it is added."""
     tally = Tally()
-    total = len(indices)
+    for result in earlier:
+        tally.add(result)
+    total = len(earlier) + len(indices)
     started = time.perf_counter()
+    played = iter(indices)
 
     def add(result: MatchResult) -> None:
+        if keep is not None:
+            keep(next(played), result)
         tally.add(result)
         low, high = wilson(tally.wins, tally.matches)
         print(
@@ -543,6 +566,78 @@ def play_series(play: Callable[[int], MatchResult], indices: Sequence[int], jobs
     tally.stopped = play_in_order(play, indices, jobs, add)
     print(" (stopped)" if tally.stopped else "", file=sys.stderr)
     return tally
+
+
+def code_fingerprint(root: Path | None = None) -> str:
+    """A digest of the rules' and the bots' source (every ``.py`` file under ``engine/`` and
+    ``ai/``): the matches of one series, played in several runs, must come from the same
+    code (a compiled build is made from these same files)."""
+    root = root or Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted(p for folder in ("engine", "ai") for p in (root / folder).rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+class RecordError(ValueError):
+    """A record that cannot continue this run's series (another series, other code, a gap)."""
+
+
+def read_record(path: Path, series: dict[str, Any]) -> dict[int, MatchResult]:
+    """The matches of ``series`` that the record at ``path`` holds, by index. A record is a
+    JSON line per finished match, ``{"series": ..., "index": m, "result": ...}``, and holds
+    one series: a line of another series (another game, level, budget, seed, options, or
+    other code) is an error, not skipped. A last line cut short (the process killed while
+    writing it) is dropped from the file: that match is played again."""
+    if not path.exists():
+        return {}
+    text = path.read_text(encoding="utf-8")
+    if text and not text.endswith("\n"):
+        text = text[: text.rfind("\n") + 1]
+        path.write_text(text, encoding="utf-8")
+    held: dict[int, MatchResult] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        try:
+            entry = json.loads(line)
+            recorded, index, fields = entry["series"], int(entry["index"]), entry["result"]
+            result = result_from_json(fields)
+            if not isinstance(recorded, dict):
+                raise TypeError("its series is not an object")
+        except (ValueError, TypeError, KeyError, AttributeError) as error:
+            raise RecordError(f"{path}:{number}: not a match of a record ({error})") from None
+        if recorded != series:
+            differ = sorted(k for k in series.keys() | recorded.keys() if series.get(k) != recorded.get(k))
+            raise RecordError(f"{path}:{number}: a match of another series (differs in {', '.join(differ)})")
+        held[index] = result
+    return held
+
+
+def result_from_json(fields: dict[str, Any]) -> MatchResult:
+    """A match result as a record line holds it (``asdict``; its pairs read back as lists)."""
+    values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
+    return MatchResult(**values)
+
+
+def held_prefix(held: dict[int, MatchResult], indices: range) -> list[MatchResult]:
+    """The record's matches of the run's range ``indices``, which must be its first ones
+    (a series is continued in order, so that a stopped run's report and the groups of
+    duplicate matches stay those of the series)."""
+    count = sum(1 for index in indices if index in held)
+    missing = [index for index in indices[:count] if index not in held]
+    if missing:
+        raise RecordError(f"the record holds matches of the range after a gap (match {missing[0]} missing)")
+    return [held[index] for index in indices[:count]]
+
+
+def record_keeper(path: Path, series: dict[str, Any]) -> Callable[[int, MatchResult], None]:
+    """Appends each finished match to the record at ``path``, one line written at once."""
+
+    def keep(index: int, result: MatchResult) -> None:
+        line = json.dumps({"series": series, "index": index, "result": asdict(result)}, sort_keys=True)
+        with path.open("a", encoding="utf-8") as record:
+            record.write(line + "\n")
+
+    return keep
 
 
 def main(
@@ -575,6 +670,13 @@ def main(
         action="store_true",
         help="each group of (sides) matches deals the same cards, A holding each side's once",
     )
+    parser.add_argument(
+        "--record",
+        type=Path,
+        default=None,
+        help="a file (JSON lines) that keeps each finished match; a run given it plays only the "
+        "matches of its range the record lacks and reports them all (a series over several runs)",
+    )
     args = parser.parse_args(argv)
 
     players, options, budget, sides = table_of(args)
@@ -596,13 +698,36 @@ def main(
         duplicate=args.duplicate,
     )
     indices = range(args.first, args.first + args.matches)
-    tally = play_series(play, indices, args.jobs, f"{args.game} {args.a}{a_note} v {args.b}")
+    earlier: list[MatchResult] = []
+    keep = None
+    if args.record is not None:
+        series = {
+            "game": args.game,
+            "players": players,
+            "options": options,
+            "a": args.a + a_note,
+            "b": args.b,
+            "budget": None if budget is None else {"iterations": budget.iterations, "ms": budget.ms},
+            "seed": args.seed,
+            "duplicate": args.duplicate,
+            "code": code_fingerprint(),
+        }
+        series = json.loads(json.dumps(series))  # as a record line reads back (tuples as lists)
+        try:
+            earlier = held_prefix(read_record(args.record, series), indices)
+        except RecordError as error:
+            parser.error(str(error))
+        keep = record_keeper(args.record, series)
+    label = f"{args.game} {args.a}{a_note} v {args.b}"
+    tally = play_series(play, indices[len(earlier) :], args.jobs, label, earlier, keep)
     budget_text = f"iterations={budget.iterations} ms={budget.ms}" if budget is not None else "level default"
     print(f"game {args.game}, players {players}, options {json.dumps(options, sort_keys=True)}")
     played = f"matches {indices.start}-{indices.stop - 1}"
     if tally.stopped:
         done = f"{indices.start}-{indices.start + tally.matches - 1}" if tally.matches else "none"
         played = f"{played}, stopped: {done} played"
+    if earlier:
+        played = f"{played} ({len(earlier)} of them from the record {args.record})"
     dealt = ", duplicate" if args.duplicate else ""
     print(f"A = {args.a}{a_note}, B = {args.b}, budget {budget_text}, seed {args.seed}{dealt}, {played}")
     print(

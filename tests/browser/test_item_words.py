@@ -17,10 +17,9 @@ import pytest
 from tests.browser.test_table import (
     DESKTOP,
     MAX_MOVES,
-    READY,
-    SNAPSHOT,
     Watched,
     play_legal,
+    ready_snapshot,
     start_match,
 )
 
@@ -57,8 +56,7 @@ def test_a_finished_deals_items_are_in_the_pages_language(browser, server, axe_s
     start_match(page, server, game, "keyboard", axe_source)
     assert page.get_attribute("html", "lang") == language
     for _ in range(MAX_MOVES):
-        page.wait_for_function(READY, timeout=60_000)
-        snapshot = page.evaluate(SNAPSHOT)
+        snapshot = ready_snapshot(page)
         if snapshot["summary"]:
             if page.evaluate(ITEMS):
                 break

@@ -14,7 +14,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from tests.browser.conftest import OTHER_HOST
-from tests.browser.test_table import DESKTOP, READY, SNAPSHOT, play_legal
+from tests.browser.test_table import DESKTOP, READY, play_legal, ready_snapshot
 
 LIVE = "() => TABLE.dataset.live === 'stream' && live.lastId === String(current.version)"
 MOVE_NUMBERS = "[...moves.keys()].sort((a, b) => a - b)"
@@ -65,8 +65,7 @@ def start_a_long_match(page, base: str) -> None:
 def play_until_the_first_deal_is_scored(page) -> None:
     """My moves until the first deal ends; its summary dismissed, until my next turn."""
     while True:
-        page.wait_for_function(READY, timeout=60_000)
-        snapshot = page.evaluate(SNAPSHOT)
+        snapshot = ready_snapshot(page)
         assert not snapshot["finished"]
         if snapshot["summary"]:
             # clicked like a player; the page says at once that it is closed (it used to
@@ -86,7 +85,7 @@ def play_until_the_bot_answers(page) -> None:
     version = page.evaluate("current.version")
     answered = f"() => [...moves.values()].some((m) => m.by === 'bot' && m.n > {version})"
     while True:
-        play_legal(page, page.evaluate(SNAPSHOT))
+        play_legal(page, ready_snapshot(page))
         page.wait_for_function(READY, timeout=60_000)
         if page.evaluate(answered):
             return

@@ -124,12 +124,29 @@ ACTIVE = """() => { const e = document.activeElement;
 def tab_to(page, selector: str) -> int:
     """Tab (Shift+Tab when the control comes before the focus) until the control has
     the focus; how many presses it took."""
+    if page.evaluate(WHERE, selector) == "none":  # a render replacing it: wait, never Tab blindly
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        try:
+            page.wait_for_selector(selector, state="attached", timeout=10_000)
+        except PlaywrightTimeout:
+            raise AssertionError(f"no {selector} on the page: {page.evaluate(PAGE_STATE)}") from None
     key = "Shift+Tab" if page.evaluate(WHERE, selector) == "after" else "Tab"
+    passed = []  # where each press left the focus, and where the control was from it
     for presses in range(TAB_MOST):
-        if page.evaluate(WHERE, selector) == "here":
+        where = page.evaluate(WHERE, selector)
+        if where == "here":
             return presses
+        passed.append((page.evaluate(ACTIVE), where))
         page.keyboard.press(key)
-    raise AssertionError(f"{key} never reached {selector}: the focus is on {page.evaluate(ACTIVE)}")
+    raise AssertionError(f"{key} never reached {selector}: {passed}; {page.evaluate(PAGE_STATE)}")
+
+
+# what a failed keyboard step reports of the page, to tell a page's fault from a test's
+PAGE_STATE = """() => ({version: current && current.version, to_act: current && current.to_act,
+  seat: current && current.seat, legal: current && current.legal_actions.map((a) => a.action),
+  actions: document.getElementById('actions').innerHTML.slice(0, 800), busy, rendering, summaryOpen,
+  open: [...document.querySelectorAll('dialog[open]')].map((d) => d.id)})"""
 
 
 ARROW_TO = """([selector, onward, back]) => {
@@ -209,6 +226,12 @@ def start_match(page, base: str, game: str, how: str, axe_source: str, seats: di
     page.wait_for_url("**/play/table/*")
     page.wait_for_function("() => current && !rendering", timeout=60_000)
     return links
+
+
+def ready_snapshot(page) -> dict:
+    """SNAPSHOT of the page at a moment it is READY, read in the same step (a render that
+    started between a wait and a second read would hand the test a state it cannot act on)."""
+    return page.wait_for_function(f"() => ({READY})() && ({SNAPSHOT})()", timeout=60_000).json_value()
 
 
 def one_card_actions(snapshot) -> list[str]:
@@ -360,8 +383,7 @@ def test_a_whole_deal_at_the_table(browser, server, artefacts, axe_source, game,
     seen: list[tuple[str, int]] = []  # (phase, number of legal moves) at each of my turns
     tabs: list[tuple[int, int]] = []  # Tab presses per move, and the most it may take (keyboard)
     for moves in range(MAX_MOVES):
-        page.wait_for_function(READY, timeout=60_000)
-        snapshot = page.evaluate(SNAPSHOT)
+        snapshot = ready_snapshot(page)
         seen.append((snapshot["phase"], len(snapshot["legal"] or [])))
         if snapshot["summary"]:
             finish_the_deal(page, snapshot, axe_source, how)
@@ -474,8 +496,7 @@ def test_ronda_by_the_keyboard_alone_through_challenges(browser, server, axe_sou
             move = {"action": action, "expected_version": other["version"]}
             seat_api(server, "POST", f"{session}/moves", guest, move)
             continue
-        page.wait_for_function(READY, timeout=60_000)
-        snapshot = page.evaluate(SNAPSHOT)
+        snapshot = ready_snapshot(page)
         if snapshot["summary"]:
             break
         if not tabs:
@@ -582,8 +603,7 @@ def test_the_replay_steps_through_a_match(browser, server, axe_source):
     page = watched.page
     start_match(page, server, "ronda", "click", axe_source)
     for _ in range(3):
-        page.wait_for_function(READY, timeout=60_000)
-        play_legal(page, page.evaluate(SNAPSHOT))
+        play_legal(page, ready_snapshot(page))
     session = page.evaluate("SESSION")
     page.goto(f"{server}/play/replay/{session}")
     page.wait_for_selector("#moves li")
