@@ -629,6 +629,25 @@ def held_prefix(held: dict[int, MatchResult], indices: range) -> list[MatchResul
     return [held[index] for index in indices[:count]]
 
 
+def series_of(
+    args: argparse.Namespace, players: int, options: dict[str, Any], budget: Budget | None, a_note: str
+) -> dict[str, Any]:
+    """What makes a run's matches one series with a record's: everything that decides
+    them, and the code that plays them; as a record line reads it back (tuples as lists)."""
+    series = {
+        "game": args.game,
+        "players": players,
+        "options": options,
+        "a": args.a + a_note,
+        "b": args.b,
+        "budget": None if budget is None else {"iterations": budget.iterations, "ms": budget.ms},
+        "seed": args.seed,
+        "duplicate": args.duplicate,
+        "code": code_fingerprint(),
+    }
+    return dict(json.loads(json.dumps(series)))
+
+
 def record_keeper(path: Path, series: dict[str, Any]) -> Callable[[int, MatchResult], None]:
     """Appends each finished match to the record at ``path``, one line written at once."""
 
@@ -701,18 +720,7 @@ def main(
     earlier: list[MatchResult] = []
     keep = None
     if args.record is not None:
-        series = {
-            "game": args.game,
-            "players": players,
-            "options": options,
-            "a": args.a + a_note,
-            "b": args.b,
-            "budget": None if budget is None else {"iterations": budget.iterations, "ms": budget.ms},
-            "seed": args.seed,
-            "duplicate": args.duplicate,
-            "code": code_fingerprint(),
-        }
-        series = json.loads(json.dumps(series))  # as a record line reads back (tuples as lists)
+        series = series_of(args, players, options, budget, a_note)
         try:
             earlier = held_prefix(read_record(args.record, series), indices)
         except RecordError as error:

@@ -123,8 +123,9 @@ ACTIVE = """() => { const e = document.activeElement;
 
 def tab_to(page, selector: str) -> int:
     """Tab (Shift+Tab when the control comes before the focus) until the control has
-    the focus; how many presses it took."""
-    if page.evaluate(WHERE, selector) == "none":  # a render replacing it: wait, never Tab blindly
+    the focus; how many presses it took. A control not on the page (a render replacing
+    it) is waited for first: pressing Tab with nothing to reach would only wander."""
+    if page.evaluate(WHERE, selector) == "none":
         from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
         try:
