@@ -536,7 +536,7 @@ def play_series(
     jobs: int,
     label: str,
     earlier: Sequence[MatchResult] = (),
-    keep: Callable[[int, MatchResult], None] | None = None,
+    keep: Callable[[Any, MatchResult], None] | None = None,
 ) -> Tally:
     """Play the matches ``indices`` (:func:`play_in_order`), a progress line on stderr after
     each. A stopped run's tally holds the matches finished in order before the stop and
@@ -583,32 +583,36 @@ class RecordError(ValueError):
     """A record that cannot continue this run's series (another series, other code, a gap)."""
 
 
-def read_record(path: Path, series: dict[str, Any]) -> dict[int, MatchResult]:
-    """The matches of ``series`` that the record at ``path`` holds, by index. A record is a
-    JSON line per finished match, ``{"series": ..., "index": m, "result": ...}``, and holds
+def read_record(path: Path, series: dict[str, Any]) -> dict[Any, MatchResult]:
+    """The matches of ``series`` that the record at ``path`` holds, by the key that names
+    each (the arena's: its index; the ladder's: its pair, deal and seating). A record is a
+    JSON line per finished match, ``{"series": ..., "match": key, "result": ...}``, and holds
     one series: a line of another series (another game, level, budget, seed, options, or
     other code) is an error, not skipped. A last line cut short (the process killed while
     writing it) is dropped from the file: that match is played again."""
+    series = json.loads(json.dumps(series))  # as a line reads back (tuples as lists)
     if not path.exists():
         return {}
     text = path.read_text(encoding="utf-8")
     if text and not text.endswith("\n"):
         text = text[: text.rfind("\n") + 1]
         path.write_text(text, encoding="utf-8")
-    held: dict[int, MatchResult] = {}
+    held: dict[Any, MatchResult] = {}
     for number, line in enumerate(text.splitlines(), 1):
         try:
             entry = json.loads(line)
-            recorded, index, fields = entry["series"], int(entry["index"]), entry["result"]
+            recorded, key, fields = entry["series"], entry["match"], entry["result"]
             result = result_from_json(fields)
             if not isinstance(recorded, dict):
                 raise TypeError("its series is not an object")
+            key = tuple(key) if isinstance(key, list) else key  # as the run names it
+            hash(key)
         except (ValueError, TypeError, KeyError, AttributeError) as error:
             raise RecordError(f"{path}:{number}: not a match of a record ({error})") from None
         if recorded != series:
             differ = sorted(k for k in series.keys() | recorded.keys() if series.get(k) != recorded.get(k))
             raise RecordError(f"{path}:{number}: a match of another series (differs in {', '.join(differ)})")
-        held[index] = result
+        held[key] = result
     return held
 
 
@@ -618,22 +622,34 @@ def result_from_json(fields: dict[str, Any]) -> MatchResult:
     return MatchResult(**values)
 
 
-def held_prefix(held: dict[int, MatchResult], indices: range) -> list[MatchResult]:
-    """The record's matches of the run's range ``indices``, which must be its first ones
-    (a series is continued in order, so that a stopped run's report and the groups of
-    duplicate matches stay those of the series)."""
-    count = sum(1 for index in indices if index in held)
-    missing = [index for index in indices[:count] if index not in held]
+def held_prefix(held: dict[Any, MatchResult], keys: Sequence[Any]) -> list[MatchResult]:
+    """The record's matches of the run's ``keys`` (in the order the run plays them), which
+    must be its first ones: a series is continued in order, so that a stopped run's report,
+    the groups of duplicate matches and the ladder's balance stay those of the series."""
+    count = sum(1 for key in keys if key in held)
+    missing = [key for key in keys[:count] if key not in held]
     if missing:
         raise RecordError(f"the record holds matches of the range after a gap (match {missing[0]} missing)")
-    return [held[index] for index in indices[:count]]
+    return [held[key] for key in keys[:count]]
+
+
+def record_keeper(path: Path, series: dict[str, Any]) -> Callable[[Any, MatchResult], None]:
+    """Appends each finished match (its key and result) to the record at ``path``, one line
+    written at once."""
+
+    def keep(key: Any, result: MatchResult) -> None:
+        line = json.dumps({"series": series, "match": key, "result": asdict(result)}, sort_keys=True)
+        with path.open("a", encoding="utf-8") as record:
+            record.write(line + "\n")
+
+    return keep
 
 
 def series_of(
     args: argparse.Namespace, players: int, options: dict[str, Any], budget: Budget | None, a_note: str
 ) -> dict[str, Any]:
     """What makes a run's matches one series with a record's: everything that decides
-    them, and the code that plays them; as a record line reads it back (tuples as lists)."""
+    them, and the code that plays them."""
     series = {
         "game": args.game,
         "players": players,
@@ -645,18 +661,7 @@ def series_of(
         "duplicate": args.duplicate,
         "code": code_fingerprint(),
     }
-    return dict(json.loads(json.dumps(series)))
-
-
-def record_keeper(path: Path, series: dict[str, Any]) -> Callable[[int, MatchResult], None]:
-    """Appends each finished match to the record at ``path``, one line written at once."""
-
-    def keep(index: int, result: MatchResult) -> None:
-        line = json.dumps({"series": series, "index": index, "result": asdict(result)}, sort_keys=True)
-        with path.open("a", encoding="utf-8") as record:
-            record.write(line + "\n")
-
-    return keep
+    return series
 
 
 def main(
@@ -722,7 +727,7 @@ def main(
     if args.record is not None:
         series = series_of(args, players, options, budget, a_note)
         try:
-            earlier = held_prefix(read_record(args.record, series), indices)
+            earlier = held_prefix(read_record(args.record, series), list(indices))
         except RecordError as error:
             parser.error(str(error))
         keep = record_keeper(args.record, series)

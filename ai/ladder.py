@@ -38,7 +38,9 @@ The report:
   iterations per searched decision.
 
 ``--json`` prints the report as one JSON document instead of text; progress goes to
-stderr.
+stderr. ``--record FILE`` keeps each finished match in FILE, as the arena's does, so a
+round robin longer than one sitting is played in several runs: the same command again
+plays only the matches the record lacks, in the schedule's order, and reports them all.
 """
 
 from __future__ import annotations
@@ -53,9 +55,23 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
-from ai.arena import INTERRUPTED, MatchResult, _play_indexed, fair_decider, play_in_order, table_of, wilson
+from ai.arena import (
+    INTERRUPTED,
+    MatchResult,
+    RecordError,
+    _play_indexed,
+    code_fingerprint,
+    fair_decider,
+    held_prefix,
+    play_in_order,
+    read_record,
+    record_keeper,
+    table_of,
+    wilson,
+)
 from ai.bots import LEVELS, Budget
 
 ELO_PER_NAT = 400 / math.log(10)
@@ -71,6 +87,11 @@ class Task:
     high: str
     index: int
     swapped: bool
+
+    @property
+    def key(self) -> tuple[str, str, int, bool]:
+        """The match's name in a record (``--record``)."""
+        return (self.low, self.high, self.index, self.swapped)
 
     @property
     def level_a(self) -> str:
@@ -444,6 +465,8 @@ def text(doc: dict[str, Any]) -> str:
     if doc["stopped"]:
         lines.append(f"stopped: {doc['played']} of {doc['scheduled']} matches played")
     lines.append(f"matches {doc['played']}, deals {doc['deals']}, {doc['seconds']:.1f}s; measure: {measure}")
+    if doc.get("from_record"):
+        lines.append(f"({doc['from_record']} of the matches from the record, played by earlier runs)")
     if not doc["played"]:
         return "\n".join(lines)
     elo = doc["elo"]
@@ -532,6 +555,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the intervals")
     parser.add_argument("--jobs", type=int, default=1, help="matches played at once in worker processes")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument(
+        "--record",
+        type=Path,
+        default=None,
+        help="a file (JSON lines) that keeps each finished match; a run given it plays only the "
+        "matches the record lacks and reports them all (a round robin over several runs)",
+    )
     args = parser.parse_args(argv)
 
     levels: list[str] = args.levels
@@ -542,10 +572,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     tasks = schedule(levels, args.first, args.matches)
     play = functools.partial(_play_task, args.game, players, options, budget, args.seed)
     played: list[Played] = []
+    keep = None
+    if args.record is not None:
+        series = {
+            "ladder": args.game,
+            "players": players,
+            "options": options,
+            "levels": levels,
+            "budget": asdict(budget) if budget is not None else None,
+            "seed": args.seed,
+            "code": code_fingerprint(),
+        }
+        try:
+            earlier = held_prefix(read_record(args.record, series), [task.key for task in tasks])
+        except RecordError as error:
+            parser.error(str(error))
+        played = [measured(task, result, sides) for task, result in zip(tasks, earlier, strict=False)]
+        keep = record_keeper(args.record, series)
+    from_record = len(played)
     started = time.perf_counter()
 
     def add(result: MatchResult) -> None:
         task = tasks[len(played)]
+        if keep is not None:
+            keep(task.key, result)
         played.append(measured(task, result, sides))
         print(
             f"\rladder {args.game}: {len(played)}/{len(tasks)} matches "
@@ -555,7 +605,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             flush=True,
         )
 
-    stopped = play_in_order(play, tasks, args.jobs, add)
+    stopped = play_in_order(play, tasks[from_record:], args.jobs, add)
     print(" (stopped)" if stopped else "", file=sys.stderr)
     setup = {
         "game": args.game,
@@ -566,6 +616,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "first": args.first,
         "matches_per_pair": args.matches,
         "scheduled": len(tasks),
+        "from_record": from_record,
         "budget": asdict(budget) if budget is not None else "level default",
         "measure": "match win rate (draws half)" if sides == 2 else f"pairwise rate (1 seat v {sides - 1})",
     }

@@ -21,7 +21,7 @@ def report_of(out: str) -> list[str]:
 
 
 def indices_in(record: Path) -> list[int]:
-    return [json.loads(line)["index"] for line in record.read_text().splitlines()]
+    return [json.loads(line)["match"] for line in record.read_text().splitlines()]
 
 
 def test_a_series_in_two_runs_reports_what_one_run_does(
@@ -122,7 +122,13 @@ def test_a_record_with_a_gap_in_the_range_is_refused(
 
 
 @pytest.mark.parametrize(
-    "junk", ["not json\n", '{"index": 0}\n', '{"series": 3, "index": 0, "result": {}}\n']
+    "junk",
+    [
+        "not json\n",
+        '{"match": 0}\n',
+        '{"series": 3, "match": 0, "result": {}}\n',
+        '{"series": {}, "match": {}, "result": {}}\n',
+    ],
 )
 def test_a_file_that_is_not_a_record_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], junk: str

@@ -201,3 +201,34 @@ def test_a_stopped_ladder_reports_what_finished(tmp_path: Path, stop: signal.Sig
     assert doc["stopped"] and 1 <= doc["played"] < doc["scheduled"] == 2000
     assert doc["pairs"][0]["matches"] == doc["played"] and doc["elo"] is not None
     assert "(stopped)" in said and "Traceback" not in said
+
+
+def test_a_recorded_ladder_goes_on_where_the_last_run_stopped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--record``: a round robin played in two runs (4 matches a pair, then 8) reports
+    what one run of 8 does, the second run playing only the matches the record lacks."""
+    base = ["--game", "ronda", "--levels", "random,easy", "--seed", "2", "--json", "--bootstrap", "20"]
+    record = tmp_path / "ladder.jsonl"
+
+    def timeless(doc: dict[str, Any]) -> list[Any]:  # the report less its CPU times
+        rows = [*doc["pairs"], *doc["per_level"].values()]
+        return [{k: v for k, v in row.items() if "cpu" not in k} for row in rows] + [doc["elo"]]
+
+    assert main([*base, "--matches", "8"]) == 0
+    whole = json.loads(capsys.readouterr()[0])
+    assert main([*base, "--matches", "4", "--record", str(record)]) == 0
+    capsys.readouterr()
+    assert len(record.read_text().splitlines()) == 4
+    assert main([*base, "--matches", "8", "--record", str(record)]) == 0
+    out, err = capsys.readouterr()
+    doc = json.loads(out)
+    keys = [tuple(json.loads(line)["match"]) for line in record.read_text().splitlines()]
+    assert keys == [task.key for task in schedule(["random", "easy"], 0, 8)]
+    assert doc["from_record"] == 4 and doc["played"] == 8 and "5/8 matches" in err
+    assert "4/8 matches" not in err  # the first four were not played again
+    assert timeless(doc) == timeless(whole)
+
+    with pytest.raises(SystemExit):  # another round robin: other levels
+        main([*base[:3], "easy,normal", *base[4:], "--matches", "8", "--record", str(record)])
+    assert "a match of another series (differs in levels)" in capsys.readouterr()[1]
