@@ -530,6 +530,20 @@ def play_in_order(
     return stopped
 
 
+def elapsed_and_left(started: float, done: int, left: int) -> str:
+    """A progress line's time: seconds since ``started`` and, at the pace of the ``done``
+    matches played since, about how long the ``left`` ones will take (a long series says
+    early whether it fits the time it has).
+
+    >>> elapsed_and_left(time.perf_counter() - 600, 10, 50)
+    '600s, ~50 min left'
+    """
+    elapsed = time.perf_counter() - started
+    if not done or not left:
+        return f"{elapsed:.0f}s"
+    return f"{elapsed:.0f}s, ~{elapsed / done * left / 60:.0f} min left"
+
+
 def play_series(
     play: Callable[[int], MatchResult],
     indices: Sequence[int],
@@ -555,9 +569,10 @@ def play_series(
             keep(next(played), result)
         tally.add(result)
         low, high = wilson(tally.wins, tally.matches)
+        timing = elapsed_and_left(started, tally.matches - len(earlier), total - tally.matches)
         print(
             f"\r{label}: {tally.matches}/{total} matches, A {tally.wins / tally.matches:.1%} "
-            f"[{low:.1%}, {high:.1%}], {time.perf_counter() - started:.0f}s",
+            f"[{low:.1%}, {high:.1%}], {timing}",
             end="",
             file=sys.stderr,
             flush=True,

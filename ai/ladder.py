@@ -64,6 +64,7 @@ from ai.arena import (
     RecordError,
     _play_indexed,
     code_fingerprint,
+    elapsed_and_left,
     fair_decider,
     held_prefix,
     play_in_order,
@@ -599,7 +600,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         played.append(measured(task, result, sides))
         print(
             f"\rladder {args.game}: {len(played)}/{len(tasks)} matches "
-            f"(deal {task.index}, {task.level_a} v {task.level_b}), {time.perf_counter() - started:.0f}s",
+            f"(deal {task.index}, {task.level_a} v {task.level_b}), "
+            + elapsed_and_left(started, len(played) - from_record, len(tasks) - len(played)),
             end="",
             file=sys.stderr,
             flush=True,

@@ -154,6 +154,7 @@ def test_cli_prints_the_win_rate_and_points(capsys: pytest.CaptureFixture[str]) 
     out, err = capsys.readouterr()
     assert "A win rate" in out and "95% CI" in out and "points per deal" in out
     assert "3/3 matches" in err
+    assert "1/3 matches" in err and "min left" in err  # the pace says how long the rest takes
 
 
 def test_cli_plays_a_range_of_the_series(capsys: pytest.CaptureFixture[str]) -> None:
