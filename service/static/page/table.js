@@ -333,8 +333,11 @@ const MIDDLE = {
     const parts = [group(t("stock"), backsNode(view.stock || 0))];
     const discard = view.discard || [];
     parts.push(group(t("discard_pile"), cardsNode(discard.slice(-5).map((d) => d.card), GAME, "pile")));
-    (view.shown || []).forEach((sets, s) => {
-      if (sets && sets.length) parts.push(group(`${t("shown_sets")} · ${seatName(s, me())}`, ...sets.map((set) => cardsNode(set.cards || set, GAME, "set"))));
+    (view.shown || []).forEach((shown, s) => {
+      if (!shown || !shown.length) return;
+      // a seat's sets (each a list of codes or {cards}), or a flat list of the codes it showed
+      const sets = shown.every((x) => typeof x === "string") ? [shown] : shown;
+      parts.push(group(`${t("shown_sets")} · ${seatName(s, me())}`, ...sets.map((set) => cardsNode(set.cards || set, GAME, "set"))));
     });
     return parts;
   },
