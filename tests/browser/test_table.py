@@ -10,6 +10,7 @@ artefacts (MAJLIS_BROWSER_ARTEFACTS=docs/img writes the README's)."""
 from __future__ import annotations
 
 import json
+import random
 import re
 import urllib.request
 import uuid
@@ -147,7 +148,8 @@ def tab_to(page, selector: str) -> int:
 PAGE_STATE = """() => ({version: current && current.version, to_act: current && current.to_act,
   seat: current && current.seat, legal: current && current.legal_actions.map((a) => a.action),
   actions: document.getElementById('actions').innerHTML.slice(0, 800), busy, rendering, summaryOpen,
-  open: [...document.querySelectorAll('dialog[open]')].map((d) => d.id)})"""
+  open: [...document.querySelectorAll('dialog[open]')].map((d) => d.id),
+  refusal: ((r) => (r.hidden ? null : r.textContent))(document.getElementById('refusal'))})"""
 
 
 ARROW_TO = """([selector, onward, back]) => {
@@ -514,6 +516,67 @@ def test_ronda_by_the_keyboard_alone_through_challenges(browser, server, axe_sou
     assert challenged >= 1
     assert all(presses <= most for presses, most in tabs), tabs
     finish_the_deal(page, page.evaluate(SNAPSHOT), axe_source, "keyboard")
+    watched.close()
+
+
+SHOWN_SETS = """() => [...document.querySelectorAll('#middle .group')]
+  .filter((g) => g.querySelector('.cards.set'))
+  .map((g) => [...g.querySelectorAll('.cards.set')]
+    .map((set) => [...set.children].map((c) => c.dataset.card)))"""
+
+
+def reach_shown_dublees(base: str, seed: int) -> tuple[str, list[str], dict] | None:
+    """A two-seat Marriage session (both seats people, played here through the API with
+    their tokens, at random but showing dublees whenever legal) up to a turn of seat 0 to
+    draw after seat 1 has shown seven dublees: the session's id, tokens and seat 0's answer
+    (None when this seed's play never gets there)."""
+    body = {"game": "marriage", "players": 2, "options": {"deals": 1}, "seed": seed}
+    request = urllib.request.Request(
+        f"{base}/v1/sessions", json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request) as answer:
+        created = json.load(answer)
+    session, tokens = f"/v1/sessions/{created['id']}", created["tokens"]
+    rng = random.Random(seed)
+    for _ in range(MAX_MOVES):
+        to_act = seat_api(base, "GET", session, tokens[0])["to_act"]
+        if to_act is None:
+            return None
+        state = seat_api(base, "GET", session, tokens[to_act])
+        shown = state["view"]["shown"][1]
+        legal = [entry["action"] for entry in state["legal_actions"]]
+        if to_act == 0 and shown and isinstance(shown[0], str) and {"type": "draw_stock"} in legal:
+            return created["id"], tokens, state
+        dublees = [action for action in legal if action["type"] == "show_dublees"]
+        action = dublees[0] if dublees else rng.choice(legal)
+        move = {"action": action, "expected_version": state["version"]}
+        seat_api(base, "POST", f"{session}/moves", tokens[to_act], move)
+    return None
+
+
+def test_a_marriage_table_shows_dublees_as_pairs_and_still_offers_the_draw(browser, server, axe_source):
+    """On the dublee route a seat's shown items are pair codes, not sets (docs/rules/marriage.md,
+    ``shown[s]``): the table draws each as its two cards, and the move box offers the draw.
+    (The page once took the codes for sets, threw, and left the move box empty: the player
+    could not draw.)"""
+    reached = next(filter(None, (reach_shown_dublees(server, seed) for seed in (11, 36, 9, 22))), None)
+    assert reached is not None, "no seed's play reached shown dublees"
+    session_id, tokens, state = reached
+    pairs = state["view"]["shown"][1]
+    watched = Watched(browser, DESKTOP, ACCEPT["en"])
+    page = watched.page
+    page.goto(f"{server}/play/table/{session_id}#token={tokens[0]}")
+    snapshot = ready_snapshot(page)
+    assert snapshot["version"] == state["version"] and snapshot["mine"]
+    assert page.evaluate(SHOWN_SETS) == [[[code, code] for code in pairs]]
+    moves = page.locator("#actions .move")
+    legal_types = sorted(entry["action"]["type"] for entry in state["legal_actions"])
+    assert sorted(moves.evaluate_all("(ms) => ms.map((m) => m.dataset.type)")) == legal_types
+    check_axe(page, axe_source)
+    version = snapshot["version"]
+    page.click("#actions .move[data-type=draw_stock]")
+    wait_moved(page, version)
+    assert page.evaluate("current.version") > version
     watched.close()
 
 

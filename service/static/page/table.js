@@ -141,14 +141,14 @@ async function render(answer) {
   TABLE.dataset.version = answer.version;
   TABLE.dataset.toAct = answer.to_act === null ? "" : answer.to_act;
   TABLE.dataset.deal = view.deal_no || 1;
-  renderTurn(answer);
-  renderChips(view);
-  renderSeats(answer);
-  renderMiddle(view);
+  drawPart(renderTurn, answer);
+  drawPart(renderChips, view);
+  drawPart(renderSeats, answer);
+  drawPart(renderMiddle, view);
   const area = focusArea();
-  renderHand(answer);
-  renderActions(answer);
-  renderView(document.getElementById("view"), view);
+  drawPart(renderHand, answer);
+  drawPart(renderActions, answer);
+  drawPart(renderView, document.getElementById("view"), view);
   document.getElementById("hint").replaceChildren();
   if (area && document.activeElement === document.body) focusPlay(area); // its control was replaced
   await showScores();
@@ -157,6 +157,16 @@ async function render(answer) {
   if (!first && (deal > dealSeen || (answer.finished && !TABLE.dataset.summarised))) await showSummary(answer.finished);
   dealSeen = deal;
   if (answer.finished) finish();
+}
+
+/* One part of the table. A fault in one part is logged and the others are still drawn:
+   above all the move box, without which the player could not play on. */
+function drawPart(part, ...args) {
+  try {
+    part(...args);
+  } catch (error) {
+    console.error(error);
+  }
 }
 
 /* --------------------------------------------------------------------------- the turn */
@@ -335,9 +345,9 @@ const MIDDLE = {
     parts.push(group(t("discard_pile"), cardsNode(discard.slice(-5).map((d) => d.card), GAME, "pile")));
     (view.shown || []).forEach((shown, s) => {
       if (!shown || !shown.length) return;
-      // a seat's sets (each a list of codes or {cards}), or a flat list of the codes it showed
-      const sets = shown.every((x) => typeof x === "string") ? [shown] : shown;
-      parts.push(group(`${t("shown_sets")} · ${seatName(s, me())}`, ...sets.map((set) => cardsNode(set.cards || set, GAME, "set"))));
+      // each item a set (its codes) or, on the dublee route, a pair written as its one code
+      const sets = shown.map((item) => (typeof item === "string" ? [item, item] : item.cards || item));
+      parts.push(group(`${t("shown_sets")} · ${seatName(s, me())}`, ...sets.map((set) => cardsNode(set, GAME, "set"))));
     });
     return parts;
   },
