@@ -1,0 +1,121 @@
+"""Every part of the table page draws every position random play reaches, in every game
+and table size, for every seat and for a spectator, in a real Chromium: no part throws.
+
+A whole deal at the table (test_table.py) meets the positions its deal happens to reach;
+a rarer one (a Marriage seat's shown dublees, a Trex layout, a Baloot project) can wait many
+runs to come up, and a part of the page that throws on it leaves the player without the
+rest of that render. Here the engine deals and plays at random, and the page's own drawing
+functions are handed each position as the API answers it (the seat's view, its labelled
+legal actions on its turn), one part at a time, so that a fault names the part and the
+position."""
+
+from __future__ import annotations
+
+import json
+import random
+import urllib.request
+
+import pytest
+
+from engine import get_game
+from service.api.hints import labelled
+from tests.browser.test_table import DESKTOP, Watched
+
+# (game, players, options): each game at its smallest and largest table
+TABLES = [
+    ("ronda", 2, {}),
+    ("ronda", 4, {}),
+    ("baloot", 4, {}),
+    ("trex", 4, {}),
+    ("porrazo", 2, {}),
+    ("porrazo", 8, {}),
+    ("marriage", 2, {"deals": 1}),
+    ("marriage", 5, {"deals": 1}),
+]
+SEEDS = range(1, 4)
+STEPS = 200  # moves of each seed's random play looked at
+CHUNK = 200  # answers handed to the page at a time
+
+# Each answer through each part of the page's render (table.js), a fault noted with its
+# part; the page is a real table page of the same game, so its words and cards are loaded.
+DRAW_ALL = """(answers) => {
+  const faults = [];
+  const view = document.getElementById("view");
+  const parts = {
+    turn: (a) => renderTurn(a), chips: (a) => renderChips(a.view), seats: (a) => renderSeats(a),
+    middle: (a) => renderMiddle(a.view), hand: (a) => renderHand(a), actions: (a) => renderActions(a),
+    details: (a) => renderView(view, a.view),
+  };
+  answers.forEach((answer, i) => {
+    for (const [name, part] of Object.entries(parts)) {
+      try { part(answer); } catch (error) { faults.push([i, name, String(error)]); }
+    }
+  });
+  return faults;
+}"""
+
+
+def random_by_kind(legal: list[dict], rng: random.Random) -> int:
+    """A random kind of move, then a random move of that kind: a rare kind (a show, a
+    declaration, a finish) comes up as often as the many discards or plays (the index)."""
+    kinds = sorted({action["type"] for action in legal})
+    kind = rng.choice(kinds)
+    return rng.choice([i for i, action in enumerate(legal) if action["type"] == kind])
+
+
+def answers_of_random_play(game_id: str, players: int, options: dict, seed: int) -> list[dict]:
+    """The API's answer (as GET /v1/sessions/{id} writes it) after each move of a seeded
+    random playout, to the seat to act, to the next seat and to a spectator."""
+    game = get_game(game_id)
+    state = game.new_from_seed(players, game.parse_options(options, players), 0, seed)
+    rng = random.Random(seed)
+    seats = [{"type": "human"}] * players
+    answers = []
+    for version in range(STEPS):
+        to_act = game.to_act(state)
+        legal = [game.action_to_json(state, a) for a in game.legal_actions(state)]
+        for seat in ({0, 1} if to_act is None else {to_act, (to_act + 1) % players}) | {None}:
+            answers.append(
+                {
+                    "seat": seat,
+                    "version": version,
+                    "to_act": to_act,
+                    "finished": to_act is None,
+                    "seats": seats,
+                    "turn_deadline": None,
+                    "view": game.public_view(state) if seat is None else game.view(state, seat),
+                    "legal_actions": [labelled(action) for action in legal] if seat == to_act else [],
+                }
+            )
+        if to_act is None:
+            break
+        state, _ = game.apply(state, to_act, game.legal_actions(state)[random_by_kind(legal, rng)])
+    return json.loads(json.dumps(answers))  # as the page receives them
+
+
+def open_table(browser, base: str, game: str, players: int, options: dict) -> Watched:
+    body = {"game": game, "players": players, "options": options, "seed": 1}
+    request = urllib.request.Request(
+        f"{base}/v1/sessions", json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request) as answer:
+        created = json.load(answer)
+    watched = Watched(browser, DESKTOP, "en-GB,en;q=0.9")
+    watched.page.goto(f"{base}/play/table/{created['id']}#token={created['tokens'][0]}")
+    watched.page.wait_for_function("() => current && !rendering", timeout=60_000)
+    return watched
+
+
+@pytest.mark.parametrize("game, players, options", TABLES, ids=[f"{g}-{n}" for g, n, _ in TABLES])
+def test_every_part_of_the_table_draws_every_position_of_random_play(browser, server, game, players, options):
+    watched = open_table(browser, server, game, players, options)
+    faults = []
+    for seed in SEEDS:
+        answers = answers_of_random_play(game, players, options, seed)
+        for start in range(0, len(answers), CHUNK):
+            chunk = answers[start : start + CHUNK]
+            for i, part, error in watched.page.evaluate(DRAW_ALL, chunk):
+                answer = chunk[i]
+                faults.append(f"seed {seed} move {answer['version']} seat {answer['seat']}: {part}: {error}")
+    assert faults[:5] == [], f"{len(faults)} faults"
+    watched.close()
