@@ -569,6 +569,7 @@ def test_a_marriage_table_shows_dublees_as_pairs_and_still_offers_the_draw(brows
     snapshot = ready_snapshot(page)
     assert snapshot["version"] == state["version"] and snapshot["mine"]
     assert page.evaluate(SHOWN_SETS) == [[[code, code] for code in pairs]]
+    assert page.locator("#middle .group h3").filter(has_text="Shown dublees · Seat 2").count() == 1
     moves = page.locator("#actions .move")
     legal_types = sorted(entry["action"]["type"] for entry in state["legal_actions"])
     assert sorted(moves.evaluate_all("(ms) => ms.map((m) => m.dataset.type)")) == legal_types
