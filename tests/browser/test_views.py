@@ -7,7 +7,8 @@ runs to come up, and a part of the page that throws on it leaves the player with
 rest of that render. Here the engine deals and plays at random, and the page's own drawing
 functions are handed each position as the API answers it (the seat's view, its labelled
 legal actions on its turn), one part at a time, so that a fault names the part and the
-position."""
+position. Marriage's middle is also checked against the view: every exposed tunnela and
+every shown set or dublee, under its seat's heading."""
 
 from __future__ import annotations
 
@@ -118,4 +119,49 @@ def test_every_part_of_the_table_draws_every_position_of_random_play(browser, se
                 answer = chunk[i]
                 faults.append(f"seed {seed} move {answer['version']} seat {answer['seat']}: {part}: {error}")
     assert faults[:5] == [], f"{len(faults)} faults"
+    watched.close()
+
+
+# The cards of each group of the middle: its heading and its sets' cards.
+MIDDLE_GROUPS = """(view) => {
+  renderMiddle(view);
+  return [...document.querySelectorAll('#middle .group')].filter((g) => g.querySelector('.cards.set'))
+    .map((g) => [g.querySelector('h3').textContent,
+      [...g.querySelectorAll('.cards.set')].map((set) => [...set.children].map((c) => c.dataset.card))]);
+}"""
+
+
+def marriage_groups(view: dict) -> list:
+    """What the middle should show of a Marriage view: each seat's exposed tunnelas (three
+    cards each), then each seat's shown sets, or its dublees (two cards each), on seat 0's
+    page (seat 0 is "You")."""
+    groups = []
+    name = ["You"] + [f"Seat {s + 1}" for s in range(1, len(view["shown"]))]
+    for s, codes in enumerate(view["tunnelas"]):
+        if codes:
+            groups.append([f"Exposed tunnelas · {name[s]}", [[code] * 3 for code in codes]])
+    for s, shown in enumerate(view["shown"]):
+        if shown:
+            dublees = all(isinstance(item, str) for item in shown)
+            heading = "Shown dublees" if dublees else "Shown sets"
+            groups.append([f"{heading} · {name[s]}", [[i, i] if isinstance(i, str) else i for i in shown]])
+    return groups
+
+
+def test_the_marriage_middle_shows_each_seats_tunnelas_and_shown_cards(browser, server):
+    """A spectator's view along random play: every tunnela exposed at the deal and every set
+    or dublee shown, each seat's under its own heading."""
+    watched = open_table(browser, server, "marriage", 4, {"deals": 1})
+    seen = {"tunnelas": 0, "sets": 0, "dublees": 0}
+    for seed in SEEDS:
+        for answer in answers_of_random_play("marriage", 4, {"deals": 1}, seed):
+            if answer["seat"] is not None:
+                continue
+            view = answer["view"]
+            expected = marriage_groups(view)
+            assert watched.page.evaluate(MIDDLE_GROUPS, view) == expected, (seed, answer["version"])
+            seen["tunnelas"] += any(view["tunnelas"])
+            seen["sets"] += any(shown and not isinstance(shown[0], str) for shown in view["shown"])
+            seen["dublees"] += any(shown and isinstance(shown[0], str) for shown in view["shown"])
+    assert min(seen.values()) > 0, seen  # the play met all three
     watched.close()

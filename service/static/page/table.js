@@ -343,6 +343,11 @@ const MIDDLE = {
     const parts = [group(t("stock"), backsNode(view.stock || 0))];
     const discard = view.discard || [];
     parts.push(group(t("discard_pile"), cardsNode(discard.slice(-5).map((d) => d.card), GAME, "pile")));
+    (view.tunnelas || []).forEach((codes, s) => {
+      // each exposed at the deal, written as its one code: three identical cards
+      if (codes && codes.length) parts.push(group(`${t("exposed_tunnelas")} · ${seatName(s, me())}`,
+        ...codes.map((code) => cardsNode([code, code, code], GAME, "set"))));
+    });
     (view.shown || []).forEach((shown, s) => {
       if (!shown || !shown.length) return;
       // each item a set (its codes) or, on the dublee route, a pair written as its one code
