@@ -35,6 +35,7 @@ from markupsafe import Markup
 from ai.bots import offered_levels
 from engine import all_games
 from engine.items import keyed_events, keyed_report
+from engine.protocol import Game
 from service import deal_hold as page_hold
 from service import i18n
 from service import sessions as S
@@ -246,12 +247,20 @@ def sheet(session_id: str):
     move scored; for the match's last deal, its report after the last move), replayed
     from the log."""
     store, session, seat = viewer(session_id)
-    game = session.game
-    state = store.initial_state(session)
+    deals, sides = score_sheet(session.game, store.initial_state(session), store.log(session, seat))
+    hidden = seat_secrets(session, seat)
+    return {"version": session.version, "sides": sides, "deals": redact(deals, hidden)}
+
+
+def score_sheet(
+    game: Game[Any], state: Any, log: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[Any]]:
+    """The finished deals of a match (each as :func:`deal_line`) and its sides, from its
+    first state and its log's entries (``seat`` and ``action``), replayed."""
     deals: list[dict[str, Any]] = []
     report = keyed_report(game.id, game.score(state).to_json())
     start_totals = list(report["scores"])
-    for entry in store.log(session, seat):
+    for entry in log:
         action = game.parse_action(state, entry["action"])
         actor = cast(int, entry["seat"] if entry["seat"] is not None else game.to_act(state))
         state, events = game.apply(state, actor, action)
@@ -266,8 +275,7 @@ def sheet(session_id: str):
                 deals.append(deal_line(report, after, keyed_events(game.id, events), start_totals))
             start_totals = list(after["scores"])
         report = after
-    hidden = seat_secrets(session, seat)
-    return {"version": session.version, "sides": report["sides"], "deals": redact(deals, hidden)}
+    return deals, report["sides"]
 
 
 def deals_end(deals: list[dict[str, Any]], report: dict[str, Any]) -> bool:

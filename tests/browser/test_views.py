@@ -8,7 +8,9 @@ rest of that render. Here the engine deals and plays at random, and the page's o
 functions are handed each position as the API answers it (the seat's view, its labelled
 legal actions on its turn), one part at a time, so that a fault names the part and the
 position. Marriage's middle is also checked against the view: every exposed tunnela and
-every shown set or dublee, under its seat's heading."""
+every shown set or dublee, under its seat's heading. And the end-of-deal summary writes
+every item of every deal of whole random matches (a fault there would leave a deal's
+summary unshown, and the bots wait for it)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ import pytest
 
 from engine import get_game
 from service.api.hints import labelled
+from service.page import score_sheet
 from tests.browser.test_table import DESKTOP, Watched
 
 # (game, players, options): each game at its smallest and largest table
@@ -35,6 +38,7 @@ TABLES = [
 ]
 SEEDS = range(1, 4)
 STEPS = 200  # moves of each seed's random play looked at
+MATCH_MOVES = 3_000  # the most moves of a whole match played for its score sheet
 CHUNK = 200  # answers handed to the page at a time
 
 # Each answer through each part of the page's render (table.js), a fault noted with its
@@ -164,4 +168,42 @@ def test_the_marriage_middle_shows_each_seats_tunnelas_and_shown_cards(browser, 
             seen["sets"] += any(shown and not isinstance(shown[0], str) for shown in view["shown"])
             seen["dublees"] += any(shown and isinstance(shown[0], str) for shown in view["shown"])
     assert min(seen.values()) > 0, seen  # the play met all three
+    watched.close()
+
+
+# Each deal's lines of a score sheet as the end-of-deal summary writes them (common.js).
+SUMMARY_ROWS = """([deals, sides]) => deals.map((deal) => {
+  try { return itemRows(deal.items, sides, 0, GAME).length; } catch (error) { return String(error); }
+})"""
+
+
+def random_match_log(game_id: str, players: int, options: dict, seed: int):
+    """A whole match of random play (by kind, as above): its first state and its log."""
+    game = get_game(game_id)
+    first = state = game.new_from_seed(players, game.parse_options(options, players), 0, seed)
+    rng = random.Random(seed)
+    log = []
+    for _ in range(MATCH_MOVES):
+        to_act = game.to_act(state)
+        if to_act is None:
+            break
+        legal = game.legal_actions(state)
+        action = legal[random_by_kind([game.action_to_json(state, a) for a in legal], rng)]
+        log.append({"seat": to_act, "action": game.action_to_json(state, action)})
+        state, _ = game.apply(state, to_act, action)
+    return first, log
+
+
+@pytest.mark.parametrize("game, players, options", TABLES, ids=[f"{g}-{n}" for g, n, _ in TABLES])
+def test_every_deals_summary_draws_its_items(browser, server, game, players, options):
+    """The score sheet of whole matches of random play (service.page.score_sheet, as
+    the sheet route replays a session's log): the summary writes one row per item of every
+    deal, without a fault."""
+    watched = open_table(browser, server, game, players, options)
+    for seed in SEEDS:
+        first, log = random_match_log(game, players, options, seed)
+        deals, sides = score_sheet(get_game(game), first, log)
+        assert deals, (seed, len(log))
+        rows = watched.page.evaluate(SUMMARY_ROWS, json.loads(json.dumps([deals, sides])))
+        assert rows == [len(deal["items"]) for deal in deals], seed
     watched.close()
