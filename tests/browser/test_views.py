@@ -1,5 +1,6 @@
-"""Every part of the table page draws every position random play reaches, in every game
-and table size, for every seat and for a spectator, in a real Chromium: no part throws.
+"""Every part of the table page draws every position seeded random play reaches, each game
+at its smallest and largest table, for the seat to act, the next seat and a spectator, in
+a real Chromium: no part throws.
 
 A whole deal at the table (test_table.py) meets the positions its deal happens to reach;
 a rarer one (a Marriage seat's shown dublees, a Trex layout, a Baloot project) can wait many
