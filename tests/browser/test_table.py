@@ -468,6 +468,15 @@ def check_the_review_and_the_replay(page, players: int, axe_source: str) -> None
     check_axe(page, axe_source)
 
 
+def new_session(base: str, body: dict) -> dict:
+    """POST /v1/sessions, as an app creates a match: the answer (id, tokens...)."""
+    request = urllib.request.Request(
+        f"{base}/v1/sessions", json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request) as answer:
+        return json.load(answer)
+
+
 def seat_api(base: str, method: str, path: str, token: str, body: dict | None = None) -> dict:
     """The public API, as another person's app calls it with its seat token."""
     data = None if body is None else json.dumps(body).encode()
@@ -530,12 +539,7 @@ def reach_shown_dublees(base: str, seed: int) -> tuple[str, list[str], dict] | N
     their tokens, at random but showing dublees whenever legal) up to a turn of seat 0 to
     draw after seat 1 has shown seven dublees: the session's id, tokens and seat 0's answer
     (None when this seed's play never gets there)."""
-    body = {"game": "marriage", "players": 2, "options": {"deals": 1}, "seed": seed}
-    request = urllib.request.Request(
-        f"{base}/v1/sessions", json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(request) as answer:
-        created = json.load(answer)
+    created = new_session(base, {"game": "marriage", "players": 2, "options": {"deals": 1}, "seed": seed})
     session, tokens = f"/v1/sessions/{created['id']}", created["tokens"]
     rng = random.Random(seed)
     for _ in range(MAX_MOVES):

@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import json
 import random
-import urllib.request
 
 import pytest
 
 from engine import get_game
 from service.api.hints import labelled
 from service.page import score_sheet
-from tests.browser.test_table import DESKTOP, Watched
+from tests.browser.test_table import DESKTOP, Watched, new_session
 
 # (game, players, options): each game at its smallest and largest table
 TABLES = [
@@ -100,12 +99,7 @@ def answers_of_random_play(game_id: str, players: int, options: dict, seed: int)
 
 
 def open_table(browser, base: str, game: str, players: int, options: dict) -> Watched:
-    body = {"game": game, "players": players, "options": options, "seed": 1}
-    request = urllib.request.Request(
-        f"{base}/v1/sessions", json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(request) as answer:
-        created = json.load(answer)
+    created = new_session(base, {"game": game, "players": players, "options": options, "seed": 1})
     watched = Watched(browser, DESKTOP, "en-GB,en;q=0.9")
     watched.page.goto(f"{base}/play/table/{created['id']}#token={created['tokens'][0]}")
     watched.page.wait_for_function("() => current && !rendering", timeout=60_000)
