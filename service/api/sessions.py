@@ -29,7 +29,7 @@ from flask.views import MethodView
 
 from ai.bots import LEVEL_BUDGETS, Budget
 from engine import get_game
-from engine.protocol import IllegalAction, NotYourTurn
+from engine.protocol import Game, IllegalAction, NotYourTurn
 from service import quotas, webhooks
 from service import sessions as S
 from service.api.blueprint import Blueprint
@@ -93,23 +93,38 @@ def authorised(session_id: str) -> tuple[S.SessionStore, S.Session, int]:
 
 def summary(session: S.Session, seat: int | None) -> dict[str, Any]:
     game = session.game
-    to_act = game.to_act(session.state)
-    if to_act is None:
+    position = position_answer(game, session.state, seat, ended=session.ended)
+    if position["finished"]:
         release_finished(session)
     return {
         "id": session.id,
         "game": game.id,
         "seat": seat,
         "version": session.version,
-        "to_act": to_act,
-        "finished": to_act is None,
+        "to_act": position["to_act"],
+        "finished": position["finished"],
         "seats": session.seats,
         "turn_timer": session.turn_timer.to_json() if session.turn_timer else None,
         "turn_deadline": shown(session.turn_deadline),
         "ended": session.ended,
-        "view": S.view_of(session, seat),
-        "legal_actions": legal_actions(session, seat)
-        if seat is not None and seat == to_act and session.ended is None
+        "view": position["view"],
+        "legal_actions": position["legal_actions"],
+    }
+
+
+def position_answer(game: Game, state: Any, seat: int | None, ended: Any = None) -> dict[str, Any]:
+    """What a session's answer says of the position to ``seat`` (None: a spectator): who
+    is to act, whether the match is finished, the seat's view and, when the seat is to
+    act in a match not ended, its legal actions as the moves endpoint takes them, each
+    with a label. Pure, so the page's tests build the answers the page receives."""
+    to_act = game.to_act(state)
+    its_turn = seat is not None and seat == to_act and ended is None
+    return {
+        "to_act": to_act,
+        "finished": to_act is None,
+        "view": game.public_view(state) if seat is None else game.view(state, seat),
+        "legal_actions": [labelled(game.action_to_json(state, a)) for a in game.legal_actions(state)]
+        if its_turn
         else [],
     }
 
@@ -121,12 +136,6 @@ def release_finished(session: S.Session) -> None:
         quotas.session_ended(runtime().redis(), runtime().keys, session.id)
     except redis.RedisError as error:  # a full Redis: it stays counted until it expires
         log.warning("finished session %s not released: %s", session.id, error)
-
-
-def legal_actions(session: S.Session, seat: int) -> list[dict[str, Any]]:
-    """The seat's legal actions, as the moves endpoint takes them, each with a label."""
-    game, state = session.game, session.state
-    return [labelled(game.action_to_json(state, a)) for a in game.legal_actions(state)]
 
 
 @blp.route("")

@@ -21,7 +21,7 @@ import random
 import pytest
 
 from engine import get_game
-from service.api.hints import labelled
+from service.api.sessions import position_answer
 from service.page import score_sheet
 from tests.browser.test_table import DESKTOP, Watched, new_session
 
@@ -78,22 +78,14 @@ def answers_of_random_play(game_id: str, players: int, options: dict, seed: int)
     answers = []
     for version in range(STEPS):
         to_act = game.to_act(state)
-        legal = [game.action_to_json(state, a) for a in game.legal_actions(state)]
         for seat in ({0, 1} if to_act is None else {to_act, (to_act + 1) % players}) | {None}:
+            position = position_answer(game, state, seat)
             answers.append(
-                {
-                    "seat": seat,
-                    "version": version,
-                    "to_act": to_act,
-                    "finished": to_act is None,
-                    "seats": seats,
-                    "turn_deadline": None,
-                    "view": game.public_view(state) if seat is None else game.view(state, seat),
-                    "legal_actions": [labelled(action) for action in legal] if seat == to_act else [],
-                }
+                {"seat": seat, "version": version, "seats": seats, "turn_deadline": None, **position}
             )
         if to_act is None:
             break
+        legal = [game.action_to_json(state, a) for a in game.legal_actions(state)]
         state, _ = game.apply(state, to_act, game.legal_actions(state)[random_by_kind(legal, rng)])
     return json.loads(json.dumps(answers))  # as the page receives them
 

@@ -350,9 +350,9 @@ const MIDDLE = {
     });
     (view.shown || []).forEach((shown, s) => {
       if (!shown || !shown.length) return;
-      // each item a set (its codes) or, on the dublee route, a pair written as its one code
+      // each item a set (an array of its codes) or, on the dublee route, a pair written as its one code
       const dublees = shown.every((item) => typeof item === "string");
-      const sets = shown.map((item) => (typeof item === "string" ? [item, item] : item.cards || item));
+      const sets = shown.map((item) => (typeof item === "string" ? [item, item] : item));
       const label = t(dublees ? "shown_dublees" : "shown_sets");
       parts.push(group(`${label} · ${seatName(s, me())}`, ...sets.map((set) => cardsNode(set, GAME, "set"))));
     });
