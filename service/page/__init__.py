@@ -26,6 +26,7 @@ the views along the log (the log holds actions, and only the engine can replay t
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any, cast
 from urllib.parse import quote
 
@@ -224,13 +225,21 @@ def positions(session_id: str):
     game = session.game
     state = store.initial_state(session)
     steps = [position(game, state, seat, None)]
-    for entry in store.log(session, seat):
-        action = game.parse_action(state, entry["action"])
-        move = {"n": entry["n"], "seat": entry["seat"], **labelled(game.action_to_json(state, action))}
-        actor = cast(int, entry["seat"] if entry["seat"] is not None else game.to_act(state))
-        state, _events = game.apply(state, actor, action)
-        steps.append(position(game, state, seat, move))
+    for entry, before, action, after, _events in replayed(game, state, store.log(session, seat)):
+        move = {"n": entry["n"], "seat": entry["seat"], **labelled(game.action_to_json(before, action))}
+        steps.append(position(game, after, seat, move))
     return {"id": session.id, "game": game.id, "seat": seat, "positions": steps}
+
+
+def replayed(game: Game[Any], state: Any, log: list[dict[str, Any]]) -> Iterator[tuple[Any, ...]]:
+    """Each logged move (``seat``, None for the seat to act, and ``action``) replayed
+    from ``state``: the entry, the state before it, its action, the state after, its events."""
+    for entry in log:
+        action = game.parse_action(state, entry["action"])
+        actor = cast(int, entry["seat"] if entry["seat"] is not None else game.to_act(state))
+        after, events = game.apply(state, actor, action)
+        yield entry, state, action, after, events
+        state = after
 
 
 def position(game: Any, state: Any, seat: int | None, move: dict[str, Any] | None) -> dict[str, Any]:
@@ -260,12 +269,9 @@ def score_sheet(
     deals: list[dict[str, Any]] = []
     report = keyed_report(game.id, game.score(state).to_json())
     start_totals = list(report["scores"])
-    for entry in log:
-        action = game.parse_action(state, entry["action"])
-        actor = cast(int, entry["seat"] if entry["seat"] is not None else game.to_act(state))
-        state, events = game.apply(state, actor, action)
-        after = keyed_report(game.id, game.score(state).to_json())
-        match_over = game.to_act(state) is None and not deals_end(deals, report)
+    for _entry, _before, _action, now, events in replayed(game, state, log):
+        after = keyed_report(game.id, game.score(now).to_json())
+        match_over = game.to_act(now) is None and not deals_end(deals, report)
         if after["deal_no"] != report["deal_no"] or match_over:
             if match_over and after["deal_no"] == report["deal_no"]:
                 # the match's last deal: its report after the move is the finished deal's
