@@ -73,12 +73,12 @@ LEVEL_BUDGETS: dict[str, Budget] = {
 """The default budget of each searching level (an explicit budget replaces it)."""
 
 HARD_MEASURED_ABOVE_NORMAL = frozenset({"baloot", "porrazo"})
-"""The games where ``hard`` beat ``normal`` in the arena at fresh series: Baloot 0.662
-[0.546, 0.761] over 71 matches, 0.650 [0.553, 0.736] over 100; Porrazo 0.580 over 150
-duplicate matches, interval over the 75 pairs [0.521, 0.639] (series 8112, on the
-threshold its declaration set). Elsewhere it did not (Ronda 0.54, Trex 0.52 pairwise,
-Marriage 0.52; docs/bots.md, "Hard v normal"): a level that does not beat the one below it
-is not offered as a higher level."""
+"""The games where ``hard`` beat ``normal`` in the arena at fresh series: Baloot 0.613 over
+150 duplicate matches, interval over the 75 pairs [0.553, 0.674] (series 8116; before it
+0.662 over 71, 0.650 over 100); Porrazo 0.580 over 150 duplicate matches, interval over the
+75 pairs [0.521, 0.639] (series 8112, on the threshold its declaration set). Elsewhere it
+did not (Ronda 0.54, Trex 0.52 pairwise, Marriage 0.52; docs/bots.md, "Hard v normal"): a
+level that does not beat the one below it is not offered as a higher level."""
 
 
 def offered_levels(game_id: str) -> tuple[str, ...]:
