@@ -470,17 +470,16 @@ def check_the_review_and_the_replay(page, players: int, axe_source: str) -> None
 
 def new_session(base: str, body: dict) -> dict:
     """POST /v1/sessions, as an app creates a match: the answer (id, tokens...)."""
-    request = urllib.request.Request(
-        f"{base}/v1/sessions", json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(request) as answer:
-        return json.load(answer)
+    return seat_api(base, "POST", "/v1/sessions", None, body)
 
 
-def seat_api(base: str, method: str, path: str, token: str, body: dict | None = None) -> dict:
-    """The public API, as another person's app calls it with its seat token."""
+def seat_api(base: str, method: str, path: str, token: str | None, body: dict | None = None) -> dict:
+    """The public API, as another person's app calls it with its seat token (None: no
+    token, as when creating a match)."""
     data = None if body is None else json.dumps(body).encode()
-    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
     with urllib.request.urlopen(urllib.request.Request(base + path, data, headers, method=method)) as answer:
         return json.load(answer)
 
