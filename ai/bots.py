@@ -182,18 +182,17 @@ def _search(
     candidates: list[Hashable] | None,
     should_stop: Callable[[], bool] | None,
     clock: Callable[[], float],
-    level: str,
 ) -> ismcts.SearchResult:
     """The searching levels' ISMCTS, one call for :func:`decide` and :func:`search_root`
     alike (so that a root-parallel search is the same search split over workers): the
-    level's playout policy and the game's root candidates, within ``budget``."""
+    game's playout hook and root candidates, within ``budget``."""
     return ismcts.search(
         game,
         view,
         rng,
         iterations=budget.iterations,
         ms=budget.ms,
-        playout=policies.playout_policy(game, level),
+        playout=policies.playout_policy(game),
         should_stop=should_stop,
         clock=clock,
         sampler=sample,
@@ -260,7 +259,7 @@ def decide(
         ]
         return Decision(action=candidates[0], stats=stats)
     search_clock, stop = search_limits(chosen, max_ms, clock, cpu_clock, should_stop)
-    result = _search(game, view, rng, sample, chosen, candidates, stop, search_clock, level)
+    result = _search(game, view, rng, sample, chosen, candidates, stop, search_clock)
     best = result.best_index()
     chosen_by = "search"
     if result.iterations:
@@ -311,7 +310,7 @@ def search_root(
     sample = level_sampler(game, view, level)
     candidates = policies.search_candidates(game, sample(random.Random(seed)), seat)
     search_clock, stop = search_limits(chosen, max_ms, clock, cpu_clock, should_stop)
-    result = _search(game, view, rng, sample, chosen, candidates, stop, search_clock, level)
+    result = _search(game, view, rng, sample, chosen, candidates, stop, search_clock)
     return {
         "game": game.id,
         "seat": seat,

@@ -5,7 +5,6 @@ from ai.policies import baloot, marriage, porrazo, ronda, trex  # noqa: F401 - t
 from ai.policies.base import (
     CANDIDATES,
     INFERENCES,
-    LEVEL_PLAYOUT_FACTORIES,
     PLAYOUT_FACTORIES,
     PLAYOUTS,
     POLICIES,
@@ -24,7 +23,6 @@ from ai.policies.base import (
 __all__ = [
     "CANDIDATES",
     "INFERENCES",
-    "LEVEL_PLAYOUT_FACTORIES",
     "PLAYOUT_FACTORIES",
     "PLAYOUTS",
     "POLICIES",

@@ -48,17 +48,13 @@ class PlayoutHook:
         return self.choose(state, rng)
 
 
-PLAYOUTS: dict[tuple[str, str], PlayoutPolicy | None] = {}
-"""(game id, level) -> the level's playout policy for ISMCTS (None: uniformly random
-playouts); filled on first use from the factories."""
+PLAYOUTS: dict[str, PlayoutPolicy | None] = {}
+"""Game id -> a cheap playout policy for ISMCTS (None: uniformly random playouts); filled
+on first use from PLAYOUT_FACTORIES."""
 
 PLAYOUT_FACTORIES: dict[str, Callable[[], PlayoutPolicy | None]] = {}
 """Game id -> a function building its playout policy (it may import the game's internals,
 so it runs lazily; a failure means random playouts)."""
-
-LEVEL_PLAYOUT_FACTORIES: dict[tuple[str, str], Callable[[], PlayoutPolicy | None]] = {}
-"""(game id, level) -> the playout policy of that searching level where it has its own
-(Trex's hard level: the learned trick play); every other level plays the game's."""
 
 
 Candidates = Callable[[Game[Any], Any, int], list[Action] | None]
@@ -120,20 +116,18 @@ def choose(game: Game[Any], state: Any, seat: int, rng: random.Random) -> Action
     return policy(game, state, seat, rng)
 
 
-def playout_policy(game: Game[Any], level: str = "normal") -> PlayoutPolicy | None:
-    """The playout policy of ``level``'s searches: the level's own where it has one, else
-    the game's cheap playout policy, or None for uniformly random playouts."""
-    key = (game.id, level)
-    if key not in PLAYOUTS:
-        factory = LEVEL_PLAYOUT_FACTORIES.get(key) or PLAYOUT_FACTORIES.get(game.id)
+def playout_policy(game: Game[Any]) -> PlayoutPolicy | None:
+    """The game's cheap playout policy, or None for uniformly random playouts."""
+    if game.id not in PLAYOUTS:
+        factory = PLAYOUT_FACTORIES.get(game.id)
         hook = None
         if factory is not None:
             try:
                 hook = factory()
             except Exception:  # noqa: BLE001 - a game's internals changed: play at random
                 hook = None
-        PLAYOUTS[key] = hook
-    return PLAYOUTS[key]
+        PLAYOUTS[game.id] = hook
+    return PLAYOUTS[game.id]
 
 
 Sampler = Callable[[random.Random], Any]

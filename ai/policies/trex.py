@@ -11,15 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ai.policies.base import (
-    CANDIDATES,
-    LEVEL_PLAYOUT_FACTORIES,
-    PLAYOUT_FACTORIES,
-    Action,
-    PlayoutHook,
-    PlayoutPolicy,
-    register,
-)
+from ai.policies.base import CANDIDATES, PLAYOUT_FACTORIES, Action, PlayoutHook, PlayoutPolicy, register
 from engine.games.trex import tables as trex_tables
 from engine.games.trex.tables import CONTRACT_OF_NAME, INDEX_OF_CODE
 from engine.protocol import Game
@@ -496,16 +488,3 @@ def make_trex_playout() -> PlayoutPolicy:
 
 
 PLAYOUT_FACTORIES["trex"] = make_trex_playout
-
-
-def make_trex_learned_playout() -> PlayoutPolicy:
-    """The hard level's playout policy: the normal level's with the learned trick play
-    (``ai.playouts.trex.LearnedTricks``, fitted to normal's own card choices by ``python -m
-    ai.train_playout``), so that a playout's seats play more like the searching seats they
-    model. Compiled with the engine like the hook."""
-    from ai.playouts import trex
-
-    return PlayoutHook(trex.choose_learned, trex.play_out_learned)
-
-
-LEVEL_PLAYOUT_FACTORIES["trex", "hard"] = make_trex_learned_playout

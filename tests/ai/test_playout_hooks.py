@@ -1,5 +1,4 @@
-"""The searching levels' playout hooks (the normal level's, and Trex's hard level's learned trick
-play) are compiled (``ai.playouts``, hot modules), choose
+"""The normal level's playout hooks are compiled (``ai.playouts``, hot modules), choose
 alike in both builds, and the search's one-call playout (``play_out``) plays exactly what
 stepping the hook plays.
 
@@ -19,20 +18,18 @@ from tests.ai.builds import environment, run_child
 
 HOOKED = ("trex", "ronda", "porrazo", "marriage")
 """The games with a playout hook."""
-HOOKS = tuple((game_id, "normal") for game_id in HOOKED) + (("trex", "hard"),)
-"""(game, level): the levels' hooks (Trex's hard level has its own, the learned trick play)."""
 SEEDS = (1, 2, 3)
 
 
-def _hook(game: Any, level: str = "normal") -> policies.PlayoutHook:
-    hook = policies.playout_policy(game, level)
+def _hook(game: Any) -> policies.PlayoutHook:
+    hook = policies.playout_policy(game)
     assert isinstance(hook, policies.PlayoutHook)
     return hook
 
 
-def _states(game: Any, seed: int, steps: int = 1000, level: str = "normal") -> list[Any]:
-    """States met along one seeded game played by the level's hook itself (every phase it meets)."""
-    hook = _hook(game, level)
+def _states(game: Any, seed: int, steps: int = 1000) -> list[Any]:
+    """States met along one seeded game played by the hook itself (every phase it meets)."""
+    hook = _hook(game)
     players = min(game.player_counts)
     state = game.new_state(players, game.parse_options({}, players), 0, seed=seed)
     rng = random.Random(seed)
@@ -49,11 +46,11 @@ def hook_choices() -> dict[str, Any]:
     """Per game and seed: the hook's choices (JSON) from the states of a seeded game, each
     with a fresh generator, and the outcome of a whole playout from every tenth state."""
     out: dict[str, Any] = {"mode": build_info.loaded_mode()}
-    for game_id, level in HOOKS:
+    for game_id in HOOKED:
         game = get_game(game_id)
-        hook = _hook(game, level)
+        hook = _hook(game)
         for seed in SEEDS:
-            states = _states(game, seed, level=level)
+            states = _states(game, seed)
             choices = [
                 game.action_to_json(s, hook.choose(s, random.Random(seed * 1000 + i)))
                 for i, s in enumerate(states)
@@ -63,13 +60,13 @@ def hook_choices() -> dict[str, Any]:
                 end = game.clone(start)
                 hook.play_out(start, end, random.Random(i))
                 outcomes.append(game.outcome(start, end))
-            out[f"{game_id}/{level}/{seed}"] = {"choices": choices, "outcomes": outcomes}
+            out[f"{game_id}/{seed}"] = {"choices": choices, "outcomes": outcomes}
     return out
 
 
-@pytest.mark.parametrize(("game_id", "level"), HOOKS)
-def test_the_hook_is_a_compiled_module_of_the_hot_list(game_id: str, level: str) -> None:
-    hook = _hook(get_game(game_id), level)
+@pytest.mark.parametrize("game_id", HOOKED)
+def test_the_hook_is_a_compiled_module_of_the_hot_list(game_id: str) -> None:
+    hook = _hook(get_game(game_id))
     module = f"ai.playouts.{game_id}"
     assert module in build_mode.HOT_MODULES
     assert hook.choose.__module__ == module and hook.play_out.__module__ == module
@@ -82,21 +79,21 @@ def test_compiled_and_interpreted_hooks_choose_alike() -> None:
     assert interpreted.pop("mode") == "interpreted"
     # without the switch, the compiled build runs whenever one is built and fresh
     assert default.pop("mode") == build_mode.decide(environment(pure=False)).mode
-    assert len(default) == len(HOOKS) * len(SEEDS)
+    assert len(default) == len(HOOKED) * len(SEEDS)
     for key, played in default.items():
         assert played == interpreted[key], key
         assert len(played["choices"]) > 20, key
 
 
-@pytest.mark.parametrize(("game_id", "level"), HOOKS)
-def test_play_out_plays_what_stepping_the_hook_plays(game_id: str, level: str) -> None:
+@pytest.mark.parametrize("game_id", HOOKED)
+def test_play_out_plays_what_stepping_the_hook_plays(game_id: str) -> None:
     """The one-call playout and the search's step loop over the hook (``step(state,
     hook(game, state, rng))`` until ``is_playout_over``) end in the same state's outcome
     and leave the generator in the same place; so does a whole search."""
     game = get_game(game_id)
-    hook = _hook(game, level)
+    hook = _hook(game)
     for seed in SEEDS:
-        for i, start in enumerate(_states(game, seed, level=level)[::7]):
+        for i, start in enumerate(_states(game, seed)[::7]):
             fused, stepped = game.clone(start), game.clone(start)
             rng_fused, rng_stepped = random.Random(i), random.Random(i)
             hook.play_out(start, fused, rng_fused)
@@ -104,7 +101,7 @@ def test_play_out_plays_what_stepping_the_hook_plays(game_id: str, level: str) -
                 game.step(stepped, hook(game, stepped, rng_stepped))
             assert game.outcome(start, fused) == game.outcome(start, stepped), (seed, i)
             assert rng_fused.random() == rng_stepped.random(), (seed, i)
-    state = _states(game, SEEDS[0], level=level)[5]
+    state = _states(game, SEEDS[0])[5]
     seat = game.to_act(state)
     view = game.view(state, seat)
 
