@@ -48,6 +48,16 @@ def shuffle(cards: list[int], rng: _random.Random) -> None:
         i -= 1
 
 
+def index_below(n: int, rng: _random.Random) -> int:
+    """A uniform draw from ``range(n)`` (``n >= 1``), as :func:`shuffle` draws each swap:
+    ``getrandbits(n.bit_length())`` until the draw is below ``n``."""
+    k: int = SHUFFLE_BITS[n] if n <= 128 else n.bit_length()
+    j: int = rng.getrandbits(k)
+    while j >= n:
+        j = rng.getrandbits(k)
+    return j
+
+
 def assign_cards(
     cards: list[int],
     capacity: dict[int, int],

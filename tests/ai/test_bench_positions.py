@@ -34,3 +34,24 @@ def test_recorded_moves_lead_to_the_position(game_id: str) -> None:
         assert game.to_act(state) == seat
         game.step(state, game.parse_action(state, action))
     assert game.to_json(state) == game.to_json(pos.state)
+
+
+def test_ronda_declared_bench_compares_the_two_ways_on_the_positions_it_names() -> None:
+    """bench/ronda_declared.py: its positions are decisions with every declaration made
+    where the opponent declared the kind they are filed under, and its redraw switch drops
+    the sampler's lists only inside it (the service's sampler is left as it was)."""
+    from bench import ronda_declared
+
+    game = get_game("ronda")
+    found = ronda_declared.positions(1)
+    assert {kind: len(views) for kind, views in found.items()} == {"tringa": 1, "ronda": 1, "none": 1}
+    for kind, (view,) in found.items():
+        assert view["declarations"][1 - view["seat"]] == kind
+    saved = policies.INFERENCES["ronda"]
+    view = found["tringa"][0]
+    with ronda_declared.Redrawn():
+        redrawn = policies.inferred_sampler(game, view, "normal")
+        assert redrawn is not None and redrawn.listed == [None]
+    assert policies.INFERENCES["ronda"] is saved
+    listed = policies.inferred_sampler(game, view, "normal")
+    assert listed is not None and listed.listed[0]

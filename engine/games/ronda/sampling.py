@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Hashable
+from itertools import combinations
+from math import comb
 from typing import Any, Final
 
 from engine.cards import card_code, cards_of_mask
@@ -11,9 +13,9 @@ from engine.codec import TEMPLATE, Hidden, refuse
 from engine.games.ronda.codec import CODEC
 from engine.games.ronda.rules import holding
 from engine.games.ronda.state import RondaState, cons_list
-from engine.games.ronda.tables import MATCH_OVER_P, PACK
+from engine.games.ronda.tables import MATCH_OVER_P, NONE, PACK
 from engine.protocol import InvalidState
-from engine.sampling import shuffle
+from engine.sampling import index_below, shuffle
 
 DEAL_TRIES: Final = 200
 """Deals of every hidden seat tried before declared holdings are found impossible."""
@@ -22,6 +24,13 @@ TRUSTED_TRIES: Final = 2
 """The same when a bot only trusts the declarations: a few tries (each up to 2,000 draws
 of a seat's hand), so that a bluff no deal can make true costs milliseconds, not the
 ~0.4 s of DEAL_TRIES, before the bot gives up trusting it."""
+
+LISTED_HANDS_MAX: Final = 20_000
+"""The most hands a declared holding is listed from (every hand of a hidden seat's size
+from the unseen cards; 5,456 at a two-player hand's start). A seat that declared a ronda,
+a tringa or a double ronda is dealt from the list of hands that hold it: redrawn at random
+instead, a tringa fits about one 3-card hand in 200, and those redraws made a searched
+world cost four times a plain one (Ronda's normal level then ran out of its CPU cap)."""
 
 
 def make_sampler(view: Any, *, trust_declarations: bool = False) -> Callable[[random.Random], RondaState]:
@@ -117,6 +126,14 @@ class Sampler:
         """What each seat played this hand (its dealt cards are its hand plus these)."""
         self.must_hold = must_hold
         self.n_decks = len(cons_list(template.decks))
+        self.listed: list[list[int] | None] = [
+            declared_hands(pool, sizes[i], played[t], template.decl[t])
+            if must_hold and template.decl[t] != NONE and comb(len(pool), sizes[i]) <= LISTED_HANDS_MAX
+            else None
+            for i, t in enumerate(hidden)
+        ]
+        """By hidden seat: the hands that hold what it declared (see LISTED_HANDS_MAX), or
+        None where its hand is redrawn until it does (it declared nothing: most hands fit)."""
 
     def deal_hidden(self, s: RondaState, rng: random.Random, tries: int = DEAL_TRIES) -> list[int]:
         """Deal the unseen cards into the hidden hands of ``s``; returns the rest (the stock).
@@ -132,10 +149,22 @@ class Sampler:
         for _ in range(tries):
             rest = self.pool[:]
             ok = True
+            dealt_hidden = 0  # the cards dealt to hidden seats so far in this try
             for i in range(len(hidden)):
                 t = hidden[i]
                 k = sizes[i]
                 m = 0
+                hands = self.listed[i]
+                if hands is not None:
+                    m = pick_apart(hands, dealt_hidden, rng)
+                    if m < 0:
+                        ok = False
+                        break
+                    s.hands[t] = m
+                    s.dealt[t] = m | played[t]
+                    dealt_hidden |= m
+                    rest = [c for c in rest if not m >> c & 1]
+                    continue
                 for _ in range(2_000):
                     shuffle(rest, rng)
                     m = 0
@@ -148,6 +177,7 @@ class Sampler:
                     break
                 s.hands[t] = m
                 s.dealt[t] = m | played[t]
+                dealt_hidden |= m
                 rest = rest[k:]
             if ok:
                 shuffle(rest, rng)
@@ -167,6 +197,31 @@ class Sampler:
         s.decks = decks
         s.rng_state = rng.getrandbits(63)
         return s
+
+
+def declared_hands(pool: list[int], size: int, played: int, declared: int) -> list[int]:
+    """Every hand of ``size`` cards from ``pool`` (as masks) whose holding, with the cards
+    its seat played this hand, is ``declared`` (R12)."""
+    hands: list[int] = []
+    for cards in combinations(pool, size):
+        m = 0
+        for c in cards:
+            m |= 1 << c
+        if holding(m | played)[0] == declared:
+            hands.append(m)
+    return hands
+
+
+def pick_apart(hands: list[int], taken: int, rng: random.Random) -> int:
+    """A hand drawn uniformly from those of ``hands`` that share no card with ``taken``
+    (drawn until one does: with few cards taken most do), or -1 when none is found."""
+    if not hands:
+        return -1
+    for _ in range(2_000):
+        m = hands[index_below(len(hands), rng)]
+        if not m & taken:
+            return m
+    return -1
 
 
 def info_key(s: RondaState, seat: int) -> Hashable:
