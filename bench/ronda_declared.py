@@ -55,6 +55,13 @@ def positions(per_kind: int) -> dict[str, list[dict[str, Any]]]:
     return found
 
 
+def without_lists(sampler: Any) -> Any:
+    """``sampler`` dealing every declared seat by redraws, as before session 39."""
+    if sampler is not None:
+        sampler.listed = [None] * len(sampler.listed)
+    return sampler
+
+
 class Redrawn:
     """The inference as before session 39: the same sampler, its lists dropped."""
 
@@ -65,10 +72,7 @@ class Redrawn:
         levels, _ = self.saved
 
         def redraw(game: Any, view: dict[str, Any]) -> Any:
-            sampler = self.saved[1](game, view)
-            if sampler is not None:
-                sampler.listed = [None] * len(sampler.listed)
-            return sampler
+            return without_lists(self.saved[1](game, view))
 
         policies.INFERENCES["ronda"] = (levels, redraw)
 
@@ -86,7 +90,7 @@ def timed_decision(view: dict[str, Any], seed: int) -> tuple[float, int]:
 def worlds_per_cpu_second(view: dict[str, Any], redraw: bool, count: int = 300) -> float:
     sample = make_sampler(view, trust_declarations=True)
     if redraw:
-        sample.listed = [None] * len(sample.listed)
+        sample = without_lists(sample)
     rng = random.Random(1)
     before = time.thread_time()
     for _ in range(count):

@@ -70,7 +70,7 @@ def test_a_declared_holding_is_listed_hand_by_hand() -> None:
 
 @pytest.mark.parametrize("combo, draws", [("tringa", 400), ("ronda", 3000)])
 def test_listed_hands_deal_as_redrawn_hands_do(combo: str, draws: int) -> None:
-    """Every dealt hand holds the declaration, the world fits the view, and the hands come
+    """Every dealt hand holds the declaration, and the hands come
     as often as the redraws make them: the same distribution (uniform over the fitting
     hands), tested on the rank of the declared cards by a chi-square of the two samples."""
     opponent = "QD QS QH" if combo == "tringa" else "QD QS 2H"
