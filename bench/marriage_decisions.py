@@ -3,6 +3,7 @@ clairvoyant judge: a lower-noise measure than the arena's win rate.
 
     .venv/bin/python bench/marriage_decisions.py build --seed 1 --matches 100 --out /tmp/q1.pkl
     .venv/bin/python bench/marriage_decisions.py score /tmp/q1.pkl --level normal --iterations 2000
+    .venv/bin/python bench/marriage_decisions.py room --seed 1 --matches 150 --rollouts 48 --out /tmp/room.pkl
 
 ``build`` plays seeded easy-v-easy 2-player deals (the arena's deals for ``--seed`` and the
 match index) and keeps a share of the positions where a seat has a choice the searching
@@ -20,6 +21,15 @@ hindsight, the mean difference bot - easy with its standard error over positions
 often the bot's choice is not the easy one. The judge sees what no bot may see: the
 difference to the best is mostly hidden information, and a bot better than easy on
 average over positions plays better discards or draws, whatever it guessed.
+
+``room`` asks how much of that hidden information a fair bot could learn. At the same kind
+of positions four judges value every option: two in the true state (one picks the best,
+the other values every choice, so that no best is flattered by its own noise), one that
+sees the other hand but plays each playout with the stock shuffled anew (all that a perfect
+model of the opponent could know: no seat can learn the stock's order), and one whose
+worlds the engine's sampler deals from the seat's view (a fair flat Monte Carlo). It
+prints the value of each judge's best option against easy's choice (docs/bots.md, "Where
+the room is").
 """
 
 from __future__ import annotations
@@ -30,6 +40,7 @@ import pickle
 import random
 import sys
 import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ai.arena import start_match
@@ -38,9 +49,13 @@ from ai.playouts import marriage as hook
 from engine import get_game
 from engine.games.marriage.hand_eval import deal_is_over
 from engine.games.marriage.rules import step
+from engine.games.marriage.state import MState
+from engine.games.marriage.tables import UNSEEN, XX
 from engine.protocol import Game
 
 PLAYERS = 2
+
+Worlds = Callable[[random.Random], Any]
 
 
 def play_to_deal_end(start: Any, state: Any, rng: random.Random) -> None:
@@ -63,26 +78,62 @@ def decision_kind(game: Game[Any], state: Any, seat: int) -> str | None:
     return None
 
 
-def judge(game: Game[Any], state: Any, seat: int, rollouts: int, stream: int) -> list[tuple[float, float]]:
-    """(mean reward, mean points) of every legal action in the true state."""
+def judge(
+    game: Game[Any], state: Any, seat: int, rollouts: int, stream: int, worlds: Worlds | None = None
+) -> list[tuple[float, float]]:
+    """(mean reward, mean points) of every legal action, each played out ``rollouts`` times
+    to the deal's end: in the true state, or in the worlds ``worlds`` draws (the same world
+    and the same random stream for every action: common random numbers)."""
     values = []
     for action in game.legal_actions(state):
         reward = points = 0.0
         for r in range(rollouts):
-            end = game.clone(state)
+            rng = random.Random(r * 7777 + stream)
+            start = worlds(rng) if worlds is not None else state
+            end = game.clone(start)
             game.step(end, action)
-            play_to_deal_end(state, end, random.Random(r * 7777 + stream))
-            reward += game.outcome(state, end)[seat]
-            points += end.totals[seat] - state.totals[seat]
+            play_to_deal_end(start, end, rng)
+            reward += game.outcome(start, end)[seat]
+            points += end.totals[seat] - start.totals[seat]
         values.append((reward / rollouts, points / rollouts))
     return values
 
 
-def build(args: argparse.Namespace) -> None:
-    game = get_game("marriage")
+def restocked(state: MState, seat: int, rng: random.Random) -> MState:
+    """The true state with the stock shuffled anew, and the tiplu drawn again from it where
+    ``seat`` has not seen it: what a seat would know that knew every other hand, not the
+    order of the stock (no fair bot can learn that)."""
+    world = state.copy()
+    fixed = (1 if world.tiplu >= 0 else 0) + world.men_rev
+    cards = world.stock[fixed:]
+    redraw_tiplu = world.tiplu >= 0 and world.route[seat] == UNSEEN
+    if redraw_tiplu:
+        cards.append(world.tiplu)
+    rng.shuffle(cards)
+    if redraw_tiplu:  # R4: any hidden card but a man (as the engine's sampler draws it)
+        world.tiplu = cards.pop(next(i for i in range(len(cards) - 1, -1, -1) if cards[i] != XX))
+    world.stock = world.stock[:fixed] + cards
+    if world.tiplu >= 0:
+        world.stock[0] = world.tiplu
+    return world
+
+
+def world_maker(game: Game[Any], state: Any, seat: int, sees: str) -> Worlds:
+    """Worlds for a judge that sees everything (``true``), the other hands but not the
+    stock's order (``hands``), or only the seat's view (``view``: the engine's sampler)."""
+    if sees == "true":
+        return lambda rng: state
+    if sees == "hands":
+        return lambda rng: restocked(state, seat, rng)
+    return game.sampler(game.view(state, seat))
+
+
+def decision_positions(game: Game[Any], args: argparse.Namespace) -> Iterator[tuple[int, Any, int, str, int]]:
+    """(match index, state, seat, kind, the easy seat's decision seed) at a share of the
+    searchable decisions of seeded easy-v-easy deals (the arena's deals for ``--seed``); the
+    state is the live one: copy it to keep it."""
     options = game.parse_options(None, PLAYERS)
     keep = random.Random(args.seed)
-    positions: list[dict[str, Any]] = []
     started = time.perf_counter()
     for index in range(args.matches):
         match = start_match(game, PLAYERS, options, args.seed, index)
@@ -94,24 +145,30 @@ def build(args: argparse.Namespace) -> None:
             kind = decision_kind(game, state, seat)
             share = args.share if kind == "discard" else 2 * args.share  # draws are quick
             if kind is not None and keep.random() < share:
-                positions.append(
-                    {
-                        "state": game.to_json(state),
-                        "seat": seat,
-                        "kind": kind,
-                        "actions": [game.action_to_json(state, a) for a in game.legal_actions(state)],
-                        "values": judge(game, state, seat, args.rollouts, index),
-                    }
-                )
+                yield index, state, seat, kind, match.decision_seed(step_no)
             decision = decide(game, game.view(state, seat), level="easy", seed=match.decision_seed(step_no))
             game.step(state, decision.action)
-        elapsed = time.perf_counter() - started
         print(
-            f"\r{index + 1}/{args.matches} matches, {len(positions)} positions, {elapsed:.0f}s",
+            f"\r{index + 1}/{args.matches} matches, {time.perf_counter() - started:.0f}s",
             end="",
             file=sys.stderr,
         )
     print(file=sys.stderr)
+
+
+def build(args: argparse.Namespace) -> None:
+    game = get_game("marriage")
+    positions: list[dict[str, Any]] = []
+    for index, state, seat, kind, _ in decision_positions(game, args):
+        positions.append(
+            {
+                "state": game.to_json(state),
+                "seat": seat,
+                "kind": kind,
+                "actions": [game.action_to_json(state, a) for a in game.legal_actions(state)],
+                "values": judge(game, state, seat, args.rollouts, index),
+            }
+        )
     with open(args.out, "wb") as f:
         pickle.dump(positions, f)
 
@@ -150,6 +207,66 @@ def score(args: argparse.Namespace) -> None:
         )
 
 
+# Room: how much of what the judge sees could a fair bot learn? Each position's options are
+# valued by four judges with their own random streams: "true" twice (one picks the best
+# option, the other, "eval", values every choice, so the best in hindsight is not flattered
+# by its own noise), "hands" (the other hands, not the stock's order) and "view" (worlds
+# from the seat's view: a fair flat Monte Carlo over every option).
+ROOM_JUDGES = {"true": 1_000_003, "eval": 2_000_003, "hands": 3_000_003, "view": 4_000_003}
+CHOOSERS = ("view", "hands", "true")
+
+
+def room(args: argparse.Namespace) -> None:
+    game = get_game("marriage")
+    positions: list[dict[str, Any]] = []
+    for index, state, seat, kind, seed in decision_positions(game, args):
+        easy = decide(game, game.view(state, seat), level="easy", seed=seed).action
+        judged = {}
+        for name, stream in ROOM_JUDGES.items():
+            worlds = world_maker(game, state, seat, "true" if name == "eval" else name)
+            judged[name] = judge(game, state, seat, args.rollouts, index * 7 + stream, worlds)
+        positions.append({"kind": kind, "easy": game.legal_actions(state).index(easy), **judged})
+    with open(args.out, "wb") as f:
+        pickle.dump(positions, f)
+    room_report(positions)
+
+
+def room_report(positions: list[dict[str, Any]]) -> None:
+    """Per kind of decision: the "eval" judge's value (reward and points) of easy's choice and
+    of each judge's best option, with the difference to easy and its standard error."""
+    for kind in ("discard", "draw"):
+        found = [p for p in positions if p["kind"] == kind]
+        if not found:
+            continue
+        print(f"{kind}: {len(found)} positions; eval judge's value (reward, points) of each choice")
+        easy_reward = [p["eval"][p["easy"]][0] for p in found]
+        easy_points = [p["eval"][p["easy"]][1] for p in found]
+        print(f"  easy: {mean(easy_reward):.4f}, {mean(easy_points):+.3f} points")
+        for chooser in CHOOSERS:
+            picks = [best_option(p[chooser], p["easy"]) for p in found]
+            rewards = [p["eval"][i][0] - e for p, i, e in zip(found, picks, easy_reward, strict=True)]
+            points = [p["eval"][i][1] - e for p, i, e in zip(found, picks, easy_points, strict=True)]
+            moved = sum(i != p["easy"] for p, i in zip(found, picks, strict=True)) / len(found)
+            print(
+                f"  best by {chooser}: reward {mean(rewards):+.4f} (se {stderr(rewards):.4f}), "
+                f"points {mean(points):+.3f} (se {stderr(points):.3f}) over easy; not easy's {moved:.0%}"
+            )
+
+
+def best_option(values: list[tuple[float, float]], default: int) -> int:
+    """The option of the highest mean reward, then points; on a tie the easy choice."""
+    return max(range(len(values)), key=lambda i: (values[i][0], values[i][1], i == default))
+
+
+def mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs)
+
+
+def stderr(xs: list[float]) -> float:
+    m = mean(xs)
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / max(1, len(xs) - 1) / len(xs))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="Marriage decisions against a clairvoyant judge")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -163,8 +280,14 @@ def main() -> int:
     s.add_argument("positions")
     s.add_argument("--level", default="normal")
     s.add_argument("--iterations", type=int, default=2000)
+    r = sub.add_parser("room", help="the best option by judges that see everything, the hands, the view")
+    r.add_argument("--seed", type=int, default=1, help="arena series of the deals")
+    r.add_argument("--matches", type=int, default=60)
+    r.add_argument("--share", type=float, default=0.1, help="share of discard positions kept (draws: twice)")
+    r.add_argument("--rollouts", type=int, default=32, help="playouts per option and judge")
+    r.add_argument("--out", required=True)
     args = parser.parse_args()
-    build(args) if args.command == "build" else score(args)
+    {"build": build, "score": score, "room": room}[args.command](args)
     return 0
 
 
