@@ -35,10 +35,13 @@ import json
 import os
 import resource
 import statistics
+import sys
 import time
 from pathlib import Path
 
-from bench.session_streams import System, call
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: bench/ is not installed
+
+from bench.session_streams import System, call  # noqa: E402
 
 FIRST_BYTE_TIMEOUT = 20.0
 

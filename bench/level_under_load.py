@@ -29,14 +29,18 @@ import argparse
 import multiprocessing
 import os
 import statistics
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
-from ai.bots import LEVEL_BUDGETS, Budget, decide
-from bench.normal_budget import searched_positions
-from engine import GAME_IDS, get_game
-from service.queues import bot_turn_bound
-from service.settings import Settings
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: bench/ is not installed
+
+from ai.bots import LEVEL_BUDGETS, Budget, decide  # noqa: E402
+from bench.normal_budget import searched_positions  # noqa: E402
+from engine import GAME_IDS, get_game  # noqa: E402
+from service.queues import bot_turn_bound  # noqa: E402
+from service.settings import Settings  # noqa: E402
 
 FORMER_SESSION_BOUND = 500.0
 """The bound of a session's bot turn until session 31 (``MAJLIS_SESSION_BOT_MS``'s old default)."""

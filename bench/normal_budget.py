@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ai import policies
+from ai.arena import OPENSPIEL_LEVEL, bot_decide
 from ai.bots import LEVEL_BUDGETS, Budget, decide
 from engine import GAME_IDS, get_game
 from engine.protocol import Game
@@ -87,44 +88,61 @@ def searched_decisions(
     return samples
 
 
-def level_agreement(game: Game[Any], deals: int, per_deal: int) -> list[tuple[bool, float]]:
-    """At :func:`searched_positions`, the normal and the hard level's decisions with their
-    iteration budgets (no time limit) and the same seed: (same action?, the hard search's
-    mean reward of its own choice minus that of normal's choice: what hard thinks normal's
-    choice gives up, 0 when they agree)."""
-    normal_budget = Budget(iterations=LEVEL_BUDGETS["normal"].iterations)
-    hard_budget = Budget(iterations=LEVEL_BUDGETS["hard"].iterations)
-    out: list[tuple[bool, float]] = []
+def side_budget(level: str, iterations: int | None) -> Budget:
+    """``iterations`` if given, else the level's own iteration budget (no time limit)."""
+    if iterations is None:
+        if level not in LEVEL_BUDGETS:
+            raise SystemExit(f"{level} has no budget of its own: give --iterations")
+        iterations = LEVEL_BUDGETS[level].iterations
+    return Budget(iterations=iterations)
+
+
+def level_agreement(
+    game: Game[Any],
+    deals: int,
+    per_deal: int,
+    a: str = "normal",
+    b: str = "hard",
+    iterations: int | None = None,
+) -> list[tuple[bool, float | None]]:
+    """At :func:`searched_positions`, the decisions of bots ``a`` and ``b`` (levels, or
+    OpenSpiel's ISMCTS) with iteration budgets (no time limit) and the same seed: (same
+    action?, ``b``'s search's mean reward of its own choice minus that of ``a``'s choice:
+    what ``b`` thinks ``a``'s choice gives up; 0 when they agree, None where ``b``'s search
+    does not say: OpenSpiel's, or an action it never visited)."""
+    a_budget, b_budget = side_budget(a, iterations), side_budget(b, iterations)
+    out: list[tuple[bool, float | None]] = []
     for step_no, state, seat in searched_positions(game, deals, per_deal):
         view = game.view(state, seat)
-        normal = decide(game, view, level="normal", budget=normal_budget, seed=step_no)
-        hard = decide(game, view, level="hard", budget=hard_budget, seed=step_no)
-        if normal.action == hard.action:
+        a_move = bot_decide(game, view, a, a_budget, step_no)
+        b_move = bot_decide(game, view, b, b_budget, step_no)
+        if a_move.action == b_move.action:
             out.append((True, 0.0))
             continue
-        means = {json.dumps(a["action"], sort_keys=True): a["mean"] for a in hard.stats["actions"]}
-        hard_mean = means.get(json.dumps(game.action_to_json(state, hard.action), sort_keys=True))
-        normal_mean = means.get(json.dumps(game.action_to_json(state, normal.action), sort_keys=True))
-        if hard_mean is None or normal_mean is None:  # an action the hard search never visited
-            out.append((False, 0.0))
-        else:
-            out.append((False, hard_mean - normal_mean))
+        means = {json.dumps(x["action"], sort_keys=True): x["mean"] for x in b_move.stats.get("actions", [])}
+        b_mean, a_mean = (
+            means.get(json.dumps(game.action_to_json(state, move.action), sort_keys=True))
+            for move in (b_move, a_move)
+        )
+        out.append((False, None if b_mean is None or a_mean is None else b_mean - a_mean))
     return out
 
 
-def print_agreement(games: list[str], deals: int, per_deal: int) -> None:
+def print_agreement(
+    games: list[str], deals: int, per_deal: int, a: str, b: str, iterations: int | None
+) -> None:
     print(
-        f"normal ({LEVEL_BUDGETS['normal'].iterations} iterations) v hard "
-        f"({LEVEL_BUDGETS['hard'].iterations}) at the same positions and seeds; "
+        f"{a} ({side_budget(a, iterations).iterations} iterations) v {b} "
+        f"({side_budget(b, iterations).iterations}) at the same positions and seeds; "
         f"{deals} deals x up to {per_deal}"
     )
     print(f"{'game':10s} {'decisions':>9s} {'same':>6s} {'mean gap where they differ':>27s}")
     for game_id in games:
-        rows = level_agreement(get_game(game_id), deals, per_deal)
+        rows = level_agreement(get_game(game_id), deals, per_deal, a, b, iterations)
         if not rows:
             print(f"{game_id:10s} no searched decisions", file=sys.stderr)
             continue
-        gaps = [gap for same, gap in rows if not same]
+        gaps = [gap for same, gap in rows if not same and gap is not None]
         same_share = sum(1 for same, _ in rows if same) / len(rows)
         gap_text = f"{statistics.mean(gaps):.4f}" if gaps else "-"
         print(f"{game_id:10s} {len(rows):9d} {same_share:6.1%} {gap_text:>27s}")
@@ -139,11 +157,18 @@ def main() -> int:
     parser.add_argument(
         "--agreement",
         action="store_true",
-        help="compare the normal and the hard level's decisions at the same positions instead",
+        help="compare two bots' decisions at the same positions instead (--a, --b)",
+    )
+    parser.add_argument("--a", default="normal", help="--agreement: the first bot's level")
+    parser.add_argument(
+        "--b", default="hard", help=f"--agreement: the second's (a level or {OPENSPIEL_LEVEL})"
+    )
+    parser.add_argument(
+        "--iterations", type=int, help="--agreement: both bots' iterations (default: each level's)"
     )
     args = parser.parse_args()
     if args.agreement:
-        print_agreement(args.games, args.deals, args.per_deal)
+        print_agreement(args.games, args.deals, args.per_deal, args.a, args.b, args.iterations)
         return 0
     print(f"time budget {args.ms:g} ms per decision; {args.deals} deals x up to {args.per_deal} decisions")
     print(f"{'game':10s} {'decisions':>9s} {'median it':>10s} {'p10':>7s} {'p90':>7s} {'it/CPU s':>9s}")

@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -151,3 +152,20 @@ def test_the_scan_finds_references_outside_the_repository(line):
 )
 def test_the_scan_lets_legitimate_paths_pass(line):
     assert outside_references(line, "README.md") == []
+
+
+BENCH = ROOT / "bench"
+
+
+@pytest.mark.parametrize(
+    "script",
+    sorted(p.name for p in BENCH.glob("*.py") if "from bench." in p.read_text(encoding="utf-8")),
+)
+def test_a_bench_script_that_imports_another_runs_as_documented(script):
+    """The docs run benchmarks as ``python bench/<script>.py``: bench/ is not an installed
+    package, so a script that imports another must find the repository root itself."""
+    run = subprocess.run(
+        [sys.executable, str(BENCH / script), "--help"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    assert "usage:" in run.stdout
