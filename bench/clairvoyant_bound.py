@@ -21,7 +21,9 @@ target, the target needs a different kind of bot, not more budget or tuning of t
 true state with its stock shuffled anew). No fair bot can learn the order of an unseen
 stock, but a model of the opponents (what their bids, declarations and plays say of their
 hands) can at best learn their hands: this bounds what any such model can add to the
-level's search. Games whose stock is a plain tuple of unseen cards, and Trex (no stock).
+level's search. Games whose stock is a plain tuple of unseen cards, Trex (no stock) and
+Marriage (its stock shuffled below the tiplu and the men shown, and the tiplu drawn again
+where the seat has not seen it).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from typing import Any
 
 from ai import arena
 from ai.bots import Budget, Decision, decide
+from engine.games.marriage.state import MState
+from engine.games.marriage.tables import UNSEEN, XX
 from engine.protocol import Game
 
 
@@ -66,11 +70,15 @@ class HandSeeingGame(SeeingGame):
     def __init__(self, game: Game[Any], state: Any) -> None:
         super().__init__(game, state)
         self._has_stock = hasattr(self._state, "stock")  # Trex deals every card: no stock
-        if self._has_stock and type(self._state.stock) is not tuple:
+        plain = type(self._state.stock) is tuple if self._has_stock else True
+        if not plain and game.id != "marriage":
             raise ValueError(f"{game.id}: --sees hands needs a stock that is a plain tuple of unseen cards")
 
     def sampler(self, view: dict[str, Any]) -> Any:
         game, state, has_stock = self._game, self._state, self._has_stock
+        if game.id == "marriage":
+            seat = int(view["seat"])
+            return lambda rng: marriage_restocked(state, seat, rng)
 
         def world(rng: random.Random) -> Any:
             out = game.clone(state)
@@ -81,6 +89,26 @@ class HandSeeingGame(SeeingGame):
             return out
 
         return world
+
+
+def marriage_restocked(state: MState, seat: int, rng: random.Random) -> MState:
+    """The true Marriage state with the stock shuffled anew, and the tiplu drawn again from
+    it where ``seat`` has not seen it: what a seat would know that knew every other hand,
+    not the order of the stock (no fair bot can learn that). The stock is bottom-first:
+    the tiplu (once picked), then the men shown at the pick, then the unseen cards."""
+    world = state.copy()
+    fixed = (1 if world.tiplu >= 0 else 0) + world.men_rev
+    cards = world.stock[fixed:]
+    redraw_tiplu = world.tiplu >= 0 and world.route[seat] == UNSEEN
+    if redraw_tiplu:
+        cards.append(world.tiplu)
+    rng.shuffle(cards)
+    if redraw_tiplu:  # R4: any hidden card but a man (as the engine's sampler draws it)
+        world.tiplu = cards.pop(next(i for i in range(len(cards) - 1, -1, -1) if cards[i] != XX))
+    world.stock = world.stock[:fixed] + cards
+    if world.tiplu >= 0:
+        world.stock[0] = world.tiplu
+    return world
 
 
 def hand_seeing_decider(

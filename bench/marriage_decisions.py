@@ -41,17 +41,19 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
-from ai.arena import start_match
-from ai.bots import Budget, decide
-from ai.playouts import marriage as hook
-from engine import get_game
-from engine.games.marriage.hand_eval import deal_is_over
-from engine.games.marriage.rules import step
-from engine.games.marriage.state import MState
-from engine.games.marriage.tables import UNSEEN, XX
-from engine.protocol import Game
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: bench/ is not installed
+
+from ai.arena import start_match  # noqa: E402
+from ai.bots import Budget, decide  # noqa: E402
+from ai.playouts import marriage as hook  # noqa: E402
+from bench.clairvoyant_bound import marriage_restocked  # noqa: E402
+from engine import get_game  # noqa: E402
+from engine.games.marriage.hand_eval import deal_is_over  # noqa: E402
+from engine.games.marriage.rules import step  # noqa: E402
+from engine.protocol import Game  # noqa: E402
 
 PLAYERS = 2
 
@@ -99,32 +101,13 @@ def judge(
     return values
 
 
-def restocked(state: MState, seat: int, rng: random.Random) -> MState:
-    """The true state with the stock shuffled anew, and the tiplu drawn again from it where
-    ``seat`` has not seen it: what a seat would know that knew every other hand, not the
-    order of the stock (no fair bot can learn that)."""
-    world = state.copy()
-    fixed = (1 if world.tiplu >= 0 else 0) + world.men_rev
-    cards = world.stock[fixed:]
-    redraw_tiplu = world.tiplu >= 0 and world.route[seat] == UNSEEN
-    if redraw_tiplu:
-        cards.append(world.tiplu)
-    rng.shuffle(cards)
-    if redraw_tiplu:  # R4: any hidden card but a man (as the engine's sampler draws it)
-        world.tiplu = cards.pop(next(i for i in range(len(cards) - 1, -1, -1) if cards[i] != XX))
-    world.stock = world.stock[:fixed] + cards
-    if world.tiplu >= 0:
-        world.stock[0] = world.tiplu
-    return world
-
-
 def world_maker(game: Game[Any], state: Any, seat: int, sees: str) -> Worlds:
     """Worlds for a judge that sees everything (``true``), the other hands but not the
     stock's order (``hands``), or only the seat's view (``view``: the engine's sampler)."""
     if sees == "true":
         return lambda rng: state
     if sees == "hands":
-        return lambda rng: restocked(state, seat, rng)
+        return lambda rng: marriage_restocked(state, seat, rng)
     return game.sampler(game.view(state, seat))
 
 

@@ -68,10 +68,19 @@ def test_a_hand_seeing_world_has_the_true_hands_and_a_shuffled_stock() -> None:
     assert state.stock == stock  # the true state is left alone
 
 
-def test_hand_seeing_refuses_a_stock_with_known_places() -> None:
+def test_hand_seeing_refuses_a_stock_it_cannot_shuffle() -> None:
     marriage = get_game("marriage")
+    state = marriage.new_state(2, marriage.parse_options({}, 2), 0, seed=1)
+    HandSeeingGame(marriage, state)  # Marriage's own: its stock shuffled below the tiplu
+
+    class Other:
+        id = "other"
+
+        def clone(self, state: Any) -> Any:
+            return state
+
     with pytest.raises(ValueError, match="plain tuple"):
-        HandSeeingGame(marriage, marriage.new_state(2, marriage.parse_options({}, 2), 0, seed=1))
+        HandSeeingGame(Other(), state)  # type: ignore[arg-type]
 
 
 def test_the_command_line_refuses_an_unknown_sight(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,5 +1,6 @@
 """bench/marriage_decisions.py's judges: the worlds a judge sees (everything, the other hand
-but not the stock's order, the seat's view) and the report of where the room is."""
+but not the stock's order, the seat's view) and the report of where the room is; the same
+hand-seeing worlds in bench/clairvoyant_bound.py --sees hands."""
 
 from __future__ import annotations
 
@@ -11,14 +12,9 @@ from typing import Any
 import pytest
 
 from ai.bots import decide
-from bench.marriage_decisions import (
-    best_option,
-    decision_positions,
-    judge,
-    restocked,
-    room_report,
-    world_maker,
-)
+from bench.clairvoyant_bound import HandSeeingGame
+from bench.clairvoyant_bound import marriage_restocked as restocked
+from bench.marriage_decisions import best_option, decision_positions, judge, room_report, world_maker
 from engine import get_game
 from engine.games.marriage.tables import UNSEEN, XX
 
@@ -122,3 +118,14 @@ def test_positions_are_those_easy_plays_through() -> None:
         action = decide(game, game.view(state, seat), level="easy", seed=seed).action
         assert action in game.legal_actions(state)
         assert kind in ("discard", "draw")
+
+
+def test_the_clairvoyant_bench_sees_a_marriage_hand_the_same_way(
+    positions: list[tuple[Any, int, str]],
+) -> None:
+    game = get_game("marriage")
+    state, seat, _ = positions[0]
+    sampler = HandSeeingGame(game, state).sampler(game.view(state, seat))
+    for k in range(3):
+        world = sampler(random.Random(k))
+        assert game.to_json(world) == game.to_json(restocked(state, seat, random.Random(k)))
