@@ -250,25 +250,26 @@ def stderr(xs: list[float]) -> float:
     return math.sqrt(sum((x - m) ** 2 for x in xs) / max(1, len(xs) - 1) / len(xs))
 
 
+def add_deal_arguments(parser: argparse.ArgumentParser, matches: int, share: float, rollouts: int) -> None:
+    """The options of the commands that play deals and judge their positions."""
+    parser.add_argument("--seed", type=int, default=1, help="arena series of the deals")
+    parser.add_argument("--matches", type=int, default=matches)
+    parser.add_argument("--share", type=float, default=share, help="share of discards kept (draws: twice)")
+    parser.add_argument("--rollouts", type=int, default=rollouts, help="playouts per option (and judge)")
+    parser.add_argument("--out", required=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="Marriage decisions against a clairvoyant judge")
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="positions from easy-v-easy deals, every option judged")
-    b.add_argument("--seed", type=int, default=1, help="arena series of the deals")
-    b.add_argument("--matches", type=int, default=100)
-    b.add_argument("--share", type=float, default=0.2, help="share of discard positions kept (draws: twice)")
-    b.add_argument("--rollouts", type=int, default=64, help="judge playouts per option")
-    b.add_argument("--out", required=True)
+    add_deal_arguments(b, matches=100, share=0.2, rollouts=64)
     s = sub.add_parser("score", help="a level's choices at the positions")
     s.add_argument("positions")
     s.add_argument("--level", default="normal")
     s.add_argument("--iterations", type=int, default=2000)
     r = sub.add_parser("room", help="the best option by judges that see everything, the hands, the view")
-    r.add_argument("--seed", type=int, default=1, help="arena series of the deals")
-    r.add_argument("--matches", type=int, default=60)
-    r.add_argument("--share", type=float, default=0.1, help="share of discard positions kept (draws: twice)")
-    r.add_argument("--rollouts", type=int, default=32, help="playouts per option and judge")
-    r.add_argument("--out", required=True)
+    add_deal_arguments(r, matches=60, share=0.1, rollouts=32)
     args = parser.parse_args()
     {"build": build, "score": score, "room": room}[args.command](args)
     return 0
