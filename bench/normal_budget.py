@@ -13,10 +13,14 @@ root candidates), then goes on with the easy move. It prints, per game, the medi
 10th/90th percentiles of the iterations done, and iterations per CPU second (less sensitive
 to other processes than the wall clock). Run it on a quiet machine.
 
-``--agreement`` instead runs the normal and the hard level with their iteration budgets at
-the same positions and seeds and prints how often they choose the same action and, where
-they differ, how much better the hard search values its own choice than normal's: a hard
-level that agrees with normal almost always cannot beat it by much in the arena.
+``--agreement`` instead runs two bots at the same positions and seeds (``--a``, ``--b``:
+by default the normal and the hard level, each with its iteration budget; ``--iterations``
+gives both the same, as it must for OpenSpiel's ISMCTS) and prints how often they choose
+the same action and, where they differ, how much better ``b``'s search values its own
+choice than ``a``'s: a hard level that agrees with normal almost always cannot beat it by
+much in the arena.
+
+    .venv/bin/python bench/normal_budget.py --agreement --a normal --b openspiel-ismcts --iterations 500
 """
 
 from __future__ import annotations
