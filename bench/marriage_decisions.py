@@ -38,6 +38,7 @@ import argparse
 import math
 import pickle
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -224,15 +225,16 @@ def room_report(positions: list[dict[str, Any]]) -> None:
         print(f"{kind}: {len(found)} positions; eval judge's value (reward, points) of each choice")
         easy_reward = [p["eval"][p["easy"]][0] for p in found]
         easy_points = [p["eval"][p["easy"]][1] for p in found]
-        print(f"  easy: {mean(easy_reward):.4f}, {mean(easy_points):+.3f} points")
+        print(f"  easy: {statistics.mean(easy_reward):.4f}, {statistics.mean(easy_points):+.3f} points")
         for chooser in CHOOSERS:
             picks = [best_option(p[chooser], p["easy"]) for p in found]
             rewards = [p["eval"][i][0] - e for p, i, e in zip(found, picks, easy_reward, strict=True)]
             points = [p["eval"][i][1] - e for p, i, e in zip(found, picks, easy_points, strict=True)]
             moved = sum(i != p["easy"] for p, i in zip(found, picks, strict=True)) / len(found)
             print(
-                f"  best by {chooser}: reward {mean(rewards):+.4f} (se {stderr(rewards):.4f}), "
-                f"points {mean(points):+.3f} (se {stderr(points):.3f}) over easy; not easy's {moved:.0%}"
+                f"  best by {chooser}: reward {statistics.mean(rewards):+.4f} (se {stderr(rewards):.4f}), "
+                f"points {statistics.mean(points):+.3f} (se {stderr(points):.3f}) over easy; "
+                f"not easy's {moved:.0%}"
             )
 
 
@@ -241,13 +243,9 @@ def best_option(values: list[tuple[float, float]], default: int) -> int:
     return max(range(len(values)), key=lambda i: (values[i][0], values[i][1], i == default))
 
 
-def mean(xs: list[float]) -> float:
-    return sum(xs) / len(xs)
-
-
 def stderr(xs: list[float]) -> float:
-    m = mean(xs)
-    return math.sqrt(sum((x - m) ** 2 for x in xs) / max(1, len(xs) - 1) / len(xs))
+    """The standard error of the mean of ``xs`` (0 for a single value)."""
+    return statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
 
 
 def add_deal_arguments(parser: argparse.ArgumentParser, matches: int, share: float, rollouts: int) -> None:
