@@ -34,8 +34,9 @@ from typing import Any
 
 from ai import arena
 from ai.bots import Budget, Decision, decide
+from engine.games.marriage.sampling import pop_blind_tiplu
 from engine.games.marriage.state import MState
-from engine.games.marriage.tables import UNSEEN, XX
+from engine.games.marriage.tables import UNSEEN
 from engine.protocol import Game
 
 
@@ -103,8 +104,8 @@ def marriage_restocked(state: MState, seat: int, rng: random.Random) -> MState:
     if redraw_tiplu:
         cards.append(world.tiplu)
     rng.shuffle(cards)
-    if redraw_tiplu:  # R4: any hidden card but a man (as the engine's sampler draws it)
-        world.tiplu = cards.pop(next(i for i in range(len(cards) - 1, -1, -1) if cards[i] != XX))
+    if redraw_tiplu:
+        world.tiplu = pop_blind_tiplu(cards)
     world.stock = world.stock[:fixed] + cards
     if world.tiplu >= 0:
         world.stock[0] = world.tiplu

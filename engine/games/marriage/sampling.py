@@ -69,6 +69,14 @@ def _shuffled(cards: list[int], rng: random.Random) -> list[int]:
     return cards
 
 
+def pop_blind_tiplu(shuffled: list[int]) -> int:
+    """R4 for a seat that has not seen the tiplu: any hidden card but a man (the first seer
+    picked blind). Takes the last card of ``shuffled`` (already in random order) that is not
+    a man out of it and returns it."""
+    i = next(i for i in range(len(shuffled) - 1, -1, -1) if shuffled[i] != XX)
+    return shuffled.pop(i)
+
+
 def make_sampler(view: JSON) -> Callable[[random.Random], MState]:
     """§7: read ``view`` once (InvalidState if it is no view of a Marriage state); the
     returned function deals the unseen cards at random, consistently with it."""
@@ -147,9 +155,8 @@ def _make_sampler(view: JSON) -> Callable[[random.Random], MState]:
         if chosen:
             if tiplu_known:
                 tiplu = base.tiplu
-            else:  # R4: any hidden card but a man (the first seer picked blind)
-                i = next(i for i in range(len(remaining) - 1, -1, -1) if remaining[i] != XX)
-                tiplu = remaining.pop(i)
+            else:
+                tiplu = pop_blind_tiplu(remaining)
             st.tiplu = tiplu
             st.stock = [tiplu] + [XX] * base.men_rev + stock_cards
         else:  # men shown during the pick lie at the bottom
