@@ -6,20 +6,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ai.policies.base import (
-    CANDIDATES,
-    PLAYOUT_FACTORIES,
-    Action,
-    PlayoutHook,
-    PlayoutPolicy,
-    Sampler,
-    register,
-    register_inference,
-)
+from ai.policies.base import CANDIDATES, PLAYOUT_FACTORIES, Action, PlayoutHook, PlayoutPolicy, register
 from engine.games.marriage import hand_eval as H
 from engine.games.marriage import melds, scoring
 from engine.games.marriage import tables as T
-from engine.protocol import Game, InvalidState
+from engine.protocol import Game
 
 _CARD = T.CODE_TO_CARD
 _SHOW_W = 6.0
@@ -276,19 +267,3 @@ PLAYOUT_FACTORIES["marriage"] = _marriage_playout_hook
 
 
 CANDIDATES["marriage"] = marriage_candidates
-
-
-@register_inference("marriage", levels=("normal", "hard"))
-def marriage_inference(game: Game[Any], view: dict[str, Any]) -> Sampler | None:
-    """The searching levels deal each hidden hand with the odds of
-    :mod:`ai.policies.marriage_hands` (what its seat threw, let pass and took this deal),
-    not uniformly. The engine's sampler keeps every world consistent with the view; a view
-    it rejects is the engine's error to report (``None``: the level's plain sampler)."""
-    from engine.games.marriage.sampling import make_sampler
-
-    from .marriage_hands import hand_weights, worlds
-
-    try:
-        return worlds(view, make_sampler(view, hand_weights=hand_weights(view)))
-    except (InvalidState, KeyError, TypeError, ValueError):
-        return None

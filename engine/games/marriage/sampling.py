@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from engine.protocol import JSON, EngineError, InvalidState
 
@@ -78,65 +77,18 @@ def pop_blind_tiplu(shuffled: list[int]) -> int:
     return shuffled.pop(i)
 
 
-def make_sampler(
-    view: JSON, *, hand_weights: Sequence[Sequence[float] | None] | None = None
-) -> Callable[[random.Random], MState]:
+def make_sampler(view: JSON) -> Callable[[random.Random], MState]:
     """§7: read ``view`` once (InvalidState if it is no view of a Marriage state); the
-    returned function deals the unseen cards at random, consistently with it.
-
-    ``hand_weights``: an opponent model's odds, per seat (None: uniform) and card code, of
-    a hidden copy being in that seat's hand rather than elsewhere (``ai.policies.
-    marriage_hands``). Each hidden hand is then drawn from the hidden cards with those
-    weights (weighted sampling without replacement); the tiplu and the stock are dealt
-    uniformly from what is left. The worlds stay consistent with the view whatever the
-    weights (a weight is a preference, never a rule)."""
+    returned function deals the unseen cards at random, consistently with it."""
     try:
-        return _make_sampler(view, hand_weights)
+        return _make_sampler(view)
     except EngineError:
         raise
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as exc:
         raise InvalidState(f"not a Marriage view: {exc}", field="view") from None
 
 
-UNIFORM: Final[list[float]] = [1.0] * NCODES
-
-
-def _weighted_pick(cards: list[int], k: int, weights: Sequence[float], rng: random.Random) -> list[int]:
-    """Removes ``k`` cards from ``cards`` drawn one by one without replacement, each with
-    chances in proportion to ``weights[card]`` (> 0) among the cards left (successive
-    sampling), and returns them; ``cards`` is left in another order. By rejection: a
-    uniformly drawn card is kept with probability ``weight / top``, ``top`` the largest
-    weight left (a few draws a card for the model's odds, no sort and no logarithm)."""
-    rand: Callable[[], float] = rng.random
-    n = len(cards)
-    top = _top_weight(cards, n, weights)
-    picked: list[int] = []
-    while len(picked) < k:
-        i = int(rand() * n)
-        c = cards[i]
-        w = weights[c]
-        if rand() * top < w:
-            picked.append(c)
-            n -= 1
-            cards[i] = cards[n]
-            cards[n] = c
-            if w >= top:
-                top = _top_weight(cards, n, weights)
-    del cards[n:]
-    return picked
-
-
-def _top_weight(cards: list[int], n: int, weights: Sequence[float]) -> float:
-    top = 0.0
-    for i in range(n):
-        if weights[cards[i]] > top:
-            top = weights[cards[i]]
-    return top
-
-
-def _make_sampler(
-    view: JSON, hand_weights: Sequence[Sequence[float] | None] | None
-) -> Callable[[random.Random], MState]:
+def _make_sampler(view: JSON) -> Callable[[random.Random], MState]:
     if not isinstance(view, Mapping):
         raise InvalidState("a view must be a JSON object", field="view")
     seat = view.get("seat")
@@ -188,24 +140,8 @@ def _make_sampler(
     if base.recycled and sum(recycled.values()) < drawable:
         raise InvalidState("stock: the recycled cards cannot fill the stock", field="stock")
     recycled_list = sorted(recycled.elements())
-    weights: list[Sequence[float] | None] = [None] * base.n
-    if hand_weights is not None:
-        if len(hand_weights) != base.n:
-            raise InvalidState("hand_weights: one entry per seat", field="hand_weights")
-        for s in range(base.n):
-            w = hand_weights[s]
-            if w is not None:
-                if len(w) != NCODES or not all(math.isfinite(x) and x > 0 for x in w):
-                    raise InvalidState(
-                        "hand_weights: a finite weight > 0 per card code", field="hand_weights"
-                    )
-                if slots[s]:
-                    weights[s] = w
-    weighted = any(w is not None for w in weights)
 
     def sample(rng: random.Random) -> MState:
-        if weighted:
-            return sample_weighted(rng)
         st = base.copy()  # hands copied too: the hidden ones are replaced below
         if base.recycled:
             rest = Counter(free_list)
@@ -235,39 +171,5 @@ def _make_sampler(
                 st.hands[s] = counts
         st.rng_state = None if st.caller else rng.getrandbits(63)
         return st
-
-    def sample_weighted(rng: random.Random) -> MState:
-        """As ``sample``, with the hidden hands drawn with the weights (uniform for a seat
-        without) from what the stock (when recycled) and the tiplu (when blind) left; the
-        stock is what the hands leave, in random order."""
-        st = base.copy()
-        if base.recycled:
-            rest = Counter(free_list)
-            stock_cards = rng.sample(recycled_list, drawable)
-            rest.subtract(stock_cards)
-            remaining = _shuffled(sorted(rest.elements()), rng)
-        else:
-            remaining = stock_cards = _shuffled(free_list[:], rng)
-        tiplu = pop_blind_tiplu(remaining) if chosen and not tiplu_known else base.tiplu
-        hands = {s: _deal_hand(remaining, s, rng) for s in range(base.n) if slots[s]}
-        if not base.recycled:
-            _shuffled(stock_cards, rng)  # what the hands left: the picks moved cards about
-        if chosen:
-            st.tiplu = tiplu
-            st.stock = [tiplu] + [XX] * base.men_rev + stock_cards
-        else:
-            st.stock = [XX] * base.men_rev + stock_cards
-        for s, cards in hands.items():
-            counts = [0] * NCODES
-            for c in base.taken[s]:
-                counts[c] += 1
-            for c in cards:
-                counts[c] += 1
-            st.hands[s] = counts
-        st.rng_state = None if st.caller else rng.getrandbits(63)
-        return st
-
-    def _deal_hand(remaining: list[int], s: int, rng: random.Random) -> list[int]:
-        return _weighted_pick(remaining, slots[s], weights[s] or UNIFORM, rng)
 
     return sample
