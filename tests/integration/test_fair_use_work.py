@@ -190,15 +190,18 @@ def test_a_malformed_answer_is_retried_five_times_as_documented_one_log_line_eac
         receiver.close()
 
 
-def landed(receiver: Receiver, quiet: float = 0.5) -> int:
-    """The receiver's count of requests once none has come for ``quiet`` seconds."""
+def landed(receiver: Receiver, quiet: float = 0.5, most: float = 5.0) -> int:
+    """The receiver's count of requests once none has come for ``quiet`` seconds (at most
+    ``most`` seconds of waiting: then the count as it stands)."""
     count = len(receiver.deliveries())
-    while True:
+    deadline = time.monotonic() + most
+    while time.monotonic() < deadline:
         time.sleep(quiet)
         now = len(receiver.deliveries())
         if now == count:
-            return count
+            break
         count = now
+    return count
 
 
 def test_a_failing_receiver_is_parked_by_its_breaker_and_delivered_later(run):
