@@ -46,7 +46,7 @@ test: $(VENV)/.installed-test
 	$(PY) -m mypy engine ai clients/python/src/majlis_client service
 	$(PY) -m ai.build_info --require $(REQUIRE_BUILD)
 	$(NPM_CI)
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 # the inner loop: no lint, no service, no slow tests (`-m slow` runs just those)
 test-fast: $(VENV)/.installed-test
@@ -56,9 +56,17 @@ test-fast: $(VENV)/.installed-test
 # present (pip install compiles them then), and the interpreted fallback elsewhere
 REQUIRE_BUILD ?= $(if $(shell command -v cc || command -v gcc),compiled,interpreted)
 
+# The suite runs on two processes (pytest-xdist), a test file to each at a time: half of its
+# time is spent waiting on a browser, a worker or a timer, and the two share the cores
+# (TEST_WORKERS=1 runs it in one process). Every service a test starts has its own port,
+# data folder and key prefix, so the two do not meet.
+TEST_WORKERS ?= 2
+
 # the TypeScript client's packages (tests/clients/test_typescript_client.py builds and runs its
-# Node tests); without npm its tests skip, and fail in CI (.ci/run installs Debian's nodejs and npm)
-NPM_CI = $(if $(shell command -v npm),npm --prefix clients/typescript ci --no-audit --no-fund --loglevel=error,@echo "no npm: the TypeScript client's tests will skip")
+# Node tests) and axe-core, the browser tests' accessibility checker; without npm those tests
+# skip, and fail in CI (.ci/run installs Debian's nodejs and npm)
+NPM_CI = $(if $(shell command -v npm),npm --prefix clients/typescript ci --no-audit --no-fund --loglevel=error \
+	&& npm --prefix tests/browser ci --no-audit --no-fund --loglevel=error,@echo "no npm: the TypeScript client's and the browser's tests will skip")
 
 build: $(VENV)/.installed-run
 	$(STEP) "compiling the search's hot modules with mypyc (about 2 min; restart make run to use them)"

@@ -9,6 +9,7 @@ never fetched at run time by the page, and the service never serves it."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -80,16 +81,20 @@ def missing(why: str) -> None:
 
 @pytest.fixture(scope="session")
 def axe_source() -> str:
-    """axe-core's script, installed with ``npm ci`` from the lock file when missing."""
-    if not AXE.exists():
-        npm = shutil.which("npm")
-        if npm is None:
-            missing("no npm to install axe-core: apt-get install -y npm (or run .ci/run)")
-        done = subprocess.run(
-            [npm, "ci", "--no-audit", "--no-fund"], cwd=HERE, capture_output=True, text=True, timeout=300
-        )
-        if done.returncode != 0 or not AXE.exists():
-            missing("npm ci could not install axe-core:\n" + done.stdout[-2000:] + done.stderr[-2000:])
+    """axe-core's script, installed with ``npm ci`` from the lock file when missing (`make
+    test` installs it first). The lock: the suite's workers (pytest-xdist) may all get here at
+    once, and two ``npm ci`` in one folder break each other's node_modules."""
+    with open(HERE / ".npm-ci.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not AXE.exists():
+            npm = shutil.which("npm")
+            if npm is None:
+                missing("no npm to install axe-core: apt-get install -y npm (or run .ci/run)")
+            done = subprocess.run(
+                [npm, "ci", "--no-audit", "--no-fund"], cwd=HERE, capture_output=True, text=True, timeout=300
+            )
+            if done.returncode != 0 or not AXE.exists():
+                missing("npm ci could not install axe-core:\n" + done.stdout[-2000:] + done.stderr[-2000:])
     return AXE.read_text(encoding="utf-8")
 
 
