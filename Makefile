@@ -50,16 +50,17 @@ test: $(VENV)/.installed-test
 
 # the inner loop: no lint, no service, no slow tests (`-m slow` runs just those)
 test-fast: $(VENV)/.installed-test
-	$(PY) -m pytest -q -m "not slow" tests/engine tests/games tests/ai
+	$(PY) -m pytest -q -n $(TEST_WORKERS) -m "not slow" tests/engine tests/games tests/ai
 
 # `make test` checks that the suite runs the compiled hot modules wherever a C compiler is
 # present (pip install compiles them then), and the interpreted fallback elsewhere
 REQUIRE_BUILD ?= $(if $(shell command -v cc || command -v gcc),compiled,interpreted)
 
-# The suite runs on two processes (pytest-xdist), a test file to each at a time: half of its
-# time is spent waiting on a browser, a worker or a timer, and the two share the cores
-# (TEST_WORKERS=1 runs it in one process). Every service a test starts has its own port,
-# data folder and key prefix, so the two do not meet.
+# The suite runs on two processes (pytest-xdist; `make test` hands each a whole test file at
+# a time, so a file's module fixtures start once): much of a test's time is spent waiting on
+# a browser, a worker or a timer, and two processes keep the two cores busy (TEST_WORKERS=1
+# runs it in one). Every service a test starts has its own free port, data folder and key
+# prefix, so the two processes do not meet.
 TEST_WORKERS ?= 2
 
 # the TypeScript client's packages (tests/clients/test_typescript_client.py builds and runs its

@@ -110,7 +110,9 @@ def test_eight_maximal_bot_moves_run_on_the_workers(server):
     """Issue 15: eight bot-moves with maximal budgets at once used to search inline for
     10 s each, holding the web threads: a legal-moves call waited 9.75 s, not 3 ms."""
     answers, timings = legal_moves_during_bot_moves(server, MAXIMAL_BUDGETS * 2)
-    assert max(timings) < 0.100, timings
+    # none waits for a search (the slowest may meet another test's load: `make test` runs
+    # two test processes at once, and one such call took 131 ms)
+    assert statistics.median(timings) < 0.100 and max(timings) < 0.500, timings
     assert [answer[0] for answer in answers] == [202] * 8, answers
     # the searches were running on the workers meanwhile: the CPU was busy
     # (a loaded machine's worker may take a few seconds to pick the first one up)
