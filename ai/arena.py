@@ -551,12 +551,14 @@ def play_series(
     label: str,
     earlier: Sequence[MatchResult] = (),
     keep: Callable[[Any, MatchResult], None] | None = None,
+    blind: bool = False,
 ) -> Tally:
     """Play the matches ``indices`` (:func:`play_in_order`), a progress line on stderr after
     each. A stopped run's tally holds the matches finished in order before the stop and
     says ``stopped``, so a long run cut short still reports its points and iterations.
     ``earlier``: the series' matches played before ``indices`` (read from a record), which
-    the tally starts with; ``keep(index, result)`` is told each match as it is added."""
+    the tally starts with; ``keep(index, result)`` is told each match as it is added.
+    ``blind``: the progress line counts the matches and the time, not the score."""
     tally = Tally()
     for result in earlier:
         tally.add(result)
@@ -570,9 +572,9 @@ def play_series(
         tally.add(result)
         low, high = wilson(tally.wins, tally.matches)
         timing = elapsed_and_left(started, tally.matches - len(earlier), total - tally.matches)
+        score = "" if blind else f"A {tally.wins / tally.matches:.1%} [{low:.1%}, {high:.1%}], "
         print(
-            f"\r{label}: {tally.matches}/{total} matches, A {tally.wins / tally.matches:.1%} "
-            f"[{low:.1%}, {high:.1%}], {timing}",
+            f"\r{label}: {tally.matches}/{total} matches, {score}{timing}",
             end="",
             file=sys.stderr,
             flush=True,
@@ -716,6 +718,12 @@ def main(
         help="a file (JSON lines) that keeps each finished match; a run given it plays only the "
         "matches of its range the record lacks and reports them all (a series over several runs)",
     )
+    parser.add_argument(
+        "--blind",
+        action="store_true",
+        help="no score until the whole range is played: the progress line and the report of a "
+        "run that stops short say only how many matches are done (a declared series in parts)",
+    )
     args = parser.parse_args(argv)
 
     players, options, budget, sides = table_of(args)
@@ -747,7 +755,7 @@ def main(
             parser.error(str(error))
         keep = record_keeper(args.record, series)
     label = f"{args.game} {args.a}{a_note} v {args.b}"
-    tally = play_series(play, indices[len(earlier) :], args.jobs, label, earlier, keep)
+    tally = play_series(play, indices[len(earlier) :], args.jobs, label, earlier, keep, args.blind)
     budget_text = f"iterations={budget.iterations} ms={budget.ms}" if budget is not None else "level default"
     print(f"game {args.game}, players {players}, options {json.dumps(options, sort_keys=True)}")
     played = f"matches {indices.start}-{indices.stop - 1}"
@@ -762,7 +770,9 @@ def main(
         f"matches {tally.matches}, deals {tally.deals}, decisions {tally.decisions}, "
         f"{time.perf_counter() - started:.1f}s"
     )
-    if tally.matches:
+    if args.blind and tally.matches < len(indices):
+        print(f"--blind: no score before the whole range is played ({tally.matches} of {len(indices)})")
+    elif tally.matches:
         print("\n".join(tally.report(sides, args.duplicate)))
     return INTERRUPTED if tally.stopped else 0
 

@@ -55,12 +55,9 @@ def test_a_whole_record_plays_nothing_and_reports(tmp_path: Path, capsys: pytest
     assert indices_in(record) == [0, 1]
 
 
-def test_a_stopped_run_keeps_what_it_finished_and_the_next_run_goes_on(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """Interrupted in its second match, a run has recorded its first; the same command then
-    plays the other three."""
-    record = tmp_path / "series.jsonl"
+def interrupting_in_the_second_match():  # type: ignore[no-untyped-def]
+    """A's decider that plays its first match fairly and stops the run (as Ctrl-C would)
+    in the second."""
     first_state: list[Any] = []
 
     def interrupting(game, state, seat, level, budget, seed):  # type: ignore[no-untyped-def]
@@ -70,8 +67,17 @@ def test_a_stopped_run_keeps_what_it_finished_and_the_next_run_goes_on(
             raise KeyboardInterrupt
         return fair_decider(game, state, seat, level, budget, seed)
 
+    return interrupting
+
+
+def test_a_stopped_run_keeps_what_it_finished_and_the_next_run_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Interrupted in its second match, a run has recorded its first; the same command then
+    plays the other three."""
+    record = tmp_path / "series.jsonl"
     args = SERIES + ["--matches", "4", "--record", str(record)]
-    assert main(args, decide_a=interrupting) == INTERRUPTED
+    assert main(args, decide_a=interrupting_in_the_second_match()) == INTERRUPTED
     assert "stopped: 0-0 played" in capsys.readouterr().out
     assert indices_in(record) == [0]
     assert main(args) == 0
@@ -153,3 +159,23 @@ def test_the_code_fingerprint_follows_the_rules_and_bots_source(tmp_path: Path) 
     assert changed != before
     (tmp_path / "ai" / "rules.py").write_text("X = 2\n")
     assert code_fingerprint(tmp_path) != changed
+
+
+def test_a_blind_run_shows_no_score_until_its_range_is_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A declared series played in parts (``--blind``): a part that stops short shows no
+    score, in its progress lines or its report; the run that completes the range reports
+    what one run of it does."""
+    assert main(SERIES + ["--matches", "4"]) == 0
+    whole = report_of(capsys.readouterr().out)
+
+    args = SERIES + ["--matches", "4", "--record", str(tmp_path / "series.jsonl"), "--blind"]
+    assert main(args, decide_a=interrupting_in_the_second_match()) == INTERRUPTED
+    out, err = capsys.readouterr()
+    assert "1/4 matches, " in err and "%" not in err
+    assert report_of(out) == [] and "no score before the whole range is played (1 of 4)" in out
+    assert main(args) == 0
+    out, err = capsys.readouterr()
+    assert "4/4 matches, " in err and "%" not in err
+    assert report_of(out) == whole
