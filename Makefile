@@ -66,8 +66,8 @@ TEST_WORKERS ?= 2
 # the TypeScript client's packages (tests/clients/test_typescript_client.py builds and runs its
 # Node tests) and axe-core, the browser tests' accessibility checker; without npm those tests
 # skip, and fail in CI (.ci/run installs Debian's nodejs and npm)
-NPM_CI = $(if $(shell command -v npm),npm --prefix clients/typescript ci --no-audit --no-fund --loglevel=error \
-	&& npm --prefix tests/browser ci --no-audit --no-fund --loglevel=error,@echo "no npm: the TypeScript client's and the browser's tests will skip")
+NPM_INSTALL = npm ci --no-audit --no-fund --loglevel=error --prefix
+NPM_CI = $(if $(shell command -v npm),$(NPM_INSTALL) clients/typescript && $(NPM_INSTALL) tests/browser,@echo "no npm: the TypeScript client's and the browser's tests will skip")
 
 build: $(VENV)/.installed-run
 	$(STEP) "compiling the search's hot modules with mypyc (about 2 min; restart make run to use them)"

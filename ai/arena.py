@@ -544,6 +544,12 @@ def elapsed_and_left(started: float, done: int, left: int) -> str:
     return f"{elapsed:.0f}s, ~{elapsed / done * left / 60:.0f} min left"
 
 
+def running_score(tally: Tally) -> str:
+    """The progress line's score: A's share of the matches so far, with its 95 % interval."""
+    low, high = wilson(tally.wins, tally.matches)
+    return f"A {tally.wins / tally.matches:.1%} [{low:.1%}, {high:.1%}], "
+
+
 def play_series(
     play: Callable[[int], MatchResult],
     indices: Sequence[int],
@@ -570,9 +576,8 @@ def play_series(
         if keep is not None:
             keep(next(played), result)
         tally.add(result)
-        low, high = wilson(tally.wins, tally.matches)
         timing = elapsed_and_left(started, tally.matches - len(earlier), total - tally.matches)
-        score = "" if blind else f"A {tally.wins / tally.matches:.1%} [{low:.1%}, {high:.1%}], "
+        score = "" if blind else running_score(tally)
         print(
             f"\r{label}: {tally.matches}/{total} matches, {score}{timing}",
             end="",

@@ -104,6 +104,7 @@ class Stream:
         self.response = self.conn.getresponse()
         assert self.response.status == 200, (self.response.status, self.response.read())
         self.arrived: dict[str, float] = {}  # event id: when it arrived
+        self.ended: float | None = None  # when the server closed the stream
         self.thread = threading.Thread(target=self.read, daemon=True)
         self.thread.start()
 
@@ -113,8 +114,9 @@ class Stream:
                 line = raw.decode().rstrip("\n")
                 if line.startswith("id: "):
                     self.arrived[line[4:]] = time.monotonic()
+            self.ended = time.monotonic()
         except (OSError, ValueError):
-            pass  # closed
+            pass  # closed here
 
     def close(self) -> None:
         self.conn.sock and self.conn.sock.shutdown(socket.SHUT_RDWR)

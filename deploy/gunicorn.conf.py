@@ -147,6 +147,26 @@ def post_fork(server, worker):  # noqa: ARG001
         os.nice(int(os.environ.get("MAJLIS_STREAM_NICE", 5)))
 
 
+def post_worker_init(worker):
+    """On SIGTERM, end this worker's event streams before gunicorn's graceful stop waits
+    for its open requests: an idle stream would otherwise hold the stop for the whole
+    ``graceful_timeout`` (10 s), and its client would meet a dead socket, not a closed
+    stream to reconnect from. A thread does it: a signal handler should not take locks."""
+    import signal
+    import threading
+
+    stop_worker = worker.handle_exit
+
+    def on_sigterm(sig, frame):
+        from service.events import close_all_streams
+
+        threading.Thread(target=close_all_streams, name="majlis-close-streams", daemon=True).start()
+        stop_worker(sig, frame)
+
+    signal.signal(signal.SIGTERM, on_sigterm)
+    signal.siginterrupt(signal.SIGTERM, False)  # as gunicorn had it: no request's read is cut
+
+
 # ---- control socket and start log (issue 33)
 # gunicorn >= 25 opens a control socket (for ``gunicornc``) at one path per user by
 # default, which the API's and the stream server's masters (and any other gunicorn of the

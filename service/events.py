@@ -66,6 +66,10 @@ class Hub:
         # a move wakes every stream of its session at once: their reads of the log take
         # turns, within the client's pool of Redis connections (100 at most)
         self.reads = threading.BoundedSemaphore(READERS)
+        # set when the process is told to stop: every stream ends at once, and its client
+        # reconnects (after the stream's ``retry``) to a process that stays
+        self.closing = threading.Event()
+        self.pid = os.getpid()
         self.thread = threading.Thread(target=self.run, name="majlis-events-hub", daemon=True)
         self.thread.start()
         self.renewer = threading.Thread(target=self.renew_leases, name="majlis-stream-leases", daemon=True)
@@ -151,6 +155,23 @@ class Hub:
         for event in events:
             event.set()
 
+    def close_streams(self) -> None:
+        """End every stream of this process (it is stopping): otherwise an idle stream
+        would hold its server's shutdown for the whole graceful timeout."""
+        self.closing.set()
+        with self.lock:
+            events = [event for waiting in self.waiting.values() for event in waiting]
+        for event in events:
+            event.set()
+
+
+def close_all_streams() -> None:
+    """End the streams of every hub of this process (gunicorn's worker, on SIGTERM)."""
+    with HUB_LOCK:
+        hubs = [found for found in HUBS if found.pid == os.getpid()]
+    for found in hubs:
+        found.close_streams()
+
 
 def hub(runtime: Runtime, store: S.SessionStore) -> Hub:
     """This process's hub (one per runtime and process: a forked child starts its own)."""
@@ -163,10 +184,13 @@ def hub(runtime: Runtime, store: S.SessionStore) -> Hub:
                 pattern = S.events_channel(store.keys, "0" * 32).replace("0" * 32, "*")
                 heartbeat = float(runtime.config.get("STREAM_HEARTBEAT", 10.0))
                 found = runtime.local[key] = Hub(store.r, pattern, heartbeat)
+                HUBS.append(found)
     return found
 
 
 HUB_LOCK = threading.Lock()
+HUBS: list[Hub] = []
+"""Every hub made in this process (and, after a fork, its parent's: each knows its pid)."""
 READERS = 32
 LEASE_SECONDS = 60.0
 """A stream's quota lease (service/quotas.py): renewed by its hub every third of it."""
@@ -308,7 +332,7 @@ class SessionStream:
             yield "retry: 1000\n\n"
             self.sent = self.since if self.since is not None else -1
             failed = False
-            while True:
+            while not self.hub.closing.is_set():
                 try:
                     with self.hub.reads:
                         caught_up = list(self.hello() if self.sent < 0 else self.catch_up())

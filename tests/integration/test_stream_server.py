@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from pathlib import Path
 
 import pytest
 
@@ -74,3 +75,22 @@ def test_the_api_is_pointed_at_the_stream_server_beside_it():
         {"MAJLIS_STREAM_BIND": "0.0.0.0:7000", "MAJLIS_STREAM_URL": "https://x.example"}
     )
     assert api["MAJLIS_STREAM_URL"] == "https://x.example" and streams["MAJLIS_STREAM_BIND"] == "0.0.0.0:7000"
+
+
+def test_stopping_the_system_ends_every_open_stream_at_once(system):
+    """The file's last test: it stops the module's system. Told to stop, the stream
+    server ends its streams (their clients reconnect after the stream's ``retry``) and
+    does not wait out gunicorn's 10 s graceful timeout for them."""
+    _, streams = open_streams(system, 20)
+    asked = time.monotonic()
+    system.stop()
+    took = time.monotonic() - asked
+    log = (Path(system.dir) / "server.log").read_text()
+    print(f"the system stopped in {took:.1f} s; the streams ended after {max_ended(streams, asked):.1f} s")
+    assert all(stream.ended is not None for stream in streams)
+    assert max_ended(streams, asked) < 5, log[-2000:]
+    assert "graceful timeout" not in log, log[-2000:]
+
+
+def max_ended(streams, since: float) -> float:
+    return max((stream.ended or float("inf")) - since for stream in streams)
