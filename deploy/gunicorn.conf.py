@@ -150,8 +150,9 @@ def post_fork(server, worker):  # noqa: ARG001
 def post_worker_init(worker):
     """On SIGTERM, end this worker's event streams before gunicorn's graceful stop waits
     for its open requests: an idle stream would otherwise hold the stop for the whole
-    ``graceful_timeout`` (10 s), and its client would meet a dead socket, not a closed
-    stream to reconnect from. A thread does it: a signal handler should not take locks."""
+    ``graceful_timeout`` (10 s), its client hearing nothing all that while before it is
+    cut off. Ended at once, a stream's client reconnects (after ``retry``) to a process
+    that stays. A thread does it: a signal handler should not take locks."""
     import signal
     import threading
 
