@@ -11,19 +11,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ai.policies.base import (
-    CANDIDATES,
-    PLAYOUT_FACTORIES,
-    Action,
-    PlayoutHook,
-    PlayoutPolicy,
-    Sampler,
-    register,
-    register_inference,
-)
+from ai.policies.base import CANDIDATES, PLAYOUT_FACTORIES, Action, PlayoutHook, PlayoutPolicy, register
 from engine.games.trex import tables as trex_tables
 from engine.games.trex.tables import CONTRACT_OF_NAME, INDEX_OF_CODE
-from engine.protocol import Game, InvalidState
+from engine.protocol import Game
 
 RANKS = "23456789TJQKA"  # low to high: trick order and layout sequence order agree
 SUITS = "SHDC"
@@ -497,23 +488,3 @@ def make_trex_playout() -> PlayoutPolicy:
 
 
 PLAYOUT_FACTORIES["trex"] = make_trex_playout
-
-
-# --- what the searching seat believes of the hidden hands -----------------------------------
-
-
-@register_inference("trex", levels=("hard",))
-def trex_inference(game: Game[Any], view: dict[str, Any]) -> Sampler | None:
-    """The hard level reads a discard: a seat that cannot follow suit in a contract with
-    penalty cards (the king of hearts, the queens, the diamonds) sheds one when it holds
-    one, as the easy policy, the playout hook and the searching levels nearly always do, so
-    a discard of another card says it holds none. The rules say so only under
-    ``must_discard_penalty`` (R11); the engine's sampler reads every discard that way when
-    asked (``penalty_discards``). When no deal of the unseen cards fits that reading, the
-    rules' worlds are searched."""
-    from engine.games.trex.sampling import make_sampler
-
-    try:
-        return make_sampler(view, penalty_discards=True)
-    except InvalidState:
-        return None

@@ -16,7 +16,6 @@ from .state import TrexState, entries
 from .tables import (
     ALL,
     CODES,
-    DIAMOND_MASK,
     HEARTS,
     NON_HEART_MASK,
     PASS,
@@ -32,11 +31,9 @@ if TYPE_CHECKING:  # a mypyc native type; at run time the annotations are never 
     from mypy_extensions import i64
 
 
-def deductions(s: TrexState, penalty_discards: bool = False) -> list[int]:
+def deductions(s: TrexState) -> list[int]:
     """Section 7: per seat, the cards it cannot hold (voids shown by not following, R10 heart
-    leads, R11 non-penalty discards, Trex passes). ``penalty_discards``: read every
-    non-penalty discard as R11 does even without its option (an opponent model: a seat that
-    cannot follow sheds a penalty card when it holds one)."""
+    leads, R11 non-penalty discards, Trex passes)."""
     ex = [0, 0, 0, 0]
     c = s.contract
     if c < 0:
@@ -54,7 +51,7 @@ def deductions(s: TrexState, penalty_discards: bool = False) -> list[int]:
             lay = layout_after(lay, a, start)
         return ex
     banned = (c == 0 or c == 5) and not s.opts.free_heart_lead
-    pen = PENALTY_MASK[c] if s.opts.must_discard else (PENALTY_MASK[c] & ~DIAMOND_MASK if penalty_discards else 0)
+    pen = PENALTY_MASK[c] if s.opts.must_discard else 0
 
     def trick(seats: list[int], cards: list[int]) -> None:
         led = cards[0] // 13
@@ -147,10 +144,8 @@ def first_difference(want: Any, got: Any, path: str) -> str:
     return path
 
 
-def make_sampler(view: Any, *, penalty_discards: bool = False) -> Callable[[random.Random], TrexState]:
-    """Validate ``view`` once; the returned function deals the unseen cards at random.
-    ``penalty_discards``: deal as if R11's option were on (see :func:`deductions`); raises
-    InvalidState when no deal fits that reading, as for a view the rules rule out."""
+def make_sampler(view: Any) -> Callable[[random.Random], TrexState]:
+    """Validate ``view`` once; the returned function deals the unseen cards at random."""
     base, counts, seat = view_template(view)
     known = base.table | base.taken
     for c in base.trick:
@@ -161,7 +156,7 @@ def make_sampler(view: Any, *, penalty_discards: bool = False) -> Callable[[rand
     need = {i: counts[i] - base.hands[i].bit_count() for i in range(4) if i != seat}
     if any(n < 0 for n in need.values()) or sum(need.values()) != unseen.bit_count():
         raise InvalidState("hand sizes do not match the unseen cards", field="hands")
-    ex = deductions(base, penalty_discards)
+    ex = deductions(base)
     pool = cards_of(unseen)
     need = {i: n for i, n in need.items() if n}
     seats = list(need)
