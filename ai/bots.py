@@ -6,7 +6,8 @@ Levels:
 * ``easy``: the game's heuristic policy (:mod:`ai.policies`), a generic greedy one if the
   game has none;
 * ``normal``: ISMCTS with a budget of 2,000 iterations;
-* ``hard``: ISMCTS with 20,000 iterations.
+* ``hard``: ISMCTS with 20,000 iterations (in Trex it also searches the contract choice and
+  the doubles, which normal takes from the policy: a game's root candidates name their levels).
 
 A level's budget is iterations, so that a bot is as strong on a busy host as on a quiet
 one: its time cap counts the searching thread's CPU time (``Budget.cpu``), which a busy
@@ -248,7 +249,7 @@ def decide(
         ]
         return Decision(action=action, stats=stats)
     chosen = clip_budget(budget if budget is not None else LEVEL_BUDGETS[level], max_iterations, max_ms)
-    candidates = policies.search_candidates(game, world, seat)
+    candidates = policies.search_candidates(game, world, seat, level)
     if candidates is not None and len(candidates) == 1:
         # the game searches only some decisions (Trex, Marriage): the policy takes this one
         stats["chosen_by"] = "policy"
@@ -308,7 +309,7 @@ def search_root(
     chosen = clip_budget(budget, max_iterations, max_ms)
     rng = random.Random(seed)
     sample = level_sampler(game, view, level)
-    candidates = policies.search_candidates(game, sample(random.Random(seed)), seat)
+    candidates = policies.search_candidates(game, sample(random.Random(seed)), seat, level)
     search_clock, stop = search_limits(chosen, max_ms, clock, cpu_clock, should_stop)
     result = _search(game, view, rng, sample, chosen, candidates, stop, search_clock)
     return {

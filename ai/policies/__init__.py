@@ -17,6 +17,7 @@ from ai.policies.base import (
     inferred_sampler,
     playout_policy,
     register,
+    register_candidates,
     search_candidates,
 )
 
@@ -35,5 +36,6 @@ __all__ = [
     "inferred_sampler",
     "playout_policy",
     "register",
+    "register_candidates",
     "search_candidates",
 ]

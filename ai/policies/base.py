@@ -59,17 +59,30 @@ so it runs lazily; a failure means random playouts)."""
 
 Candidates = Callable[[Game[Any], Any, int], list[Action] | None]
 
-CANDIDATES: dict[str, Candidates] = {}
-"""Game id -> ``candidates(game, state, seat)``: the actions a searching bot considers at
-its root, the easy choice first (reads only the seat's view), or None for all of them.
-For decisions the normal budget cannot search well (Marriage's ~22 discards, Trex's
-contract choice); a game without one searches every decision over all legal actions."""
+CANDIDATES: dict[str, tuple[frozenset[str], Candidates]] = {}
+"""Game id -> (the searching levels that use it, ``candidates(game, state, seat)``): the
+actions a bot of those levels considers at its root, the easy choice first (reads only
+the seat's view), or None for all of them. For decisions a level's budget cannot search
+well (Marriage's ~22 discards; Trex's contract choice and doubles at the normal level); a
+level or game without one searches every decision over all legal actions."""
 
 
-def search_candidates(game: Game[Any], state: Any, seat: int) -> list[Action] | None:
-    """The root actions a searching bot considers, or None for every legal action."""
-    candidates = CANDIDATES.get(game.id)
-    return None if candidates is None else candidates(game, state, seat)
+def register_candidates(game_id: str, levels: Iterable[str]) -> Callable[[Candidates], Candidates]:
+    """Decorator: ``fn`` names the root candidates of ``game_id``'s searching ``levels``."""
+
+    def deco(fn: Candidates) -> Candidates:
+        CANDIDATES[game_id] = (frozenset(levels), fn)
+        return fn
+
+    return deco
+
+
+def search_candidates(game: Game[Any], state: Any, seat: int, level: str = "normal") -> list[Action] | None:
+    """The root actions a searching bot of ``level`` considers, or None for every legal action."""
+    entry = CANDIDATES.get(game.id)
+    if entry is None or level not in entry[0]:
+        return None
+    return entry[1](game, state, seat)
 
 
 def register(game_id: str) -> Callable[[Policy], Policy]:

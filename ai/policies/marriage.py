@@ -6,7 +6,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ai.policies.base import CANDIDATES, PLAYOUT_FACTORIES, Action, PlayoutHook, PlayoutPolicy, register
+from ai.policies.base import (
+    PLAYOUT_FACTORIES,
+    Action,
+    PlayoutHook,
+    PlayoutPolicy,
+    register,
+    register_candidates,
+)
 from engine.games.marriage import hand_eval as H
 from engine.games.marriage import melds, scoring
 from engine.games.marriage import tables as T
@@ -266,4 +273,4 @@ def _marriage_playout_hook() -> PlayoutPolicy | None:
 PLAYOUT_FACTORIES["marriage"] = _marriage_playout_hook
 
 
-CANDIDATES["marriage"] = marriage_candidates
+register_candidates("marriage", levels=("normal", "hard"))(marriage_candidates)

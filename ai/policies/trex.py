@@ -11,7 +11,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ai.policies.base import CANDIDATES, PLAYOUT_FACTORIES, Action, PlayoutHook, PlayoutPolicy, register
+from ai.policies.base import (
+    PLAYOUT_FACTORIES,
+    Action,
+    PlayoutHook,
+    PlayoutPolicy,
+    register,
+    register_candidates,
+)
 from engine.games.trex import tables as trex_tables
 from engine.games.trex.tables import CONTRACT_OF_NAME, INDEX_OF_CODE
 from engine.protocol import Game
@@ -457,17 +464,17 @@ def trex_policy(game: Game[Any], state: Any, seat: int, rng: random.Random) -> A
     return cards[choose_trick_card(view, seat, hand, legal)]
 
 
+@register_candidates("trex", levels=("normal",))
 def trex_candidates(game: Game[Any], state: Any, seat: int) -> list[Action] | None:
     """What the normal bot searches: the card play (tricks and layout). The contract
-    choice and the doubles are the easy policy's: a search of one deal with random
-    playouts values a contract by how random players would fare with it, while the
-    policy's choice is fitted on thousands of deals (see ``choose_contract``)."""
+    choice and the doubles are the easy policy's, fitted on thousands of deals (see
+    ``choose_contract``). The hard level searches them too: with the trick-play hook a
+    search of the deal values a contract and a double better than the fitted choice
+    (docs/bots.md, "Tried in session 45"), and that is where hard's search sees further
+    than normal's; normal keeps the policy's choice so that the two levels differ."""
     if game.phase(state) in ("choose_contract", "doubling"):
         return [trex_policy(game, state, seat, random.Random(0))]
     return None
-
-
-CANDIDATES["trex"] = trex_candidates
 
 
 # --- the search's playout -------------------------------------------------------------------

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from ai import policies
+from ai import bots, policies
 from ai.policies import trex as policy
 from engine import get_game
 
@@ -227,3 +227,57 @@ def test_easy_scores_more_points_per_deal_than_random():
         random_points += sum(report.scores) - report.scores[easy_seat]
     assert easy_points / deals > 10.0
     assert easy_points / deals > random_points / deals / 3 + 15.0
+
+
+def test_the_hard_level_searches_the_contract_choice_and_normal_plays_the_policys():
+    """Root candidates by level: at the contract choice normal plays the easy policy's
+    contract without a search; hard searches every contract the kingdom has left (the
+    decision where its search sees further than normal's: docs/bots.md, "Tried in
+    session 45")."""
+    state = GAME.new_state(4, None, 0, seed=11)
+    assert GAME.phase(state) == "choose_contract"
+    seat = GAME.to_act(state)
+    view = GAME.view(state, seat)
+    assert policies.search_candidates(GAME, state, seat, "normal") == [
+        policy.trex_policy(GAME, state, seat, random.Random(0))
+    ]
+    assert policies.search_candidates(GAME, state, seat, "hard") is None
+    normal = bots.decide(GAME, view, level="normal", seed=3)
+    assert normal.stats["chosen_by"] == "policy" and normal.stats["iterations"] == 0
+    hard = bots.decide(GAME, view, level="hard", budget=bots.Budget(iterations=400), seed=3)
+    assert hard.stats["iterations"] == 400
+    contracts = [a["action"]["contract"] for a in hard.stats["actions"]]
+    assert len(contracts) == len(GAME.legal_actions(state)) > 1
+    assert all(a["visits"] > 0 for a in hard.stats["actions"])
+
+
+def test_the_hard_level_searches_the_doubles():
+    """In the doubling phase normal doubles as the easy policy does; hard searches the
+    double against the pass."""
+    state = build(
+        {"doubling": True}, hands=E3_HANDS, contract="king_of_hearts", contracts_used=["king_of_hearts"]
+    )
+    while GAME.phase(state) == "doubling" and len(GAME.legal_actions(state)) < 2:
+        play(state, {"type": "pass"})
+    assert GAME.phase(state) == "doubling"
+    seat = GAME.to_act(state)
+    view = GAME.view(state, seat)
+    assert policies.search_candidates(GAME, state, seat, "normal") == [
+        policy.trex_policy(GAME, state, seat, random.Random(0))
+    ]
+    assert policies.search_candidates(GAME, state, seat, "hard") is None
+    hard = bots.decide(GAME, view, level="hard", budget=bots.Budget(iterations=200), seed=1)
+    assert hard.stats["iterations"] == 200 and hard.stats["chosen_by"] in ("search", "policy")
+    assert all(a["visits"] > 0 for a in hard.stats["actions"])
+
+
+def test_marriage_keeps_its_candidates_at_both_searching_levels():
+    """Marriage's root candidates (three discards, the policy's other choices) are both
+    searching levels'."""
+    game = get_game("marriage")
+    state = game.new_state(2, None, 0, seed=4)
+    seat = game.to_act(state)
+    assert policies.search_candidates(game, state, seat, "hard") == policies.search_candidates(
+        game, state, seat, "normal"
+    )
+    assert policies.search_candidates(game, state, seat, "normal") is not None
