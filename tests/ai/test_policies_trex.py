@@ -229,6 +229,17 @@ def test_easy_scores_more_points_per_deal_than_random():
     assert easy_points / deals > random_points / deals / 3 + 15.0
 
 
+def normal_takes_the_policys_choice_and_hard_searches(state) -> dict:
+    """The view of the seat to act, after checking the root candidates of both levels:
+    normal's the easy choice alone, hard's every legal action (None)."""
+    seat = GAME.to_act(state)
+    assert policies.search_candidates(GAME, state, seat, "normal") == [
+        policy.trex_policy(GAME, state, seat, random.Random(0))
+    ]
+    assert policies.search_candidates(GAME, state, seat, "hard") is None
+    return GAME.view(state, seat)
+
+
 def test_the_hard_level_searches_the_contract_choice_and_normal_plays_the_policys():
     """Root candidates by level: at the contract choice normal plays the easy policy's
     contract without a search; hard searches every contract the kingdom has left (the
@@ -236,12 +247,7 @@ def test_the_hard_level_searches_the_contract_choice_and_normal_plays_the_policy
     session 45")."""
     state = GAME.new_state(4, None, 0, seed=11)
     assert GAME.phase(state) == "choose_contract"
-    seat = GAME.to_act(state)
-    view = GAME.view(state, seat)
-    assert policies.search_candidates(GAME, state, seat, "normal") == [
-        policy.trex_policy(GAME, state, seat, random.Random(0))
-    ]
-    assert policies.search_candidates(GAME, state, seat, "hard") is None
+    view = normal_takes_the_policys_choice_and_hard_searches(state)
     normal = bots.decide(GAME, view, level="normal", seed=3)
     assert normal.stats["chosen_by"] == "policy" and normal.stats["iterations"] == 0
     hard = bots.decide(GAME, view, level="hard", budget=bots.Budget(iterations=400), seed=3)
@@ -260,12 +266,7 @@ def test_the_hard_level_searches_the_doubles():
     while GAME.phase(state) == "doubling" and len(GAME.legal_actions(state)) < 2:
         play(state, {"type": "pass"})
     assert GAME.phase(state) == "doubling"
-    seat = GAME.to_act(state)
-    view = GAME.view(state, seat)
-    assert policies.search_candidates(GAME, state, seat, "normal") == [
-        policy.trex_policy(GAME, state, seat, random.Random(0))
-    ]
-    assert policies.search_candidates(GAME, state, seat, "hard") is None
+    view = normal_takes_the_policys_choice_and_hard_searches(state)
     hard = bots.decide(GAME, view, level="hard", budget=bots.Budget(iterations=200), seed=1)
     assert hard.stats["iterations"] == 200 and hard.stats["chosen_by"] in ("search", "policy")
     assert all(a["visits"] > 0 for a in hard.stats["actions"])
