@@ -35,7 +35,6 @@ import json
 import logging
 import os
 import threading
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -69,6 +68,8 @@ class Hub:
         # set when the process is told to stop: every stream ends at once, and its client
         # reconnects (after the stream's ``retry``) to a process that stays
         self.closing = threading.Event()
+        # set by stop(): the hub's threads end (a test whose Redis is going away)
+        self.stopped = threading.Event()
         self.pid = os.getpid()
         self.thread = threading.Thread(target=self.run, name="majlis-events-hub", daemon=True)
         self.thread.start()
@@ -83,8 +84,7 @@ class Hub:
         reaching the hub (a lost message, a broken subscription) or that expired wakes its
         streams. So an idle stream never reads Redis itself, and a lost message only
         delays its move by a heartbeat at most."""
-        while True:
-            time.sleep(self.heartbeat)
+        while not self.stopped.wait(self.heartbeat):
             with self.lock:
                 channels = list(self.waiting)
             for start in range(0, len(channels), 500):
@@ -107,8 +107,7 @@ class Hub:
     def renew_leases(self) -> None:
         """Every third of a lease, renew the quota leases of every stream of this process,
         in pipelines of a few hundred (one round trip each, not one per stream)."""
-        while True:
-            time.sleep(LEASE_SECONDS / 3)
+        while not self.stopped.wait(LEASE_SECONDS / 3):
             with self.lock:
                 leases = list(self.leases.values())
             for start in range(0, len(leases), 500):
@@ -135,19 +134,29 @@ class Hub:
                 self.versions.pop(channel, None)
 
     def run(self) -> None:
-        while True:
+        while not self.stopped.is_set():
             pubsub = self.client.pubsub(ignore_subscribe_messages=True)
             try:
                 pubsub.psubscribe(self.pattern)
-                while True:
+                while not self.stopped.is_set():
                     message = pubsub.get_message(timeout=1.0)
                     if message is not None:
                         self.wake(message["channel"])
             except redis.RedisError as error:  # Redis restarting: watch_versions covers the gap
-                log.warning("event hub: %s; subscribing again in 1 s", error)
-                time.sleep(1.0)
+                if not self.stopped.is_set():
+                    log.warning("event hub: %s; subscribing again in 1 s", error)
+                    self.stopped.wait(1.0)
             finally:
                 pubsub.close()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """End this hub's threads (its streams end too) and wait for them: a process whose
+        Redis is going away (a test suite's, at its end) stops its hubs first, or they
+        would keep calling a server that is gone."""
+        self.stopped.set()
+        self.close_streams()
+        for thread in (self.thread, self.renewer, self.watcher):
+            thread.join(timeout)
 
     def wake(self, channel: str) -> None:
         with self.lock:
@@ -173,14 +182,23 @@ def close_all_streams() -> None:
         found.close_streams()
 
 
+def stop_hubs() -> None:
+    """Stop every hub of this process (see :meth:`Hub.stop`)."""
+    with HUB_LOCK:
+        hubs = [found for found in HUBS if found.pid == os.getpid()]
+        HUBS[:] = [found for found in HUBS if found not in hubs]
+    for found in hubs:
+        found.stop()
+
+
 def hub(runtime: Runtime, store: S.SessionStore) -> Hub:
     """This process's hub (one per runtime and process: a forked child starts its own)."""
     key = f"majlis_events_hub:{os.getpid()}"
     found = runtime.local.get(key)
-    if found is None:
+    if found is None or found.stopped.is_set():
         with HUB_LOCK:
             found = runtime.local.get(key)
-            if found is None:
+            if found is None or found.stopped.is_set():
                 pattern = S.events_channel(store.keys, "0" * 32).replace("0" * 32, "*")
                 heartbeat = float(runtime.config.get("STREAM_HEARTBEAT", 10.0))
                 found = runtime.local[key] = Hub(store.r, pattern, heartbeat)

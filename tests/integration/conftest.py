@@ -19,6 +19,7 @@ import pytest
 
 from service import create_app
 from service.celery_app import ALL_QUEUES
+from service.events import stop_hubs
 from service.quotas import QUOTA_SETTINGS
 from service.redis_conn import EmbeddedRedis, Keys, connect
 from service.settings import Settings
@@ -120,9 +121,11 @@ def redis_url():
     url = os.environ.get("REDIS_URL")
     if url:
         yield url
+        stop_hubs()
         return
     server = EmbeddedRedis()
     yield server.start()
+    stop_hubs()  # before the server: their threads would keep calling it, logging each time
     server.stop()
 
 

@@ -38,4 +38,15 @@ def test_a_lost_announcement_or_an_expiry_wakes_the_streams_of_that_session_only
         client.delete(keys.session(moved))  # expired
         assert wake_moved.wait(2.0)
     finally:
+        hub.stop()
         client.delete(keys.session(moved), keys.session(quiet))
+
+
+def test_a_stopped_hub_ends_its_threads_and_its_streams(redis_url):
+    # a test suite stops its hubs before its Redis: none keeps calling a server that is gone
+    client = connect(redis_url, 2.0)
+    hub = Hub(client, f"majlis-hub-{uuid.uuid4().hex[:8]}:*", heartbeat=0.2)
+    wake = hub.register("a-channel")
+    hub.stop(timeout=5.0)
+    assert wake.is_set() and hub.closing.is_set()  # its streams end (their clients reconnect)
+    assert not any(t.is_alive() for t in (hub.thread, hub.renewer, hub.watcher))
