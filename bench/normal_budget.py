@@ -21,6 +21,13 @@ choice than ``a``'s: a hard level that agrees with normal almost always cannot b
 much in the arena.
 
     .venv/bin/python bench/normal_budget.py --agreement --a normal --b openspiel-ismcts --iterations 500
+
+``--a-iterations`` / ``--b-iterations`` give one side its own budget, and ``--b-seed-offset``
+seeds ``b`` apart from ``a``: the same level at two budgets says whether a longer search
+would change its choices, and at one budget with two seeds how often its own noise does.
+
+    .venv/bin/python bench/normal_budget.py --agreement --games trex --a hard --b hard --b-iterations 40000
+    .venv/bin/python bench/normal_budget.py --agreement --games trex --a hard --b hard --b-seed-offset 1000
 """
 
 from __future__ import annotations
@@ -108,18 +115,24 @@ def level_agreement(
     a: str = "normal",
     b: str = "hard",
     iterations: int | None = None,
+    a_iterations: int | None = None,
+    b_iterations: int | None = None,
+    b_seed_offset: int = 0,
 ) -> list[tuple[bool, float | None]]:
     """At :func:`searched_positions`, the decisions of bots ``a`` and ``b`` (levels, or
-    OpenSpiel's ISMCTS) with iteration budgets (no time limit) and the same seed: (same
+    OpenSpiel's ISMCTS) with iteration budgets (no time limit; a side's own
+    ``*_iterations`` before the shared ``iterations``) and the same seed, unless
+    ``b_seed_offset`` moves ``b``'s: (same
     action?, ``b``'s search's mean reward of its own choice minus that of ``a``'s choice:
     what ``b`` thinks ``a``'s choice gives up; 0 when they agree, None where ``b``'s search
     does not say: OpenSpiel's, or an action it never visited)."""
-    a_budget, b_budget = side_budget(a, iterations), side_budget(b, iterations)
+    a_budget = side_budget(a, a_iterations if a_iterations is not None else iterations)
+    b_budget = side_budget(b, b_iterations if b_iterations is not None else iterations)
     out: list[tuple[bool, float | None]] = []
     for step_no, state, seat in searched_positions(game, deals, per_deal):
         view = game.view(state, seat)
         a_move = bot_decide(game, view, a, a_budget, step_no)
-        b_move = bot_decide(game, view, b, b_budget, step_no)
+        b_move = bot_decide(game, view, b, b_budget, step_no + b_seed_offset)
         if a_move.action == b_move.action:
             out.append((True, 0.0))
             continue
@@ -133,16 +146,28 @@ def level_agreement(
 
 
 def print_agreement(
-    games: list[str], deals: int, per_deal: int, a: str, b: str, iterations: int | None
+    games: list[str],
+    deals: int,
+    per_deal: int,
+    a: str,
+    b: str,
+    iterations: int | None,
+    a_iterations: int | None = None,
+    b_iterations: int | None = None,
+    b_seed_offset: int = 0,
 ) -> None:
+    a_budget = side_budget(a, a_iterations if a_iterations is not None else iterations)
+    b_budget = side_budget(b, b_iterations if b_iterations is not None else iterations)
+    seeds = f"b's seeds {b_seed_offset} above a's" if b_seed_offset else "the same seeds"
     print(
-        f"{a} ({side_budget(a, iterations).iterations} iterations) v {b} "
-        f"({side_budget(b, iterations).iterations}) at the same positions and seeds; "
-        f"{deals} deals x up to {per_deal}"
+        f"{a} ({a_budget.iterations} iterations) v {b} ({b_budget.iterations}) at the same "
+        f"positions, {seeds}; {deals} deals x up to {per_deal}"
     )
     print(f"{'game':10s} {'decisions':>9s} {'same':>6s} {'mean gap where they differ':>27s}")
     for game_id in games:
-        rows = level_agreement(get_game(game_id), deals, per_deal, a, b, iterations)
+        rows = level_agreement(
+            get_game(game_id), deals, per_deal, a, b, iterations, a_iterations, b_iterations, b_seed_offset
+        )
         if not rows:
             print(f"{game_id:10s} no searched decisions", file=sys.stderr)
             continue
@@ -170,9 +195,22 @@ def main() -> int:
     parser.add_argument(
         "--iterations", type=int, help="--agreement: both bots' iterations (default: each level's)"
     )
+    parser.add_argument("--a-iterations", type=int, help="--agreement: the first bot's own iterations")
+    parser.add_argument("--b-iterations", type=int, help="--agreement: the second bot's own iterations")
+    parser.add_argument("--b-seed-offset", type=int, default=0, help="--agreement: seed the second bot apart")
     args = parser.parse_args()
     if args.agreement:
-        print_agreement(args.games, args.deals, args.per_deal, args.a, args.b, args.iterations)
+        print_agreement(
+            args.games,
+            args.deals,
+            args.per_deal,
+            args.a,
+            args.b,
+            args.iterations,
+            args.a_iterations,
+            args.b_iterations,
+            args.b_seed_offset,
+        )
         return 0
     print(f"time budget {args.ms:g} ms per decision; {args.deals} deals x up to {args.per_deal} decisions")
     print(f"{'game':10s} {'decisions':>9s} {'median it':>10s} {'p10':>7s} {'p90':>7s} {'it/CPU s':>9s}")

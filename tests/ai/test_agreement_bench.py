@@ -31,3 +31,16 @@ def test_a_bot_without_a_budget_of_its_own_needs_iterations() -> None:
     assert side_budget("openspiel-ismcts", 500).iterations == 500
     with pytest.raises(SystemExit, match="give --iterations"):
         side_budget("openspiel-ismcts", None)
+
+
+def test_one_level_at_two_seeds_or_budgets_can_differ() -> None:
+    # the same level and budget agrees with itself only at the same seed: moved seeds, or a
+    # side's own budget, are other searches (at 30 iterations Ronda's differ somewhere)
+    ronda = get_game("ronda")
+    reseeded = level_agreement(ronda, 2, 4, "normal", "normal", iterations=30, b_seed_offset=1000)
+    longer = level_agreement(ronda, 2, 4, "normal", "normal", a_iterations=30, b_iterations=600)
+    same = level_agreement(ronda, 2, 4, "normal", "normal", a_iterations=30, b_iterations=30)
+    assert len(reseeded) == len(longer) == len(same) >= 6
+    assert same == [(True, 0.0)] * len(same)
+    assert not all(agree for agree, _ in reseeded)
+    assert not all(agree for agree, _ in longer)
