@@ -78,7 +78,8 @@ HARD_MEASURED_ABOVE_NORMAL = frozenset({"baloot", "porrazo"})
 150 duplicate matches, interval over the 75 pairs [0.553, 0.674] (series 8116; before it
 0.662 over 71, 0.650 over 100); Porrazo 0.580 over 150 duplicate matches, interval over the
 75 pairs [0.521, 0.639] (series 8112, on the threshold its declaration set). Elsewhere it
-did not (Ronda 0.54, Marriage 0.52; docs/bots.md, "Hard v normal"), or not by issue 32's
+did not (Ronda 0.520 over 150 duplicate matches, interval over the 75 pairs [0.473, 0.567],
+series 8129; Marriage 0.52; docs/bots.md, "Hard v normal"), or not by issue 32's
 0.58, the bar each series' declaration set (Trex 0.579 pairwise over 152 duplicate matches,
 interval over the 38 groups [0.532, 0.626], series 8128): a level that does not beat the
 one below it is not offered as a higher level."""
