@@ -108,6 +108,17 @@ def side_budget(level: str, iterations: int | None) -> Budget:
     return Budget(iterations=iterations)
 
 
+def side_budgets(
+    a: str, b: str, iterations: int | None, a_iterations: int | None, b_iterations: int | None
+) -> tuple[Budget, Budget]:
+    """Each side's budget: its own ``*_iterations`` if given, else the shared ``iterations``,
+    else its level's (:func:`side_budget`)."""
+    return (
+        side_budget(a, a_iterations if a_iterations is not None else iterations),
+        side_budget(b, b_iterations if b_iterations is not None else iterations),
+    )
+
+
 def level_agreement(
     game: Game[Any],
     deals: int,
@@ -126,8 +137,7 @@ def level_agreement(
     action?, ``b``'s search's mean reward of its own choice minus that of ``a``'s choice:
     what ``b`` thinks ``a``'s choice gives up; 0 when they agree, None where ``b``'s search
     does not say: OpenSpiel's, or an action it never visited)."""
-    a_budget = side_budget(a, a_iterations if a_iterations is not None else iterations)
-    b_budget = side_budget(b, b_iterations if b_iterations is not None else iterations)
+    a_budget, b_budget = side_budgets(a, b, iterations, a_iterations, b_iterations)
     out: list[tuple[bool, float | None]] = []
     for step_no, state, seat in searched_positions(game, deals, per_deal):
         view = game.view(state, seat)
@@ -156,8 +166,7 @@ def print_agreement(
     b_iterations: int | None = None,
     b_seed_offset: int = 0,
 ) -> None:
-    a_budget = side_budget(a, a_iterations if a_iterations is not None else iterations)
-    b_budget = side_budget(b, b_iterations if b_iterations is not None else iterations)
+    a_budget, b_budget = side_budgets(a, b, iterations, a_iterations, b_iterations)
     seeds = f"b's seeds {b_seed_offset} above a's" if b_seed_offset else "the same seeds"
     print(
         f"{a} ({a_budget.iterations} iterations) v {b} ({b_budget.iterations}) at the same "
