@@ -68,7 +68,11 @@ if STREAM_SERVER:
     raise_open_files_limit(worker_connections * workers + 256)
 timeout = int(os.environ.get("MAJLIS_WEB_TIMEOUT", 60))
 graceful_timeout = 10
-keepalive = 5
+# The stream server keeps no connection alive after a response: a stream ends only when
+# the process stops (or the session expires), and its socket must close then, for the
+# client to reconnect to a process that stays, and for this one to stop at once rather
+# than wait out an idle keep-alive; its client's next stream is a new connection anyway.
+keepalive = 0 if STREAM_SERVER else 5
 # A worker is replaced after this many requests (a guard against slow leaks). At the
 # 2,000 requests/s goal 10,000 meant a restart every ~10 s per worker, each one a
 # latency spike for the connections it held; 200,000 is every half hour or more.
@@ -152,7 +156,9 @@ def post_worker_init(worker):
     for its open requests: an idle stream would otherwise hold the stop for the whole
     ``graceful_timeout`` (10 s), its client hearing nothing all that while before it is
     cut off. Ended at once, a stream's client reconnects (after ``retry``) to a process
-    that stays. A thread does it: a signal handler should not take locks."""
+    that stays. A thread does it (a signal handler should not take locks); in the gevent
+    worker a greenlet does, as gunicorn's own handlers there: its handler runs in the
+    event loop, where starting a (patched) thread would block and kill the worker."""
     import signal
     import threading
 
@@ -161,11 +167,23 @@ def post_worker_init(worker):
     def on_sigterm(sig, frame):
         from service.events import close_all_streams
 
-        threading.Thread(target=close_all_streams, name="majlis-close-streams", daemon=True).start()
+        if _gevent_patched():
+            import gevent
+
+            gevent.spawn(close_all_streams)
+        else:
+            threading.Thread(target=close_all_streams, name="majlis-close-streams", daemon=True).start()
         stop_worker(sig, frame)
 
     signal.signal(signal.SIGTERM, on_sigterm)
     signal.siginterrupt(signal.SIGTERM, False)  # as gunicorn had it: no request's read is cut
+
+
+def _gevent_patched() -> bool:
+    """Whether this process runs gunicorn's gevent worker (which patches threading)."""
+    import sys
+
+    return "gevent.monkey" in sys.modules and sys.modules["gevent.monkey"].is_module_patched("threading")
 
 
 # ---- control socket and start log (issue 33)

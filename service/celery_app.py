@@ -111,6 +111,12 @@ def celery_config(config: Mapping[str, Any]) -> dict[str, Any]:
             **sentinel,
         },
         "broker_connection_retry_on_startup": True,
+        # A Redis error answer to the consumer (Redis full at its maxmemory refuses the
+        # write that records a task as delivered, right after the pop) restarts the
+        # consumer, as a lost connection does, instead of stopping the whole worker
+        # ("Unrecoverable error"). The task popped then is lost to the broker; the bot
+        # turn sweeper sends a lost bot turn again and a job's stall is requeued.
+        "broker_channel_error_retry": True,
         "broker_connection_timeout": 2,
         "task_publish_retry": False,
         "worker_hijack_root_logger": False,

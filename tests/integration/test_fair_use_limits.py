@@ -47,6 +47,9 @@ SETTINGS = {
     "MAJLIS_JOB_STALL_SECONDS": "2",
     "MAJLIS_WORKER_HEARTBEAT": "1",
     "MAJLIS_WORKER_STALE": "5",
+    # a bot turn whose task was lost is sent again 2 s after its move (not 5): well
+    # within the sessions' 8 s lifetime here
+    "MAJLIS_BOT_TURN_GRACE": "2",
     # one API process with two inline search slots: one client's hints may hold one
     "MAJLIS_WEB_WORKERS": "1",
     "MAJLIS_INLINE_SEARCHES": "2",
@@ -359,6 +362,45 @@ def test_a_job_whose_worker_was_killed_says_it_is_queued_again(service):
 
 
 # --------------------------------------------------------------------------- Redis full
+
+
+def test_a_redis_error_answer_to_the_worker_stops_no_worker_and_loses_no_bot_turn(service):
+    """Redis at its maxmemory may refuse the write that records a task as delivered just
+    after the worker popped it (the next test can hit that race). The worker must live
+    on, and the bot turn whose task was lost be sent again. The broker's record of
+    delivered tasks made a string here gives the same error answer every time, race or no
+    race."""
+    client = service.redis()
+    log_start = len(service.log)
+    deadline = time.monotonic() + 30
+    while client.hlen("unacked") and time.monotonic() < deadline:  # no task of another test in flight
+        time.sleep(0.2)
+    assert client.type("unacked") in ("none", "hash") and not client.hlen("unacked")
+    client.set("unacked", "not a hash")
+    try:
+        session = service.new_session("127.0.0.18", seats=["human", {"type": "bot", "level": "easy"}])
+        auth = {"Authorization": f"Bearer {session['tokens'][0]}"}
+        view = service.call("GET", f"/v1/sessions/{session['id']}", headers=auth)[2]
+        if view["legal_actions"]:  # the human is first: the bot's turn comes after one move
+            move = {"action": view["legal_actions"][0]["action"], "expected_version": view["version"]}
+            status, _head, view = service.call("POST", f"/v1/sessions/{session['id']}/moves", move, auth)
+            assert status == 200, view
+        waiting_version = view["version"]
+        deadline = time.monotonic() + 15
+        while "(server:ResponseError)" not in service.log[log_start:] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert "(server:ResponseError)" in service.log[log_start:]  # the bot turn's task was popped, and lost
+    finally:
+        client.delete("unacked")
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        view = service.call("GET", f"/v1/sessions/{session['id']}", headers=auth)[2]
+        if view["version"] > waiting_version:
+            break
+        time.sleep(0.2)
+    assert view["version"] > waiting_version, view  # the bot played: its turn was sent again
+    assert "bot turns sent again" in service.log[log_start:]
+    assert "worker exited" not in service.log[log_start:]
 
 
 def test_redis_filled_to_its_cap_gives_only_problem_documents_and_recovers(service):

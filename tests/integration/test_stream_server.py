@@ -90,6 +90,7 @@ def test_stopping_the_system_ends_every_open_stream_at_once(system):
     assert all(stream.ended is not None for stream in streams)
     assert max_ended(streams, asked) < 5, log[-2000:]
     assert "graceful timeout" not in log, log[-2000:]
+    assert "Exception in worker process" not in log, log[-3000:]  # stopped, not crashed
 
 
 def max_ended(streams, since: float) -> float:
