@@ -30,12 +30,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: bench/ is not installed
 
+from ai.arena import OFFLINE_MAX_MS  # noqa: E402
 from ai.bots import Budget, decide  # noqa: E402
 from bench.clairvoyant_bound import HandSeeingGame  # noqa: E402
 from bench.porrazo_silent_reading import SilentGame  # noqa: E402
 from engine import get_game  # noqa: E402
 
-OFFLINE_MAX_MS = 600_000.0
 SEARCH = Budget(iterations=500)
 
 

@@ -27,13 +27,10 @@ from ai.bots import Budget, Decision, decide
 from engine.games.porrazo.tables import NO_COMBO
 from engine.protocol import Game
 
-counted = {"views": 0, "constrained": 0, "impossible": 0}
-
 
 def silent_sampler(game: Game[Any], view: dict[str, Any]) -> Callable[[random.Random], Any]:
     """The game's sampler, with every silent hidden seat's dealt cards of three ranks."""
     sample: Any = game.sampler(view)
-    counted["views"] += 1
     if view["phase"] != "play" or view["options"].get("declaration_mode") != "manual":
         return sample
     silent = [
@@ -48,9 +45,7 @@ def silent_sampler(game: Game[Any], view: dict[str, Any]) -> Callable[[random.Ra
     sample.constrained = [s for s in sample.hidden_seats if sample.constraint[s] is not None]
     sample.candidates = {}
     if sample.assign(random.Random(0)) is None:  # it passed holding one: the rules' worlds
-        counted["impossible"] += 1
         return game.sampler(view)
-    counted["constrained"] += 1
     return sample
 
 
