@@ -213,3 +213,61 @@ def test_policy_breaks_ties_but_never_overrides_a_clear_best(monkeypatch: pytest
     decision = decide(GAME, GAME.view(LEAD, 0), budget=Budget(iterations=2000), seed=1)
     assert decision.action == parse_card("5S")
     assert decision.stats["chosen_by"] == "search"
+
+
+class _RootWorlds:
+    """The toy game, recording for each iteration its root action and the world it was
+    played in (the hidden cards: seat 1's hand and the face-down rest). An iteration
+    clones its world, then steps the root action first."""
+
+    def __init__(self) -> None:
+        self.log: list[tuple[int, tuple[int, ...]]] = []
+        self._world = None
+
+    def __getattr__(self, name: str):
+        return getattr(GAME, name)
+
+    def clone(self, state):
+        self._world = state
+        return GAME.clone(state)
+
+    def step(self, state, action) -> None:
+        if self._world is not None:
+            self.log.append((action, tuple(self._world.hands[1]) + tuple(self._world.hidden)))
+            self._world = None
+        GAME.step(state, action)
+
+    def worlds_by_root_action(self) -> dict[int, list[tuple[int, ...]]]:
+        by_action: dict[int, list[tuple[int, ...]]] = {}
+        for action, world in self.log:
+            by_action.setdefault(action, []).append(world)
+        return by_action
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_paired_worlds_play_the_kth_visit_of_every_root_action_in_the_same_world(paired: bool) -> None:
+    game = _RootWorlds()
+    result = ismcts.search(game, GAME.view(LEAD, 0), random.Random(5), iterations=400, paired_worlds=paired)
+    assert result.iterations == 400 == sum(result.visits) == len(game.log)
+    by_action = game.worlds_by_root_action()
+    assert sorted(by_action) == sorted(result.actions)
+    assert [len(by_action[a]) for a in result.actions] == result.visits
+    first, second = (by_action[a] for a in result.actions)
+    shared = min(len(first), len(second))
+    assert shared >= 50
+    assert len(set(first)) > 10  # the worlds differ from one visit to the next
+    # paired: the same worlds in the same order; unpaired: each iteration draws its own
+    assert (first[:shared] == second[:shared]) is paired
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_search_in_paired_worlds_finds_the_best_lead_reproducibly(seed: int) -> None:
+    view = GAME.view(LEAD, 0)
+    result = ismcts.search(GAME, view, random.Random(seed), iterations=2000, paired_worlds=True)
+    again = ismcts.search(GAME, view, random.Random(seed), iterations=2000, paired_worlds=True)
+    assert result.actions[result.best_index()] == parse_card("5S")
+    assert (result.visits, result.totals) == (again.visits, again.totals)
+    # exact values 0.6 and 0.5 (toy.py): each mean is over the same worlds
+    means = {a: t / n for a, t, n in zip(result.actions, result.totals, result.visits, strict=True)}
+    assert means[parse_card("5S")] == pytest.approx(0.6, abs=0.05)
+    assert means[parse_card("2H")] == pytest.approx(0.5, abs=0.05)
