@@ -201,7 +201,6 @@ def _search(
         clock=clock,
         sampler=sample,
         root_candidates=candidates,
-        paired_worlds=game.id in policies.PAIRED_WORLDS,
     )
 
 

@@ -126,15 +126,13 @@ def search(
     clock: Callable[[], float] = time.perf_counter,
     sampler: Callable[[random.Random], Any] | None = None,
     root_candidates: list[Action] | None = None,
-    paired_worlds: bool = False,
 ) -> SearchResult:
     """Search from ``view`` (whose ``seat`` must be to act) until ``iterations`` are done,
     ``ms`` milliseconds have passed, or ``should_stop()`` says so (checked before every
     iteration), whichever comes first; at least one limit must be given. With a single
     legal action it returns at once with 0 iterations. ``root_candidates`` (actions of
     the searching seat, legal in every world of the view) limits the root to those
-    actions, for games whose bots cannot afford to search every legal action.
-    ``paired_worlds`` compares the root's actions in the same worlds (:func:`_run`). Raises
+    actions, for games whose bots cannot afford to search every legal action. Raises
     whatever ``game.sampler`` raises for an invalid view (InvalidState)."""
     if iterations is None and ms is None:
         raise ValueError("search needs a budget: iterations and/or ms")
@@ -167,7 +165,6 @@ def search(
             should_stop,
             clock,
             root_only,
-            root_actions if paired_worlds else None,
         )
     children = root.children
     visits = []
@@ -200,16 +197,8 @@ def _run(
     should_stop: Callable[[], bool] | None,
     clock: Callable[[], float],
     root_only: set[Action] | None = None,
-    paired_root: list[Action] | None = None,
 ) -> int:
     """The search loop; returns the number of iterations done.
-
-    With ``paired_root`` (the root's actions, legal in every world of the view) the root's
-    actions are compared in the same worlds (common random numbers): the root action is
-    chosen first, by UCB1 as below, and its k-th visit is played in the k-th world of one
-    sequence, its playout drawn from that world's own stream. Every root action meets the
-    same deals, so the luck of a world (in Porrazo the seven deals still to come) leaves
-    the differences between their means, which is what the choice reads.
 
     This is the hot path (see bench/ismcts_speed.py): the game's methods are bound to
     locals once, and every local is typed so that the compiled build keeps ints, floats
@@ -238,10 +227,6 @@ def _run(
     total: float
     done: int = 0
     world = first_world
-    # paired worlds: the seed of the k-th world, and the stream that world is drawn from
-    world_seeds: list[int] = []
-    world_rng = random.Random(0)
-    playout_rng = rng
     while done < max_iterations:
         if len(explore) < done + 3:  # availability counts are at most done + 1
             explore.extend(uct_c * math.sqrt(math.log(n)) for n in range(len(explore), 2 * done + 4))
@@ -249,36 +234,14 @@ def _run(
             break
         if timed and clock() >= deadline:
             break
+        if done:
+            world = sample(rng)
+        state = clone(world)
         node: Node = root
         path.clear()
         only_candidates: bool = root_only is not None  # the root's actions are filtered
-        expanded: bool = False
-        if paired_root is not None:
-            root_child, root_a = _paired_root_choice(root, paired_root, explore, rand)
-            k: int = root_child.visits if root_child is not None else 0
-            while len(world_seeds) <= k:
-                world_seeds.append(int(rand() * 9007199254740992.0))
-            world_rng.seed(world_seeds[k])
-            world = sample(world_rng)
-            playout_rng = world_rng
-            state = clone(world)
-            if root_child is None:
-                root_child = Node(to_act(state))  # type: ignore[arg-type]  # the root's seat
-                root_child.avail = 1
-                if root.children is NO_CHILDREN:
-                    root.children = {}
-                root.children[root_a] = root_child
-                expanded = True
-            step(state, root_a)
-            path.append(root_child)
-            node = root_child
-            only_candidates = False
-        else:
-            if done:
-                world = sample(rng)
-            state = clone(world)
         # selection and expansion
-        while not expanded and not is_over(world, state):
+        while not is_over(world, state):
             actions: list[Action] = legal_actions(state)
             children = node.children
             best: Node | None = None
@@ -318,12 +281,12 @@ def _run(
             only_candidates = False
         # playout
         if playout is None:
-            random_playout(world, state, playout_rng)
+            random_playout(world, state, rng)
         elif play_out is not None:  # the policy's own loop (see PlayoutPolicy)
-            play_out(world, state, playout_rng)
+            play_out(world, state, rng)
         else:
             while not is_over(world, state):
-                step(state, playout(game, state, playout_rng))
+                step(state, playout(game, state, rng))
         rewards: list[float] = outcome(world, state)
         for visited in path:
             visits = visited.visits = visited.visits + 1
@@ -332,29 +295,3 @@ def _run(
             visited.spread = spreads[visits] if visits < SPREAD_SIZE else 1.0 / math.sqrt(visits)
         done += 1
     return done
-
-
-def _paired_root_choice(
-    root: Node, root_actions: list[Action], explore: list[float], rand: Callable[[], float]
-) -> tuple[Node | None, Action]:
-    """The root's action for a paired iteration, chosen before its world (the root's
-    actions are the searching seat's, legal in every world): an untried one at random,
-    else UCB1 with availability counts, as the descent chooses (every root child is
-    available in every iteration). Returns (its node or None when untried, the action)."""
-    children = root.children
-    untried: list[Action] = [a for a in root_actions if a not in children]
-    if untried:
-        for child in children.values():
-            child.avail += 1
-        return None, untried[int(rand() * float(len(untried)))]
-    best: Node | None = None
-    best_a: Action = None
-    best_score: float = -math.inf
-    for a in root_actions:
-        child = children[a]
-        avail: int = child.avail + 1
-        child.avail = avail
-        score: float = child.mean + explore[avail] * child.spread
-        if score > best_score:
-            best, best_a, best_score = child, a, score
-    return best, best_a

@@ -5,7 +5,6 @@ from ai.policies import baloot, marriage, porrazo, ronda, trex  # noqa: F401 - t
 from ai.policies.base import (
     CANDIDATES,
     INFERENCES,
-    PAIRED_WORLDS,
     PLAYOUT_FACTORIES,
     PLAYOUTS,
     POLICIES,
@@ -25,7 +24,6 @@ from ai.policies.base import (
 __all__ = [
     "CANDIDATES",
     "INFERENCES",
-    "PAIRED_WORLDS",
     "PLAYOUT_FACTORIES",
     "PLAYOUTS",
     "POLICIES",

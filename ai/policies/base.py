@@ -57,11 +57,6 @@ PLAYOUT_FACTORIES: dict[str, Callable[[], PlayoutPolicy | None]] = {}
 so it runs lazily; a failure means random playouts)."""
 
 
-PAIRED_WORLDS: set[str] = set()
-"""Game ids whose searching levels compare their root's actions in the same worlds
-(``ismcts.search(paired_worlds=True)``: common random numbers)."""
-
-
 Candidates = Callable[[Game[Any], Any, int], list[Action] | None]
 
 CANDIDATES: dict[str, tuple[frozenset[str], Candidates]] = {}

@@ -2,9 +2,8 @@
 
 For the same view, seed and iteration budget, a search in a process running the compiled
 hot modules and one running the interpreted ``.py`` files (``MAJLIS_PURE_PYTHON=1``) must
-give the same decision and the same root visit counts, in every game, with and without
-paired worlds. Each build runs in its own subprocess (a process loads one build:
-engine/build_mode.py).
+give the same decision and the same root visit counts, in every game. Each build runs in
+its own subprocess (a process loads one build: engine/build_mode.py).
 """
 
 from __future__ import annotations
@@ -42,14 +41,6 @@ def decisions() -> dict:
                 "totals": result.totals,  # floats: the same arithmetic gives the same bits
                 "decision": as_json[result.best_index()],
             }
-            paired = ismcts.search(
-                game, view, random.Random(seed), iterations=ITERATIONS.get(game_id, 300), paired_worlds=True
-            )
-            out[f"{game_id}/{seed}/paired"] = {
-                "visits": paired.visits,
-                "totals": paired.totals,
-                "decision": as_json[paired.best_index()],
-            }
     return out
 
 
@@ -76,7 +67,7 @@ def test_compiled_and_interpreted_builds_give_the_same_decisions_and_visit_count
     assert interpreted.pop("mode") == "interpreted"
     # without the switch, the compiled build runs whenever one is built and fresh
     assert default.pop("mode") == build_mode.decide(environment(pure=False)).mode
-    assert len(default) == 2 * len(GAME_IDS) * len(SEEDS)  # plain and paired worlds
+    assert len(default) == len(GAME_IDS) * len(SEEDS)
     for key, searched in default.items():
         assert searched == interpreted[key], key
         assert sum(searched["visits"]) > 0, key
