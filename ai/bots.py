@@ -201,7 +201,6 @@ def _search(
         clock=clock,
         sampler=sample,
         root_candidates=candidates,
-        expand_by_playout=game.id in policies.base.EXPAND_BY_PLAYOUT,
     )
 
 

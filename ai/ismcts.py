@@ -126,17 +126,13 @@ def search(
     clock: Callable[[], float] = time.perf_counter,
     sampler: Callable[[random.Random], Any] | None = None,
     root_candidates: list[Action] | None = None,
-    expand_by_playout: bool = False,
 ) -> SearchResult:
     """Search from ``view`` (whose ``seat`` must be to act) until ``iterations`` are done,
     ``ms`` milliseconds have passed, or ``should_stop()`` says so (checked before every
     iteration), whichever comes first; at least one limit must be given. With a single
     legal action it returns at once with 0 iterations. ``root_candidates`` (actions of
     the searching seat, legal in every world of the view) limits the root to those
-    actions, for games whose bots cannot afford to search every legal action.
-    ``expand_by_playout``: below the root, a node expands the playout policy's action when
-    it is untried (else one at random), so that a reply in the tree is the one a playout
-    would make. Raises
+    actions, for games whose bots cannot afford to search every legal action. Raises
     whatever ``game.sampler`` raises for an invalid view (InvalidState)."""
     if iterations is None and ms is None:
         raise ValueError("search needs a budget: iterations and/or ms")
@@ -169,7 +165,6 @@ def search(
             should_stop,
             clock,
             root_only,
-            expand_by_playout,
         )
     children = root.children
     visits = []
@@ -202,7 +197,6 @@ def _run(
     should_stop: Callable[[], bool] | None,
     clock: Callable[[], float],
     root_only: set[Action] | None = None,
-    expand_by_playout: bool = False,
 ) -> int:
     """The search loop; returns the number of iterations done.
 
@@ -270,10 +264,6 @@ def _run(
             if untried:
                 # float(): the compiled build multiplies two C doubles (the same product)
                 a = untried[int(rand() * float(len(untried)))]
-                if expand_by_playout and node is not root and playout is not None:
-                    wanted = playout(game, state, rng)
-                    if wanted in untried:
-                        a = wanted
                 untried.clear()
                 new = Node(to_act(state))  # type: ignore[arg-type]  # not None: not over
                 new.avail = 1

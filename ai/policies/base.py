@@ -57,11 +57,6 @@ PLAYOUT_FACTORIES: dict[str, Callable[[], PlayoutPolicy | None]] = {}
 so it runs lazily; a failure means random playouts)."""
 
 
-EXPAND_BY_PLAYOUT: set[str] = set()
-"""Game ids whose searches expand, below the root, the playout policy's action first
-(``ismcts.search(expand_by_playout=True)``)."""
-
-
 Candidates = Callable[[Game[Any], Any, int], list[Action] | None]
 
 CANDIDATES: dict[str, tuple[frozenset[str], Candidates]] = {}
