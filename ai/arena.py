@@ -51,6 +51,7 @@ import hashlib
 import json
 import math
 import multiprocessing
+import multiprocessing.pool
 import os
 import signal
 import sys
@@ -441,11 +442,32 @@ def _stop(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
 def _leave_stops_to_the_parent() -> None:
     """A worker process ignores Ctrl-C (the parent stops the run and reports) and dies at
-    once of SIGTERM (how the parent's pool ends it)."""
+    once of SIGTERM (how the parent's pool ends it). It was forked with both signals
+    blocked (:func:`_start_workers`): a SIGTERM sent meanwhile ends it here."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
+
+
+def _start_workers(jobs: int) -> multiprocessing.pool.Pool:
+    """``jobs`` worker processes, forked with SIGINT and SIGTERM blocked; each unblocks them
+    once :func:`_leave_stops_to_the_parent` has made SIGTERM fatal, and the caller unblocks
+    them in itself (a signal that came meanwhile is then delivered, not lost). Forked with
+    the parent's handler (:func:`_stop`) instead, a worker that a SIGTERM reached before its
+    first line of Python lost it (CPython clears in the child what a Python handler caught
+    around the fork: 189 of 200 such signals in a probe), waited for tasks for ever, and the
+    parent's ``pool.terminate()`` waited for it: a stopped run hung so on a busy host."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    try:
+        return multiprocessing.Pool(jobs, initializer=_leave_stops_to_the_parent)
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
+        raise
 
 
 class StopBetweenMatches:
@@ -516,8 +538,9 @@ def play_in_order(
         return False
     stopped = False
     previous = signal.signal(signal.SIGTERM, _stop)
-    pool = multiprocessing.Pool(jobs, initializer=_leave_stops_to_the_parent)
+    pool = _start_workers(jobs)
     try:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)  # a stop that came meanwhile lands here
         for result in pool.imap(play, indices):
             on_result(result)
     except KeyboardInterrupt:
