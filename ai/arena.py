@@ -454,19 +454,20 @@ def _leave_stops_to_the_parent() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
 
 
-def _start_workers(jobs: int) -> multiprocessing.pool.Pool:
-    """``jobs`` worker processes, forked with SIGINT and SIGTERM blocked; each unblocks them
-    once :func:`_leave_stops_to_the_parent` has made SIGTERM fatal, and the caller unblocks
-    them in itself (a signal that came meanwhile is then delivered, not lost). Forked with
+def _start_workers(jobs: int) -> tuple[multiprocessing.pool.Pool, set[int | signal.Signals]]:
+    """``jobs`` worker processes, forked with SIGINT and SIGTERM blocked, and the signal mask
+    the caller had: each worker unblocks them once :func:`_leave_stops_to_the_parent` has
+    made SIGTERM fatal, and the caller restores its mask once it is ready for a stop (a
+    signal that came meanwhile is then delivered, not lost). Forked with
     the parent's handler (:func:`_stop`) instead, a worker that a SIGTERM reached before its
     first line of Python lost it (CPython clears in the child what a Python handler caught
     around the fork: 189 of 200 such signals in a probe), waited for tasks for ever, and the
     parent's ``pool.terminate()`` waited for it: a stopped run hung so on a busy host."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
     try:
-        return multiprocessing.Pool(jobs, initializer=_leave_stops_to_the_parent)
+        return multiprocessing.Pool(jobs, initializer=_leave_stops_to_the_parent), before
     except BaseException:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
         raise
 
 
@@ -538,9 +539,9 @@ def play_in_order(
         return False
     stopped = False
     previous = signal.signal(signal.SIGTERM, _stop)
-    pool = _start_workers(jobs)
+    pool, mask = _start_workers(jobs)
     try:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)  # a stop that came meanwhile lands here
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a stop that came meanwhile lands here
         for result in pool.imap(play, indices):
             on_result(result)
     except KeyboardInterrupt:

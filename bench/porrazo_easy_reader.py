@@ -15,6 +15,11 @@ easy on the same matches (``python -m ai.arena`` with the same arguments) and wi
 seeing the hand against easy (``bench/clairvoyant_bound.py --sees hands``), it says what
 share of the hand's worth a perfect reader of the play gets.
 
+``agreement`` first (``python bench/porrazo_easy_reader.py agreement --game porrazo --a normal
+--b normal ... --jobs 1``): side A plays as shipped and counts how often the opponent's
+play was one easy would have made with the opponent's true hand; a reading modelled on easy
+can only be as good as that agreement against another opponent.
+
 Side A reads only the opponent's plays it can pin down: the true state after A's own move,
 one opponent action that is a play of a card, and the state A meets next (checked by
 replaying that play). Declarations are the sampler's already.
@@ -169,7 +174,47 @@ def reading_decider(
     return decision
 
 
+AGREEMENT: list[tuple[int, int]] = []
+"""Per opponent play read (``agreement`` mode): (1 if it was one of easy's best cards with
+the opponent's true hand, else 0; how many cards tied for easy's best)."""
+
+
+def agreement_decider(
+    game: Game[Any], state: Any, seat: int, level: str, budget: Budget | None, seed: int
+) -> Decision:
+    """Side A plays ``level`` as shipped and notes whether each opponent play it can pin
+    down is one easy would have made holding the opponent's true hand."""
+    deal = (id(state), state.hand_no, state.deal_no)
+    if deal != MEMORY.deal:
+        MEMORY.deal, MEMORY.seen, MEMORY.after = deal, [], None
+    else:
+        known = len(MEMORY.seen)
+        observe(game, state, seat)
+        for s in MEMORY.seen[known:]:
+            dealt = tuple(state.dealt[s.seat])
+            odds = easy_odds(game, s, [c for c in dealt if c not in s.played_before], dealt)
+            AGREEMENT.append((1 if odds > 0 else 0, round(1 / odds) if odds > 0 else 0))
+    decision = arena.fair_decider(game, state, seat, level, budget, seed)
+    after = state.copy()
+    game.step(after, decision.action)
+    MEMORY.after = after
+    return decision
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["agreement"]:  # how easy-like the opponent's play is (run it with --jobs 1)
+        status = arena.main(
+            argv[1:],
+            decide_a=agreement_decider,
+            a_note=" (noting the opponent's plays)",
+            prog="python bench/porrazo_easy_reader.py agreement",
+            description="How often the opponent plays a card easy would play with its hand.",
+        )
+        agree = sum(a for a, _ in AGREEMENT)
+        print(f"opponent plays read: {len(AGREEMENT)}; one of easy's best cards: {agree}", end="")
+        print(f" ({agree / max(1, len(AGREEMENT)):.3f}); easy's best was one card in", end="")
+        print(f" {sum(1 for a, k in AGREEMENT if a and k == 1)} of those")
+        return status
     return arena.main(
         argv,
         decide_a=reading_decider,

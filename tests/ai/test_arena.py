@@ -241,8 +241,8 @@ from ai import arena
 
 signal.signal(signal.SIGTERM, arena._stop)  # the parent's handler during a run
 for _ in range(300):
-    pool = arena._start_workers(2)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, arena._STOPS)
+    pool, mask = arena._start_workers(2)
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     pool.terminate()  # SIGTERM to workers just forked, most before their first line of Python
     pool.join()
 print("every pool stopped")
