@@ -218,6 +218,7 @@ def main(argv: list[str]) -> int:
         TRUST = float(argv[at + 1])
         argv = argv[:at] + argv[at + 2 :]
     if argv[:1] == ["agreement"]:  # how easy-like the opponent's play is (run it with --jobs 1)
+        TRUST = 1.0  # it counts easy's own choices (a tie of k cards read as odds 1/k)
         status = arena.main(
             argv[1:],
             decide_a=agreement_decider,
