@@ -77,6 +77,11 @@ class Memory:
 MEMORY = Memory()
 
 
+def hand_when(seen: Seen, dealt: tuple[int, ...]) -> list[int]:
+    """The opponent's hand when it made ``seen``'s play, had it been dealt ``dealt``."""
+    return [c for c in dealt if c not in seen.played_before]
+
+
 def easy_odds(game: Game[Any], seen: Seen, hand: list[int], dealt: tuple[int, ...]) -> float:
     """How likely easy was to play ``seen``'s action holding ``hand`` (dealt ``dealt``)."""
     key = tuple(sorted(hand))
@@ -116,8 +121,7 @@ def reading_sampler(
             odds = 1.0
             for s in seen:
                 dealt = tuple(world.dealt[s.seat])
-                hand_then = [c for c in dealt if c not in s.played_before]
-                odds *= easy_odds(game, s, hand_then, dealt)
+                odds *= easy_odds(game, s, hand_when(s, dealt), dealt)
                 if odds == 0.0:
                     break
             if odds > 0.0 and rng.random() < odds:
@@ -165,22 +169,35 @@ def observe(game: Game[Any], state: Any, seat: int) -> None:
         MEMORY.seen.append(Seen(after, opponent, matches[0], frozenset(played_of(after, opponent))))
 
 
+def catch_up(game: Game[Any], state: Any, seat: int) -> list[Seen]:
+    """Side A's memory brought to ``state`` (a new deal forgets the last one's plays): the
+    opponent plays read since A's last move."""
+    deal = (id(state), state.hand_no, state.deal_no)
+    if deal != MEMORY.deal:
+        MEMORY.deal, MEMORY.seen, MEMORY.after = deal, [], None
+        return []
+    known = len(MEMORY.seen)
+    observe(game, state, seat)
+    return MEMORY.seen[known:]
+
+
+def remember(game: Game[Any], state: Any, action: Any) -> None:
+    """Keep the true state after A's move, where the opponent's next play is read from."""
+    after = state.copy()
+    game.step(after, action)
+    MEMORY.after = after
+
+
 def reading_decider(
     game: Game[Any], state: Any, seat: int, level: str, budget: Budget | None, seed: int
 ) -> Decision:
     """Side A's move: ``level``'s search in the worlds easy's plays this deal allow."""
-    deal = (id(state), state.hand_no, state.deal_no)
-    if deal != MEMORY.deal:
-        MEMORY.deal, MEMORY.seen, MEMORY.after = deal, [], None
-    else:
-        observe(game, state, seat)
+    catch_up(game, state, seat)
     reading: Any = ReadingGame(game, list(MEMORY.seen))
     decision = decide(
         reading, game.view(state, seat), level=level, budget=budget, seed=seed, max_ms=arena.OFFLINE_MAX_MS
     )
-    after = state.copy()
-    game.step(after, decision.action)
-    MEMORY.after = after
+    remember(game, state, decision.action)
     return decision
 
 
@@ -194,20 +211,12 @@ def agreement_decider(
 ) -> Decision:
     """Side A plays ``level`` as shipped and notes whether each opponent play it can pin
     down is one easy would have made holding the opponent's true hand."""
-    deal = (id(state), state.hand_no, state.deal_no)
-    if deal != MEMORY.deal:
-        MEMORY.deal, MEMORY.seen, MEMORY.after = deal, [], None
-    else:
-        known = len(MEMORY.seen)
-        observe(game, state, seat)
-        for s in MEMORY.seen[known:]:
-            dealt = tuple(state.dealt[s.seat])
-            odds = easy_odds(game, s, [c for c in dealt if c not in s.played_before], dealt)
-            AGREEMENT.append((1 if odds > 0 else 0, round(1 / odds) if odds > 0 else 0))
+    for seen in catch_up(game, state, seat):
+        dealt = tuple(state.dealt[seen.seat])
+        odds = easy_odds(game, seen, hand_when(seen, dealt), dealt)
+        AGREEMENT.append((1 if odds > 0 else 0, round(1 / odds) if odds > 0 else 0))
     decision = arena.fair_decider(game, state, seat, level, budget, seed)
-    after = state.copy()
-    game.step(after, decision.action)
-    MEMORY.after = after
+    remember(game, state, decision.action)
     return decision
 
 

@@ -47,8 +47,7 @@ def test_the_reading_never_rules_out_the_opponents_true_hand() -> None:
         decision = reader.reading_decider(game_, state, seat, level, budget, seed)
         for seen in reader.MEMORY.seen:
             dealt = tuple(state.dealt[seen.seat])
-            hand_then = [c for c in dealt if c not in seen.played_before]
-            odds.append(reader.easy_odds(game, seen, hand_then, dealt))
+            odds.append(reader.easy_odds(game, seen, reader.hand_when(seen, dealt), dealt))
         return decision
 
     play_against_easy(checking)
