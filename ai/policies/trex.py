@@ -470,7 +470,7 @@ def trex_candidates(game: Game[Any], state: Any, seat: int) -> list[Action] | No
     choice and the doubles are the easy policy's, fitted on thousands of deals (see
     ``choose_contract``). The hard level searches them too: with the trick-play hook a
     search of the deal values a contract and a double better than the fitted choice
-    (docs/bots.md, "Tried in session 45"), and that is where hard's search sees further
+    (docs/bots-history.md, "Tried in session 45"), and that is where hard's search sees further
     than normal's; normal keeps the policy's choice so that the two levels differ."""
     if game.phase(state) in ("choose_contract", "doubling"):
         return [trex_policy(game, state, seat, random.Random(0))]

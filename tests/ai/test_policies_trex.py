@@ -243,7 +243,7 @@ def normal_takes_the_policys_choice_and_hard_searches(state) -> dict:
 def test_the_hard_level_searches_the_contract_choice_and_normal_plays_the_policys():
     """Root candidates by level: at the contract choice normal plays the easy policy's
     contract without a search; hard searches every contract the kingdom has left (the
-    decision where its search sees further than normal's: docs/bots.md, "Tried in
+    decision where its search sees further than normal's: docs/bots-history.md, "Tried in
     session 45")."""
     state = GAME.new_state(4, None, 0, seed=11)
     assert GAME.phase(state) == "choose_contract"
